@@ -1,0 +1,3 @@
+"""The distributed-training interview tutor."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,73 @@
+"""The `tutor` command: argparse front end that dispatches to `tutor.commands`.
+
+Start-up cost matters (`tutor --help` must answer fast and import neither torch, sympy nor
+textual), so this module imports only the standard library and the command table; each
+command imports what it needs inside its `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib import import_module
+
+from tutor import __version__
+from tutor.commands import COMMANDS
+from tutor.errors import TutorError
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and exit status 2 (DESIGN §5)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tutor",
+        description="Terminal tutor for the distributed-LLM-training interview.",
+        epilog="Run `tutor start` for the app, `tutor COMMAND --help` for one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"tutor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module_name, summary) in COMMANDS.items():
+        module = import_module(f"tutor.commands.{module_name}")
+        command_parser = sub.add_parser(name, help=summary, description=summary)
+        module.add_arguments(command_parser)
+        command_parser.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args._run(args) or 0)
+    except TutorError as error:
+        print(f"tutor: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("tutor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `tutor questions | head` closes the pipe early; that is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as error:  # the last line of defence: never a traceback (DESIGN §2.5)
+        if os.environ.get("TUTOR_DEBUG"):
+            raise
+        print(
+            f"tutor: internal error: {type(error).__name__}: {error} "
+            "(rerun with TUTOR_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,14 @@
+"""The command table: name -> (module in tutor.commands, one-line summary).
+
+Each module exposes `add_arguments(parser)` and `run(args) -> int`, and imports heavy
+packages only inside `run`, so building the parser stays cheap.
+"""
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "start": ("start", "open the app"),
+    "lessons": ("lessons", "list the lessons"),
+    "questions": ("questions", "list practice questions"),
+    "validate": ("validate", "check content files; every problem as path:line: message"),
+    "progress": ("progress", "your attempts, accuracy and streak"),
+    "store": ("store", "where your history lives; check, back up or recover it"),
+}

@@ -1,0 +1,39 @@
+"""`tutor store path|check|backup|recover`: where the history lives, and the way out when it breaks."""
+
+from __future__ import annotations
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("action", choices=("path", "check", "backup", "recover"),
+                        help="path: print where it is; check: integrity check; backup: copy it now; "
+                             "recover: move a damaged database aside and restore the newest backup")
+
+
+def run(args) -> int:
+    import sqlite3
+
+    from tutor.errors import StoreError
+    from tutor.store import Store, recover
+    from tutor.store.db import default_path
+
+    path = default_path()
+    if args.action == "path":
+        print(path)
+        return 0
+    if args.action == "recover":
+        moved, restored = recover(path)
+        print(f"damaged database kept as {moved}" if moved else f"no database at {path}")
+        print(f"restored {restored.name}" if restored else "no readable backup; a fresh database will be created")
+        with Store(path):
+            pass
+        return 0
+    with Store(path) as store:
+        if args.action == "backup":
+            print(store.backup())
+            return 0
+        try:
+            verdict = store.connection.execute("PRAGMA integrity_check").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{path}: {error}; `tutor store recover` moves it aside") from None
+        print(f"{path}: {verdict} (schema {store.version})")
+        return 0 if verdict == "ok" else 1

@@ -1,0 +1,308 @@
+"""Typed, frozen models of the content files (DESIGN §6).
+
+Lessons (`lessons/*.yaml`), questions (`questions/*.yaml`, a list per file) and labs
+(`labs/NN-name/lab.yaml`) are loaded into these models; unknown keys are errors, and every
+learner-facing text is a `Text` with both languages. Field docstrings are the reference for
+authors (`docs/content-format.md` summarises them).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+from tutor.units import as_number, parse_count
+
+
+def _to_number(value: object) -> object:
+    # PyYAML reads `70e9` (no dot) as a string, so authors may write numbers as strings
+    # and with suffixes (`70B`); anything else is left for pydantic to reject.
+    if isinstance(value, str):
+        return parse_count(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return as_number(value)
+    return value
+
+
+Number = Annotated[Union[int, float], BeforeValidator(_to_number)]
+Ident = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
+NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
+LANGS = ("en", "zh")
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class Text(_Model):
+    """A learner-facing text in both languages."""
+
+    en: NonEmpty
+    """English text."""
+    zh: NonEmpty
+    """Chinese text."""
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+# ---------------------------------------------------------------- lessons
+
+
+class Figure(_Model):
+    """A number shown in a lesson, computed by the sizing engine, never typed in."""
+
+    formula: Ident | None = None
+    """Name of an engine formula (`tutor size` registry)."""
+    inputs: dict[str, Number | str] = {}
+    """Values for the formula's symbols (numbers, or preset names where the formula takes one)."""
+    unit: str = ""
+    """Display unit: B, KB, MB, GB, TB, GiB, s, min, h, days, %, tokens/s, FLOPs, x (plain)."""
+    digits: int = Field(default=1, ge=0, le=6)
+    """Significant digits after the decimal point in the rendered figure."""
+    fact: Number | None = None
+    """A published figure instead of a formula; then `source` is required."""
+    source: str | None = None
+    """Where a published figure comes from (paper and table, vendor page)."""
+
+
+class Section(_Model):
+    """One section of a lesson."""
+
+    id: Ident
+    """Unique within the lesson; `lesson-id/section-id` is how questions point here."""
+    title: Text
+    """Heading."""
+    body: Text
+    """Markdown; `{{name}}` inserts a figure declared in the lesson's `figures`."""
+    questions: list[Ident] = []
+    """Practice questions for this section, by id."""
+    labs: list[Ident] = []
+    """Labs for this section, by name (folder name without its `NN-` prefix)."""
+    see_also: list[Ident] = []
+    """Deep-dive lessons this section points to, by lesson id."""
+
+
+class Lesson(_Model):
+    """A lesson or a deep dive, in sections."""
+
+    id: Ident
+    """Unique lesson id."""
+    kind: Literal["lesson", "deep-dive"] = "lesson"
+    """The main lesson, or a deep dive it points to."""
+    order: int = 0
+    """Position in the lesson list."""
+    title: Text
+    """Title."""
+    summary: Text
+    """One or two sentences shown in lists."""
+    figures: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], Figure] = {}
+    """Named figures the bodies insert with `{{name}}`."""
+    sections: list[Section] = Field(min_length=1)
+    """The sections, in reading order."""
+
+
+# ---------------------------------------------------------------- questions
+
+
+class Vary(_Model):
+    """The values a parametric input draws from: `choices`, or a `min`..`max` range by `step`."""
+
+    choices: list[Number | str] | None = None
+    """Explicit values (numbers or preset names)."""
+    min: Number | None = None
+    """Lower end of a range."""
+    max: Number | None = None
+    """Upper end of a range."""
+    step: Number | None = None
+    """Spacing of a range (a range without a step draws from min, 2·min, 4·min, … up to max)."""
+
+
+class Hinted(_Model):
+    """Fields shared by every step kind."""
+
+    id: Ident = "main"
+    """Unique within the question."""
+    prompt: Text | None = None
+    """What this step asks (a single-step question may leave it to the question's prompt)."""
+    hints: list[Text] = []
+    """Hints in tiers, from a nudge to nearly the answer."""
+    explain: Text | None = None
+    """Shown after answering: why the answer is what it is."""
+
+
+class NumericAnswer(_Model):
+    """A number computed by an engine formula."""
+
+    formula: Ident
+    """Engine formula that computes the expected value."""
+    inputs: dict[str, Number | str] = {}
+    """Formula symbol -> a number, or the name of a `given`/`vary` input of the question."""
+    unit: str
+    """The unit the expected value is stated in (GB, days, tokens/s, %, …)."""
+    tolerance: Annotated[float, Field(gt=0, lt=1)]
+    """Relative tolerance, e.g. 0.05 for ±5%."""
+
+
+class NumericStep(Hinted):
+    kind: Literal["numeric"]
+    answer: NumericAnswer
+    """How the expected value is computed."""
+
+
+class FormulaStep(Hinted):
+    kind: Literal["formula"]
+    formula: Ident
+    """Engine formula whose expression is the expected answer."""
+    symbols: list[str] = []
+    """Symbols the learner may use, as typed (e.g. Psi, N, TP)."""
+
+
+class ConfigStep(Hinted):
+    kind: Literal["config"]
+    inputs: dict[str, Number | str]
+    """The scenario: model, training, cluster (engine spec fields or input names)."""
+    require: dict[str, Number] = {}
+    """Extra constraints the configuration must meet (e.g. max_tp: 8, min_m_over_p: 4)."""
+
+
+class Choice(_Model):
+    id: Ident
+    """Option id (a, b, c, …); the learner may answer with it."""
+    text: Text
+    """The option."""
+    correct: bool = False
+    """Whether choosing it is right."""
+    why: Text | None = None
+    """Why it is right or wrong, shown after answering."""
+
+
+class ChoiceStep(Hinted):
+    kind: Literal["choice"]
+    options: list[Choice] = Field(min_length=2)
+    """The options."""
+    multiple: bool = False
+    """Whether more than one option is right and all must be chosen."""
+
+
+class KeyPoint(_Model):
+    """A rubric point: what a good answer says, with the phrasings that count as saying it."""
+
+    id: Ident
+    """Point id."""
+    text: Text
+    """The point, as shown in the rubric after answering."""
+    phrases: dict[Literal["en", "zh"], list[NonEmpty]]
+    """Phrasings and synonyms per language; any one present counts."""
+    weight: Annotated[float, Field(gt=0)] = 1.0
+    """Share of the score."""
+
+
+class OpenStep(Hinted):
+    kind: Literal["open"]
+    points: list[KeyPoint] = Field(min_length=1)
+    """The rubric's key points."""
+    model_answer: Text
+    """Shown after answering."""
+    pass_score: Annotated[float, Field(gt=0, le=1)] = 0.6
+    """Coverage at which the answer counts as right."""
+
+
+class ClarifyStep(Hinted):
+    kind: Literal["clarify"]
+    points: list[KeyPoint] = Field(min_length=1)
+    """The questions a candidate should ask before answering."""
+    model_answer: Text
+    """The clarifying questions, as a strong candidate would ask them."""
+    pass_score: Annotated[float, Field(gt=0, le=1)] = 0.6
+    """Coverage at which the step counts as right."""
+
+
+Step = Annotated[
+    Union[NumericStep, FormulaStep, ConfigStep, ChoiceStep, OpenStep, ClarifyStep],
+    Field(discriminator="kind"),
+]
+STEP_KINDS = ("numeric", "formula", "config", "choice", "open", "clarify")
+
+
+class Question(_Model):
+    """A practice question: one step, or several (`design`)."""
+
+    id: Ident
+    """Unique question id."""
+    title: Text
+    """Short title for lists."""
+    prompt: Text
+    """The question; `{name}` inserts a given or varied input, formatted."""
+    section: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+/[a-z0-9-]+$")]
+    """The lesson section it practises, as `lesson-id/section-id`."""
+    tags: list[Ident] = Field(min_length=1)
+    """Topics, for filtering and progress."""
+    source: str
+    """Where the question comes from (e.g. "NVIDIA interview, reported 3 times", "lesson §4")."""
+    difficulty: Annotated[int, Field(ge=1, le=3)] = 2
+    """1 warm-up, 2 interview, 3 hard."""
+    given: dict[str, Number | str] = {}
+    """Inputs of the default variant (seed 0)."""
+    vary: dict[str, Vary] = {}
+    """How other seeds draw each input."""
+    steps: list[Step] = Field(min_length=1)
+    """The steps, in order."""
+
+    @property
+    def kind(self) -> str:
+        return self.steps[0].kind if len(self.steps) == 1 else "design"
+
+
+# ---------------------------------------------------------------- labs
+
+
+class DiagnosisItem(_Model):
+    """One question of a lab's diagnosis (which rank, which call, which line, why)."""
+
+    id: Ident
+    """Item id."""
+    prompt: Text
+    """The question."""
+    points: list[KeyPoint] = Field(min_length=1)
+    """What a right answer names."""
+    model_answer: Text
+    """Shown after answering."""
+
+
+class Lab(_Model):
+    """`labs/NN-name/lab.yaml`: a real multi-process job with a planted bug or a TODO."""
+
+    title: Text
+    """Title."""
+    brief: Text
+    """What the learner is asked to do."""
+    kind: Literal["parallel", "hang", "perf"]
+    """Parallelism exercise, planted hang, or planted slowdown."""
+    world_size: Annotated[int, Field(ge=1, le=64)] = 2
+    """Ranks by default."""
+    world_sizes: list[Annotated[int, Field(ge=1, le=64)]] = []
+    """Other world sizes the lab supports (CI runs each)."""
+    gpu_only: bool = False
+    """Needs CUDA GPUs; skipped with a message on CPU."""
+    program: str = "train.py"
+    """The program as shipped, relative to the lab folder."""
+    solution: str = "solution.py"
+    """The reference solution, relative to the lab folder."""
+    files: list[str] = []
+    """Other files the program needs, copied into the workspace with it."""
+    symptom: Literal["hang", "crash", "wrong", "slow", "fail-check"]
+    """What the shipped program shows."""
+    timeout_s: Annotated[float, Field(gt=0, le=600)] = 30
+    """Process-group timeout and no-progress limit for one run."""
+    section: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+/[a-z0-9-]+$")] | None = None
+    """The lesson section it belongs to."""
+    hints: list[Text] = []
+    """Hints in tiers."""
+    diagnosis: list[DiagnosisItem] = []
+    """The diagnosis the learner must give (hang and perf labs)."""
+    check: dict[str, Number | str | bool | list[Number]] = {}
+    """Parameters of the fix check (thresholds, tolerances); the lab's checker reads them."""

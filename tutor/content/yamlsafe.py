@@ -1,0 +1,159 @@
+"""Safe YAML reading with line numbers, and the limits that keep hostile files cheap.
+
+PyYAML's safe loader already refuses arbitrary tags; on top of it this module
+- refuses files that are too large, binary, or not UTF-8, before parsing;
+- walks the event stream (iterative, so no recursion) to refuse deep nesting;
+- builds Python values from the composed node graph itself, counting every node an alias
+  expands to, so an alias bomb ("billion laughs") stops after a fixed budget instead of
+  being materialised by a later pass;
+- refuses duplicate mapping keys (PyYAML keeps the last one silently);
+- records the line of every value, so schema errors can say `path:line`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+try:  # the C parser is much faster where libyaml is present; behaviour is the same
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the wheel
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_BYTES = 512 * 1024
+MAX_DEPTH = 32
+MAX_NODES = 100_000
+
+Path_ = tuple  # a location inside a document: keys and list indexes
+
+
+class YamlProblem(Exception):
+    """A file that cannot be read as content; `line` is 1-based."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Document:
+    """A parsed file: its value and the line of each location in it."""
+
+    data: object
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def line_of(self, location: Path_) -> int:
+        """The line of `location`, or of its nearest enclosing value that exists."""
+        for cut in range(len(location), -1, -1):
+            line = self.lines.get(tuple(location[:cut]))
+            if line is not None:
+                return line
+        return 1
+
+
+def read_document(path: Path) -> Document:
+    """Read and parse one YAML file, or raise YamlProblem."""
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise YamlProblem(1, f"cannot read file: {error.strerror}") from None
+    if size > MAX_BYTES:
+        raise YamlProblem(1, f"file is {size:,} bytes; content files are limited to {MAX_BYTES:,}")
+    raw = path.read_bytes()
+    if b"\x00" in raw:
+        raise YamlProblem(1, "binary file (contains NUL bytes); expected UTF-8 YAML text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise YamlProblem(line, "not valid UTF-8 text") from None
+    return parse_document(text)
+
+
+def parse_document(text: str) -> Document:
+    _check_events(text)
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as error:
+        raise _syntax_problem(error) from None
+    if node is None:
+        raise YamlProblem(1, "empty file")
+    document = Document(data=None)
+    builder = _Builder(document.lines)
+    document.data = builder.build(node, ())
+    return document
+
+
+def _check_events(text: str) -> None:
+    """Reject deep nesting and multiple documents from the event stream, before composing."""
+    depth = 0
+    documents = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise YamlProblem(
+                        event.start_mark.line + 1,
+                        f"nested more than {MAX_DEPTH} levels deep; content is never this deep",
+                    )
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise YamlProblem(event.start_mark.line + 1, "more than one YAML document in a file")
+    except yaml.YAMLError as error:
+        raise _syntax_problem(error) from None
+
+
+def _syntax_problem(error: yaml.YAMLError) -> YamlProblem:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    line = mark.line + 1 if mark is not None else 1
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    return YamlProblem(line, f"invalid YAML: {problem}")
+
+
+class _Builder:
+    """Turns composed nodes into plain values, recording lines and bounding alias expansion."""
+
+    def __init__(self, lines: dict[Path_, int]):
+        self.lines = lines
+        self.nodes = 0
+        self.scalars = yaml.constructor.SafeConstructor()
+
+    def build(self, node: yaml.Node, location: Path_) -> object:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise YamlProblem(
+                node.start_mark.line + 1,
+                f"expands to more than {MAX_NODES:,} values (an alias bomb?); refused",
+            )
+        self.lines.setdefault(location, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, location)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, location + (index,)) for index, item in enumerate(node.value)]
+        try:
+            return self.scalars.construct_object(node)
+        except yaml.YAMLError as error:
+            raise _syntax_problem(error) from None
+
+    def _mapping(self, node: yaml.MappingNode, location: Path_) -> dict:
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlProblem(key_node.start_mark.line + 1, "mapping keys must be plain scalars")
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlProblem(key_node.start_mark.line + 1, "merge keys (<<) are not supported")
+            key = self.scalars.construct_object(key_node)
+            if not isinstance(key, (str, int)):
+                key = str(key)
+            if key in result:
+                raise YamlProblem(key_node.start_mark.line + 1, f"duplicate key {key!r}")
+            self.lines[location + (key,)] = key_node.start_mark.line + 1
+            result[key] = self.build(value_node, location + (key,))
+        return result

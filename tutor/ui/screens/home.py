@@ -1,0 +1,86 @@
+"""Home: the sections with their keys, today's record, and what is new."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import yaml
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.ui.strings import SECTIONS, pick, text
+
+
+class HomeScreen(Screen):
+    """What to do next, one key away."""
+
+    BINDINGS = [
+        Binding(section["key"], f"app.open_section('{section['id']}')", pick(section["name"], "en"),
+                show=False, id=f"open-{section['id']}")
+        for section in SECTIONS
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="home"):
+            with Vertical(id="sections-pane"):
+                yield OptionList(id="sections")
+                yield Static(id="home-hint")
+            with Vertical(id="side"):
+                yield Static(id="today", classes="panel")
+                yield Static(id="news", classes="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._render_texts)
+
+    def _render_texts(self, lang: str) -> None:
+        sections = self.query_one("#sections", OptionList)
+        highlighted = sections.highlighted
+        sections.clear_options()
+        sections.add_options(
+            Option(f"[b]{section['key']}[/b]  {pick(section['name'], lang):<16} [dim]{pick(section['hint'], lang)}[/]",
+                   id=section["id"])
+            for section in SECTIONS
+        )
+        sections.highlighted = highlighted or 0
+        sections.border_title = text("home.sections", lang)
+        self.query_one("#home-hint", Static).update(text("home.hint", lang))
+        today = self.query_one("#today", Static)
+        today.border_title = text("home.today", lang)
+        today.update(self._today(lang))
+        news = self.query_one("#news", Static)
+        news.border_title = text("home.news", lang)
+        news.update("\n".join(f"• {entry[lang]}" for entry in _news()[:4]))
+
+    def _today(self, lang: str) -> str:
+        from tutor.content import load
+        from tutor.store.progress import summary
+        from tutor.store.records import due_reviews
+
+        content = load()
+        lines = [text("home.library", lang, lessons=len(content.lessons),
+                      questions=len(content.questions), labs=len(content.labs))]
+        if self.app.store is None:
+            lines.append(text("home.store_error", lang, error=self.app.store_error))
+            return "\n".join(lines)
+        record = summary(self.app.store)
+        if record["attempts"]:
+            lines.append(text("home.attempts", lang, attempts=record["attempts"],
+                              accuracy=f"{record['accuracy']:.0%}", streak=record["streak_days"]))
+            lines.append(text("home.last", lang, when=record["last_activity"]))
+        else:
+            lines.append(text("home.no_attempts", lang))
+        lines.append(text("home.due", lang, due=due_reviews(self.app.store)))
+        return "\n".join(lines)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.app.action_open_section(event.option.id)
+
+
+def _news() -> list[dict]:
+    return yaml.safe_load(resources.files("tutor.ui").joinpath("news.yaml").read_text(encoding="utf-8"))

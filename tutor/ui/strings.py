@@ -1,0 +1,61 @@
+"""The interface's own words, in both languages. Content text lives in the content files."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "app.title": ("Distributed-training interview tutor", "分布式训练面试教练"),
+    "home.sections": ("Sections", "模块"),
+    "home.today": ("Today", "今天"),
+    "home.news": ("What's new", "新内容"),
+    "home.no_attempts": ("No attempts yet — start with the lesson, then practice.",
+                         "还没有做题记录——先读课,再练习。"),
+    "home.attempts": ("{attempts} attempts · {accuracy} right · streak {streak} day(s)",
+                      "已答 {attempts} 次 · 正确率 {accuracy} · 连续 {streak} 天"),
+    "home.library": ("{lessons} lessons · {questions} questions · {labs} labs",
+                     "{lessons} 课 · {questions} 道题 · {labs} 个实验"),
+    "home.due": ("Reviews due: {due}", "待复习:{due}"),
+    "home.last": ("Last activity: {when}", "上次练习:{when}"),
+    "home.store_error": ("History unavailable: {error}", "无法读取学习记录:{error}"),
+    "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
+                  "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
+    "home.not_yet": ("{section} is not in this version yet. Meanwhile: {cli}",
+                     "本版本还没有「{section}」界面。可先用命令行:{cli}"),
+    "binding.quit": ("Quit", "退出"),
+    "binding.lang": ("中文", "English"),
+    "binding.help": ("Keys", "按键"),
+    "binding.home": ("Home", "首页"),
+    "command.lang": ("Switch language (English / 中文)", "切换语言(English / 中文)"),
+    "command.home": ("Go to the home screen", "回到首页"),
+    "command.section": ("Open {section}", "打开{section}"),
+}
+
+SECTIONS: list[dict] = [
+    {"id": "lessons", "key": "l", "name": ("Lessons", "课程"),
+     "hint": ("read the lesson; every number computed live", "读课;所有数字都由引擎实时计算"),
+     "cli": "tutor lessons"},
+    {"id": "practice", "key": "p", "name": ("Practice", "练习"),
+     "hint": ("interview questions, checked by the sizing engine", "面试题,答案由 sizing 引擎核对"),
+     "cli": "tutor questions"},
+    {"id": "playground", "key": "g", "name": ("Playground", "沙盘"),
+     "hint": ("change TP/PP/CP/DP and watch memory and bubble", "调 TP/PP/CP/DP,看显存和 bubble 的变化"),
+     "cli": "tutor size --help"},
+    {"id": "labs", "key": "b", "name": ("Labs", "实验"),
+     "hint": ("real torch.distributed jobs: hangs and slowdowns to fix", "真实的 torch.distributed 任务:查 hang、查慢"),
+     "cli": "tutor --help"},
+    {"id": "mock", "key": "m", "name": ("Mock interview", "模拟面试"),
+     "hint": ("timed: 30-second pitch, system design, debugging", "限时:30 秒陈述、系统设计、排障"),
+     "cli": "tutor --help"},
+    {"id": "progress", "key": "r", "name": ("Progress", "进度"),
+     "hint": ("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点"),
+     "cli": "tutor progress"},
+]
+
+
+def text(key: str, lang: str, **values: object) -> str:
+    en, zh = STRINGS[key]
+    template = zh if lang == "zh" else en
+    return template.format(**values) if values else template
+
+
+def pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "zh" else pair[0]
