@@ -28,6 +28,7 @@ def _to_number(value: object) -> object:
 
 Number = Annotated[Union[int, float], BeforeValidator(_to_number)]
 Ident = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
+FormulaName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
 LANGS = ("en", "zh")
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -55,7 +56,7 @@ class Text(_Model):
 class Figure(_Model):
     """A number shown in a lesson, computed by the sizing engine, never typed in."""
 
-    formula: Ident | None = None
+    formula: FormulaName | None = None
     """Name of an engine formula (`tutor size` registry)."""
     inputs: dict[str, Number | str] = {}
     """Values for the formula's symbols (numbers, or preset names where the formula takes one)."""
@@ -137,7 +138,7 @@ class Hinted(_Model):
 class NumericAnswer(_Model):
     """A number computed by an engine formula."""
 
-    formula: Ident
+    formula: FormulaName
     """Engine formula that computes the expected value."""
     inputs: dict[str, Number | str] = {}
     """Formula symbol -> a number, or the name of a `given`/`vary` input of the question."""
@@ -155,7 +156,7 @@ class NumericStep(Hinted):
 
 class FormulaStep(Hinted):
     kind: Literal["formula"]
-    formula: Ident
+    formula: FormulaName
     """Engine formula whose expression is the expected answer."""
     symbols: list[str] = []
     """Symbols the learner may use, as typed (e.g. Psi, N, TP)."""
