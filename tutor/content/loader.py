@@ -301,6 +301,7 @@ def _merge(into: Content, other: Content) -> None:
         mine, theirs = getattr(into, attribute), getattr(other, attribute)
         for key, loaded in theirs.items():
             if key in mine:
-                into.problems.append(loaded.problem(f"{label} {key!r} is also used at {_display(mine[key].path)}"))
+                first = mine[key]
+                into.problems.append(loaded.problem(f"{label} {key!r} is also used at {_display(first.path)}:{first.line('id')}", "id"))
             else:
                 mine[key] = loaded

@@ -22,7 +22,7 @@ class TutorApp(App):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
-        Binding("f2", "toggle_lang", "中文", id="lang"),
+        Binding("f2", "toggle_lang", "EN/中文", id="lang"),
     ]
 
     lang: reactive[str] = reactive("en")
@@ -56,8 +56,6 @@ class TutorApp(App):
 
     def watch_lang(self, lang: str) -> None:
         self.title = text("app.title", lang)
-        self.bind("f2", "toggle_lang", description=text("binding.lang", lang), id="lang")
-        self.refresh_bindings()
 
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"

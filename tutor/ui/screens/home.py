@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 import yaml
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -42,11 +43,7 @@ class HomeScreen(Screen):
         sections = self.query_one("#sections", OptionList)
         highlighted = sections.highlighted
         sections.clear_options()
-        sections.add_options(
-            Option(f"[b]{section['key']}[/b]  {pick(section['name'], lang):<16} [dim]{pick(section['hint'], lang)}[/]",
-                   id=section["id"])
-            for section in SECTIONS
-        )
+        sections.add_options(Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS)
         sections.highlighted = highlighted or 0
         sections.border_title = text("home.sections", lang)
         self.query_one("#home-hint", Static).update(text("home.hint", lang))
@@ -80,6 +77,13 @@ class HomeScreen(Screen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.app.action_open_section(event.option.id)
+
+
+def _section_prompt(section: dict, lang: str) -> Text:
+    """Two lines: the key and the name, then the hint, indented under the name."""
+    prompt = Text.assemble((f" {section['key']} ", "bold reverse"), "  ", (pick(section["name"], lang), "bold"))
+    prompt.append(f"\n     {pick(section['hint'], lang)}", style="dim")
+    return prompt
 
 
 def _news() -> list[dict]:
