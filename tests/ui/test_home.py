@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList, Static
 
+from tests.ui.helpers import settle
 from tutor.ui.app import TutorApp
 
 
@@ -12,6 +13,7 @@ from tutor.ui.app import TutorApp
 async def test_home_mounts_switches_language_and_quits(fixture_content):
     app = TutorApp()
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
         sections = app.screen.query_one("#sections", OptionList)
         assert sections.option_count == 6
         assert "Lessons" in str(sections.get_option_at_index(0).prompt)
@@ -38,6 +40,7 @@ async def test_section_without_a_screen_yet_says_how_to_use_the_cli(fixture_cont
 async def test_damaged_history_is_reported_on_home_not_a_crash(tutor_home, fixture_content):
     (tutor_home / "tutor.sqlite3").write_bytes(b"garbage" * 500)
     app = TutorApp()
-    async with app.run_test(size=(80, 24)):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
         today = str(app.screen.query_one("#today", Static).render())
         assert "History unavailable" in today

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -40,8 +41,12 @@ class Store:
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
         try:
-            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            # The app touches the store from worker threads too; the lock serialises use of
+            # the one connection (SQLite itself is built serialized, but a transaction is not).
+            self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                              check_same_thread=False)
             self.connection.row_factory = sqlite3.Row
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")
@@ -86,24 +91,26 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write: `BEGIN IMMEDIATE` takes the write lock up front."""
         connection = self.connection
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as error:
-            raise self._explain(error) from None
-        try:
-            yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        try:
-            connection.execute("COMMIT")
-        except sqlite3.DatabaseError as error:
-            connection.execute("ROLLBACK")
-            raise self._explain(error) from None
+        with self._lock:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as error:
+                raise self._explain(error) from None
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            try:
+                connection.execute("COMMIT")
+            except sqlite3.DatabaseError as error:
+                connection.execute("ROLLBACK")
+                raise self._explain(error) from None
 
     def query(self, sql: str, parameters: tuple | dict = ()) -> list[sqlite3.Row]:
         try:
-            return self.connection.execute(sql, parameters).fetchall()
+            with self._lock:
+                return self.connection.execute(sql, parameters).fetchall()
         except sqlite3.DatabaseError as error:
             raise self._explain(error) from None
 

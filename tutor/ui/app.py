@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
@@ -31,28 +32,39 @@ class TutorApp(App):
     def __init__(self, lang: str = "en", store_path=None):
         super().__init__()
         self._store_path = store_path
-        self.store = None
-        self.store_error: str | None = None
+        self._store = None
+        self._store_error: str | None = None
+        self._store_lock = threading.Lock()
         self.set_reactive(TutorApp.lang, lang)
 
     def on_mount(self) -> None:
-        self._open_store()
         self.title = text("app.title", self.lang)
         self.switch_mode("home")
 
-    def _open_store(self) -> None:
+    def open_store(self):
+        """The learner's store, opened on first use (from any thread); None if unavailable.
+
+        Opening is deferred so the first screen is drawn before SQLite and the content models
+        are touched; a damaged or locked database leaves the app usable and says why.
+        """
         from tutor.errors import StoreError
         from tutor.store import Store
 
-        try:
-            self.store = Store(self._store_path)
-        except StoreError as error:
-            # The app still opens: lessons and practice work, history is reported unavailable.
-            self.store_error = str(error)
+        with self._store_lock:
+            if self._store is None and self._store_error is None:
+                try:
+                    self._store = Store(self._store_path)
+                except StoreError as error:
+                    self._store_error = str(error)
+            return self._store
+
+    @property
+    def store_error(self) -> str | None:
+        return self._store_error
 
     def on_unmount(self) -> None:
-        if self.store is not None:
-            self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def watch_lang(self, lang: str) -> None:
         self.title = text("app.title", lang)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from importlib import resources
 
-import yaml
 from rich.text import Text
 from textual.app import ComposeResult
+from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -36,8 +36,32 @@ class HomeScreen(Screen):
                 yield Static(id="news", classes="panel")
         yield Footer()
 
+    _record: dict | None = None
+    """Library counts and the learner's summary, loaded in a worker after the first frame."""
+
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._render_texts)
+        # After the first frame: loading content and opening SQLite must not delay it.
+        self.call_after_refresh(self._load_record)
+
+    @work(thread=True, exclusive=True)
+    def _load_record(self) -> None:
+        from tutor.content import load
+        from tutor.store.progress import summary
+        from tutor.store.records import due_reviews
+
+        content = load()
+        record = {"lessons": len(content.lessons), "questions": len(content.questions), "labs": len(content.labs),
+                  "news": _news()}
+        store = self.app.open_store()
+        if store is not None:
+            record["summary"] = summary(store)
+            record["due"] = due_reviews(store)
+        self.app.call_from_thread(self._show_record, record)
+
+    def _show_record(self, record: dict) -> None:
+        self._record = record
+        self._render_texts(self.app.lang)
 
     def _render_texts(self, lang: str) -> None:
         sections = self.query_one("#sections", OptionList)
@@ -52,27 +76,23 @@ class HomeScreen(Screen):
         today.update(self._today(lang))
         news = self.query_one("#news", Static)
         news.border_title = text("home.news", lang)
-        news.update("\n".join(f"• {entry[lang]}" for entry in _news()[:4]))
+        news.update("\n".join(f"• {entry[lang]}" for entry in (self._record or {}).get("news", [])[:4]))
 
     def _today(self, lang: str) -> str:
-        from tutor.content import load
-        from tutor.store.progress import summary
-        from tutor.store.records import due_reviews
-
-        content = load()
-        lines = [text("home.library", lang, lessons=len(content.lessons),
-                      questions=len(content.questions), labs=len(content.labs))]
-        if self.app.store is None:
+        if self._record is None:
+            return "…"
+        lines = [text("home.library", lang, **{key: self._record[key] for key in ("lessons", "questions", "labs")})]
+        if "summary" not in self._record:
             lines.append(text("home.store_error", lang, error=self.app.store_error))
             return "\n".join(lines)
-        record = summary(self.app.store)
+        record = self._record["summary"]
         if record["attempts"]:
             lines.append(text("home.attempts", lang, attempts=record["attempts"],
                               accuracy=f"{record['accuracy']:.0%}", streak=record["streak_days"]))
             lines.append(text("home.last", lang, when=record["last_activity"]))
         else:
             lines.append(text("home.no_attempts", lang))
-        lines.append(text("home.due", lang, due=due_reviews(self.app.store)))
+        lines.append(text("home.due", lang, due=self._record["due"]))
         return "\n".join(lines)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -87,4 +107,6 @@ def _section_prompt(section: dict, lang: str) -> Text:
 
 
 def _news() -> list[dict]:
+    import yaml
+
     return yaml.safe_load(resources.files("tutor.ui").joinpath("news.yaml").read_text(encoding="utf-8"))

@@ -1,0 +1,70 @@
+"""Time to first screen: `tutor start` against a minimal Textual app, started the same way.
+
+DESIGN §8: the tutor's first screen within 1.5x the time of a minimal Textual app on the same
+machine. Both run in a pseudo-terminal (80x24) from a fresh interpreter; the clock stops when a
+marker drawn by the first screen arrives on the terminal. Reports medians and their ratio.
+
+    python benchmarks/bench_startup.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+
+MINIMAL_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+
+class Minimal(App):
+    def compose(self):
+        yield Header()
+        yield Static("MINIMAL-READY")
+        yield Footer()
+
+Minimal().run()
+"""
+
+
+def first_screen_seconds(argv: list[str], marker: str, env: dict) -> float:
+    started = time.perf_counter()
+    child = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
+    try:
+        child.expect(marker)
+        return time.perf_counter() - started
+    finally:
+        child.sendcontrol("c")
+        child.terminate(force=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "TUTOR_HOME": home, "TERM": "xterm-256color"}
+        script = Path(home) / "minimal_app.py"
+        script.write_text(MINIMAL_APP)
+        tutor = [sys.executable, "-m", "tutor", "start"]
+        minimal = [sys.executable, str(script)]
+        first_screen_seconds(tutor, "Sections", env)  # create the database once; warm the OS cache
+        first_screen_seconds(minimal, "MINIMAL-READY", env)
+        baseline, measured = [], []
+        for _ in range(args.runs):  # interleaved, so drift in machine load hits both alike
+            baseline.append(first_screen_seconds(minimal, "MINIMAL-READY", env))
+            measured.append(first_screen_seconds(tutor, "Sections", env))
+    base, ours = statistics.median(baseline), statistics.median(measured)
+    print(f"minimal Textual app: median {base * 1000:.0f} ms over {args.runs} runs")
+    print(f"tutor start:         median {ours * 1000:.0f} ms over {args.runs} runs")
+    print(f"ratio: {ours / base:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
