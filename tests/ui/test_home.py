@@ -44,3 +44,23 @@ async def test_damaged_history_is_reported_on_home_not_a_crash(tutor_home, fixtu
         await settle(pilot)
         today = str(app.screen.query_one("#today", Static).render())
         assert "History unavailable" in today
+
+
+@pytest.mark.timeout(60)
+async def test_progress_mode_shows_mastery_by_section_title(tutor_home, fixture_content):
+    from textual.widgets import DataTable
+
+    from tutor.store import Attempt, Store, record_attempt
+
+    with Store() as store:
+        record_attempt(store, Attempt("memory-total", "1120 GB", True, 1.0))
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#by-section", DataTable)
+        rows = [table.get_row_at(index) for index in range(table.row_count)]
+        assert [row[0] for row in rows] == ["Memory first", "Placing the dimensions"]
+        assert [row[2] for row in rows] == ["100%", "0%"]
+        await pilot.press("escape")
+        assert app.current_mode == "home"

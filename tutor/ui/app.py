@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
+from tutor.ui.screens.progress import ProgressScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
 
@@ -19,7 +20,7 @@ class TutorApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
-    MODES = {"home": HomeScreen}
+    MODES = {"home": HomeScreen, "progress": ProgressScreen}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),

@@ -20,6 +20,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
     "home.not_yet": ("{section} is not in this version yet. Meanwhile: {cli}",
                      "本版本还没有「{section}」界面。可先用命令行:{cli}"),
+    "progress.title": ("Progress", "进度"),
+    "progress.totals": ("{attempts} attempts · {accuracy} right · {tried}/{total} questions tried · "
+                        "streak {streak} day(s) · {labs} lab runs",
+                        "已答 {attempts} 次 · 正确率 {accuracy} · 做过 {tried}/{total} 题 · 连续 {streak} 天 · "
+                        "实验 {labs} 次"),
+    "progress.section": ("Section", "章节"),
+    "progress.tag": ("Tag", "标签"),
+    "progress.weak": ("Weak areas: {tags} — practise these next.", "薄弱点:{tags}——接下来练这些。"),
+    "progress.no_weak": ("No weak areas yet: keep practising.", "暂无薄弱点,继续练习。"),
     "command.lang": ("Switch language (English / 中文)", "切换语言(English / 中文)"),
     "command.home": ("Go to the home screen", "回到首页"),
     "command.section": ("Open {section}", "打开{section}"),

@@ -1,0 +1,18 @@
+"""What every section screen shares: the way home, the header and footer, language changes."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+
+class SectionScreen(Screen):
+    """A top-level mode. Subclasses draw their texts in `render_texts(lang)`."""
+
+    BINDINGS = [Binding("escape", "app.switch_mode('home')", "Home", id="home")]
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self.render_texts)
+
+    def render_texts(self, lang: str) -> None:
+        """Draw every language-dependent text; called on mount and on each language switch."""

@@ -1,0 +1,86 @@
+"""Progress: totals, streak, mastery per lesson section and per tag, weak areas."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.strings import text
+
+
+def mastery_bar(fraction: float, width: int = 12) -> str:
+    filled = round(max(0.0, min(1.0, fraction)) * width)
+    return "█" * filled + "░" * (width - filled)
+
+
+class ProgressScreen(SectionScreen):
+    """Where the learner stands, and what to practise next."""
+
+    BINDINGS = [Binding("r", "reload", "Reload", id="reload")]
+    _record: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static(id="progress-totals", classes="panel")
+        with Horizontal(id="progress-tables"):
+            yield DataTable(id="by-section", cursor_type="row", zebra_stripes=True)
+            yield DataTable(id="by-tag", cursor_type="row", zebra_stripes=True)
+        yield Static(id="progress-weak")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.action_reload()
+
+    def on_screen_resume(self) -> None:
+        self.action_reload()
+
+    @work(thread=True, exclusive=True)
+    def action_reload(self) -> None:
+        from tutor.content import load
+        from tutor.store.progress import summary
+
+        content = load()
+        store = self.app.open_store()
+        record = summary(store, content) if store is not None else None
+        if record is not None:
+            record["section_titles"] = {
+                f"{lesson_id}/{section.id}": section.title
+                for lesson_id, loaded in content.lessons.items() for section in loaded.model.sections
+            }
+        self.app.call_from_thread(self._show, record)
+
+    def _show(self, record: dict | None) -> None:
+        self._record = record
+        self.render_texts(self.app.lang)
+
+    def render_texts(self, lang: str) -> None:
+        totals = self.query_one("#progress-totals", Static)
+        totals.border_title = text("progress.title", lang)
+        record = self._record
+        if record is None:
+            totals.update(text("home.store_error", lang, error=self.app.store_error) if self.app.store_error else "…")
+            return
+        accuracy = f"{record['accuracy']:.0%}" if record["accuracy"] is not None else "–"
+        totals.update(text("progress.totals", lang, attempts=record["attempts"], accuracy=accuracy,
+                           tried=record["questions_tried"], total=record["questions_total"],
+                           streak=record["streak_days"], labs=record["lab_runs"]))
+        titles = record["section_titles"]
+        self._fill(self.query_one("#by-section", DataTable), text("progress.section", lang), record["by_section"],
+                   lambda key: titles[key].get(lang) if key in titles else key)
+        self._fill(self.query_one("#by-tag", DataTable), text("progress.tag", lang), record["by_tag"], str)
+        weak = record["weak_tags"]
+        self.query_one("#progress-weak", Static).update(
+            text("progress.weak", lang, tags=", ".join(weak)) if weak else text("progress.no_weak", lang))
+
+    @staticmethod
+    def _fill(table: DataTable, heading: str, rows: dict[str, dict], label) -> None:
+        table.clear(columns=True)
+        table.add_columns(heading, "", "%", "✓/Σ")
+        for key, entry in rows.items():
+            table.add_row(label(key), mastery_bar(entry["mastery"]), f"{entry['mastery']:.0%}",
+                          f"{entry['tried']}/{entry['questions']}", key=key)
