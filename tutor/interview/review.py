@@ -1,0 +1,108 @@
+"""Spaced review with FSRS: every question and lab diagnosis is a card, rated from its grade.
+
+The learner never rates themselves: the rating comes from the objective result
+(issue 10) — wrong -> Again; right but with hints or slower than the par time -> Hard;
+right -> Good; right, unaided and in a third of the par time -> Easy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from tutor.store.db import Store
+
+# Par times per step kind (seconds): what an interviewer would wait for a confident answer.
+PAR_SECONDS = {"numeric": 90, "formula": 90, "choice": 45, "config": 150, "open": 240, "clarify": 120,
+               "diagnosis": 300}
+
+
+def question_item(question_id: str) -> str:
+    return f"q:{question_id}"
+
+
+def lab_item(lab_name: str) -> str:
+    return f"lab:{lab_name}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened when the learner answered, as far as review scheduling cares."""
+
+    correct: bool
+    hints_used: int = 0
+    elapsed_s: float | None = None
+    par_s: float = 90.0
+
+
+def rating_for(outcome: Outcome):
+    from fsrs import Rating
+
+    if not outcome.correct:
+        return Rating.Again
+    slow = outcome.elapsed_s is not None and outcome.elapsed_s > outcome.par_s
+    if outcome.hints_used or slow:
+        return Rating.Hard
+    fast = outcome.elapsed_s is not None and outcome.elapsed_s <= outcome.par_s / 3
+    return Rating.Easy if fast else Rating.Good
+
+
+class ReviewQueue:
+    """Cards in the store, scheduled by an fsrs Scheduler.
+
+    `now` is injectable so tests run on a fixed UTC clock; `fuzz=False` makes intervals exact.
+    """
+
+    def __init__(self, store: Store, *, fuzz: bool = True,
+                 now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+        from fsrs import Scheduler
+
+        self.store = store
+        self.scheduler = Scheduler(enable_fuzzing=fuzz)
+        self.now = now
+
+    def record(self, item_id: str, outcome: Outcome) -> datetime:
+        """Review the item's card (creating it on first sight); returns when it is due next."""
+        from fsrs import Card
+
+        when = self.now()
+        rows = self.store.query("SELECT card_json FROM review_cards WHERE item_id = ?", (item_id,))
+        card = Card.from_dict(json.loads(rows[0]["card_json"])) if rows else Card(card_id=_stable_id(item_id), due=when)
+        rating = rating_for(outcome)
+        card, _log = self.scheduler.review_card(card, rating, review_datetime=when)
+        stamp = when.isoformat(timespec="seconds")
+        with self.store.transaction() as connection:
+            connection.execute(
+                "INSERT INTO review_cards (item_id, card_json, due_at, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (item_id) DO UPDATE SET card_json = excluded.card_json,"
+                " due_at = excluded.due_at, updated_at = excluded.updated_at",
+                (item_id, json.dumps(card.to_dict()), _utc(card.due), stamp),
+            )
+            connection.execute(
+                "INSERT INTO review_log (item_id, rating, reviewed_at, elapsed_s) VALUES (?, ?, ?, ?)",
+                (item_id, int(rating), stamp, outcome.elapsed_s),
+            )
+        return card.due
+
+    def due(self, limit: int = 50) -> list[str]:
+        """Item ids due now, the most overdue first."""
+        rows = self.store.query("SELECT item_id FROM review_cards WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+                                (_utc(self.now()), limit))
+        return [row["item_id"] for row in rows]
+
+    def due_at(self, item_id: str) -> datetime | None:
+        rows = self.store.query("SELECT due_at FROM review_cards WHERE item_id = ?", (item_id,))
+        return datetime.fromisoformat(rows[0]["due_at"]) if rows else None
+
+
+def _utc(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def _stable_id(item_id: str) -> int:
+    """fsrs wants an integer card id; derive it from the item so it never depends on the clock."""
+    import zlib
+
+    return zlib.crc32(item_id.encode("utf-8"))
