@@ -1,0 +1,69 @@
+"""A rank's first moments: announce itself, arm the evidence hooks, run the program.
+
+The program runs as `__main__` (runpy), exactly as `python train.py` would run it, with its
+own folder first on sys.path. An exception that ends it is recorded twice: as an event for
+the tutor, and in torchrun's error file, so torchrun's failure report shows the root cause's
+traceback (its "Root Cause (first observed failure)" section).
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import socket
+import sys
+import traceback
+
+from tutor.labs.rank import dumps
+from tutor.labs.rank.session import current
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        print("usage: python -m tutor.labs.rank PROGRAM [ARGS...] (under torchrun)", file=sys.stderr)
+        raise SystemExit(2)
+    program = os.path.abspath(argv[0])
+    session = current()
+    session.emit("boot", pid=os.getpid(), rank=session.rank, local_rank=session.local_rank,
+                 host=socket.gethostname(), master_port=os.environ.get("MASTER_PORT"), program=program)
+    dumps.arm(session)
+    sys.argv = [program, *argv[1:]]
+    sys.path.insert(0, os.path.dirname(program))
+    try:
+        runpy.run_path(program, run_name="__main__")
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        if isinstance(exit_.code, str):  # `raise SystemExit("message")`: the message is the cause
+            session.emit("exception", type="SystemExit", message=exit_.code, where=None, traceback=None)
+        session.emit("exit", code=code)
+        raise
+    except BaseException as error:
+        session.emit("exception", type=type(error).__name__, message=str(error)[:2000],
+                     where=_where(error, program), traceback=traceback.format_exc()[-6000:])
+        _record_for_torchrun(error)
+        session.emit("exit", code=1)
+        raise
+    session.emit("exit", code=0)
+
+
+def _where(error: BaseException, program: str) -> str | None:
+    """The innermost line of the learner's own files in the traceback."""
+    folder = os.path.dirname(program)
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if os.path.abspath(frame.filename).startswith(folder + os.sep):
+            found = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}"
+    if found is None and isinstance(error, SyntaxError) and error.filename:
+        found = f"{os.path.basename(error.filename)}:{error.lineno}"
+    return found
+
+
+def _record_for_torchrun(error: BaseException) -> None:
+    if not os.environ.get("TORCHELASTIC_ERROR_FILE") or "torch" not in sys.modules:
+        return
+    try:
+        from torch.distributed.elastic.multiprocessing.errors import ErrorHandler
+
+        ErrorHandler().record_exception(error)
+    except Exception:  # the error file is a courtesy; the event above is the record
+        pass
