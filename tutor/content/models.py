@@ -66,6 +66,8 @@ class Figure(_Model):
     """Significant digits after the decimal point in the rendered figure."""
     fact: Number | None = None
     """A published figure instead of a formula; then `source` is required."""
+    fact_unit: str | None = None
+    """The unit `fact` is written in (s, h, days, B, FLOPs, FLOP/s, fraction, count); default: base units."""
     source: str | None = None
     """Where a published figure comes from (paper and table, vendor page)."""
 
@@ -293,6 +295,12 @@ class Lab(_Model):
     """The program as shipped, relative to the lab folder."""
     solution: str = "solution.py"
     """The reference solution, relative to the lab folder."""
+    checker: str | None = None
+    """The lab's checker, relative to the lab folder: `tutor lab check` runs it as the job's program
+    and it exercises the learner's program (imported as a module) against a reference. Without
+    one, the check runs the program itself and requires it to finish with its self-checks passing."""
+    args: list[str] = []
+    """Command-line arguments the program gets by default (e.g. the step a planted bug fires at)."""
     files: list[str] = []
     """Other files the program needs, copied into the workspace with it."""
     symptom: Literal["hang", "crash", "wrong", "slow", "fail-check"]

@@ -56,6 +56,17 @@ def check_figure_placeholders(content: Content) -> Iterable[Problem]:
                 only = sorted(per_lang["en"] ^ per_lang["zh"])
                 yield loaded.problem(f"en and zh texts use different figures: {', '.join(only)}",
                                      "sections", index, "body")
+        for name in sorted(lesson.figures.keys() - used):
+            yield loaded.problem(f"figure {name!r} is declared but no section shows it", "figures", name)
+
+
+def check_figures_render(content: Content) -> Iterable[Problem]:
+    """Every figure renders in both languages: known formula, right inputs, finite value, fitting unit."""
+    from tutor.content.render import figure_problems
+
+    for loaded in content.lessons.values():
+        for name, reason in figure_problems(loaded.model):
+            yield loaded.problem(f"figure {name!r} does not render: {reason}", "figures", name)
 
 
 def check_question_links(content: Content) -> Iterable[Problem]:
@@ -84,8 +95,10 @@ def check_question_links(content: Content) -> Iterable[Problem]:
 def check_labs(content: Content) -> Iterable[Problem]:
     for name, loaded in content.labs.items():
         lab, folder = loaded.model, loaded.path.parent
-        for key in ("program", "solution"):
+        for key in ("program", "solution", "checker"):
             relative = getattr(lab, key)
+            if relative is None:
+                continue
             if not _inside(folder, relative) or not (folder / relative).is_file():
                 yield loaded.problem(f"{key} file {relative!r} not found in {folder.name}/", key)
         for index, relative in enumerate(lab.files):
@@ -104,7 +117,8 @@ def _inside(folder: Path, relative: str) -> bool:
     return (folder / relative).resolve().is_relative_to(folder.resolve())
 
 
-CHECKS: list[Check] = [check_lesson_links, check_figure_placeholders, check_question_links, check_labs]
+CHECKS: list[Check] = [check_lesson_links, check_figure_placeholders, check_figures_render, check_question_links,
+                       check_labs]
 
 
 def engine_checks() -> list[Check]:

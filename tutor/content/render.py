@@ -1,0 +1,169 @@
+"""Render a lesson: each figure through the sizing engine, then the text with the figures in it.
+
+A figure is either an engine formula with its inputs (`tutor.sizing.evaluate`) or a published
+fact with its source; either way `tutor.sizing.format_value` turns the value into text in the
+learner's language. Nothing here computes a number itself, so changing a formula in
+`tutor/sizing` changes every lesson that shows it (DESIGN §2.1).
+
+The engine (and with it SymPy) is imported on first use, never at module import, so loading
+content stays cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tutor.content.models import LANGS, PLACEHOLDER, Figure, Lesson
+from tutor.errors import TutorError
+
+
+class FigureError(TutorError):
+    """A figure that cannot be shown: unknown formula, bad inputs, a non-finite value, a bad unit."""
+
+    def __init__(self, lesson_id: str, name: str, reason: str):
+        super().__init__(f"lesson {lesson_id!r}, figure {name!r}: {reason}")
+        self.lesson_id = lesson_id
+        self.name = name
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class RenderedFigure:
+    """One figure: its value as the engine (or the fact) gives it, and its text."""
+
+    name: str
+    value: float
+    value_unit: str | None
+    """Unit of `value`: the formula's result unit, or the fact's `fact_unit` (None: base units)."""
+    text: str
+    unit: str
+    """The display unit the lesson asked for."""
+    formula: str | None
+    source: str | None
+
+
+@dataclass(frozen=True)
+class RenderedSection:
+    id: str
+    title: str
+    body: str
+    questions: tuple[str, ...]
+    labs: tuple[str, ...]
+    see_also: tuple[str, ...]
+    figures: tuple[str, ...] = ()
+    """Names of the figures the body shows, in order of first use."""
+
+
+@dataclass(frozen=True)
+class RenderedLesson:
+    """A lesson in one language with every placeholder filled in."""
+
+    id: str
+    kind: str
+    lang: str
+    title: str
+    summary: str
+    sections: tuple[RenderedSection, ...]
+    figures: dict[str, RenderedFigure] = field(default_factory=dict)
+
+    def section(self, section_id: str) -> RenderedSection | None:
+        return next((section for section in self.sections if section.id == section_id), None)
+
+    def markdown(self, section_id: str | None = None) -> str:
+        """The lesson (or one section) as Markdown, with its practice links under each section."""
+        sections = self.sections if section_id is None else tuple(
+            section for section in self.sections if section.id == section_id)
+        parts = [f"# {self.title}", "", self.summary.strip(), ""]
+        for section in sections:
+            parts += [f"## {section.title}", "", section.body.rstrip(), ""]
+            parts += _links(section, self.lang)
+        return "\n".join(parts).rstrip() + "\n"
+
+
+_LINK_LABELS = {
+    "en": {"questions": "Practice", "labs": "Labs", "see_also": "Deep dives"},
+    "zh": {"questions": "练习", "labs": "实验", "see_also": "深入阅读"},
+}
+
+
+def _links(section: RenderedSection, lang: str) -> list[str]:
+    labels = _LINK_LABELS[lang]
+    lines = []
+    for key, command in (("questions", "tutor ask"), ("labs", "tutor lab show"), ("see_also", "tutor lesson")):
+        ids = getattr(section, key)
+        if ids:
+            lines.append(f"*{labels[key]}:* " + " · ".join(f"`{command} {item}`" for item in ids))
+    return lines + [""] if lines else []
+
+
+def figure_value(lesson_id: str, name: str, figure: Figure) -> tuple[float, str | None]:
+    """The figure's value and its unit: a published fact (base units), or the engine's result."""
+    if figure.fact is not None:
+        return float(figure.fact), figure.fact_unit
+    if figure.formula is None:
+        raise FigureError(lesson_id, name, "needs a formula or a fact")
+    import tutor.sizing
+
+    try:
+        value = tutor.sizing.evaluate(figure.formula, **figure.inputs)
+        unit = tutor.sizing.registry.get(figure.formula).unit
+    except tutor.sizing.SizingError as error:
+        raise FigureError(lesson_id, name, str(error)) from None
+    if not math.isfinite(value):
+        raise FigureError(lesson_id, name, f"formula {figure.formula} gives {value} for these inputs")
+    return float(value), unit
+
+
+def render_figure(lesson_id: str, name: str, figure: Figure, lang: str = "en") -> RenderedFigure:
+    import tutor.sizing
+
+    value, value_unit = figure_value(lesson_id, name, figure)
+    try:
+        text = tutor.sizing.format_value(value, figure.unit, digits=figure.digits, lang=lang, from_unit=value_unit)
+    except tutor.sizing.SizingError as error:
+        raise FigureError(lesson_id, name, str(error)) from None
+    return RenderedFigure(name, value, value_unit, text, figure.unit, figure.formula, figure.source)
+
+
+def render_figures(lesson: Lesson, lang: str = "en") -> dict[str, RenderedFigure]:
+    return {name: render_figure(lesson.id, name, figure, lang) for name, figure in lesson.figures.items()}
+
+
+def fill(text: str, figures: dict[str, RenderedFigure], lesson_id: str = "?") -> str:
+    """Replace every `{{name}}` with its figure's text; an undeclared name is an error."""
+
+    def replace(match) -> str:
+        name = match.group(1)
+        if name not in figures:
+            raise FigureError(lesson_id, name, "used in the text but not declared under figures")
+        return figures[name].text
+
+    return PLACEHOLDER.sub(replace, text)
+
+
+def render_lesson(lesson: Lesson, lang: str = "en") -> RenderedLesson:
+    """The lesson in `lang` with every figure computed and formatted; raises FigureError."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}")
+    figures = render_figures(lesson, lang)
+    sections = tuple(
+        RenderedSection(section.id, section.title.get(lang), fill(section.body.get(lang), figures, lesson.id),
+                        tuple(section.questions), tuple(section.labs), tuple(section.see_also),
+                        tuple(dict.fromkeys(PLACEHOLDER.findall(section.body.get(lang)))))
+        for section in lesson.sections
+    )
+    return RenderedLesson(lesson.id, lesson.kind, lang, lesson.title.get(lang), lesson.summary.get(lang),
+                          sections, figures)
+
+
+def figure_problems(lesson: Lesson) -> Iterator[tuple[str, str]]:
+    """(figure name, reason) for every figure that does not render in some language."""
+    for name, figure in lesson.figures.items():
+        for lang in LANGS:
+            try:
+                render_figure(lesson.id, name, figure, lang)
+            except FigureError as error:
+                yield name, error.reason
+                break
