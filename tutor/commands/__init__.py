@@ -7,6 +7,7 @@ packages only inside `run`, so building the parser stays cheap.
 COMMANDS: dict[str, tuple[str, str]] = {
     "start": ("start", "open the app"),
     "lessons": ("lessons", "list the lessons"),
+    "lesson": ("lesson", "show one lesson, with every number computed live"),
     "questions": ("questions", "list practice questions"),
     "validate": ("validate", "check content files; every problem as path:line: message"),
     "progress": ("progress", "your attempts, accuracy and streak"),
