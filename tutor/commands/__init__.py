@@ -11,5 +11,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "questions": ("questions", "list practice questions"),
     "validate": ("validate", "check content files; every problem as path:line: message"),
     "progress": ("progress", "your attempts, accuracy and streak"),
+    "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset"),
     "store": ("store", "where your history lives; check, back up or recover it"),
 }

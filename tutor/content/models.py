@@ -301,6 +301,12 @@ class Lab(_Model):
     one, the check runs the program itself and requires it to finish with its self-checks passing."""
     args: list[str] = []
     """Command-line arguments the program gets by default (e.g. the step a planted bug fires at)."""
+    checker: str | None = None
+    """The lab's checker, relative to the lab folder: `tutor lab check` runs it as the job's program
+    and it exercises the learner's program (imported as a module) against a reference. Without
+    one, the check runs the program itself and requires it to finish with its self-checks passing."""
+    args: list[str] = []
+    """Command-line arguments the program gets by default (e.g. the step a planted bug fires at)."""
     files: list[str] = []
     """Other files the program needs, copied into the workspace with it."""
     symptom: Literal["hang", "crash", "wrong", "slow", "fail-check"]

@@ -117,3 +117,24 @@ class LaunchPlan:
             command = " ".join(shlex.quote(part) for part in ["torchrun", *self.torchrun_args(node)])
             blocks.append(f"# node {node}\n{env} {command}")
         return "\n".join(blocks)
+
+
+def visible_gpus() -> int:
+    """CUDA GPUs this process could use, without importing torch (for `--backend auto`).
+
+    Counts the NVIDIA driver's entries in /proc, narrowed by CUDA_VISIBLE_DEVICES when set.
+    """
+    driver = Path("/proc/driver/nvidia/gpus")
+    count = len(list(driver.iterdir())) if driver.is_dir() else 0
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        count = min(count, len([item for item in visible.split(",") if item.strip() and item.strip() != "-1"]))
+    return count
+
+
+def resolve_backend(backend: str, ranks_per_node: int) -> str:
+    """`auto` means NCCL when every rank of this node can have a GPU of its own, else gloo."""
+    if backend != "auto":
+        return backend
+    return "nccl" if visible_gpus() >= ranks_per_node else "gloo"
+

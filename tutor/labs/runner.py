@@ -170,6 +170,11 @@ class LabRun:
     def finished(self) -> bool:
         return self._done.is_set()
 
+    @property
+    def rank_states(self) -> list[RankState]:
+        """Everything each rank reported (checks, measures, reports), once the run is over."""
+        return [self._ranks[rank] for rank in sorted(self._ranks)] if self.finished else []
+
     # -- threads
 
     def _emit(self, event: RunEvent) -> None:
@@ -310,7 +315,7 @@ class LabRun:
         return {
             "lab": self.spec.lab, "outcome": outcome, "world_size": self.spec.world_size * self.spec.nnodes,
             "backend": self.spec.backend, "elapsed_s": round(time.monotonic() - self._t0, 3),
-            "run_dir": str(self.run_dir),
+            "run_dir": str(self.run_dir), "program": str(self.spec.program),
             "ranks": [state.as_dict() for state in ranks],
             "metrics": metrics(ranks, self._t0_wall),
             "summary": summary(outcome, local, expected=self.spec.world_size, quiet_s=quiet, failures=failures),

@@ -71,10 +71,11 @@ class RankContext:
         self.session.emit("check", name=name, passed=bool(passed), detail=detail, data=data)
 
     def measure(self, name: str, value: float, formula: str, inputs: dict, rtol: float,
-                atol: float = 0.0, unit: str = "") -> None:
-        """A measured number the tutor compares with the sizing engine's `formula(inputs)`."""
+                atol: float = 0.0, unit: str = "", subtract: tuple[str, ...] = ()) -> None:
+        """A measured number the tutor compares with the sizing engine's `formula(inputs)`
+        (minus each formula in `subtract`, at the same inputs)."""
         self.session.emit("measure", name=name, value=float(value), formula=formula, inputs=inputs,
-                          rtol=rtol, atol=atol, unit=unit)
+                          rtol=rtol, atol=atol, unit=unit, subtract=list(subtract))
 
     def finish(self) -> None:
         """Leave the process group cleanly (all ranks)."""

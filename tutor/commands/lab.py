@@ -1,0 +1,296 @@
+"""`tutor lab list | show | start | run | check | diagnose | reset` (DESIGN §5 and §7)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
+from tutor.errors import TutorError, UserInputError
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="lab_command", metavar="ACTION", parser_class=type(parser), required=True)
+    listing = sub.add_parser("list", help="the labs and where you stand")
+    add_json_flag(listing)
+    add_lang_flag(listing)
+    show = sub.add_parser("show", help="a lab's brief, hints and (once passed) its solution")
+    show.add_argument("name")
+    show.add_argument("--hint", type=int, default=0, metavar="N", help="show hints 1..N")
+    show.add_argument("--reveal", action="store_true", help="show the reference solution (after passing)")
+    add_json_flag(show)
+    add_lang_flag(show)
+    start = sub.add_parser("start", help="copy the lab's program into your workspace")
+    start.add_argument("name")
+    start.add_argument("--edit", action="store_true", help="open it in $EDITOR")
+    add_json_flag(start)
+    for action, summary in (("run", "run your copy (or the shipped program) on N ranks"),
+                            ("check", "check your copy by its behaviour")):
+        command = sub.add_parser(action, help=summary)
+        command.add_argument("name")
+        command.add_argument("--solution", action="store_true", help="use the reference solution")
+        command.add_argument("--world-size", type=int, metavar="N", help="ranks (per node)")
+        command.add_argument("--backend", choices=("auto", "gloo", "nccl"), default="auto")
+        command.add_argument("--timeout", type=float, metavar="S", help="no-progress limit in seconds")
+        command.add_argument("--watch", action="store_true", help="rerun whenever you save")
+        add_json_flag(command)
+    run = sub.choices["run"]
+    run.add_argument("--nnodes", type=int, default=1)
+    run.add_argument("--node-rank", type=int, default=0)
+    run.add_argument("--rdzv-endpoint", metavar="HOST:PORT")
+    run.add_argument("--rdzv-id", default=None)
+    run.add_argument("--print-launch", action="store_true", help="print the torchrun command for every node")
+    run.add_argument("program_args", nargs="*", metavar="ARG", help="arguments for the program (after --)")
+    diagnose = sub.add_parser("diagnose", help="answer the lab's diagnosis questions")
+    diagnose.add_argument("name")
+    diagnose.add_argument("answer", help="your diagnosis in words (- reads it from stdin)")
+    add_json_flag(diagnose)
+    add_lang_flag(diagnose)
+    reset = sub.add_parser("reset", help="a fresh copy of the program (the old one is kept as .previous)")
+    reset.add_argument("name")
+    add_json_flag(reset)
+
+
+def run(args) -> int:
+    from tutor.labs.catalog import all_labs, get_lab
+
+    if args.lab_command == "list":
+        return _list(args, all_labs())
+    entry = get_lab(args.name)
+    handler = {"show": _show, "start": _start, "run": _run, "check": _check, "diagnose": _diagnose,
+               "reset": _reset}[args.lab_command]
+    return handler(args, entry)
+
+
+def _status(name: str) -> str:
+    from tutor.labs.history import has_passed
+    from tutor.labs.workspace import workspace_dir
+
+    if has_passed(name):
+        return "passed"
+    return "started" if workspace_dir(name).is_dir() else "new"
+
+
+def _list(args, labs) -> int:
+    rows = [{"name": name, "kind": entry.lab.kind, "title": entry.lab.title.model_dump(),
+             "world_size": entry.lab.world_size, "gpu_only": entry.lab.gpu_only, "status": _status(name)}
+            for name, entry in labs.items()]
+    if args.json:
+        print_json({"labs": rows})
+        return 0
+    lang = lang_of(args)
+    for row, entry in zip(rows, labs.values()):
+        gpu = "  GPU only" if row["gpu_only"] else ""
+        print(f"{row['name']:<22} {row['kind']:<9} {row['status']:<8} {entry.lab.title.get(lang)}{gpu}")
+    if not rows:
+        print("no labs installed")
+    return 0
+
+
+def _show(args, entry) -> int:
+    from tutor.labs.history import has_passed
+    from tutor.labs.workspace import working_program
+
+    lab, lang = entry.lab, lang_of(args)
+    if args.hint < 0:
+        raise UserInputError("--hint takes a tier number from 1")
+    passed = has_passed(entry.name)
+    if args.reveal and not passed:
+        raise TutorError(f"the reference solution opens once `tutor lab check {entry.name}` passes on your own "
+                         f"copy; until then: `tutor lab show {entry.name} --hint 1`")
+    hints = [hint.get(lang) for hint in lab.hints[: args.hint]]
+    copy = working_program(entry)
+    record = {
+        "name": entry.name, "kind": lab.kind, "title": lab.title.get(lang), "brief": lab.brief.get(lang),
+        "world_size": lab.world_size, "world_sizes": entry.world_sizes, "gpu_only": lab.gpu_only,
+        "symptom": lab.symptom, "timeout_s": lab.timeout_s, "section": lab.section,
+        "program": str(entry.program), "workspace": str(copy) if copy else None, "passed": passed,
+        "hints": hints, "hints_total": len(lab.hints),
+        "diagnosis": [{"id": item.id, "prompt": item.prompt.get(lang)} for item in lab.diagnosis],
+        "solution": {"path": str(entry.solution), "text": entry.solution.read_text()} if args.reveal else None,
+    }
+    if args.json:
+        print_json(record)
+        return 0
+    print(f"{record['title']}  ({lab.kind}, {lab.world_size} ranks{', GPU only' if lab.gpu_only else ''})\n")
+    print(record["brief"].rstrip() + "\n")
+    print(f"your copy: {record['workspace'] or f'not started — `tutor lab start {entry.name}`'}")
+    for index, hint in enumerate(hints, 1):
+        print(f"\nhint {index}/{len(lab.hints)}: {hint}")
+    if args.hint < len(lab.hints):
+        print(f"\n{len(lab.hints) - args.hint} more hint(s): `tutor lab show {entry.name} --hint {args.hint + 1}`")
+    for item in record["diagnosis"]:
+        print(f"\ndiagnose: {item['prompt']}")
+    if args.reveal:
+        print(f"\nreference solution ({entry.solution}):\n\n{record['solution']['text']}")
+    return 0
+
+
+def _start(args, entry) -> int:
+    from tutor.labs.workspace import start
+
+    path, created = start(entry)
+    if args.json:
+        print_json({"lab": entry.name, "path": str(path), "created": created})
+    else:
+        print(path if created else f"{path}\n(already started: your edits are kept; `tutor lab reset "
+                                   f"{entry.name}` gives a fresh copy)")
+    if args.edit:
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if not editor:
+            raise UserInputError("set $EDITOR (e.g. `export EDITOR=vim`) to use --edit")
+        subprocess.run([*shlex.split(editor), str(path)], check=False)
+    return 0
+
+
+def _reset(args, entry) -> int:
+    from tutor.labs.workspace import reset
+
+    path, kept = reset(entry)
+    if args.json:
+        print_json({"lab": entry.name, "path": str(path), "previous": str(kept) if kept else None})
+    else:
+        print(path)
+        if kept is not None:
+            print(f"(your previous copy is in {kept})")
+    return 0
+
+
+def _diagnose(args, entry) -> int:
+    from tutor.labs.diagnose import grade
+    from tutor.labs.history import record
+
+    if not entry.lab.diagnosis:
+        raise UserInputError(f"{entry.name} has no diagnosis questions; `tutor lab check {entry.name}` checks it")
+    answer = sys.stdin.read() if args.answer == "-" else args.answer
+    if not answer.strip():
+        raise UserInputError("the answer is empty")
+    if len(answer) > 20_000:
+        raise UserInputError("the answer is longer than 20,000 characters")
+    verdict = grade(list(entry.lab.diagnosis), answer, lang_of(args))
+    record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
+    if args.json:
+        print_json(verdict)
+        return 0
+    print(f"{'right' if verdict['correct'] else 'not yet'}: score {verdict['score']:.0%}")
+    for item in verdict["feedback"]:
+        print(f"\n{item['prompt']}")
+        for point in item["covered"]:
+            print(f"  ✓ {point}")
+        for point in item["missing"]:
+            print(f"  ✗ {point}")
+        if verdict["correct"]:
+            print(f"  model answer: {item['model_answer']}")
+    return 0
+
+
+def _options(args):
+    from tutor.labs.actions import RunOptions
+
+    return RunOptions(solution=args.solution, world_size=args.world_size, backend=args.backend,
+                      timeout_s=args.timeout, nnodes=getattr(args, "nnodes", 1),
+                      node_rank=getattr(args, "node_rank", 0), rdzv_endpoint=getattr(args, "rdzv_endpoint", None),
+                      rdzv_id=getattr(args, "rdzv_id", None), program_args=tuple(getattr(args, "program_args", ())))
+
+
+def _run(args, entry) -> int:
+    from tutor.labs.actions import record_run, run_spec
+    from tutor.labs.report import run_text
+    from tutor.labs.runner import LabRun
+
+    spec = run_spec(entry, _options(args))
+    if args.print_launch:
+        print(spec.plan(Path("RUN_DIR")).print_launch())
+        return 0
+
+    def once() -> int:
+        run = LabRun(spec, on_event=None if args.json else _live_printer())
+        evidence = _wait(run)
+        record_run(entry, evidence, args.solution)
+        if args.json:
+            print_json(evidence)
+        else:
+            print("\n".join(run_text(evidence)))
+        return 130 if evidence["outcome"] == "cancelled" else 0
+
+    return _maybe_watch(args, entry, once)
+
+
+def _check(args, entry) -> int:
+    from tutor.labs.actions import record_check, resolve
+    from tutor.labs.checks import check_lab
+    from tutor.labs.report import check_text
+
+    options = _options(args)
+    _, backend, timeout_s = resolve(entry, options)
+    sizes = [args.world_size] if args.world_size is not None else entry.world_sizes
+
+    def once() -> int:
+        result = None
+        for size in sizes:  # every world size the lab claims, stopping at the first failure
+            result = check_lab(entry, solution=args.solution, world_size=size, backend=backend, timeout_s=timeout_s)
+            if not args.json:
+                print("\n".join(check_text(result)))
+            if not result["passed"]:
+                break
+        record_check(entry, result, args.solution)
+        if args.json:
+            print_json({key: result[key] for key in ("lab", "passed", "checks", "evidence")})
+        elif result["passed"]:
+            print(f"PASSED. The reference solution is open: `tutor lab show {entry.name} --reveal`"
+                  if not args.solution else "PASSED (reference solution)")
+        else:
+            failed = sum(not check["passed"] for check in result["checks"])
+            print(f"NOT YET: {failed} check(s) failed. Hints: `tutor lab show {entry.name} --hint 1`")
+        return 0 if result["passed"] else 1
+
+    return _maybe_watch(args, entry, once)
+
+
+def _wait(run):
+    run.start()
+    try:
+        return run.wait()
+    except KeyboardInterrupt:  # stop the ranks in order, then report what was there
+        run.cancel()
+        return run.wait()
+
+
+def _maybe_watch(args, entry, once) -> int:
+    from tutor.labs.watch import wait_for_change
+    from tutor.labs.workspace import watched_files
+
+    status = once()
+    if not args.watch:
+        return status
+    try:
+        while True:
+            print(f"\nwatching {len(watched_files(entry))} file(s); save to rerun, Ctrl-C to stop", file=sys.stderr)
+            changed = wait_for_change(lambda: watched_files(entry))
+            print(f"changed: {', '.join(path.name for path in changed)}", file=sys.stderr)
+            status = once()
+    except KeyboardInterrupt:
+        return status
+
+
+def _live_printer():
+    """Print each rank's lines as they arrive, prefixed with the rank (thread-safe)."""
+    from tutor.labs.runner import LogLine
+
+    lock = threading.Lock()
+
+    def show(event) -> None:
+        if isinstance(event, LogLine) and (event.rank is not None or _worth_showing(event.text)):
+            with lock:
+                print(f"[{'rank%d' % event.rank if event.rank is not None else 'torchrun'}] {event.text}", flush=True)
+
+    return show
+
+
+def _worth_showing(line: str) -> bool:
+    """torchrun's own lines: only its errors, not its banners."""
+    return line.startswith(("E", "ERROR")) or "ChildFailedError" in line

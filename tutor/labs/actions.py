@@ -1,0 +1,79 @@
+"""What `tutor lab run` and `tutor lab check` do, for the CLI and the app alike.
+
+Options are checked here (one clear message each, as UserInputError), the run is described
+as a RunSpec, and every finished run or check is recorded in the learner's history.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tutor.errors import UserInputError
+from tutor.labs.catalog import LabEntry
+from tutor.labs.history import record
+from tutor.labs.launch import BACKENDS, resolve_backend
+from tutor.labs.runner import RunSpec
+from tutor.labs.workspace import working_program
+
+ENDPOINT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+):(\d{1,5})$")
+MAX_RANKS = 64
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    solution: bool = False
+    world_size: int | None = None
+    backend: str = "auto"
+    timeout_s: float | None = None
+    nnodes: int = 1
+    node_rank: int = 0
+    rdzv_endpoint: str | None = None
+    rdzv_id: str | None = None
+    program_args: tuple[str, ...] = ()
+
+
+def resolve(entry: LabEntry, options: RunOptions) -> tuple[int, str, float]:
+    """(ranks per node, backend, timeout) after checking the options against the lab."""
+    world_size = entry.lab.world_size if options.world_size is None else options.world_size
+    if not 1 <= world_size <= MAX_RANKS:
+        raise UserInputError(f"--world-size must be between 1 and {MAX_RANKS}, not {world_size}")
+    timeout_s = options.timeout_s if options.timeout_s is not None else entry.lab.timeout_s
+    if not 0 < timeout_s <= 3600:
+        raise UserInputError(f"--timeout must be between 0 and 3600 seconds, not {timeout_s:g}")
+    if options.backend not in ("auto", *BACKENDS):
+        raise UserInputError(f"--backend must be auto, gloo or nccl, not {options.backend!r}")
+    backend = resolve_backend(options.backend, world_size)
+    if entry.lab.gpu_only and backend != "nccl":
+        raise UserInputError(f"{entry.name} needs CUDA GPUs (--backend nccl); none are usable here, so it is skipped")
+    if options.nnodes < 1 or not 0 <= options.node_rank < options.nnodes:
+        raise UserInputError(f"--node-rank must be between 0 and {options.nnodes - 1}")
+    if options.nnodes > 1:
+        match = ENDPOINT.match(options.rdzv_endpoint or "")
+        if not match or not 0 < int(match.group(2)) < 65536:
+            raise UserInputError("--nnodes > 1 needs --rdzv-endpoint HOST:PORT (node 0's address and a free port)")
+    return world_size, backend, timeout_s
+
+
+def run_spec(entry: LabEntry, options: RunOptions) -> RunSpec:
+    world_size, backend, timeout_s = resolve(entry, options)
+    program = entry.solution if options.solution else (working_program(entry) or entry.program)
+    args = options.program_args or tuple(entry.lab.args)
+    return RunSpec(lab=entry.name, program=program, world_size=world_size, backend=backend, timeout_s=timeout_s,
+                   args=tuple(args), nnodes=options.nnodes, node_rank=options.node_rank,
+                   rdzv_endpoint=options.rdzv_endpoint, rdzv_id=options.rdzv_id or f"tutor-{entry.name}")
+
+
+def program_of(entry: LabEntry, options: RunOptions) -> Path:
+    return entry.solution if options.solution else (working_program(entry) or entry.program)
+
+
+def record_run(entry: LabEntry, evidence: dict, solution: bool) -> None:
+    record(entry.name, "run-solution" if solution else "run", evidence["outcome"], evidence=evidence)
+
+
+def record_check(entry: LabEntry, result: dict, solution: bool) -> None:
+    """A check of the solution never counts as the learner passing (it would unlock the solution)."""
+    record(entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
+           passed=result["passed"], evidence={**result["evidence"], "checks": result["checks"]})

@@ -1,0 +1,32 @@
+"""The learner's lab history in the store: each run, check and diagnosis, and what it unlocks."""
+
+from __future__ import annotations
+
+ACTIONS = ("run", "run-solution", "check", "check-solution", "diagnose")
+
+
+def record(lab: str, action: str, outcome: str, *, passed: bool | None = None, evidence: dict | None = None) -> None:
+    from tutor.store import Store, record_lab_run
+
+    evidence = evidence or {}
+    with Store() as store:
+        record_lab_run(store, lab, action, outcome, passed=passed, world_size=evidence.get("world_size"),
+                       backend=evidence.get("backend"), elapsed_s=evidence.get("elapsed_s"), evidence=evidence or None)
+
+
+def has_passed(lab: str) -> bool:
+    """Whether a check of the learner's own copy has passed: that unlocks the reference solution."""
+    from tutor.store import Store
+
+    with Store() as store:
+        rows = store.query("SELECT 1 FROM lab_runs WHERE lab = ? AND action = 'check' AND passed = 1 LIMIT 1", (lab,))
+    return bool(rows)
+
+
+def last_outcomes(lab: str) -> dict[str, str]:
+    """The latest outcome per action for one lab (for `tutor lab list`)."""
+    from tutor.store import Store
+
+    with Store() as store:
+        rows = store.query("SELECT action, outcome FROM lab_runs WHERE lab = ? ORDER BY id", (lab,))
+    return {row["action"]: row["outcome"] for row in rows}
