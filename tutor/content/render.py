@@ -12,6 +12,7 @@ content stays cheap.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -83,8 +84,8 @@ class RenderedLesson:
 
 
 _LINK_LABELS = {
-    "en": {"questions": "Practice", "labs": "Labs", "see_also": "Deep dives"},
-    "zh": {"questions": "练习", "labs": "实验", "see_also": "深入阅读"},
+    "en": {"questions": "Practice:", "labs": "Labs:", "see_also": "Deep dives:"},
+    "zh": {"questions": "练习\uff1a", "labs": "实验\uff1a", "see_also": "深入阅读\uff1a"},  # full-width colons
 }
 
 
@@ -94,7 +95,7 @@ def _links(section: RenderedSection, lang: str) -> list[str]:
     for key, command in (("questions", "tutor ask"), ("labs", "tutor lab show"), ("see_also", "tutor lesson")):
         ids = getattr(section, key)
         if ids:
-            lines.append(f"*{labels[key]}:* " + " · ".join(f"`{command} {item}`" for item in ids))
+            lines.append(f"*{labels[key]}* " + " \u00b7 ".join(f"`{command} {item}`" for item in ids))
     return lines + [""] if lines else []
 
 
@@ -143,18 +144,59 @@ def fill(text: str, figures: dict[str, RenderedFigure], lesson_id: str = "?") ->
     return PLACEHOLDER.sub(replace, text)
 
 
+# Markdown turns a line break inside a paragraph into a space, which is right between English
+# words and wrong between Chinese characters ("全部 参数"). Authors wrap Chinese lines in the
+# YAML like English ones, so such breaks are joined here. CJK punctuation never takes a space;
+# between a CJK character and Latin text the space stays, as the lessons write it.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_PUNCT = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+] |\d+[.)] |\||#|>|```)")
+
+
+def join_cjk_lines(text: str) -> str:
+    """Join soft line breaks that touch Chinese text, outside code fences, tables and list starts."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            out.append(line)
+            continue
+        previous = out[-1] if out else ""
+        if (not fenced and previous.strip() and line.strip() and not _BLOCK_START.match(line)
+                and not previous.lstrip().startswith(("|", "```")) and not previous.startswith("    ")
+                and not line.startswith("    " + " " * _indent(previous))):
+            last, first = previous.rstrip()[-1], line.lstrip()[0]
+            if _CJK_PUNCT.match(last) or _CJK_PUNCT.match(first) or (_CJK.match(last) and _CJK.match(first)):
+                out[-1] = previous.rstrip() + line.lstrip()
+                continue
+            if _CJK.match(last) or _CJK.match(first):
+                out[-1] = previous.rstrip() + " " + line.lstrip()
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _indent(line: str) -> int:
+    """Where a list item's text starts (continuation lines align with it)."""
+    match = re.match(r"^(\s*)(?:[-*+] |\d+[.)] )?", line)
+    return len(match.group(0)) if match else 0
+
+
 def render_lesson(lesson: Lesson, lang: str = "en") -> RenderedLesson:
     """The lesson in `lang` with every figure computed and formatted; raises FigureError."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     figures = render_figures(lesson, lang)
     sections = tuple(
-        RenderedSection(section.id, section.title.get(lang), fill(section.body.get(lang), figures, lesson.id),
+        RenderedSection(section.id, section.title.get(lang),
+                        join_cjk_lines(fill(section.body.get(lang), figures, lesson.id)),
                         tuple(section.questions), tuple(section.labs), tuple(section.see_also),
                         tuple(dict.fromkeys(PLACEHOLDER.findall(section.body.get(lang)))))
         for section in lesson.sections
     )
-    return RenderedLesson(lesson.id, lesson.kind, lang, lesson.title.get(lang), lesson.summary.get(lang),
+    return RenderedLesson(lesson.id, lesson.kind, lang, lesson.title.get(lang), join_cjk_lines(lesson.summary.get(lang)),
                           sections, figures)
 
 
