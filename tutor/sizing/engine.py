@@ -1,0 +1,168 @@
+"""Evaluate and explain registry formulas.
+
+Each formula is compiled once with `sympy.lambdify` to plain `math` code (cached), so a call
+costs a few microseconds and never runs SymPy `subs`. `explain()` prints the same expression
+with the numbers standing in for its symbols.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+
+import sympy
+
+from tutor.sizing import registry
+from tutor.sizing.display import format_auto
+from tutor.sizing.errors import SizingError
+from tutor.sizing.printing import show, show_with
+from tutor.sizing.specs import Hardware, Model
+from tutor.sizing.symbols import COUNT, FRACTION, SYMBOLS
+from tutor.units import parse_count
+
+# Inputs that stand for several symbols at once: a model preset and a GPU from the catalog.
+PRESET_KEYS = ("model", "gpu")
+
+
+class Value(float):
+    """A float that remembers its unit, so `format_value` converts hours and days correctly."""
+
+    __slots__ = ("unit",)
+
+    def __new__(cls, number: float, unit: str) -> Value:
+        value = super().__new__(cls, number)
+        value.unit = unit
+        return value
+
+
+@lru_cache(maxsize=None)
+def compiled(name: str) -> Callable[..., float]:
+    """The formula as a plain Python function of its inputs, in `Formula.symbols` order."""
+    item = registry.get(name)
+    return sympy.lambdify([SYMBOLS[symbol].symbol for symbol in item.symbols], item.expr, modules="math")
+
+
+def evaluate(name: str, **inputs: object) -> Value:
+    """The value of formula `name` (base units); SizingError on a missing, extra or bad input."""
+    item = registry.get(name)
+    values = bind(name, inputs)
+    return Value(_call(name, [values[symbol] for symbol in item.symbols]), item.unit)
+
+
+def bind(name: str, inputs: Mapping[str, object]) -> dict[str, float]:
+    """The checked value of each of the formula's inputs, presets expanded."""
+    item = registry.get(name)
+    wanted = set(item.symbols)
+    values: dict[str, object] = {}
+    for key in PRESET_KEYS:
+        if key in inputs:
+            preset = preset_values(key, inputs[key], inputs.get("seq"))
+            values.update({symbol: value for symbol, value in preset.items() if symbol in wanted})
+    extra = sorted(set(inputs) - wanted - set(PRESET_KEYS))
+    if extra:
+        raise SizingError(f"{name} does not take {', '.join(extra)}; it takes {', '.join(item.symbols)}")
+    values.update({key: value for key, value in inputs.items() if key not in PRESET_KEYS})
+    missing = [symbol for symbol in item.symbols if symbol not in values]
+    if missing:
+        raise SizingError(f"{name} needs {', '.join(missing)} (inputs: {', '.join(item.symbols)})")
+    return {symbol: check_input(symbol, values[symbol]) for symbol in item.symbols}
+
+
+def check_input(symbol: str, value: object) -> float:
+    """One input as a float, or SizingError saying what is wrong with it."""
+    info = SYMBOLS[symbol]
+    if isinstance(value, str):
+        try:
+            value = parse_count(value)
+        except ValueError as error:
+            raise SizingError(f"{symbol}: {error}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SizingError(f"{symbol} must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise SizingError(f"{symbol} must be a positive finite number, got {value!r}")
+    if info.kind == COUNT and not number.is_integer():
+        raise SizingError(f"{symbol} must be a whole number, got {value!r}")
+    if info.kind == FRACTION and number > 1:
+        raise SizingError(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)")
+    if number > info.limit:
+        raise SizingError(f"{symbol} = {number:g} is absurd (at most {info.limit:g})")
+    return number
+
+
+def _call(name: str, args: list[float]) -> float:
+    try:
+        result = compiled(name)(*args)
+    except (ZeroDivisionError, OverflowError, ValueError) as error:
+        raise SizingError(f"{name} cannot be computed for these inputs ({error})") from None
+    result = float(result)
+    if not math.isfinite(result):
+        raise SizingError(f"{name} is not a finite number for these inputs")
+    return result
+
+
+def preset_values(key: str, preset: object, seq: object = None) -> dict[str, float]:
+    """Symbol values a model preset or catalog GPU stands for."""
+    from tutor.sizing.hardware import gpu
+    from tutor.sizing.presets import model_preset
+
+    if key == "gpu":
+        hardware = preset if isinstance(preset, Hardware) else gpu(str(preset))
+        return {"gpu_mem": hardware.gpu_mem, "peak_flops": hardware.peak_flops}
+    model = preset if isinstance(preset, Model) else model_preset(str(preset))
+    return model_values(model, int(seq) if isinstance(seq, (int, float)) and not isinstance(seq, bool) else None)
+
+
+@lru_cache(maxsize=256)
+def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
+    """Everything known about a model as symbol values: shape, Ψ, and for MoE the expert and active Ψ."""
+    values: dict[str, float] = {name: getattr(model, name) for name in
+                                ("layers", "hidden", "heads", "ffn", "vocab", "experts", "top_k")
+                                if getattr(model, name) is not None}
+    if model.kv is not None:
+        values["kv_heads"] = model.kv
+    shape = model.architecture_inputs(seq)
+    if shape is not None and model.arch == "gpt" and "seq" not in shape:
+        shape = None  # GPT's learned positions need the sequence length
+    if model.is_moe:
+        if shape is None:
+            raise SizingError(f"{model.name}: a mixture of experts needs its architecture "
+                              "(arch, layers, hidden, heads, ffn, vocab) to split expert weights")
+        moe = {**shape, "experts": model.experts}
+        values["params"] = evaluate(f"params_moe_{model.arch}", **moe)
+        values["expert_params"] = evaluate(f"expert_params_{model.arch}", layers=model.layers, hidden=model.hidden,
+                                           ffn=model.ffn, experts=model.experts)
+        values["active_params"] = evaluate(f"active_params_moe_{model.arch}", **moe, top_k=model.top_k)
+        return values
+    if model.params is not None:
+        values["params"] = model.params
+    elif shape is not None:
+        values["params"] = evaluate(f"params_{model.arch}", **shape)
+    else:
+        raise SizingError(f"{model.name}: give the parameter count or the full architecture "
+                          "(arch, layers, hidden, heads, ffn, vocab)")
+    values["active_params"] = values["params"]
+    return values
+
+
+def step(step_id: str, name: str, values: Mapping[str, float], value: float, lang: str = "en",
+         bound: str = "") -> dict:
+    """One derivation step {id, formula, substituted, value, unit} (DESIGN §5)."""
+    item = registry.get(name)
+    shown = show_with(item.expr, {symbol: values[symbol] for symbol in item.symbols})
+    return {"id": step_id, "formula": f"{name} = {show(item.expr)}",
+            "substituted": f"{bound}{shown} = {format_auto(value, item.unit, 1, lang)}",
+            "value": float(value), "unit": item.unit}
+
+
+def explain(name: str, inputs: Mapping[str, object], lang: str = "en") -> list[dict]:
+    """The steps to formula `name`: the formulas it builds on (if any), then itself."""
+    item = registry.get(name)
+    values = bind(name, inputs)
+    steps = []
+    for part in item.steps + (name,):
+        needed = registry.get(part).symbols
+        args = [values[symbol] for symbol in needed]
+        steps.append(step(part, part, values, _call(part, args), lang))
+    return steps

@@ -1,0 +1,58 @@
+"""A named formula: plain frozen data (its SymPy expression, unit, explanation and source).
+
+Formulas are declared in the topic modules of `tutor.sizing.formulas`; `tutor.sizing.registry`
+collects them. Nothing here evaluates anything: the engine compiles an expression once
+(`tutor.sizing.engine`) and the printer shows it (`tutor.sizing.printing`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import sympy
+
+from tutor.sizing.symbols import SYMBOLS
+
+# Result units (base units only; `format_value` turns them into GB, days, %, ...).
+RESULT_UNITS = ("B", "s", "h", "days", "FLOPs", "FLOP/s", "fraction", "count", "params", "tokens/s")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula of the registry."""
+
+    name: str
+    expr: sympy.Expr
+    symbols: tuple[str, ...]
+    """Input names, in the order a caller would list them (e.g. params, tp, pp)."""
+    unit: str
+    """Unit of the result: one of RESULT_UNITS."""
+    text: Mapping[str, str]
+    """What it computes and why, `{"en": ..., "zh": ...}`."""
+    source: str
+    """Lesson section, paper and table or equation."""
+    steps: tuple[str, ...] = field(default=())
+    """Other formulas `explain()` shows first, as the way to this one."""
+
+    @property
+    def sympy_symbols(self) -> dict[str, sympy.Symbol]:
+        return {name: SYMBOLS[name].symbol for name in self.symbols}
+
+
+def formula(name: str, expr: sympy.Expr, unit: str, en: str, zh: str, source: str,
+            steps: tuple[str, ...] = (), order: tuple[str, ...] = ()) -> Formula:
+    """Declare a formula; its inputs are the expression's free symbols (`order` puts some first)."""
+    present = {symbol.name for symbol in expr.free_symbols}
+    unknown = present - SYMBOLS.keys()
+    if unknown:
+        raise ValueError(f"formula {name}: undeclared symbols {sorted(unknown)}")
+    if unit not in RESULT_UNITS:
+        raise ValueError(f"formula {name}: unit {unit!r} is not one of {RESULT_UNITS}")
+    if set(order) - present:
+        raise ValueError(f"formula {name}: order names symbols it does not use: {sorted(set(order) - present)}")
+    # Inputs in the declaration order of symbols.py unless the formula says otherwise.
+    rest = [candidate for candidate in SYMBOLS if candidate in present and candidate not in order]
+    return Formula(name, expr, tuple(order) + tuple(rest), unit,
+                   MappingProxyType({"en": en, "zh": zh}), source, steps)

@@ -1,0 +1,67 @@
+"""Activation memory per layer and for the first pipeline stage (Korthikanti et al. 2022).
+
+Bytes per transformer layer in 16-bit training, Table 2 of K22 (s sequence, b micro-batch,
+h hidden, a heads, t TP). FlashAttention never stores the s×s attention scores, which removes
+the 5·a·s/h term exactly as selective recompute does; context parallelism gives each rank s/CP
+tokens. The lesson's case (FlashAttention + SP + CP) is therefore 34·s·b·h/(TP·CP).
+The first stage of non-interleaved 1F1B holds p micro-batches of L/p layers, i.e. L layers'
+worth (K22 §4.2.3); interleaving with v chunks multiplies that by 1 + (p−1)/(p·v).
+"""
+
+from __future__ import annotations
+
+from tutor.sizing.formula import formula
+from tutor.sizing.symbols import S
+
+s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
+L, cp, p, v, A = S["layers"], S["cp"], S["pp"], S["vpp"], S["act_layer"]
+K22 = "Korthikanti et al. 2022, Table 2"
+ORDER = ("seq", "micro_batch", "hidden")
+
+# 1 + (p-1)/(p·v): in-flight micro-batches of the interleaved schedule, relative to 1F1B (K22 §4.2.3).
+INTERLEAVED_FACTOR = 1 + (p - 1) / (p * v)
+
+FORMULAS = (
+    formula("activation_per_layer_none", s * b * h * (34 + 5 * a * s / h), "B",
+            "Activations of one layer, no parallelism, no recompute: s·b·h·(34 + 5·a·s/h) bytes.",
+            "一层的 activation,不并行、不 recompute:s·b·h·(34 + 5·a·s/h) 字节。",
+            K22 + " (no parallelism); K22 §4.1 Eq. 1", order=ORDER),
+    formula("activation_per_layer_tp", s * b * h * (10 + 24 / t + 5 * a * s / (h * t)), "B",
+            "With tensor parallelism t: LayerNorm and dropout inputs (10·s·b·h) stay replicated.",
+            "开 TP(t):LayerNorm 和 dropout 的输入(10·s·b·h)每卡一份。",
+            K22 + " (tensor parallel); Eq. 2", order=ORDER),
+    formula("activation_per_layer_tp_sp", s * b * h / t * (34 + 5 * a * s / h), "B",
+            "Tensor + sequence parallelism: every activation is split t ways.",
+            "TP + sequence parallel:所有 activation 都切成 t 份。",
+            K22 + " (tensor + sequence parallel); Eq. 4", order=ORDER),
+    formula("activation_per_layer_tp_selective", s * b * h * (10 + 24 / t), "B",
+            "Tensor parallel with selective recompute (or FlashAttention), without SP.",
+            "TP + selective recompute(或 FlashAttention),不开 SP。",
+            K22 + " (tensor parallel + selective recompute)", order=ORDER),
+    formula("activation_per_layer_selective", 34 * s * b * h / t, "B",
+            "Tensor + sequence parallel with selective recompute (or FlashAttention): 34·s·b·h/t.",
+            "TP + SP + selective recompute(或 FlashAttention):34·s·b·h/t。",
+            K22 + " (tensor + sequence parallel + selective recompute); Eq. 6", order=ORDER),
+    formula("activation_per_layer_full", 2 * s * b * h, "B",
+            "Full recompute: only the layer's 16-bit input (2·s·b·h bytes) is kept.",
+            "Full recompute:只留每层的 16 位输入(2·s·b·h 字节)。", K22 + " (full recompute)", order=ORDER),
+    formula("activation_bytes_per_layer", 34 * s * b * h / (t * cp), "B",
+            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer.",
+            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节。",
+            K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
+    formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
+            "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
+            "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。",
+            K22 + " and §4.2.3; lesson §worked-examples (≈ 23 GB for 80 layers)",
+            steps=("activation_bytes_per_layer",), order=ORDER),
+    formula("activation_bytes_first_stage_interleaved", 34 * s * b * h * L / (t * cp) * INTERLEAVED_FACTOR, "B",
+            "First stage under interleaved 1F1B with v chunks per GPU: × (1 + (p−1)/(p·v)).",
+            "interleaved 1F1B(每卡 v 段)下第一个 stage:再乘 (1 + (p−1)/(p·v))。",
+            "Korthikanti et al. 2022 §4.2.3", steps=("activation_bytes_per_layer",), order=ORDER),
+    formula("first_stage_activations", A * L, "B",
+            "First pipeline stage under 1F1B: L layers' worth of activations.",
+            "1F1B 下第一个 stage 存 L 层的 activation。", "Korthikanti et al. 2022 §4.2.3"),
+    formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",
+            "First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",
+            "interleaved 1F1B 下第一个 stage:L 层的量 × (1 + (p−1)/(p·v))。", "Korthikanti et al. 2022 §4.2.3"),
+)
