@@ -1,0 +1,42 @@
+"""Model presets, each with its source. `params` is the count the source states (the lesson
+works with 70B, 405B, 1T); where a source gives no count, it is computed from the architecture."""
+
+from __future__ import annotations
+
+import difflib
+
+from tutor.sizing.errors import SizingError
+from tutor.sizing.specs import Model
+
+_LLAMA3 = "Llama 3 paper (arXiv 2407.21783) Table 3 (vocabulary 128,000; released configs use 128,256)"
+
+MODELS: dict[str, Model] = {
+    "llama3-8b": Model("llama3-8b", 8e9, "llama", layers=32, hidden=4096, heads=32, kv_heads=8, ffn=14336,
+                       vocab=128000, source=_LLAMA3),
+    "llama3-70b": Model("llama3-70b", 70e9, "llama", layers=80, hidden=8192, heads=64, kv_heads=8, ffn=28672,
+                        vocab=128000, source=_LLAMA3),
+    "llama3-405b": Model("llama3-405b", 405e9, "llama", layers=126, hidden=16384, heads=128, kv_heads=8, ffn=53248,
+                         vocab=128000, source=_LLAMA3),
+    "gpt3-175b": Model("gpt3-175b", 175e9, "gpt", layers=96, hidden=12288, heads=96, kv_heads=96, ffn=49152,
+                       vocab=50257, source="Brown et al. 2020 Table 2.1 (175B, 96 layers, d_model 12288, 96 heads, "
+                                           "MLP 4·d_model); GPT-2 BPE vocabulary of 50,257 (Radford et al. 2019)"),
+    "mixtral-8x7b": Model("mixtral-8x7b", None, "llama", layers=32, hidden=4096, heads=32, kv_heads=8, ffn=14336,
+                          vocab=32000, experts=8, top_k=2,
+                          source="Jiang et al. 2024 (Mixtral of Experts) Table 1; 47B parameters, 13B active per token"),
+    "lesson-70b": Model("lesson-70b", 70e9, None, layers=80, hidden=8192, heads=64, kv_heads=8,
+                        source="lesson §worked-examples (Megatron guide: 70B, h 8192, 80 layers); "
+                               "heads as Llama 3 70B (Table 3)"),
+    "dense-1t": Model("dense-1t", 1e12, "gpt", layers=128, hidden=25600, heads=160, kv_heads=160, ffn=102400,
+                      vocab=51200, source="lesson §trillion-design (1T dense); shape of the 1T row of Narayanan et al. "
+                                          "2021 Table 1 (128 layers, h 25600, 160 heads, 1008B), vocabulary 51,200 (§5)"),
+}
+
+
+def model_preset(name: str) -> Model:
+    """A preset by name (case-insensitive); SizingError naming the presets otherwise."""
+    key = str(name).strip().lower()
+    if key in MODELS:
+        return MODELS[key]
+    close = difflib.get_close_matches(key, MODELS, n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise SizingError(f"unknown model preset {name!r} (presets: {', '.join(MODELS)}){hint}")

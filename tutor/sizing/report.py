@@ -1,0 +1,126 @@
+"""`size()`: the `tutor size --json` report (DESIGN §5) for one model, batch, layout and GPU.
+
+Numbers are in base units (bytes, seconds, fractions); `steps` is the derivation the learner can
+follow. Memory is the lesson's accounting: model state of Ψ/(TP·PP) parameters per GPU plus the
+first pipeline stage's activations; when the architecture is known, a warning says how much more
+the first stage holds with its embedding.
+"""
+
+from __future__ import annotations
+
+from tutor.sizing.chains import Mode, activation_row, size_derivation
+from tutor.sizing.display import format_value
+from tutor.sizing.engine import model_values
+from tutor.sizing.errors import SizingError
+from tutor.sizing.hardware import gpu
+from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train
+from tutor.sizing.validate import HIGH_MFU, Findings, resolve, validate_config
+
+# The first stage's embedding is worth a warning once it adds this much to the even split.
+FIRST_STAGE_MARGIN = 0.05
+TRAFFIC_STEPS = ("tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch", "cp_bytes_per_layer")
+
+
+def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput) -> Mode:
+    """The formulas this configuration needs (see tutor.sizing.chains)."""
+    shape_known = model.layers is not None and model.hidden is not None
+    row = activation_row(par.tp, par.sp, par.flash, par.recompute) if shape_known else None
+    if row in ("activation_per_layer_none", "activation_per_layer_tp", "activation_per_layer_tp_sp") \
+            and model.heads is None:
+        raise SizingError("activations without FlashAttention or selective recompute need the number of heads (--heads)")
+    dense_shape = not model.is_moe and par.pp > 1 and model.architecture_inputs(train.seq) is not None
+    return Mode(sharding=par.sharding, activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
+                first_stage=model.arch if dense_shape else None, rate=throughput.kind,
+                tokens=train.tokens is not None, attention=shape_known,
+                heads=shape_known and model.heads is not None)
+
+
+def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, throughput: Throughput) -> dict:
+    values = dict(model_values(model, train.seq))
+    values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch,
+                  gpus=par.gpus, tp=par.tp, pp=par.pp, cp=par.cp, ep=par.ep, dp=par.dp, vpp=par.vpp,
+                  gpu_mem=hardware.gpu_mem, peak_flops=hardware.peak_flops)
+    if train.tokens is not None:
+        values["tokens"] = train.tokens
+    if throughput.kind:
+        values[throughput.kind] = getattr(throughput, throughput.kind)
+    return values
+
+
+def size(model: Model, train: Train | None = None, parallel: Parallel | None = None,
+         hardware: Hardware | None = None, throughput: Throughput | None = None, lang: str = "en") -> dict:
+    """The full report; SizingError when the inputs cannot be computed at all."""
+    train, hardware = train or Train(), hardware or gpu("h100-80gb")
+    throughput = throughput or Throughput()
+    par = resolve(parallel or Parallel())
+    found = validate_config(model, train, par, hardware, throughput)
+    out, steps = size_derivation(mode_for(model, train, par, throughput)).run(
+        inputs_for(model, train, par, hardware, throughput), lang)
+    _memory_findings(found, out, model, hardware, lang)
+    _rate_findings(found, out, throughput)
+    activations = out.get("activations")
+    total = out["model_state"] + (activations or 0.0)
+    params = model_values(model, train.seq)["params"]
+    return {
+        "params": params,
+        "params_per_gpu": out["params_per_gpu"],
+        "memory": {"weights": out["weights"], "grads": out["grads"], "optimizer": out["optimizer"],
+                   "model_state": out["model_state"], "activations": activations,
+                   "activations_per_layer": out.get("activations_per_layer"), "total": total,
+                   "capacity": hardware.gpu_mem, "fits": total <= hardware.gpu_mem},
+        "min_gpus_for_model_state": int(out["min_gpus_for_model_state"]),
+        "pipeline": {"microbatches": _count(out["microbatches"]), "bubble": out["bubble"],
+                     "bubble_wallclock": out["bubble_wallclock"]},
+        "flops": {"per_token_6n": out["flops_per_token_6n"], "per_token": out.get("flops_per_token")},
+        "throughput": {"tokens_per_s": out.get("tokens_per_s"),
+                       "step_time_s": out.get("step_time_s", throughput.step_time),
+                       "mfu": out.get("mfu", throughput.mfu), "mfu_attn": out.get("mfu_attn")},
+        "train_time_s": out.get("train_time_s"),
+        "train_days": out.get("train_days"),
+        "checkpoint": {"bytes_total": out["checkpoint_bytes"], "bytes_per_gpu": out["checkpoint_bytes_per_gpu"]},
+        "warnings": [finding.text(lang) for finding in found.warnings],
+        "errors": [finding.text(lang) for finding in found.errors],
+        "steps": [step for step in steps if not (step["id"] in TRAFFIC_STEPS and step["value"] == 0)],
+    }
+
+
+def _count(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def _gb(value: float, lang: str) -> str:
+    return format_value(value, "GB", 1, lang)
+
+
+def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardware, lang: str) -> None:
+    activations = out.get("activations")
+    total = out["model_state"] + (activations or 0.0)
+    if activations is None:
+        found.warn("no-activations", "activations not counted: give the layers and hidden size (--layers, --hidden)",
+                   "没算 activation:请给出层数和 hidden size(--layers、--hidden)")
+    if total > hardware.gpu_mem:
+        over = total - hardware.gpu_mem
+        found.warn("memory", f"does not fit: {_gb(total, 'en')} per GPU on a {_gb(hardware.gpu_mem, 'en')} "
+                   f"{hardware.name}, {_gb(over, 'en')} over",
+                   f"放不下:每卡需要 {_gb(total, 'zh')},{hardware.name} 只有 {_gb(hardware.gpu_mem, 'zh')},"
+                   f"超出 {_gb(over, 'zh')}")
+    first, even = out.get("first_stage_params"), out["params_per_gpu"]
+    if first is not None and first > even * (1 + FIRST_STAGE_MARGIN):
+        share = first / even - 1
+        found.warn("first-stage", f"the first pipeline stage holds its embedding too: "
+                   f"{format_value(first, 'params', 2)} parameters per GPU, {share:.0%} more than Ψ/(TP·PP) = "
+                   f"{format_value(even, 'params', 2)}",
+                   f"第一个 pipeline stage 还要放 embedding:每卡 {format_value(first, 'params', 2, 'zh')} 参数,"
+                   f"比 Ψ/(TP·PP) = {format_value(even, 'params', 2, 'zh')} 多 {share:.0%}")
+
+
+def _rate_findings(found: Findings, out: dict, throughput: Throughput) -> None:
+    mfu = out.get("mfu")
+    if mfu is None:
+        return
+    if mfu > 1:
+        found.error("mfu-over-1", f"that throughput means MFU {mfu:.0%}, above the hardware's peak: check the numbers",
+                    f"这个吞吐对应 MFU {mfu:.0%},超过硬件峰值:请检查输入")
+    elif mfu > HIGH_MFU and throughput.mfu is None:
+        found.warn("high-mfu", f"that throughput means MFU {mfu:.0%}, above any published large run "
+                   "(Llama 3 405B: 38–43%)", f"这个吞吐对应 MFU {mfu:.0%},高于所有公开的大规模训练(Llama 3 405B:38–43%)")

@@ -1,0 +1,174 @@
+"""What `tutor size` sizes: Model, Train, Parallel, Hardware and Throughput, as plain frozen data.
+
+Each spec checks its own fields when built (a number, positive, whole where it must be, not
+absurd) and raises SizingError with one clear line; combinations (TP × PP × CP × DP = GPUs,
+heads divisible by TP, ...) are the validator's job (`tutor.sizing.validate`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+from tutor.sizing.errors import SizingError
+
+ARCHS = ("gpt", "llama")
+SHARDINGS = ("none", "distopt", "zero1", "zero2", "zero3")
+RECOMPUTE = ("none", "selective", "full")
+# Largest sensible value per field name; above it the input is absurd (`--params 1e30`).
+LIMITS = {
+    "params": 1e15, "layers": 1e5, "hidden": 1e6, "heads": 1e5, "kv_heads": 1e5, "ffn": 1e7, "vocab": 1e8,
+    "experts": 1e5, "top_k": 1e3, "seq": 1e8, "micro_batch": 1e6, "global_batch": 1e9, "tokens": 1e17,
+    "gpus": 1e7, "tp": 1e7, "pp": 1e7, "cp": 1e7, "ep": 1e7, "dp": 1e7, "vpp": 1e4,
+    "gpu_mem": 1e13, "peak_flops": 1e17, "gpus_per_node": 1e4, "mfu": 1.0, "tokens_per_s": 1e13,
+    "step_time": 1e7, "achieved_flops": 1e17,
+}
+WHOLE = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k", "seq", "micro_batch",
+         "global_batch", "gpus", "tp", "pp", "cp", "ep", "dp", "vpp", "gpus_per_node"}
+
+
+def check_number(name: str, value: object) -> float | int:
+    """`value` as a number fit for field `name`, or SizingError saying what is wrong."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SizingError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise SizingError(f"{name} must be a finite number, got {value!r}")
+    if value <= 0:
+        raise SizingError(f"{name} must be positive, got {value:g}")
+    if name in WHOLE and not float(value).is_integer():
+        raise SizingError(f"{name} must be a whole number, got {value:g}")
+    limit = LIMITS.get(name)
+    if limit is not None and value > limit:
+        raise SizingError(f"{name} = {value:g} is absurd (at most {limit:g})")
+    return int(value) if name in WHOLE else value
+
+
+class _Checked:
+    """Check every numeric field on construction; None means "not given"."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, item.name)
+            if item.name in LIMITS and value is not None:
+                object.__setattr__(self, item.name, check_number(item.name, value))
+
+
+@dataclass(frozen=True)
+class Model(_Checked):
+    """A model: its parameter count as its source states it, and what is known of its architecture."""
+
+    name: str = "custom"
+    params: float | None = None
+    """Ψ as the source names it; None: counted from the architecture."""
+    arch: str | None = None
+    """"gpt" or "llama" when the layer structure is known (parameter counts, first-stage embedding)."""
+    layers: int | None = None
+    hidden: int | None = None
+    heads: int | None = None
+    kv_heads: int | None = None
+    ffn: int | None = None
+    vocab: int | None = None
+    experts: int = 1
+    """Experts per MoE layer; 1 for a dense model."""
+    top_k: int = 1
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.arch is not None and self.arch not in ARCHS:
+            raise SizingError(f"arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
+        if self.top_k > self.experts:
+            raise SizingError(f"top_k {self.top_k} is larger than the {self.experts} experts")
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1
+
+    @property
+    def kv(self) -> int | None:
+        """KV heads; without GQA they equal the heads."""
+        return self.kv_heads if self.kv_heads is not None else self.heads
+
+    def architecture_inputs(self, seq: int | None = None) -> dict[str, int] | None:
+        """The inputs of this arch's parameter formulas, or None while any is unknown."""
+        names = {"gpt": ("layers", "hidden", "ffn", "vocab"),
+                 "llama": ("layers", "hidden", "heads", "ffn", "vocab")}.get(self.arch or "")
+        if names is None or any(getattr(self, name) is None for name in names):
+            return None
+        values = {name: getattr(self, name) for name in names}
+        if self.arch == "llama":
+            values["kv_heads"] = self.kv
+        elif seq is not None:
+            values["seq"] = seq
+        return values
+
+
+@dataclass(frozen=True)
+class Train(_Checked):
+    """Batch and sequence. Defaults: Llama 3 405B's first stage, 4M-token batches of 4,096-token
+    sequences (Llama 3 paper §3.4.1), one sequence per micro-batch."""
+
+    seq: int = 4096
+    micro_batch: int = 1
+    global_batch: int = 1024
+    tokens: float | None = None
+    """Training tokens D, for 6ND and training time."""
+
+
+@dataclass(frozen=True)
+class Parallel(_Checked):
+    """The layout. DP None: derived as GPUs / (TP·PP·CP); GPUs None: TP·PP·CP·DP."""
+
+    gpus: int | None = None
+    tp: int = 1
+    pp: int = 1
+    cp: int = 1
+    ep: int = 1
+    dp: int | None = None
+    vpp: int = 1
+    sharding: str = "none"
+    """none, distopt (Megatron distributed optimizer), zero1, zero2 or zero3."""
+    sp: bool = True
+    """Sequence parallelism (only matters with TP > 1)."""
+    recompute: str = "none"
+    flash: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.sharding not in SHARDINGS:
+            raise SizingError(f"sharding must be one of {', '.join(SHARDINGS)}, got {self.sharding!r}")
+        if self.recompute not in RECOMPUTE:
+            raise SizingError(f"recompute must be one of {', '.join(RECOMPUTE)}, got {self.recompute!r}")
+
+
+@dataclass(frozen=True)
+class Hardware(_Checked):
+    """One GPU model: memory, dense peaks, GPUs per NVLink node, and where the figures come from."""
+
+    name: str
+    gpu_mem: float
+    peak_flops: float
+    """Dense BF16 FLOP/s."""
+    peak_fp8: float | None = None
+    gpus_per_node: int = 8
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Throughput(_Checked):
+    """At most one measured or assumed rate; the others are derived from it."""
+
+    mfu: float | None = None
+    tokens_per_s: float | None = None
+    step_time: float | None = None
+    achieved_flops: float | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        given = [item.name for item in fields(self) if getattr(self, item.name) is not None]
+        if len(given) > 1:
+            raise SizingError(f"give one of mfu, tokens_per_s, step_time, achieved_flops (got {', '.join(given)})")
+
+    @property
+    def kind(self) -> str | None:
+        return next((item.name for item in fields(self) if getattr(self, item.name) is not None), None)

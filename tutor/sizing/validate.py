@@ -1,0 +1,166 @@
+"""The configuration validator (issue 3 item 4): errors and warnings, each one clear line, en and zh.
+
+`resolve()` fills in a missing DP or GPU count (or says in one line why it cannot);
+`validate_config()` checks the combination. Memory over capacity needs the computed figures and
+is reported by `tutor.sizing.report`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from tutor.sizing.errors import SizingError
+from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train
+
+# Published MFU of large dense runs tops out in the 40s (Llama 3 405B 38–43%, facts.md §7).
+HIGH_MFU = 0.6
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    en: str
+    zh: str
+
+    def text(self, lang: str = "en") -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass
+class Findings:
+    errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+
+    def error(self, code: str, en: str, zh: str) -> None:
+        self.errors.append(Finding(code, en, zh))
+
+    def warn(self, code: str, en: str, zh: str) -> None:
+        self.warnings.append(Finding(code, en, zh))
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def resolve(parallel: Parallel) -> Parallel:
+    """The layout with both GPUs and DP known: DP = GPUs/(TP·PP·CP), or GPUs = TP·PP·CP·DP."""
+    model_parallel = parallel.tp * parallel.pp * parallel.cp
+    if parallel.dp is not None and parallel.gpus is not None:
+        return parallel
+    if parallel.gpus is None:
+        return replace(parallel, dp=parallel.dp or 1, gpus=model_parallel * (parallel.dp or 1))
+    if parallel.gpus % model_parallel:
+        raise SizingError(f"{parallel.gpus} GPUs cannot be split as TP {parallel.tp} × PP {parallel.pp} × "
+                          f"CP {parallel.cp} × DP: {parallel.gpus} is not divisible by {model_parallel}")
+    return replace(parallel, dp=parallel.gpus // model_parallel)
+
+
+def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Hardware,
+                    throughput: Throughput | None = None) -> Findings:
+    """Every rule the layout breaks; errors make it unusable, warnings make it slow or unusual."""
+    found = Findings()
+    par = resolve(parallel)
+    _layout(found, par, hardware)
+    _model_split(found, model, par)
+    _batches(found, train, par)
+    _moe(found, model, par)
+    _features(found, train, par)
+    if throughput is not None and throughput.mfu is not None and throughput.mfu > HIGH_MFU:
+        found.warn("high-mfu", f"MFU {throughput.mfu:.0%} is above any published large run (Llama 3 405B: 38–43%)",
+                   f"MFU {throughput.mfu:.0%} 高于所有公开的大规模训练(Llama 3 405B:38–43%)")
+    return found
+
+
+def _layout(found: Findings, par: Parallel, hardware: Hardware) -> None:
+    product = par.tp * par.pp * par.cp * par.dp
+    if product != par.gpus:
+        found.error("gpu-product", f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product}, "
+                    f"not the {par.gpus} GPUs (EP does not multiply the GPU count)",
+                    f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product},"
+                    f"不等于 {par.gpus} 张卡(EP 不额外乘卡数)")
+    if par.tp > hardware.gpus_per_node:
+        found.warn("tp-node", f"TP {par.tp} spans more than one {hardware.gpus_per_node}-GPU node: its 4 all-reduces "
+                   "per layer leave NVLink",
+                   f"TP {par.tp} 超过一台机器的 {hardware.gpus_per_node} 张卡:每层 4 次 all-reduce 要走出 NVLink")
+
+
+def _model_split(found: Findings, model: Model, par: Parallel) -> None:
+    for name, count in (("heads", model.heads), ("KV heads", model.kv_heads)):
+        if count is not None and count % par.tp:
+            found.error(f"{name.replace(' ', '-').lower()}-tp", f"{count} {name} are not divisible by TP {par.tp}",
+                        f"{count} 个 {name} 不能被 TP {par.tp} 整除")
+    if model.heads is not None and model.hidden is not None and model.hidden % model.heads:
+        found.error("hidden-heads", f"hidden {model.hidden} is not divisible by {model.heads} heads",
+                    f"hidden {model.hidden} 不能被 {model.heads} 个 head 整除")
+    if par.vpp > 1 and par.pp == 1:
+        found.error("vpp-pp", "interleaving (v > 1) needs pipeline parallelism (PP > 1)",
+                    "interleaved(v > 1)需要 PP > 1")
+    if model.layers is not None and model.layers % (par.pp * par.vpp):
+        if par.vpp > 1:
+            found.error("layers-pp", f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
+                        f"{model.layers} 层分不成 PP × v = {par.pp * par.vpp} 个相等的段")
+        else:
+            found.warn("layers-pp", f"{model.layers} layers do not split evenly over PP {par.pp}: the fullest stage "
+                       "sets the pace (Llama 3 trims a layer from the first and last stage)",
+                       f"{model.layers} 层不能均分到 PP {par.pp}:最满的 stage 决定速度(Llama 3 从首尾 stage 各去掉一层)")
+    if model.layers is not None and par.pp > model.layers:
+        found.error("pp-layers", f"PP {par.pp} is more stages than the {model.layers} layers",
+                    f"PP {par.pp} 比 {model.layers} 层还多")
+
+
+def _batches(found: Findings, train: Train, par: Parallel) -> None:
+    per_step = par.dp * train.micro_batch
+    if train.global_batch % per_step:
+        found.error("batch-split", f"global batch {train.global_batch} is not divisible by DP × micro-batch = "
+                    f"{par.dp} × {train.micro_batch} = {per_step}",
+                    f"global batch {train.global_batch} 不能被 DP × micro-batch = {par.dp} × {train.micro_batch} "
+                    f"= {per_step} 整除")
+        return
+    m = train.global_batch // per_step
+    if par.pp > 1 and m < par.pp:
+        found.error("m-below-p", f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle",
+                    f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 PP {par.pp}:有 stage 空转")
+    elif par.pp > 1 and m < 4 * par.pp:
+        found.warn("m-below-4p", f"m = {m} is below 4p = {4 * par.pp}: the bubble (p−1)/m = {(par.pp - 1) / m:.0%} "
+                   "is large", f"m = {m} 小于 4p = {4 * par.pp}:bubble (p−1)/m = {(par.pp - 1) / m:.0%} 偏大")
+    if par.vpp > 1 and m % par.pp:
+        found.warn("interleaved-m", f"interleaving wants m a multiple of PP (m = {m}, PP = {par.pp}); "
+                   "Megatron relaxed this in 2024", f"interleaved 要求 m 是 PP 的整数倍(m = {m},PP = {par.pp});"
+                   "Megatron 2024 年放宽了这一限制")
+
+
+def _moe(found: Findings, model: Model, par: Parallel) -> None:
+    if par.ep > 1 and not model.is_moe:
+        found.error("ep-dense", f"EP {par.ep} needs a mixture-of-experts model (--experts)",
+                    f"EP {par.ep} 只用于 MoE 模型(--experts)")
+        return
+    if not model.is_moe:
+        return
+    if model.experts % par.ep:
+        found.error("experts-ep", f"{model.experts} experts are not divisible by EP {par.ep}",
+                    f"{model.experts} 个 expert 不能被 EP {par.ep} 整除")
+    if par.ep > par.dp * par.cp:
+        found.error("ep-dpcp", f"EP {par.ep} is larger than DP × CP = {par.dp * par.cp}: folding reuses those ranks",
+                    f"EP {par.ep} 大于 DP × CP = {par.dp * par.cp}:folding 复用的就是这些卡")
+    elif (par.dp * par.cp) % par.ep:
+        found.error("ep-dpcp", f"DP × CP = {par.dp * par.cp} is not divisible by EP {par.ep}",
+                    f"DP × CP = {par.dp * par.cp} 不能被 EP {par.ep} 整除")
+    if par.sharding.startswith("zero"):
+        found.error("moe-zero", "ZeRO stages are not modelled for MoE; use --distributed-optimizer",
+                    "MoE 不按 ZeRO stage 计算;请用 --distributed-optimizer")
+
+
+def _features(found: Findings, train: Train, par: Parallel) -> None:
+    if par.cp > 1 and train.seq % (2 * par.cp):
+        found.error("seq-cp", f"sequence {train.seq} is not a multiple of 2 × CP = {2 * par.cp} (Megatron splits it "
+                    "into 2·CP chunks)", f"序列长度 {train.seq} 不是 2 × CP = {2 * par.cp} 的倍数"
+                    "(Megatron 把序列切成 2·CP 块)")
+    if par.cp > 1 and not par.flash:
+        found.warn("cp-flash", "context parallelism runs with FlashAttention-style kernels; without them the "
+                   "activation figures are rough", "CP 依赖 FlashAttention 类的 kernel;不开时 activation 只是粗估")
+    if par.sharding == "zero3" and par.pp > 1:
+        found.warn("zero3-pp", "ZeRO-3 with pipeline parallelism gathers the weights again for every micro-batch",
+                   "ZeRO-3 配 PP 时每个 micro-batch 都要重新 all-gather weight")
+    if par.sharding != "none" and par.dp * par.cp == 1:
+        found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved",
+                   f"{par.sharding} 沿 DP × CP = 1 张卡切分:什么也没省")
