@@ -1,0 +1,106 @@
+"""The planner's explanation: one step per decision of the recipe, in en or zh, numbers from the engine."""
+
+from __future__ import annotations
+
+from tutor.sizing.display import format_auto, format_value
+from tutor.sizing.specs import Hardware, Model, Train
+
+
+def _gb(value: float, lang: str) -> str:
+    return format_value(value, "GB", 1, lang)
+
+
+def _pct(value: float) -> str:
+    return format_value(value, "%", 1)
+
+
+def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
+               counts: tuple[int, int, int], lang: str) -> list[dict]:
+    from tutor.sizing.planner import RESERVE
+
+    zh = lang == "zh"
+    considered, evaluated, fitting = counts
+    steps = []
+
+    def say(step_id: str, en: str, zh_text: str) -> None:
+        steps.append({"id": step_id, "text": zh_text if zh else en})
+
+    cap = _gb(hardware.gpu_mem, lang)
+    if reports:
+        first = reports[0]
+        state = next(step["value"] for step in first["steps"] if step["id"] == "model_state_total")
+        shown, min_gpus = format_auto(state, "B", 1, lang), first["min_gpus_for_model_state"]
+        say("memory", f"Memory first: 16 bytes × Ψ = {shown} of model state, so at least {min_gpus} GPUs of {cap} "
+            "just to hold it, before activations.",
+            f"先算 memory:16 字节 × Ψ = {shown} 的 model state,光放它就至少要 {min_gpus} 张 {cap} 的卡,"
+            "还没算 activation。")
+    say("search", f"Evaluated {evaluated} configurations over the {considered} divisor layouts of {gpus} GPUs; "
+        f"{fitting} fit with {RESERVE:.0%} of memory kept free, TP ≤ {hardware.gpus_per_node} and m ≥ p.",
+        f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置;其中 {fitting} 种在留出 "
+        f"{RESERVE:.0%} 显存、TP ≤ {hardware.gpus_per_node}、m ≥ p 的条件下放得下。")
+    if not reports:
+        say("none", f"No layout of {gpus} GPUs fits {cap} per GPU: add GPUs, shorten the sequence or the micro-batch.",
+            f"{gpus} 张卡怎么切都放不进每卡 {cap}:加卡,或缩短序列、减小 micro-batch。")
+        return steps
+    best, report = chosen[0], reports[0]
+    memory = report["memory"]
+    if best.tp == 1:
+        say("tp", "TP 1: with the distributed optimizer over data parallel the model fits without tensor parallelism.",
+            "TP 1:沿 DP 开 distributed optimizer 就放得下,不需要 TP。")
+    else:
+        say("tp", f"TP {best.tp}: inside one {hardware.gpus_per_node}-GPU node, on NVLink (4 all-reduces per layer); "
+            "the smallest TP that fits.",
+            f"TP {best.tp}:放在一台 {hardware.gpus_per_node} 卡的机器内走 NVLink(每层 4 次 all-reduce);放得下的最小 TP。")
+    if best.pp == 1:
+        say("pp", "PP 1: no pipeline needed, so no bubble.", "PP 1:不需要 pipeline,也就没有 bubble。")
+    elif not best.below_4p:
+        say("pp", f"PP {best.pp}: the smallest pipeline that fits; m = {best.microbatches} micro-batches per pipeline "
+            f"≥ 4p = {4 * best.pp}.",
+            f"PP {best.pp}:放得下的最小 p;每条 pipeline m = {best.microbatches} 个 micro-batch ≥ 4p = {4 * best.pp}。")
+    else:
+        say("pp", f"PP {best.pp}: no layout that fits reaches m ≥ 4p with a global batch of {train.global_batch}; "
+            f"m = {best.microbatches} < 4p = {4 * best.pp}, so the bubble is large (a larger global batch or fewer "
+            "GPUs would fix it).",
+            f"PP {best.pp}:global batch 为 {train.global_batch} 时,放得下的配置都达不到 m ≥ 4p;"
+            f"m = {best.microbatches} < 4p = {4 * best.pp},bubble 偏大(加大 global batch 或减少卡数可解决)。")
+    if best.pp > 1 and best.vpp > 1:
+        say("interleave", f"Interleaved 1F1B with v = {best.vpp}: bubble (p−1)/(v·m) = {_pct(best.bubble)}.",
+            f"interleaved 1F1B,v = {best.vpp}:bubble (p−1)/(v·m) = {_pct(best.bubble)}。")
+    elif best.pp > 1:
+        say("interleave", f"v = 1: interleaving does not split the layers evenly or does not fit; bubble (p−1)/m = "
+            f"{_pct(best.bubble)}.", f"v = 1:interleaved 分不匀层或放不下;bubble (p−1)/m = {_pct(best.bubble)}。")
+    if best.cp > 1:
+        say("cp", f"CP {best.cp}: each rank holds {train.seq // best.cp} of the {train.seq} tokens; activations "
+            f"{_gb(memory['activations'], lang)} per GPU.",
+            f"CP {best.cp}:{train.seq} 个 token 切开,每个 rank {train.seq // best.cp} 个;activation 每卡 "
+            f"{_gb(memory['activations'], lang)}。")
+    else:
+        say("cp", f"CP 1: a {train.seq}-token sequence needs no context parallelism here.",
+            f"CP 1:{train.seq} token 的序列这里不需要 CP。")
+    if model.is_moe:
+        say("ep", f"EP {best.ep}: the {model.experts} experts are split over {best.ep} ranks of the DP × CP group "
+            f"({model.experts // best.ep} per GPU); MoE folding, so EP does not multiply the GPU count.",
+            f"EP {best.ep}:{model.experts} 个 expert 分到 DP × CP 组里的 {best.ep} 张卡(每卡 {model.experts // best.ep} 个);"
+            "MoE folding,EP 不额外乘卡数。")
+    if best.recompute == "full":
+        say("recompute", "Full recompute: nothing fits without it; each layer keeps only its input (2·s·b·h) for about "
+            "a third more compute (8ND instead of 6ND).",
+            "Full recompute:不重算就放不下;每层只留输入(2·s·b·h),多花约三分之一的算力(8ND 而不是 6ND)。")
+    else:
+        say("recompute", "No recompute: FlashAttention and sequence parallelism keep 34·s·b·h/(TP·CP) per layer.",
+            "不需要 recompute:FlashAttention 加 SP 后每层 34·s·b·h/(TP·CP)。")
+    if memory["activations"] is None:
+        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: {_gb(memory['model_state'], lang)} of "
+            f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",
+            f"剩下的 DP {best.dp} 开 distributed optimizer:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
+            "没有 --layers 和 --hidden,activation 没算进去。")
+    else:
+        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: {_gb(memory['model_state'], lang)} model "
+            f"state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
+            f"剩下的 DP {best.dp} 开 distributed optimizer:model state {_gb(memory['model_state'], lang)} + activation "
+            f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}(共 {cap})。")
+    if len(reports) > 1:
+        say("alternatives", f"{len(reports) - 1} other layouts follow in the recipe's order; compare their headroom, "
+            "bubble and traffic on slow links.",
+            f"后面按配方的顺序列出另外 {len(reports) - 1} 种配置;比较它们的余量、bubble 和跨机通信量。")
+    return steps
