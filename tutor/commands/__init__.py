@@ -10,6 +10,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lesson": ("lesson", "show one lesson, with every number computed live"),
     "questions": ("questions", "list practice questions"),
     "validate": ("validate", "check content files; every problem as path:line: message"),
+    "size": ("size", "memory, bubble, FLOPs and time for one configuration"),
+    "plan": ("plan", "the recipe's parallel layout for a model on N GPUs, with alternatives"),
     "progress": ("progress", "your attempts, accuracy and streak"),
     "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset"),
     "store": ("store", "where your history lives; check, back up or recover it"),

@@ -1,0 +1,167 @@
+"""`tutor size`: memory, pipeline, FLOPs, throughput and checkpoint figures for one configuration.
+
+Flags and JSON keys: DESIGN §5. The model/train/hardware flags and the text layout are shared
+with `tutor plan`. Only the standard library is imported here; the engine loads inside `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
+from tutor.errors import UserInputError
+from tutor.units import parse_count
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(parse_count(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
+    return value
+
+
+def _whole(text: str) -> int:
+    value = _number(text)
+    if not value.is_integer():
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
+    return int(value)
+
+
+def _fraction(text: str) -> float:
+    percent = text.strip().endswith("%")
+    value = _number(text.strip().rstrip("%")) / (100 if percent else 1)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"is a fraction of peak: write 40% or 0.4, not {text!r}")
+    return value
+
+
+def add_model_train_flags(parser) -> None:
+    model = parser.add_argument_group("model")
+    model.add_argument("--model", metavar="PRESET", help="llama3-8b, llama3-70b, llama3-405b, gpt3-175b, "
+                       "mixtral-8x7b, lesson-70b, dense-1t")
+    model.add_argument("--params", type=_number, help="parameter count: 70e9, 70B, 1T")
+    for flag, text in (("--layers", "transformer layers"), ("--hidden", "hidden size"), ("--heads", "attention heads"),
+                       ("--kv-heads", "key/value heads (GQA)"), ("--ffn", "MLP hidden size"),
+                       ("--vocab", "vocabulary size"), ("--experts", "experts per MoE layer"),
+                       ("--top-k", "experts per token")):
+        model.add_argument(flag, type=_whole, help=text)
+    model.add_argument("--arch", choices=("gpt", "llama"), help="layer structure, for parameter counts")
+    train = parser.add_argument_group("training")
+    train.add_argument("--seq", type=_whole, help="sequence length (default 4096)")
+    train.add_argument("--micro-batch", type=_whole, help="sequences per micro-batch (default 1)")
+    train.add_argument("--global-batch", type=_whole, help="sequences per step (default 1024)")
+    train.add_argument("--tokens", type=_number, help="training tokens, e.g. 2T")
+
+
+def add_hardware_flags(parser) -> None:
+    hardware = parser.add_argument_group("hardware")
+    hardware.add_argument("--gpu", metavar="NAME", help="a100-40gb, a100-80gb, h100-80gb (default), h200-141gb, "
+                          "b200-192gb, or an alias like h100")
+    hardware.add_argument("--gpu-mem-gb", type=_number, help="memory per GPU in GB (1e9 bytes)")
+    hardware.add_argument("--peak-tflops", type=_number, help="dense BF16 peak per GPU")
+    rate = parser.add_mutually_exclusive_group()
+    rate.add_argument("--mfu", type=_fraction, help="assumed MFU: 0.4 or 40%%")
+    rate.add_argument("--tokens-per-sec", type=_number, help="measured training tokens per second")
+    rate.add_argument("--step-time", type=_number, help="measured seconds per step")
+    rate.add_argument("--achieved-tflops", type=_number, help="measured model TFLOP/s per GPU")
+
+
+def add_arguments(parser) -> None:
+    add_model_train_flags(parser)
+    layout = parser.add_argument_group("parallelism")
+    layout.add_argument("--gpus", type=_whole, help="GPUs in all (default TP·PP·CP·DP)")
+    for flag in ("--tp", "--pp", "--cp", "--ep", "--dp", "--vpp"):
+        layout.add_argument(flag, type=_whole, help="DP defaults to GPUs/(TP·PP·CP)" if flag == "--dp" else None)
+    layout.add_argument("--distributed-optimizer", action="store_true", help="Megatron's: 6Ψ + 12Ψ/(DP·CP)")
+    layout.add_argument("--zero", type=int, choices=(0, 1, 2, 3), help="ZeRO stage")
+    layout.add_argument("--sp", action=argparse.BooleanOptionalAction, default=True, help="sequence parallelism")
+    layout.add_argument("--recompute", choices=("none", "selective", "full"), default="none")
+    layout.add_argument("--flash", action=argparse.BooleanOptionalAction, default=True, help="FlashAttention")
+    add_hardware_flags(parser)
+    add_json_flag(parser)
+    add_lang_flag(parser)
+
+
+_SHAPE = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k", "arch")
+
+
+def model_from(args):
+    from dataclasses import replace
+
+    from tutor.sizing import Model, model_preset
+
+    base = model_preset(args.model) if args.model else Model()
+    shape = {name: getattr(args, name) for name in _SHAPE
+             if getattr(args, name) is not None and getattr(args, name) != getattr(base, name)}
+    model = replace(base, **shape)
+    if args.params is not None:
+        return replace(model, params=args.params)
+    if shape and model.architecture_inputs() is not None:
+        return replace(model, params=None)  # a changed shape: count Ψ from it rather than keep the preset's
+    if model.params is None and model.architecture_inputs() is None:
+        raise UserInputError("give --model PRESET, --params, or the architecture (--arch --layers --hidden "
+                             "--heads --ffn --vocab)")
+    return model
+
+
+def train_from(args):
+    from tutor.sizing import Train
+
+    given = {name: getattr(args, name) for name in ("seq", "micro_batch", "global_batch", "tokens")
+             if getattr(args, name) is not None}
+    return Train(**given)
+
+
+def hardware_from(args):
+    from dataclasses import replace
+
+    from tutor.sizing import gpu
+
+    hardware = gpu(args.gpu or "h100-80gb")
+    custom = {}
+    if args.gpu_mem_gb is not None:
+        custom["gpu_mem"] = args.gpu_mem_gb * 1e9
+    if args.peak_tflops is not None:
+        custom["peak_flops"] = args.peak_tflops * 1e12
+    return replace(hardware, name=f"{hardware.name} (custom)", source="given on the command line", **custom) \
+        if custom else hardware
+
+
+def throughput_from(args):
+    from tutor.sizing import Throughput
+
+    achieved = args.achieved_tflops * 1e12 if args.achieved_tflops is not None else None
+    return Throughput(mfu=args.mfu, tokens_per_s=args.tokens_per_sec, step_time=args.step_time,
+                      achieved_flops=achieved)
+
+
+def parallel_from(args):
+    from tutor.sizing import Parallel
+
+    if args.distributed_optimizer and args.zero:
+        raise UserInputError("choose one of --distributed-optimizer and --zero")
+    sharding = "distopt" if args.distributed_optimizer else (f"zero{args.zero}" if args.zero else "none")
+    layout = {name: getattr(args, name) for name in ("gpus", "tp", "pp", "cp", "ep", "dp", "vpp")
+              if getattr(args, name) is not None}
+    return Parallel(**layout, sharding=sharding, sp=args.sp, recompute=args.recompute, flash=args.flash)
+
+
+def run(args) -> int:
+    from tutor.sizing.text import report_lines
+    from tutor.sizing import size
+
+    lang = lang_of(args)
+    model = model_from(args)
+    report = size(model, train_from(args), parallel_from(args), hardware_from(args), throughput_from(args), lang)
+    if args.json:
+        print_json(report)
+    else:
+        print("\n".join(report_lines(report, model.name, lang)))
+    if report["errors"]:
+        print(f"tutor: {len(report['errors'])} error(s) in this configuration: {report['errors'][0]}", file=sys.stderr)
+        return 2
+    return 0
