@@ -62,7 +62,8 @@ def test_line_breaks_inside_chinese_paragraphs_are_joined():
     assert join_cjk_lines(text) == (
         "一张卡要存它参与计算的全部参数的 state，而且第一个 stage 最满。\n\n- 列表\n- 第二项\n\n```\n代码\n保留\n```")
     assert join_cjk_lines("每卡 70 GB\n的 state") == "每卡 70 GB 的 state"
-    assert join_cjk_lines("English lines\nstay as they are.") == "English lines\nstay as they are."
+    assert join_cjk_lines("English lines —\nstay as they are.") == "English lines —\nstay as they are."
+    assert join_cjk_lines("停在哪里——\n往往是另一个") == "停在哪里——往往是另一个"
 
 
 # DESIGN §4, "Reference figures the engine must reproduce (from the lesson)": each as the

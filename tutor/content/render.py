@@ -146,36 +146,47 @@ def fill(text: str, figures: dict[str, RenderedFigure], lesson_id: str = "?") ->
 
 # Markdown turns a line break inside a paragraph into a space, which is right between English
 # words and wrong between Chinese characters ("全部 参数"). Authors wrap Chinese lines in the
-# YAML like English ones, so such breaks are joined here. CJK punctuation never takes a space;
-# between a CJK character and Latin text the space stays, as the lessons write it.
+# YAML like English ones, so such breaks are joined here. Full-width punctuation never takes a
+# space, nor do — … “ ” next to a Chinese character; between Chinese and Latin text the space
+# stays, as the lessons write it.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_CJK_PUNCT = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+_FULL_WIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+_SHARED_PUNCT = re.compile(r"[\u2014\u2026\u201c\u201d]")
 _BLOCK_START = re.compile(r"^\s*(?:[-*+] |\d+[.)] |\||#|>|```)")
 
 
 def join_cjk_lines(text: str) -> str:
     """Join soft line breaks that touch Chinese text, outside code fences, tables and list starts."""
-    lines = text.split("\n")
     out: list[str] = []
     fenced = False
-    for line in lines:
+    for line in text.split("\n"):
         if line.lstrip().startswith("```"):
             fenced = not fenced
             out.append(line)
             continue
         previous = out[-1] if out else ""
+        separator = None
         if (not fenced and previous.strip() and line.strip() and not _BLOCK_START.match(line)
                 and not previous.lstrip().startswith(("|", "```")) and not previous.startswith("    ")
                 and not line.startswith("    " + " " * _indent(previous))):
-            last, first = previous.rstrip()[-1], line.lstrip()[0]
-            if _CJK_PUNCT.match(last) or _CJK_PUNCT.match(first) or (_CJK.match(last) and _CJK.match(first)):
-                out[-1] = previous.rstrip() + line.lstrip()
-                continue
-            if _CJK.match(last) or _CJK.match(first):
-                out[-1] = previous.rstrip() + " " + line.lstrip()
-                continue
-        out.append(line)
+            separator = _separator(previous.rstrip()[-1], line.lstrip()[0])
+        if separator is None:
+            out.append(line)
+        else:
+            out[-1] = previous.rstrip() + separator + line.lstrip()
     return "\n".join(out)
+
+
+def _separator(last: str, first: str) -> str | None:
+    """What joins two wrapped lines: "" or " ", or None to leave the line break."""
+    cjk_last, cjk_first = bool(_CJK.match(last)), bool(_CJK.match(first))
+    if _FULL_WIDTH.match(last) or _FULL_WIDTH.match(first) or (cjk_last and cjk_first):
+        return ""
+    if (_SHARED_PUNCT.match(last) and cjk_first) or (cjk_last and _SHARED_PUNCT.match(first)):
+        return ""
+    if cjk_last or cjk_first:
+        return " "
+    return None
 
 
 def _indent(line: str) -> int:
