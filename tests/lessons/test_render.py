@@ -158,6 +158,17 @@ def test_an_input_taken_from_another_figure_matches_it(lesson_id, figure, input_
     assert lesson.figures[figure].inputs[input_name] == source_value
 
 
+@pytest.mark.parametrize(("lesson_id", "figure", "source"), [
+    ("recipe", "young_ckpt", "l3_mtbf"),
+    ("debugging-slow-hung", "young_l3", "l3_mtbf_unexpected"),
+    ("debugging-slow-hung", "daly_l3", "l3_mtbf_unexpected"),
+])
+def test_checkpoint_intervals_use_the_mean_time_between_failures_shown(lesson_id, figure, source):
+    lesson = CONTENT.lessons[lesson_id].model
+    hours = render_lesson(lesson, "en").figures[source].value  # mtbf_hours gives hours
+    assert lesson.figures[figure].inputs["mtbf_s"] == pytest.approx(hours * 3600, abs=1)
+
+
 def test_the_placement_comparison_holds(recipe_en):
     """The text says DP's whole step moves less than one micro-batch of TP over the 80 layers."""
     assert recipe_en.figures["ex70_tp_bytes"].value * 80 > recipe_en.figures["ex70_dp_bytes"].value
