@@ -82,6 +82,10 @@ def add_arguments(parser) -> None:
     layout.add_argument("--recompute", choices=("none", "selective", "full"), default="none")
     layout.add_argument("--flash", action=argparse.BooleanOptionalAction, default=True, help="FlashAttention")
     add_hardware_flags(parser)
+    failures = parser.add_argument_group("failures and checkpoints")
+    failures.add_argument("--days", type=_number, help="length of the run in days")
+    failures.add_argument("--interruptions", type=_number, help="interruptions during those days")
+    failures.add_argument("--ckpt-write-s", type=_number, help="seconds to write one checkpoint (Young/Daly interval)")
     add_json_flag(parser)
     add_lang_flag(parser)
 
@@ -139,6 +143,12 @@ def throughput_from(args):
                       achieved_flops=achieved)
 
 
+def reliability_from(args):
+    from tutor.sizing import Reliability
+
+    return Reliability(days=args.days, interruptions=args.interruptions, ckpt_write_s=args.ckpt_write_s)
+
+
 def parallel_from(args):
     from tutor.sizing import Parallel
 
@@ -156,7 +166,8 @@ def run(args) -> int:
 
     lang = lang_of(args)
     model = model_from(args)
-    report = size(model, train_from(args), parallel_from(args), hardware_from(args), throughput_from(args), lang)
+    report = size(model, train_from(args), parallel_from(args), hardware_from(args), throughput_from(args), lang,
+                  reliability_from(args))
     if args.json:
         print_json(report)
     else:

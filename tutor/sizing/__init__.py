@@ -6,7 +6,7 @@ Public API (see docs/sizing.md):
     evaluate(name, **inputs) -> float                 # base units; SizingError on bad input
     explain(name, inputs, lang="en") -> [step]        # {id, formula, substituted, value, unit}
     format_value(value, unit, digits=1, lang="en")    # "39.4 GB" (GB = 1e9 bytes)
-    Model, Train, Parallel, Hardware, Throughput      # specs (frozen dataclasses)
+    Model, Train, Parallel, Hardware, Throughput, Reliability   # specs (frozen dataclasses)
     MODELS, model_preset(name); GPUS, gpu(name)       # presets and the hardware catalog, with sources
     size(model, train, parallel, hardware, throughput) -> dict   # the `tutor size --json` report
     validate_config(...) -> Findings                  # errors and warnings with clear messages
@@ -25,7 +25,7 @@ _EXPORTS = {
     "format_value": "tutor.sizing.display", "format_auto": "tutor.sizing.display",
     "SizingError": "tutor.sizing.errors",
     "Model": "tutor.sizing.specs", "Train": "tutor.sizing.specs", "Parallel": "tutor.sizing.specs",
-    "Hardware": "tutor.sizing.specs", "Throughput": "tutor.sizing.specs",
+    "Hardware": "tutor.sizing.specs", "Throughput": "tutor.sizing.specs", "Reliability": "tutor.sizing.specs",
     "MODELS": "tutor.sizing.presets", "model_preset": "tutor.sizing.presets",
     "GPUS": "tutor.sizing.hardware", "gpu": "tutor.sizing.hardware",
     "size": "tutor.sizing.report", "validate_config": "tutor.sizing.validate", "Findings": "tutor.sizing.validate",

@@ -36,6 +36,10 @@ class Mode:
     """Layers and hidden known: FLOPs with attention."""
     heads: bool = False
     """Heads known: context-parallel traffic."""
+    failures: bool = False
+    """Days and interruptions known: mean time between interruptions."""
+    interval: bool = False
+    """Also the checkpoint write time: Young's and Daly's intervals."""
 
 
 def activation_row(tp: int, sp: bool, flash: bool, recompute: str) -> str:
@@ -128,6 +132,12 @@ def size_derivation(mode: Mode) -> Derivation:
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
+    if mode.failures:
+        links.append(link("mtbf_hours", "mtbf_hours"))
+    if mode.failures and mode.interval:
+        mtbf_s = ref("mtbf_hours") * 3600
+        links += [link("young_interval_s", "young_interval_s", mtbf_s=mtbf_s),
+                  link("daly_interval_s", "daly_interval_s", mtbf_s=mtbf_s)]
     return Derivation(links)
 
 

@@ -13,7 +13,7 @@ from tutor.sizing.display import format_value
 from tutor.sizing.engine import model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
-from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train
+from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
 from tutor.sizing.validate import HIGH_MFU, Findings, resolve, validate_config
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
@@ -21,7 +21,8 @@ FIRST_STAGE_MARGIN = 0.05
 TRAFFIC_STEPS = ("tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch", "cp_bytes_per_layer")
 
 
-def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput) -> Mode:
+def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
+             reliability: Reliability | None = None) -> Mode:
     """The formulas this configuration needs (see tutor.sizing.chains)."""
     shape_known = model.layers is not None and model.hidden is not None
     row = activation_row(par.tp, par.sp, par.flash, par.recompute) if shape_known else None
@@ -32,10 +33,13 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput) 
     return Mode(sharding=par.sharding, activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
                 first_stage=model.arch if dense_shape else None, rate=throughput.kind,
                 tokens=train.tokens is not None, attention=shape_known,
-                heads=shape_known and model.heads is not None)
+                heads=shape_known and model.heads is not None,
+                failures=reliability is not None and None not in (reliability.days, reliability.interruptions),
+                interval=reliability is not None and reliability.ckpt_write_s is not None)
 
 
-def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, throughput: Throughput) -> dict:
+def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, throughput: Throughput,
+               reliability: Reliability | None = None) -> dict:
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch,
                   gpus=par.gpus, tp=par.tp, pp=par.pp, cp=par.cp, ep=par.ep, dp=par.dp, vpp=par.vpp,
@@ -44,18 +48,25 @@ def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, th
         values["tokens"] = train.tokens
     if throughput.kind:
         values[throughput.kind] = getattr(throughput, throughput.kind)
+    for name in ("days", "interruptions", "ckpt_write_s"):
+        if reliability is not None and getattr(reliability, name) is not None:
+            values[name] = getattr(reliability, name)
     return values
 
 
 def size(model: Model, train: Train | None = None, parallel: Parallel | None = None,
-         hardware: Hardware | None = None, throughput: Throughput | None = None, lang: str = "en") -> dict:
-    """The full report; SizingError when the inputs cannot be computed at all."""
+         hardware: Hardware | None = None, throughput: Throughput | None = None, lang: str = "en",
+         reliability: Reliability | None = None) -> dict:
+    """The full report; SizingError when the inputs cannot be computed at all.
+
+    With `reliability` (days and interruptions, optionally the checkpoint write time) the steps
+    also give the mean time between interruptions and the Young/Daly checkpoint intervals."""
     train, hardware = train or Train(), hardware or gpu("h100-80gb")
     throughput = throughput or Throughput()
     par = resolve(parallel or Parallel())
     found = validate_config(model, train, par, hardware, throughput)
-    out, steps = size_derivation(mode_for(model, train, par, throughput)).run(
-        inputs_for(model, train, par, hardware, throughput), lang)
+    out, steps = size_derivation(mode_for(model, train, par, throughput, reliability)).run(
+        inputs_for(model, train, par, hardware, throughput, reliability), lang)
     _memory_findings(found, out, model, hardware, lang)
     _rate_findings(found, out, throughput)
     activations = out.get("activations")

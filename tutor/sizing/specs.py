@@ -21,7 +21,7 @@ LIMITS = {
     "experts": 1e5, "top_k": 1e3, "seq": 1e8, "micro_batch": 1e6, "global_batch": 1e9, "tokens": 1e17,
     "gpus": 1e7, "tp": 1e7, "pp": 1e7, "cp": 1e7, "ep": 1e7, "dp": 1e7, "vpp": 1e4,
     "gpu_mem": 1e13, "peak_flops": 1e17, "gpus_per_node": 1e4, "mfu": 1.0, "tokens_per_s": 1e13,
-    "step_time": 1e7, "achieved_flops": 1e17,
+    "step_time": 1e7, "achieved_flops": 1e17, "days": 1e5, "interruptions": 1e9, "ckpt_write_s": 1e7,
 }
 WHOLE = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k", "seq", "micro_batch",
          "global_batch", "gpus", "tp", "pp", "cp", "ep", "dp", "vpp", "gpus_per_node"}
@@ -172,3 +172,12 @@ class Throughput(_Checked):
     @property
     def kind(self) -> str | None:
         return next((item.name for item in fields(self) if getattr(self, item.name) is not None), None)
+
+
+@dataclass(frozen=True)
+class Reliability(_Checked):
+    """Failures over a run (Llama 3: 466 interruptions in 54 days) and the checkpoint write time."""
+
+    days: float | None = None
+    interruptions: float | None = None
+    ckpt_write_s: float | None = None
