@@ -1,0 +1,103 @@
+"""`tutor size` and `tutor plan` on the command line: DESIGN §5 keys, text output, bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import run_tutor
+
+SIZE_KEYS = {"params", "params_per_gpu", "memory", "min_gpus_for_model_state", "pipeline", "flops", "throughput",
+             "train_time_s", "train_days", "checkpoint", "warnings", "errors", "steps"}
+NESTED = {
+    "memory": {"weights", "grads", "optimizer", "model_state", "activations", "activations_per_layer", "total",
+               "capacity", "fits"},
+    "pipeline": {"microbatches", "bubble", "bubble_wallclock"},
+    "flops": {"per_token_6n", "per_token"},
+    "throughput": {"tokens_per_s", "step_time_s", "mfu", "mfu_attn"},
+    "checkpoint": {"bytes_total", "bytes_per_gpu"},
+}
+
+
+def assert_size_shape(report):
+    assert SIZE_KEYS <= set(report)
+    for key, keys in NESTED.items():
+        assert set(report[key]) == keys
+    assert all(set(step) == {"id", "formula", "substituted", "value", "unit"} for step in report["steps"])
+
+
+def test_size_json_has_exactly_the_design_keys(cli):
+    status, report, _ = cli("size", "--model", "llama3-70b", "--gpus", "64", "--tp", "8", "--pp", "2",
+                            "--distributed-optimizer", "--mfu", "0.4", "--tokens", "15T", "--json")
+    assert status == 0
+    assert set(report) == SIZE_KEYS
+    assert_size_shape(report)
+    assert report["train_days"] > 0 and report["throughput"]["mfu"] == 0.4
+
+
+def test_plan_json_shape(cli):
+    status, result, _ = cli("plan", "--model", "llama3-8b", "--gpus", "32", "--alternatives", "3", "--json")
+    assert status == 0
+    assert set(result) == {"best", "alternatives", "steps"}
+    assert len(result["alternatives"]) == 3
+    for item in [result["best"], *result["alternatives"]]:
+        assert {"tp", "pp", "cp", "ep", "dp", "vpp"} <= set(item)
+        assert_size_shape(item)
+    assert all(set(step) == {"id", "text"} for step in result["steps"])
+
+
+def test_size_text_shows_the_table_and_the_derivation(cli):
+    status, text, _ = cli("size", "--params", "70B", "--layers", "80", "--hidden", "8192", "--seq", "8192",
+                          "--global-batch", "512", "--gpus", "64", "--tp", "4", "--pp", "4", "--cp", "2",
+                          "--distributed-optimizer")
+    assert status == 0
+    assert "Memory per GPU" in text and "39.4 GB" in text and "Derivation" in text
+    assert "70e9·(6 + 12/(2·2))/(4·4) = 39.4 GB" in text
+
+
+def test_chinese_output(cli):
+    status, text, _ = cli("size", "--model", "dense-1t", "--gpus", "8192", "--tp", "8", "--pp", "16", "--tokens", "2T",
+                          "--global-batch", "4096", "--mfu", "40%", "--distributed-optimizer", "--recompute", "full",
+                          "--lang", "zh")
+    assert status == 0 and "每卡显存" in text and "42.9 天" in text
+    status, text, _ = cli("plan", "--model", "llama3-8b", "--gpus", "32", "--lang", "zh")
+    assert status == 0 and "推荐配置" in text
+
+
+def test_configuration_errors_come_in_the_json_with_exit_2(cli):
+    status, report, err = cli("size", "--params", "70B", "--gpus", "64", "--tp", "4", "--pp", "4", "--cp", "2",
+                              "--dp", "4", "--json")
+    assert status == 2 and report["errors"] and "128" in report["errors"][0]
+    assert err.count("\n") == 1
+
+
+def test_plan_with_no_fit_exits_1(cli):
+    status, result, _ = cli("plan", "--model", "dense-1t", "--gpus", "8", "--json")
+    assert status == 1 and result["best"] is None
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("argv", [
+    ("size", "--params", "70B", "--tp", "3", "--gpus", "64"),
+    ("size", "--params", "-1"),
+    ("size", "--params", "banana"),
+    ("size", "--params", "70B", "--seq", "0"),
+    ("size", "--params", "1e30"),
+    ("plan", "--params", "banana", "--gpus", "8"),
+    ("plan", "--model", "no-such-model", "--gpus", "8"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv):
+    result = run_tutor(*argv, "--json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.timeout(60)
+def test_cli_modules_do_not_import_sympy():
+    probe = ("import sys, tutor.cli, tutor.commands.size, tutor.commands.plan, tutor.sizing.display\n"
+             "tutor.cli.build_parser()\nprint('sympy' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "False", result.stderr
