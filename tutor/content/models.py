@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from tutor.units import as_number, parse_count
 
@@ -123,6 +123,28 @@ class Vary(_Model):
     step: Number | None = None
     """Spacing of a range (a range without a step draws from min, 2·min, 4·min, … up to max)."""
 
+    @model_validator(mode="after")
+    def _one_way(self) -> Vary:
+        if self.choices is not None:
+            if self.min is not None or self.max is not None or self.step is not None:
+                raise ValueError("give either choices or min/max/step, not both")
+            if not self.choices:
+                raise ValueError("choices is empty")
+        elif self.min is None or self.max is None:
+            raise ValueError("give choices, or both min and max")
+        elif self.min > self.max or self.min <= 0 or (self.step is not None and self.step <= 0):
+            raise ValueError("a range needs 0 < min <= max and a positive step")
+        return self
+
+
+class Derived(_Model):
+    """An input computed from the others by an engine formula (e.g. dp from gpus, tp, pp, cp)."""
+
+    formula: FormulaName
+    """Engine formula that computes it."""
+    inputs: dict[str, Number | str] = {}
+    """Formula symbol -> a number, or the name of a `given`/`vary`/earlier `derive` input."""
+
 
 class Hinted(_Model):
     """Fields shared by every step kind."""
@@ -135,6 +157,27 @@ class Hinted(_Model):
     """Hints in tiers, from a nudge to nearly the answer."""
     explain: Text | None = None
     """Shown after answering: why the answer is what it is."""
+    weight: Annotated[float, Field(gt=0)] = 1.0
+    """Share of a design question's score."""
+
+
+class Mistake(_Model):
+    """A wrong answer the grader recognises, and what to tell the learner who gives it.
+
+    Numeric steps: the wrong value is the step's formula (or `formula`) evaluated with the
+    step's inputs overridden by `inputs`. Formula steps: the wrong expression is `formula`.
+    A built-in id (docs/grading.md: `forgot-cp-in-shard`, `sixteen-bytes`, `forgot-cp`,
+    `forgot-tp`, `forgot-pp`, `no-interleaving`) brings its own formula, inputs and feedback.
+    """
+
+    id: Ident
+    """A built-in mistake, or the question's own (then `feedback` is required)."""
+    formula: FormulaName | None = None
+    """Engine formula giving the wrong value or expression; default: the step's own."""
+    inputs: dict[str, Number | str] = {}
+    """Inputs that differ from the step's (e.g. `cp: 1`); the others are the step's."""
+    feedback: Text | None = None
+    """What the learner probably did and why it is wrong."""
 
 
 class NumericAnswer(_Model):
@@ -143,36 +186,55 @@ class NumericAnswer(_Model):
     formula: FormulaName
     """Engine formula that computes the expected value."""
     inputs: dict[str, Number | str] = {}
-    """Formula symbol -> a number, or the name of a `given`/`vary` input of the question."""
+    """Formula symbol -> a number, a preset name (`model`, `gpu`), or the name of a question input."""
     unit: str
-    """The unit the expected value is stated in (GB, days, tokens/s, %, …)."""
+    """The unit the expected value is stated in: B, KB, MB, GB, TB, GiB, s, min, h, days, %,
+    tokens/s, FLOPs, TFLOP/s, params, x (a plain number)."""
     tolerance: Annotated[float, Field(gt=0, lt=1)]
     """Relative tolerance, e.g. 0.05 for ±5%."""
+    digits: Annotated[int, Field(ge=0, le=6)] = 1
+    """Decimals when the expected value is shown."""
 
 
 class NumericStep(Hinted):
+    """A number with a unit, e.g. model state per GPU in GB."""
+
     kind: Literal["numeric"]
     answer: NumericAnswer
     """How the expected value is computed."""
+    mistakes: list[Mistake] = []
+    """Wrong values to recognise, most specific first; generic slips (GiB for GB, a factor of
+    TP/PP/DP/CP, total instead of per GPU, % off by 100) are recognised without listing."""
 
 
 class FormulaStep(Hinted):
+    """An expression in the engine's symbols, e.g. `6Ψ + 12Ψ/N`."""
+
     kind: Literal["formula"]
     formula: FormulaName
     """Engine formula whose expression is the expected answer."""
-    symbols: list[str] = []
-    """Symbols the learner may use, as typed (e.g. Psi, N, TP)."""
+    symbols: dict[str, str] = {}
+    """Extra spellings the learner may use -> engine symbol (e.g. `N: n_shard`); each symbol's
+    display form (Ψ, N, TP, s) and aliases (Psi, psi, t, p) are accepted without listing."""
+    mistakes: list[Mistake] = []
+    """Wrong expressions to recognise, each an engine formula (`formula`) with its feedback."""
 
 
 class ConfigStep(Hinted):
+    """A parallel configuration (TP, PP, CP, EP, DP) judged by the engine and the recipe."""
+
     kind: Literal["config"]
     inputs: dict[str, Number | str]
-    """The scenario: model, training, cluster (engine spec fields or input names)."""
+    """The scenario: `model` (preset) or params/layers/hidden/heads, seq, micro_batch,
+    global_batch, gpus, `gpu` (catalog name) — numbers, preset names or question inputs."""
     require: dict[str, Number] = {}
-    """Extra constraints the configuration must meet (e.g. max_tp: 8, min_m_over_p: 4)."""
+    """Limits the configuration must meet beyond the recipe's defaults: `max_tp` (8),
+    `min_m_over_p` (4), `max_pp`, `cp` (a required CP), `ep` (a required EP)."""
 
 
 class Choice(_Model):
+    """One option of a choice step."""
+
     id: Ident
     """Option id (a, b, c, …); the learner may answer with it."""
     text: Text
@@ -184,6 +246,8 @@ class Choice(_Model):
 
 
 class ChoiceStep(Hinted):
+    """Pick the right option (or, with `multiple`, all the right options)."""
+
     kind: Literal["choice"]
     options: list[Choice] = Field(min_length=2)
     """The options."""
@@ -199,12 +263,25 @@ class KeyPoint(_Model):
     text: Text
     """The point, as shown in the rubric after answering."""
     phrases: dict[Literal["en", "zh"], list[NonEmpty]]
-    """Phrasings and synonyms per language; any one present counts."""
+    """Phrasings and synonyms per language (both languages required); any one present counts.
+    Matching ignores case, width, punctuation and hyphens (`all-reduce` = `allreduce`) and
+    English endings (-s, -ed, -ing)."""
     weight: Annotated[float, Field(gt=0)] = 1.0
     """Share of the score."""
+    required: bool = False
+    """The answer is not right without this point, whatever its coverage."""
+
+    @model_validator(mode="after")
+    def _both_languages(self) -> KeyPoint:
+        missing = [lang for lang in LANGS if not self.phrases.get(lang)]
+        if missing:
+            raise ValueError(f"phrases: missing {' and '.join(missing)} phrasings (every point needs en and zh)")
+        return self
 
 
 class OpenStep(Hinted):
+    """A free answer checked against a rubric of key points; the model answer is shown after."""
+
     kind: Literal["open"]
     points: list[KeyPoint] = Field(min_length=1)
     """The rubric's key points."""
@@ -215,6 +292,8 @@ class OpenStep(Hinted):
 
 
 class ClarifyStep(Hinted):
+    """Which questions to ask before answering (scope, numbers, constraints)."""
+
     kind: Literal["clarify"]
     points: list[KeyPoint] = Field(min_length=1)
     """The questions a candidate should ask before answering."""
@@ -239,7 +318,7 @@ class Question(_Model):
     title: Text
     """Short title for lists."""
     prompt: Text
-    """The question; `{name}` inserts a given or varied input, formatted."""
+    """The question; `{name}` inserts a given, varied or derived input, formatted (70B, 8K, 80 GB)."""
     section: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+/[a-z0-9-]+$")]
     """The lesson section it practises, as `lesson-id/section-id`."""
     tags: list[Ident] = Field(min_length=1)
@@ -252,6 +331,9 @@ class Question(_Model):
     """Inputs of the default variant (seed 0)."""
     vary: dict[str, Vary] = {}
     """How other seeds draw each input."""
+    derive: dict[str, Derived] = {}
+    """Inputs computed from the others, in order (a variant whose derived value is not valid,
+    e.g. a fractional DP, is drawn again)."""
     steps: list[Step] = Field(min_length=1)
     """The steps, in order."""
 
@@ -295,12 +377,6 @@ class Lab(_Model):
     """The program as shipped, relative to the lab folder."""
     solution: str = "solution.py"
     """The reference solution, relative to the lab folder."""
-    checker: str | None = None
-    """The lab's checker, relative to the lab folder: `tutor lab check` runs it as the job's program
-    and it exercises the learner's program (imported as a module) against a reference. Without
-    one, the check runs the program itself and requires it to finish with its self-checks passing."""
-    args: list[str] = []
-    """Command-line arguments the program gets by default (e.g. the step a planted bug fires at)."""
     checker: str | None = None
     """The lab's checker, relative to the lab folder: `tutor lab check` runs it as the job's program
     and it exercises the learner's program (imported as a module) against a reference. Without
