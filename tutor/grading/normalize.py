@@ -1,0 +1,57 @@
+"""Learner text, made safe and comparable before any grader looks at it.
+
+Every grader first bounds the input (length caps, checked before any other work, so a 1 MB
+paste costs nothing), then folds widths and compatibility forms with NFKC (full-width `３９ＧＢ`
+and `，` become `39GB` and `,`), turns control characters into spaces and maps the typographic
+operators learners paste (−, ×, ÷, ·) to one spelling each.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from tutor.grading.verdict import Message
+
+# Caps per kind of answer: a number or a formula is short; an open answer is a few paragraphs.
+SHORT_LIMIT = 400
+LONG_LIMIT = 20_000
+
+# NFKC would turn `10²⁵` into `1025`; superscripts become `^25` first.
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+_SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+")
+_SPACES = re.compile(r"\s+")
+_OPERATORS = str.maketrans({"−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "∗": "*", "⋅": "·",
+                            "∙": "·", "⁄": "/", "∕": "/"})
+
+
+class TooLong(ValueError):
+    """The answer is longer than any sensible answer of its kind."""
+
+    def __init__(self, length: int, limit: int):
+        super().__init__(f"{length} characters; at most {limit}")
+        self.message = Message(
+            f"That answer is {length:,} characters long; an answer here has at most {limit:,}.",
+            f"答案有 {length:,} 个字符,这里最多 {limit:,} 个。",
+        )
+
+
+def clean(text: object, limit: int = SHORT_LIMIT) -> str:
+    """`text` folded (NFKC), control characters as spaces, spaces collapsed; TooLong past `limit`."""
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if len(text) > limit:
+        raise TooLong(len(text), limit)
+    text = _SUPERSCRIPT_RUN.sub(lambda match: "^" + match.group().translate(_SUPERSCRIPTS), text)
+    text = unicodedata.normalize("NFKC", text).translate(_OPERATORS)
+    text = "".join(" " if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") else char
+                   for char in text)
+    return _SPACES.sub(" ", text).strip()
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
+
+
+def fold(text: str) -> str:
+    """For rubric matching: cleaned, case-folded, punctuation and hyphens as spaces."""
+    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text.casefold())).strip()
