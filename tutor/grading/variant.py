@@ -1,0 +1,101 @@
+"""Parametric questions: draw a variant for a seed, resolve step inputs, fill in the prompt.
+
+Seed 0 is the question's `given`. Any other seed draws each `vary` input from its own random
+stream (seeded by question id and seed, so a seed means the same numbers on every machine and
+every run), then computes `derive` inputs with their engine formulas. A draw that the engine
+cannot compute (a fractional DP, a layer count TP does not divide) is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tutor.content.models import NumericStep, Question, Vary
+from tutor.grading import engine
+from tutor.units import as_number
+
+MAX_DRAWS = 50
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class VariantError(ValueError):
+    """No valid variant could be drawn for this seed (a content problem `tutor validate` reports)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One instance of a question: its seed and the value of every input."""
+
+    seed: int
+    values: Mapping[str, object]
+
+
+def draw(question: Question, seed: int = 0) -> Variant:
+    """The variant for `seed`; VariantError when no draw computes (bad ranges in the content)."""
+    if seed == 0 or not question.vary:
+        values = _with_derived(question, dict(question.given))
+        _check_computes(question, values)
+        return Variant(seed, values)
+    last_error = ""
+    for attempt in range(MAX_DRAWS):
+        rng = random.Random(f"{question.id}/{seed}/{attempt}")
+        values = dict(question.given)
+        for name in sorted(question.vary):
+            values[name] = _draw_one(question.vary[name], rng)
+        try:
+            values = _with_derived(question, values)
+            _check_computes(question, values)
+        except (engine.EngineError, VariantError) as error:
+            last_error = str(error)
+            continue
+        return Variant(seed, values)
+    raise VariantError(f"question {question.id}: no valid variant for seed {seed} in {MAX_DRAWS} draws "
+                       f"(last problem: {last_error})")
+
+
+def _draw_one(vary: Vary, rng: random.Random) -> object:
+    if vary.choices is not None:
+        return rng.choice(vary.choices)
+    low, high = vary.min, vary.max
+    if vary.step is not None:
+        count = int((high - low) // vary.step) + 1
+        return as_number(low + vary.step * rng.randrange(count))
+    ladder = [low]
+    while ladder[-1] * 2 <= high and len(ladder) < 64:
+        ladder.append(ladder[-1] * 2)
+    return as_number(rng.choice(ladder))
+
+
+def _with_derived(question: Question, values: dict[str, object]) -> dict[str, object]:
+    for name, derived in question.derive.items():
+        value = engine.evaluate_base(derived.formula, resolve(derived.inputs, values))
+        values[name] = as_number(round(value, 9)) if abs(value - round(value)) < 1e-9 else value
+    return values
+
+
+def _check_computes(question: Question, values: Mapping[str, object]) -> None:
+    for step in question.steps:
+        if isinstance(step, NumericStep):
+            engine.evaluate_base(step.answer.formula, resolve(step.answer.inputs, values))
+
+
+def resolve(inputs: Mapping[str, object], values: Mapping[str, object]) -> dict[str, object]:
+    """Step inputs with question-input names replaced by their values (numbers and presets stay)."""
+    return {key: values[value] if isinstance(value, str) and value in values else value
+            for key, value in inputs.items()}
+
+
+def render(text: str, values: Mapping[str, object], lang: str = "en") -> str:
+    """`text` with each `{name}` replaced by the formatted input; unknown names are left as typed."""
+    def fill(match: re.Match) -> str:
+        name = match.group(1)
+        return engine.format_input(name, values[name], lang) if name in values else match.group(0)
+
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
