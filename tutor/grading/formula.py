@@ -1,0 +1,229 @@
+"""Formula steps: is the learner's expression the engine formula, whatever its form?
+
+Decided in two stages, both bounded:
+1. Random numeric probing: both expressions at 6 points drawn per symbol (whole numbers for
+   counts, fractions for MFU-like inputs); a single disagreement beyond 1e-9 means "different".
+2. When they agree and the expression is small (an estimate of its expanded size), SymPy's
+   `cancel` of the difference, built by hand from our tree: for rational functions this is
+   exact, so `6Ψ + 12Ψ/N + 1e-12` is caught; for logs, roots and ceilings the probes decide.
+Near misses get named: a constant factor off, a symbol missing or extra, a declared mistake.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+
+from tutor.content.models import FormulaStep
+from tutor.grading import engine
+from tutor.grading.formula_parse import FormulaError, Tree, evaluate, parse_formula, symbols_in
+from tutor.grading.verdict import Message, Verdict, join, unreadable
+
+PROBES = 6
+RELATIVE = 1e-9
+MAX_EXPANDED_TERMS = 400
+
+
+def grade_formula(step: FormulaStep, answer: str) -> Verdict:
+    expected = expected_formula(step)
+    resolver = make_resolver(step)
+    try:
+        tree = parse_formula(answer, resolver)
+    except FormulaError as error:
+        return unreadable([error.message, _usable(step)], expected)
+    used = symbols_in(tree)
+    wanted = set(engine.formula_symbols(step.formula))
+    points = _points(step.formula, sorted(used | wanted))
+    mine = [evaluate(tree, point) for point in points]
+    theirs = [_expected_at(step.formula, point) for point in points]
+    parsed = {"formula": _show_tree(tree), "symbols": sorted(used)}
+    if _agree(mine, theirs):
+        exact = _symbolic_difference(tree, step.formula)
+        if exact is None or exact == 0:
+            how = Message("Checked symbolically.", "已做符号化简验证。") if exact == 0 else \
+                Message(f"Checked at {PROBES} random points.", f"已在 {PROBES} 个随机点上验证。")
+            return Verdict(True, 1.0, parsed, expected, join([Message("Right: the formulas are equivalent.",
+                                                                      "正确:两个公式等价。"), how]))
+        return Verdict(False, 0.0, parsed, expected, join([Message(
+            "Almost: numerically very close, but not the same expression (a tiny extra term?).",
+            "差一点:数值非常接近,但不是同一个式子(多了一个很小的项?)。")]), mistake="formula-near-miss")
+    messages, mistake = _diagnose(step, tree, used, wanted, points, mine, theirs)
+    return Verdict(False, 0.0, parsed, expected, join([Message("Not equivalent to the expected formula.",
+                                                               "和期望的公式不等价。"), *messages]), mistake=mistake)
+
+
+def expected_formula(step: FormulaStep) -> dict:
+    """`{formula, symbols}` as `--reveal` shows it: the engine's display form and each symbol's meaning."""
+    from tutor.sizing import registry
+    from tutor.sizing.printing import show
+
+    catalog = engine.symbol_catalog()
+    symbols = {catalog[name].display: {"en": catalog[name].en, "zh": catalog[name].zh}
+               for name in engine.formula_symbols(step.formula)}
+    return {"formula": show(registry.get(step.formula).expr), "symbols": symbols}
+
+
+def make_resolver(step: FormulaStep) -> Callable[[str], str | None]:
+    """Typed name -> engine symbol: the step's spellings, then the formula's own symbols, then any."""
+    catalog = engine.symbol_catalog()
+    own = engine.formula_symbols(step.formula)
+    extra = dict(step.symbols)
+
+    @lru_cache(maxsize=256)
+    def resolve(typed: str) -> str | None:
+        if typed in extra:
+            return extra[typed]
+        for exact in (True, False):
+            for names in (own, tuple(catalog)):
+                for name in names:
+                    info = catalog[name]
+                    spellings = (info.name, info.display, *info.aliases)
+                    if exact and typed in spellings:
+                        return name
+                    if not exact and typed.casefold() in {spelling.casefold() for spelling in spellings}:
+                        return name
+        return None
+
+    return resolve
+
+
+def _usable(step: FormulaStep) -> Message:
+    catalog = engine.symbol_catalog()
+    names = [catalog[name] for name in engine.formula_symbols(step.formula)]
+    listed_en = ", ".join(f"{info.display} ({info.en})" for info in names)
+    listed_zh = "、".join(f"{info.display}({info.zh})" for info in names)
+    return Message(f"Symbols you can use: {listed_en}.", f"可以用的符号:{listed_zh}。")
+
+
+def _points(formula: str, names: list[str]) -> list[dict[str, float]]:
+    """Deterministic probe points, so the same answer always gets the same verdict."""
+    catalog = engine.symbol_catalog()
+    rng = random.Random(f"probe/{formula}")
+    points = []
+    for _ in range(PROBES):
+        point = {}
+        for name in names:
+            kind = getattr(catalog.get(name), "kind", "positive")
+            point[name] = (float(rng.randint(2, 64)) if kind == "count"
+                           else rng.uniform(0.05, 0.95) if kind == "fraction" else rng.uniform(1.5, 60.0))
+        points.append(point)
+    return points
+
+
+@lru_cache(maxsize=None)
+def _compiled(formula: str) -> Callable[..., float]:
+    import sympy
+
+    from tutor.sizing import registry
+
+    item = registry.get(formula)
+    catalog = engine.symbol_catalog()
+    return sympy.lambdify([catalog[name].symbol for name in item.symbols], item.expr, modules="math")
+
+
+def _expected_at(formula: str, point: dict[str, float]) -> float:
+    try:
+        return float(_compiled(formula)(*(point[name] for name in engine.formula_symbols(formula))))
+    except (ArithmeticError, ValueError, TypeError):
+        return math.nan
+
+
+def _agree(mine: list[float], theirs: list[float]) -> bool:
+    compared = 0
+    for a, b in zip(mine, theirs):
+        if not math.isfinite(b):
+            continue
+        if not math.isfinite(a) or abs(a - b) > RELATIVE * max(abs(a), abs(b)):
+            return False
+        compared += 1
+    return compared > 0
+
+
+def _symbolic_difference(tree: Tree, formula: str) -> object | None:
+    """0 when SymPy proves the two equal, a non-zero expression when it proves them different,
+    None when it cannot decide cheaply (too large, or not a rational function)."""
+    if _expanded_size(tree) > MAX_EXPANDED_TERMS:
+        return None
+    import sympy
+
+    from tutor.sizing import registry
+
+    catalog = engine.symbol_catalog()
+    symbols = [catalog[name].symbol for name in catalog]
+    difference = to_sympy(tree) - registry.get(formula).expr
+    if not difference.is_rational_function(*symbols):
+        return None
+    return sympy.cancel(sympy.together(difference))
+
+
+def _expanded_size(tree: Tree) -> float:
+    """An upper bound on the number of terms `cancel` may expand the tree into."""
+    kind = tree[0]
+    if kind in ("num", "sym", "call"):
+        return 1
+    if kind == "neg":
+        return _expanded_size(tree[1])
+    if kind == "pow":
+        terms, power = _expanded_size(tree[1]), abs(tree[2])
+        return math.comb(int(terms + math.ceil(power)) - 1, int(math.ceil(power))) if terms > 1 else 1
+    left, right = _expanded_size(tree[1]), _expanded_size(tree[2])
+    return left + right if kind in ("add", "sub") else left * right + left + right
+
+
+def to_sympy(tree: Tree) -> object:
+    """Our tree as a SymPy expression, built node by node (never from text)."""
+    import sympy
+
+    kind = tree[0]
+    if kind == "num":
+        return sympy.Rational(tree[1].numerator, tree[1].denominator)
+    if kind == "sym":
+        return engine.symbol_catalog()[tree[1]].symbol
+    if kind == "neg":
+        return -to_sympy(tree[1])
+    if kind == "pow":
+        return sympy.Pow(to_sympy(tree[1]), sympy.Rational(tree[2].numerator, tree[2].denominator))
+    if kind == "call":
+        functions = {"sqrt": sympy.sqrt, "log": sympy.log, "ln": sympy.log, "exp": sympy.exp,
+                     "ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max,
+                     "abs": sympy.Abs}
+        return functions[tree[1]](*(to_sympy(argument) for argument in tree[2]))
+    left, right = to_sympy(tree[1]), to_sympy(tree[2])
+    return {"add": left + right, "sub": left - right, "mul": left * right, "div": left / right}[kind]
+
+
+def _diagnose(step: FormulaStep, tree: Tree, used: set[str], wanted: set[str], points: list[dict[str, float]],
+              mine: list[float], theirs: list[float]) -> tuple[list[Message], str | None]:
+    catalog = engine.symbol_catalog()
+    for mistake in step.mistakes:
+        if mistake.formula and mistake.feedback and set(engine.formula_symbols(mistake.formula)) <= set(points[0]):
+            if _agree(mine, [_expected_at(mistake.formula, point) for point in points]):
+                return [Message(mistake.feedback.en, mistake.feedback.zh)], mistake.id
+    messages: list[Message] = []
+    missing, extra = sorted(wanted - used), sorted(used - wanted)
+    for name in missing:
+        messages.append(Message(f"Your formula does not use {catalog[name].display} ({catalog[name].en}).",
+                                f"你的公式里没有 {catalog[name].display}({catalog[name].zh})。"))
+    for name in extra:
+        messages.append(Message(f"The answer does not depend on {catalog[name].display} ({catalog[name].en}).",
+                                f"答案和 {catalog[name].display}({catalog[name].zh})无关。"))
+    ratios = [a / b for a, b in zip(mine, theirs) if math.isfinite(a) and math.isfinite(b) and b != 0]
+    if not missing and not extra and ratios and all(abs(r - ratios[0]) <= 1e-9 * abs(ratios[0]) for r in ratios):
+        factor = Fraction(ratios[0]).limit_denominator(1000)
+        messages.append(Message(f"Off by a constant factor: yours is {factor} × the expected formula.",
+                                f"差一个常数倍:你的是期望公式的 {factor} 倍。"))
+        return messages, "formula-constant-factor"
+    return messages, ("formula-symbols" if missing or extra else None)
+
+
+def _show_tree(tree: Tree) -> str:
+    """The parsed formula in display names, to echo what was understood."""
+    from tutor.sizing.printing import show
+
+    try:
+        return show(to_sympy(tree))
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return ""
