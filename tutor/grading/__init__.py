@@ -1,0 +1,38 @@
+"""Answer checking (DESIGN §5–6): quantities, graders by step kind, verdicts.
+
+Public API (docs/grading.md):
+
+    from tutor.grading import grade, draw, expected_answer, Verdict
+    variant = draw(question, seed)                     # seed 0 = `given`; others draw `vary`
+    verdict = grade(question, "≈39 GB", step_id=None, seed=0)   # never raises on learner text
+    verdict.correct, verdict.score, verdict.feedback["zh"], verdict.to_json()
+    expected_answer(question, step, variant)           # what --reveal shows
+    combine(question, {step_id: (correct, score)})     # a design question's partial credit
+    parse_quantity(text, unit, dimension, factor)      # `54万 tokens/s` -> readings in base units
+
+Attributes load on first use, so importing this package stays cheap for the CLI.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+_EXPORTS = {
+    "grade": "tutor.grading.grade", "expected_answer": "tutor.grading.grade", "find_step": "tutor.grading.grade",
+    "step_prompt": "tutor.grading.grade", "StepNotFound": "tutor.grading.grade",
+    "draw": "tutor.grading.variant", "Variant": "tutor.grading.variant", "VariantError": "tutor.grading.variant",
+    "Verdict": "tutor.grading.verdict", "Message": "tutor.grading.verdict",
+    "combine": "tutor.grading.design", "next_step": "tutor.grading.design",
+    "parse_quantity": "tutor.grading.quantity", "QuantityError": "tutor.grading.quantity",
+    "grade_rubric": "tutor.grading.rubric", "covers": "tutor.grading.rubric",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'tutor.grading' has no attribute {name!r}")
+    value = getattr(import_module(module_name), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,237 @@
+"""Config steps: a TP/PP/CP/EP/DP layout judged by the engine's validator and the lesson's recipe.
+
+Many layouts can be right. Each rule below passes or fails with its own feedback line, and the
+score is the share passed; the layout is right when every rule passes (lesson §recipe):
+  layout       the engine's validator finds no error (TP × PP × CP × DP = GPUs, heads ÷ TP,
+               batch ÷ (DP × micro-batch), m ≥ p, EP folds into DP × CP, seq ÷ 2·CP, …)
+  tp-node      TP ≤ `max_tp` (8, one NVLink node): its all-reduces need NVLink
+  fits         model state (distributed optimizer) + first-stage activations fit the GPU,
+               with full recompute if need be (said in the feedback)
+  m-4p         with PP > 1, m ≥ `min_m_over_p` · p (4p) micro-batches, or the bubble is large
+  smallest-pp  no layout with a smaller PP (TP ≤ max_tp, same CP, TP × CP in a node) fits as well
+  cp-needed    CP > 1 only when the same layout without CP does not fit
+  moe-ep       a mixture of experts uses EP > 1; `require: {ep: N}` / `{cp: N}` pin a size
+Memory is the engine's `size()` with GB = 10^9 bytes and no planning reserve, so the lesson's
+own answers (70B: TP4 PP4 CP2 DP2; 1T: TP8 PP16 DP64) pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tutor.content.models import ConfigStep
+from tutor.grading.config_parse import ConfigError, parse_config, show_layout
+from tutor.grading.variant import Variant, resolve
+from tutor.grading.verdict import Message, Verdict, join, unreadable
+
+RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
+MODEL_FIELDS = ("params", "arch", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    model: object
+    train: object
+    gpus: int
+    hardware: object
+    max_tp: int
+    min_m_over_p: float
+    required: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    passed: bool
+    message: Message
+
+
+def scenario(step: ConfigStep, variant: Variant) -> Scenario:
+    """The model, batch, cluster and limits the step describes (SizingError on broken content)."""
+    from tutor.sizing import Model, Train, gpu, model_preset
+
+    inputs = resolve(step.inputs, variant.values)
+    if "model" in inputs:
+        model = model_preset(str(inputs["model"]))
+    else:
+        model = Model(name="question", **{key: inputs[key] for key in MODEL_FIELDS if key in inputs})
+    train = Train(seq=int(inputs.get("seq", 4096)), micro_batch=int(inputs.get("micro_batch", 1)),
+                  global_batch=int(inputs.get("global_batch", 1024)), tokens=inputs.get("tokens"))
+    hardware = gpu(str(inputs.get("gpu", "h100")))
+    require = dict(step.require)
+    return Scenario(model, train, int(inputs["gpus"]), hardware, int(require.pop("max_tp", hardware.gpus_per_node)),
+                    float(require.pop("min_m_over_p", 4)), {key: int(value) for key, value in require.items()})
+
+
+def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
+    from tutor.sizing import SizingError
+
+    where = scenario(step, variant)
+    expected = {"gpus": where.gpus, "rules": [rule_text(rule_id) for rule_id in RULE_IDS]}
+    try:
+        layout = parse_config(answer)
+    except ConfigError as error:
+        return unreadable([error.message], expected)
+    try:
+        rules = judge(where, layout)
+    except SizingError as error:
+        return unreadable([Message(f"That layout cannot be sized: {error}", f"这个配置算不出来:{error}")], expected)
+    passed = [rule for rule in rules if rule.passed]
+    correct = len(passed) == len(rules)
+    head = Message(f"Right: {show_layout(layout)} follows the recipe." if correct else
+                   f"Not yet: {len(rules) - len(passed)} of {len(rules)} rules broken.",
+                   f"正确:{show_layout(layout)} 符合配方。" if correct else
+                   f"还不对:{len(rules)} 条规则里有 {len(rules) - len(passed)} 条没满足。")
+    lines = [head] + [_line(rule) for rule in rules]
+    details = {"rules": [{"id": rule.id, "passed": rule.passed, "en": _line(rule).en, "zh": _line(rule).zh}
+                         for rule in rules]}
+    return Verdict(correct, len(passed) / len(rules), layout, expected, join(lines),
+                   mistake=None if correct else next(rule.id for rule in rules if not rule.passed), details=details)
+
+
+def _line(rule: Rule) -> Message:
+    """A failed rule says what is wrong; a passed one says what it checked (the fit says how much)."""
+    if rule.passed and rule.id in RULE_TEXT and rule.id != "fits":
+        en, zh = RULE_TEXT[rule.id]
+        return Message(f"✓ {en}", f"✓ {zh}")
+    return Message(f"{'✓' if rule.passed else '✗'} {rule.message.en}", f"{'✓' if rule.passed else '✗'} {rule.message.zh}")
+
+
+def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
+    """Every rule's outcome for `layout` (SizingError when the numbers cannot be sized at all)."""
+    from tutor.sizing.validate import resolve as resolve_layout
+
+    from tutor.sizing import Parallel, SizingError
+
+    try:
+        par = resolve_layout(_parallel(where, layout, "none"))
+    except SizingError as error:
+        return [Rule("layout", False, Message(str(error), str(error)))]
+    errors = _errors(where, par)
+    if errors:
+        return [Rule("layout", False, Message("; ".join(e.en for e in errors), ";".join(e.zh for e in errors)))]
+    rules = [Rule("layout", True, Message("The layout is valid.", "配置合法。"))]
+    rules.append(Rule("tp-node", par.tp <= where.max_tp, Message(
+        f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
+        f"TP {par.tp} 超过 {where.max_tp}:TP 每层 4 次 all-reduce,必须留在机内走 NVLink。")))
+    level, total = fit_level(where, par)
+    rules.append(_fits_rule(where, level, total))
+    m = where.train.global_batch // (par.dp * where.train.micro_batch)
+    rules.append(Rule("m-4p", par.pp == 1 or m >= where.min_m_over_p * par.pp, Message(
+        f"m = {m} micro-batches per pipeline is below {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}: "
+        f"the bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} is large.",
+        f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}:"
+        f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 太大。")))
+    if level is not None:
+        smaller = _smaller_pp(where, par, level)
+        rules.append(Rule("smallest-pp", smaller is None, Message(
+            f"PP {par.pp} is more than needed: {smaller} already fits. The recipe takes TP up to the node first, "
+            "then the smallest PP that fits.",
+            f"PP {par.pp} 开大了:{smaller} 就放得下。配方是先把 TP 开到机内上限,再取放得下的最小 PP。")))
+        if par.cp > 1:
+            without = Parallel(gpus=where.gpus, tp=par.tp, pp=par.pp, cp=1, ep=par.ep, dp=par.dp * par.cp,
+                               vpp=par.vpp, sharding="distopt")
+            needless = not _errors(where, without) and _fits_within(where, without, level)
+            rules.append(Rule("cp-needed", not needless, Message(
+                f"CP {par.cp} is not needed: without it (DP {par.dp * par.cp}) the layout fits. "
+                "Add CP for long sequences, when activations do not fit.",
+                f"不需要 CP {par.cp}:不开 CP(DP {par.dp * par.cp})也放得下。序列长、activation 放不下时才加 CP。")))
+    if where.model.is_moe:
+        rules.append(Rule("moe-ep", par.ep > 1, Message(
+            "A mixture of experts spreads its experts with EP > 1 (folded into DP × CP, no extra GPUs).",
+            "MoE 要用 EP > 1 把 expert 分开(折叠进 DP × CP,不额外占卡)。")))
+    for dim, size in where.required.items():
+        rules.append(Rule(f"require-{dim}", getattr(par, dim, None) == size, Message(
+            f"The question fixes {dim.upper()} = {size}.", f"题目规定 {dim.upper()} = {size}。")))
+    return rules
+
+
+def _parallel(where: Scenario, layout: Mapping[str, int], recompute: str):
+    from tutor.sizing import Parallel
+
+    return Parallel(gpus=where.gpus, tp=layout.get("tp", 1), pp=layout.get("pp", 1), cp=layout.get("cp", 1),
+                    ep=layout.get("ep", 1), dp=layout.get("dp"), vpp=layout.get("vpp", 1), sharding="distopt",
+                    recompute=recompute)
+
+
+def _errors(where: Scenario, par) -> list:
+    from tutor.sizing import validate_config
+
+    return validate_config(where.model, where.train, par, where.hardware).errors
+
+
+def fit_level(where: Scenario, par) -> tuple[str | None, float]:
+    """The lightest recompute with which the layout fits, and its bytes per GPU (None if none fits)."""
+    from dataclasses import replace
+
+    from tutor.sizing import size
+
+    total = 0.0
+    for level in RECOMPUTE_LEVELS:
+        report = size(where.model, where.train, replace(par, recompute=level), where.hardware)
+        total = report["memory"]["total"]
+        if report["memory"]["fits"]:
+            return level, total
+    return None, total
+
+
+def _fits_within(where: Scenario, par, level: str) -> bool:
+    found, _ = fit_level(where, par)
+    return found is not None and RECOMPUTE_LEVELS.index(found) <= RECOMPUTE_LEVELS.index(level)
+
+
+def _fits_rule(where: Scenario, level: str | None, total: float) -> Rule:
+    from tutor.sizing import format_value
+
+    capacity_en = format_value(where.hardware.gpu_mem, "GB", 0)
+    if level is None:
+        return Rule("fits", False, Message(
+            f"Does not fit: {format_value(total, 'GB')} per GPU even with full recompute, on {capacity_en} GPUs.",
+            f"放不下:即使 full recompute 每卡也要 {format_value(total, 'GB', 1, 'zh')},卡只有 {capacity_en}。"))
+    if level == "full":
+        return Rule("fits", True, Message(
+            f"Fits with full recompute ({format_value(total, 'GB')} of {capacity_en}); that costs an extra forward.",
+            f"开 full recompute 才放得下(每卡 {format_value(total, 'GB', 1, 'zh')},共 {capacity_en});代价是多一次 forward。"))
+    return Rule("fits", True, Message(f"Fits: {format_value(total, 'GB')} per GPU of {capacity_en}.",
+                                      f"放得下:每卡 {format_value(total, 'GB', 1, 'zh')},共 {capacity_en}。"))
+
+
+def _smaller_pp(where: Scenario, par, level: str) -> str | None:
+    """A layout with a smaller PP that fits as lightly, shown as text; None when the PP is minimal."""
+    from tutor.sizing import Parallel
+    from tutor.sizing.planner import divisors
+
+    for pp in [d for d in divisors(where.gpus // par.cp) if d < par.pp]:
+        # TP and CP share the node in the recipe (70B: TP 4 × CP 2 = 8), so a rival may not push
+        # TP × CP past the node unless the learner's own layout already does.
+        node = max(where.hardware.gpus_per_node, par.tp * par.cp)
+        for tp in sorted((d for d in divisors(where.gpus // (par.cp * pp)) if d <= where.max_tp and d * par.cp <= node),
+                         reverse=True):
+            dp = where.gpus // (tp * pp * par.cp)
+            candidate = Parallel(gpus=where.gpus, tp=tp, pp=pp, cp=par.cp, ep=par.ep, dp=dp, vpp=1, sharding="distopt")
+            m = where.train.global_batch // (dp * where.train.micro_batch) if where.train.global_batch % (
+                dp * where.train.micro_batch) == 0 else 0
+            if pp > 1 and m < where.min_m_over_p * pp:
+                continue
+            if not _errors(where, candidate) and _fits_within(where, candidate, level):
+                return show_layout({"tp": tp, "pp": pp, "cp": par.cp, "dp": dp})
+    return None
+
+
+RULE_TEXT = {
+    "layout": ("valid layout: TP × PP × CP × DP = GPUs; heads, layers and batch divide evenly",
+               "配置合法:TP × PP × CP × DP = 卡数;head、层数、batch 都能整除"),
+    "tp-node": ("TP inside one NVLink node (≤ 8)", "TP 在机内(≤ 8)"),
+    "fits": ("model state + activations fit in GPU memory", "model state + activation 放得进显存"),
+    "m-4p": ("m ≥ 4p micro-batches per pipeline", "每条 pipeline 的 micro-batch 数 m ≥ 4p"),
+    "smallest-pp": ("the smallest PP that fits, after TP", "TP 之后取放得下的最小 PP"),
+    "cp-needed": ("CP only when activations need it", "activation 放不下时才开 CP"),
+    "moe-ep": ("EP > 1 for a mixture of experts", "MoE 用 EP > 1"),
+}
+RULE_IDS = tuple(RULE_TEXT)
+
+
+def rule_text(rule_id: str) -> dict[str, str]:
+    en, zh = RULE_TEXT[rule_id]
+    return {"id": rule_id, "en": en, "zh": zh}

@@ -1,0 +1,84 @@
+"""One entry point for every step kind: `grade(question, answer, step_id, seed)` -> Verdict.
+
+Graders never raise on learner text: whatever arrives (1 MB, control characters, code) comes
+back as a Verdict. They do raise on broken *content* (an unknown formula, a variant that cannot
+be computed), which `tutor validate` reports before a learner ever sees it.
+"""
+
+from __future__ import annotations
+
+from tutor.content.models import (ChoiceStep, ClarifyStep, ConfigStep, FormulaStep, NumericStep, OpenStep,
+                                  Question)
+from tutor.grading.variant import Variant, draw, render
+from tutor.grading.verdict import Verdict
+
+
+class StepNotFound(LookupError):
+    """The question has no step with that id."""
+
+
+def find_step(question: Question, step_id: str | None):
+    """The step called `step_id`, or the first step when None."""
+    if step_id is None:
+        return question.steps[0]
+    for step in question.steps:
+        if step.id == step_id:
+            return step
+    raise StepNotFound(f"question {question.id} has no step {step_id!r}; its steps: "
+                       f"{', '.join(step.id for step in question.steps)}")
+
+
+def grade(question: Question, answer: object, step_id: str | None = None, seed: int = 0,
+          self_assessment: str | None = None) -> Verdict:
+    """Grade `answer` to one step of one variant of `question`."""
+    step = find_step(question, step_id)
+    text = answer if isinstance(answer, str) else ("" if answer is None else str(answer))
+    if isinstance(step, (OpenStep, ClarifyStep)):
+        from tutor.grading.rubric import grade_rubric
+
+        return grade_rubric(step, text, self_assessment)
+    if isinstance(step, ChoiceStep):
+        from tutor.grading.choice import grade_choice
+
+        return grade_choice(step, text)
+    if isinstance(step, FormulaStep):
+        from tutor.grading.formula import grade_formula
+
+        return grade_formula(step, text)
+    variant = draw(question, seed)
+    if isinstance(step, NumericStep):
+        from tutor.grading.numeric import grade_numeric
+
+        return grade_numeric(step, variant, text)
+    if isinstance(step, ConfigStep):
+        from tutor.grading.config import grade_config
+
+        return grade_config(step, variant, text)
+    raise TypeError(f"unknown step kind {step.kind!r}")
+
+
+def expected_answer(question: Question, step, variant: Variant) -> object:
+    """What `--reveal` shows for a step: numbers `{value, unit, tolerance, text}`, the formula,
+    the configuration rules with an example layout, the right options, the model answer."""
+    if isinstance(step, NumericStep):
+        from tutor.grading.numeric import expected_value
+
+        return expected_value(step, variant).to_json()
+    if isinstance(step, FormulaStep):
+        from tutor.grading.formula import expected_formula
+
+        return expected_formula(step)
+    if isinstance(step, ConfigStep):
+        from tutor.grading.config_example import expected_config
+
+        return expected_config(step, variant)
+    if isinstance(step, ChoiceStep):
+        return {"options": sorted(option.id for option in step.options if option.correct)}
+    return {"model_answer": step.model_answer.model_dump(),
+            "points": [{"id": point.id, "text": point.text.model_dump()} for point in step.points]}
+
+
+def step_prompt(question: Question, step, variant: Variant) -> dict[str, str]:
+    """The step's prompt in both languages with the variant's numbers filled in."""
+    text = step.prompt or question.prompt
+    return {lang: render(text.get(lang), variant.values, lang) for lang in ("en", "zh")}
