@@ -166,3 +166,11 @@ def test_division_by_zero_and_overflow_become_sizing_errors():
     assert math.isfinite(evaluate("model_state_bytes", params=1e15))
     with pytest.raises(SizingError):
         evaluate("bubble_fraction", pp=1e7, microbatches=1e-320)
+
+
+def test_docs_list_every_formula():
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "sizing.md").read_text(encoding="utf-8")
+    listed = {line.split("`")[1] for line in docs.splitlines() if line.startswith("| `")}
+    assert listed == set(registry.names())
