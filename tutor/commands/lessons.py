@@ -21,11 +21,11 @@ def run(args) -> int:
         ]})
         return 0
     lang = lang_of(args)
+    width = max((len(f"{lesson.id}/{section.id}") for lesson in lessons for section in lesson.sections), default=0) + 4
     for lesson in lessons:
-        marker = "  deep dive" if lesson.kind == "deep-dive" else ""
-        print(f"{lesson.id:<24} {lesson.title.get(lang)}{marker}")
+        print(f"{lesson.id:<{width}}{lesson.title.get(lang)}")
         for section in lesson.sections:
-            print(f"  {lesson.id}/{section.id:<20} {section.title.get(lang)}")
+            print(f"  {f'{lesson.id}/{section.id}':<{width - 2}}{section.title.get(lang)}")
     if not lessons:
         print("no lessons installed")
     return 0
