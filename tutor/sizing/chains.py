@@ -79,8 +79,10 @@ def _memory(mode: Mode) -> list[Link]:
 def _activations(mode: Mode) -> list[Link]:
     if mode.activation_row is None:
         return []
-    per_layer = (link("activations_per_layer", mode.activation_row) if mode.activation_row == "activation_bytes_per_layer"
-                 else link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"]))
+    if mode.activation_row == "activation_bytes_per_layer":  # divides by CP itself
+        per_layer = link("activations_per_layer", mode.activation_row)
+    else:
+        per_layer = link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"])
     first_stage = "first_stage_activations_interleaved" if mode.interleaved else "first_stage_activations"
     return [per_layer, link("activations", first_stage, act_layer=ref("activations_per_layer"))]
 
@@ -105,7 +107,8 @@ def _throughput(mode: Mode) -> list[Link]:
     if mode.tokens:
         links.append(link("train_flops", "train_flops", params=ACTIVE))
         if rate:
-            links += [link("train_time_s", "train_time_s", params=ACTIVE), link("train_days", "train_days", params=ACTIVE)]
+            links += [link("train_time_s", "train_time_s", params=ACTIVE),
+                      link("train_days", "train_days", params=ACTIVE)]
     return links
 
 
@@ -125,7 +128,8 @@ def size_derivation(mode: Mode) -> Derivation:
               link("bubble", "bubble_fraction_interleaved" if mode.interleaved else "bubble_fraction"),
               link("bubble_wallclock", "bubble_wallclock")]
     links += _throughput(mode)
-    links += [link("checkpoint_bytes", "checkpoint_bytes"), link("checkpoint_bytes_per_gpu", "checkpoint_bytes_per_gpu"),
+    links += [link("checkpoint_bytes", "checkpoint_bytes"),
+              link("checkpoint_bytes_per_gpu", "checkpoint_bytes_per_gpu"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
     if mode.attention:  # the per-layer traffic needs the hidden size
         links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),

@@ -21,8 +21,8 @@ def check_lesson_figures(content) -> Iterable:
         for name, figure in loaded.model.figures.items():
             where = ("figures", name)
             if figure.unit not in DISPLAY_UNITS:
-                yield loaded.problem(f"figure {name!r}: unknown unit {figure.unit!r} "
-                                     f"(use one of {', '.join(unit for unit in DISPLAY_UNITS if unit)})", *where, "unit")
+                known = ", ".join(unit for unit in DISPLAY_UNITS if unit)
+                yield loaded.problem(f"figure {name!r}: unknown unit {figure.unit!r} (use one of {known})", *where, "unit")
             if figure.formula is None:
                 continue
             if not registry.exists(figure.formula):

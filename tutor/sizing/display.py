@@ -84,7 +84,8 @@ def format_auto(value: float, result_unit: str, digits: int = 1, lang: str = "en
     dim, per_source = RESULT_BASE.get(result_unit, ("any", 1))
     base = float(value) * per_source
     if dim == "bytes":  # GB up to 10 TB, as the lesson writes 1120 GB
-        unit = next((u for u, limit in (("TB", 1e13), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)) if abs(base) >= limit), "B")
+        steps = (("TB", 1e13), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3))
+        unit = next((u for u, limit in steps if abs(base) >= limit), "B")
     elif dim == "time":
         unit = next((u for u, limit in (("days", 2 * 86400), ("h", 2 * 3600), ("min", 120)) if abs(base) >= limit), "s")
     elif dim == "fraction":

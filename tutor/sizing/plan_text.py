@@ -95,8 +95,8 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             f"剩下的 DP {best.dp} 开 distributed optimizer:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
             "没有 --layers 和 --hidden,activation 没算进去。")
     else:
-        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: {_gb(memory['model_state'], lang)} model "
-            f"state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
+        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: "
+            f"{_gb(memory['model_state'], lang)} model state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
             f"剩下的 DP {best.dp} 开 distributed optimizer:model state {_gb(memory['model_state'], lang)} + activation "
             f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}(共 {cap})。")
     if len(reports) > 1:

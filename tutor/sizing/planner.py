@@ -50,8 +50,8 @@ class Candidate:
 
     def key(self) -> tuple:
         """The recipe as an order: m ≥ 4p, no recompute, even stages, smallest PP, then TP, CP, EP, bubble, headroom."""
-        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.pp, self.tp, self.cp, self.ep, self.bubble,
-                -self.headroom)
+        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.pp, self.tp, self.cp, self.ep,
+                self.bubble, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -124,7 +124,8 @@ def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, 
     args = {**values, **layout}
     out = dict(zip(outputs, function(*(args[name] for name in names))))
     total = out["model_state"] + out.get("activations", 0.0)
-    return Candidate(tp, pp, cp, layout["ep"], dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / hardware.gpu_mem,
+    return Candidate(tp, pp, cp, layout["ep"], dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total,
+                     1 - total / hardware.gpu_mem,
                      out["bubble"], _slow_link_bytes(out, layout, model, m, hardware.gpus_per_node),
                      model.layers is not None and model.layers % pp != 0)
 
@@ -159,7 +160,8 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
               if validate_config(model, train, _parallel(c, gpus), hardware, throughput).ok][:alternatives + 1]
     reports = [_report(model, train, c, gpus, hardware, throughput, lang) for c in chosen]
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
-            "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)), lang)}
+            "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
+                                lang)}
 
 
 def _parallel(candidate: Candidate, gpus: int) -> Parallel:

@@ -22,13 +22,15 @@ MODELS: dict[str, Model] = {
                                            "MLP 4·d_model); GPT-2 BPE vocabulary of 50,257 (Radford et al. 2019)"),
     "mixtral-8x7b": Model("mixtral-8x7b", None, "llama", layers=32, hidden=4096, heads=32, kv_heads=8, ffn=14336,
                           vocab=32000, experts=8, top_k=2,
-                          source="Jiang et al. 2024 (Mixtral of Experts) Table 1; 47B parameters, 13B active per token"),
+                          source="Jiang et al. 2024 (Mixtral of Experts) Table 1; "
+                                 "47B parameters, 13B active per token"),
     "lesson-70b": Model("lesson-70b", 70e9, None, layers=80, hidden=8192, heads=64, kv_heads=8,
                         source="lesson §worked-examples (Megatron guide: 70B, h 8192, 80 layers); "
                                "heads as Llama 3 70B (Table 3)"),
     "dense-1t": Model("dense-1t", 1e12, "gpt", layers=128, hidden=25600, heads=160, kv_heads=160, ffn=102400,
                       vocab=51200, source="lesson §trillion-design (1T dense); shape of the 1T row of Narayanan et al. "
-                                          "2021 Table 1 (128 layers, h 25600, 160 heads, 1008B), vocabulary 51,200 (§5)"),
+                                          "2021 Table 1 (128 layers, h 25600, 160 heads, 1008B), "
+                                          "vocabulary 51,200 (§5)"),
 }
 
 

@@ -28,7 +28,8 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
     row = activation_row(par.tp, par.sp, par.flash, par.recompute) if shape_known else None
     if row in ("activation_per_layer_none", "activation_per_layer_tp", "activation_per_layer_tp_sp") \
             and model.heads is None:
-        raise SizingError("activations without FlashAttention or selective recompute need the number of heads (--heads)")
+        raise SizingError("activations without FlashAttention or selective recompute need the number of heads "
+                          "(--heads)")
     dense_shape = not model.is_moe and par.pp > 1 and model.architecture_inputs(train.seq) is not None
     return Mode(sharding=par.sharding, activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
                 first_stage=model.arch if dense_shape else None, rate=throughput.kind,

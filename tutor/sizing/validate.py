@@ -97,7 +97,8 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
                     "interleaved(v > 1)需要 PP > 1")
     if model.layers is not None and model.layers % (par.pp * par.vpp):
         if par.vpp > 1:
-            found.error("layers-pp", f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
+            found.error("layers-pp",
+                        f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
                         f"{model.layers} 层分不成 PP × v = {par.pp * par.vpp} 个相等的段")
         else:
             found.warn("layers-pp", f"{model.layers} layers do not split evenly over PP {par.pp}: the fullest stage "

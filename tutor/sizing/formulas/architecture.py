@@ -32,7 +32,8 @@ ROUTER = h * E
 GPT_LAYER = GPT_ATTENTION + GPT_MLP + GPT_NORMS
 LLAMA_LAYER = LLAMA_ATTENTION + LLAMA_MLP + LLAMA_NORMS
 N21 = "Narayanan et al. 2021 Eq. 2 (GPT: learned positions, biases, MHA, GeLU)"
-LLAMA = "Llama 3 paper (arXiv 2407.21783) Table 3; Touvron et al. 2023 §2.2 (SwiGLU, RoPE, RMSNorm); GQA (Ainslie et al. 2023)"
+LLAMA = ("Llama 3 paper (arXiv 2407.21783) Table 3; Touvron et al. 2023 §2.2 (SwiGLU, RoPE, RMSNorm); "
+         "GQA (Ainslie et al. 2023)")
 MOE = "Jiang et al. 2024 (Mixtral) §2; Megatron-LM moe/README.md"
 GPT_ORDER = ("layers", "hidden", "ffn", "vocab", "seq")
 LLAMA_ORDER = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab")

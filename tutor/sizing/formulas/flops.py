@@ -27,7 +27,8 @@ TRAIN_DAYS = Mul(TRAIN_TIME, Pow(SECONDS_PER_DAY, -1, evaluate=False), evaluate=
 FORMULAS = (
     formula("flops_per_token", 6 * Psi, "FLOPs",
             "Model FLOPs per training token: 6Ψ (2Ψ forward, 4Ψ backward).",
-            "每个训练 token 的 model FLOPs:6Ψ(forward 2Ψ,backward 4Ψ)。", "lesson §trillion-design (6ND); Kaplan et al. 2020 §2.1"),
+            "每个训练 token 的 model FLOPs:6Ψ(forward 2Ψ,backward 4Ψ)。",
+            "lesson §trillion-design (6ND); Kaplan et al. 2020 §2.1"),
     formula("flops_per_token_attn", 6 * Psi + 12 * L * h * s, "FLOPs",
             "Model FLOPs per token with the attention scores: 6Ψ + 12·L·h·s.",
             "算上 attention score 的每 token model FLOPs:6Ψ + 12·L·h·s。", K22_EQ7,

@@ -17,6 +17,8 @@ from tutor.sizing.symbols import S
 Psi, N = S["params"], S["n_shard"]
 tp, pp, dp, cp, ep = S["tp"], S["pp"], S["dp"], S["cp"], S["ep"]
 ZERO = "Rajbhandari et al. 2020 (ZeRO), Figure 1 and §5 (K = 12)"
+# MoE: non-expert weights split by TP·PP, expert weights also by EP (expert TP = TP).
+MOE_HELD = (Psi - S["expert_params"]) / (tp * pp) + S["expert_params"] / (tp * pp * ep)
 DISTOPT = "Megatron-LM docs/user-guide/features/dist_optimizer.md (bf16 params, fp32 grads); lesson §memory"
 
 FORMULAS = (
@@ -58,7 +60,8 @@ FORMULAS = (
     formula("weight_bytes_sharded", 2 * Psi / N, "B", "bf16 weights sharded over N (ZeRO-3).",
             "bf16 weight 沿 N 切分(ZeRO-3)。", ZERO),
     formula("grad_bytes", 2 * Psi, "B", "bf16 gradients: 2 bytes per parameter.", "bf16 gradient:每个参数 2 字节。", ZERO),
-    formula("grad_bytes_fp32", 4 * Psi, "B", "fp32 gradients (Megatron's distributed optimizer): 4 bytes per parameter.",
+    formula("grad_bytes_fp32", 4 * Psi, "B",
+            "fp32 gradients (Megatron's distributed optimizer): 4 bytes per parameter.",
             "fp32 gradient(Megatron distributed optimizer):每个参数 4 字节。", DISTOPT),
     formula("grad_bytes_sharded", 2 * Psi / N, "B", "bf16 gradients sharded over N (ZeRO-2 and -3).",
             "bf16 gradient 沿 N 切分(ZeRO-2、ZeRO-3)。", ZERO),
@@ -83,12 +86,12 @@ FORMULAS = (
             "MoE:每卡持有的 expert 参数;EP 切分 expert,expert TP 默认等于 TP。",
             "Megatron-LM moe/README.md (--expert-tensor-parallel-size defaults to TP)",
             order=("expert_params", "tp", "pp", "ep")),
-    formula("moe_params_per_gpu", (Psi - S["expert_params"]) / (tp * pp) + S["expert_params"] / (tp * pp * ep), "params",
+    formula("moe_params_per_gpu", MOE_HELD, "params",
             "MoE: parameters one GPU holds, non-expert weights split by TP·PP and expert weights by TP·PP·EP.",
             "MoE:每卡持有的参数,非 expert 部分按 TP·PP 切,expert 部分按 TP·PP·EP 切。",
             "Megatron-LM moe/README.md (MoE Parallel Folding)", order=("params", "expert_params", "tp", "pp", "ep")),
     formula("moe_distopt_bytes_per_gpu",
-            6 * ((Psi - S["expert_params"]) / (tp * pp) + S["expert_params"] / (tp * pp * ep)) + 12 * Psi / (tp * pp * dp * cp),
+            6 * MOE_HELD + 12 * Psi / (tp * pp * dp * cp),
             "B",
             "MoE with the distributed optimizer: 6 bytes per held parameter; expert optimizer state is sharded over "
             "DP·CP/EP ranks holding the same experts, which again gives 12·Ψ/(TP·PP·DP·CP) in all.",
