@@ -61,9 +61,10 @@ class Figure(_Model):
     inputs: dict[str, Number | str] = {}
     """Values for the formula's symbols (numbers, or preset names where the formula takes one)."""
     unit: str = ""
-    """Display unit: B, KB, MB, GB, TB, GiB, s, min, h, days, %, tokens/s, FLOPs, x (plain)."""
+    """Display unit of `tutor.sizing.format_value`: B, KB, MB, GB, TB, MiB, GiB, s, min, h, days, %,
+    FLOPs, TFLOP/s, tokens/s, params (a count with K/M/B/T, 万/亿), x (plain)."""
     digits: int = Field(default=1, ge=0, le=6)
-    """Significant digits after the decimal point in the rendered figure."""
+    """Decimals shown in the rendered figure (`format_value`'s `digits`)."""
     fact: Number | None = None
     """A published figure instead of a formula; then `source` is required."""
     fact_unit: str | None = None
