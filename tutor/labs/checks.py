@@ -112,7 +112,7 @@ def _compare(event: dict, rank: int) -> dict:
     label = formula + "".join(f" − {name}" for name in event.get("subtract") or ())
     return {"name": event["name"], "passed": passed,
             "detail": f"measured {_fmt(value, unit)}, {source} {label} = {_fmt(expected, unit)}"
-                      + ("" if passed else f" (rank {rank}; tolerance {event['rtol']:.0%})"),
+                      + ("" if passed else f" (rank {rank}; relative tolerance {event['rtol']:.2g})"),
             "measured": value, "expected": expected, "formula": formula, "inputs": event["inputs"]}
 
 
@@ -121,4 +121,6 @@ def _fmt(value: float, unit: str) -> str:
         return f"{value:,.0f} B"
     if unit == "fraction":
         return f"{value:.3f}"
+    if not unit and abs(value) >= 100:
+        return f"{value:,.0f}"
     return f"{value:.4g}{(' ' + unit) if unit else ''}"

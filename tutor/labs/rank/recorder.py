@@ -65,8 +65,9 @@ class Recorder:
         """A position in the record; `since(mark)` returns what came after it."""
         return self._seq
 
-    def since(self, mark: int) -> list[dict]:
-        return [entry for entry in self.entries if entry["seq"] > mark]
+    def since(self, mark: int, until: int | None = None) -> list[dict]:
+        """The collectives after `mark` (and up to the mark `until`, when given)."""
+        return [entry for entry in self.entries if entry["seq"] > mark and (until is None or entry["seq"] <= until)]
 
     def _wrap(self, op: str, original):
         @functools.wraps(original)
