@@ -18,8 +18,8 @@ from __future__ import annotations
 from importlib import import_module
 
 _EXPORTS = {
-    "grade": "tutor.grading.grade", "expected_answer": "tutor.grading.grade", "find_step": "tutor.grading.grade",
-    "step_prompt": "tutor.grading.grade", "StepNotFound": "tutor.grading.grade",
+    "grade": "tutor.grading.dispatch", "expected_answer": "tutor.grading.dispatch", "find_step": "tutor.grading.dispatch",
+    "step_prompt": "tutor.grading.dispatch", "StepNotFound": "tutor.grading.dispatch",
     "draw": "tutor.grading.variant", "Variant": "tutor.grading.variant", "VariantError": "tutor.grading.variant",
     "Verdict": "tutor.grading.verdict", "Message": "tutor.grading.verdict",
     "combine": "tutor.grading.design", "next_step": "tutor.grading.design",

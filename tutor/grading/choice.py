@@ -28,7 +28,7 @@ def grade_choice(step: ChoiceStep, answer: str) -> Verdict:
     if chosen is None:
         ids = ", ".join(option.id for option in step.options)
         return unreadable([Message(f"Answer with option letters ({ids}), e.g. 'a' or 'a, c', or with an option's text.",
-                                   f"请用选项字母({ids})作答,如 'a' 或 'a, c',也可以写选项原文。")], expected)
+                                   f"请用选项字母（{ids}）作答，如 'a' 或 'a， c'，也可以写选项原文。")], expected)
     hits, wrong = len(chosen & right), len(chosen - right)
     if step.multiple:
         score = max(0.0, (hits - wrong) / len(right)) if right else 0.0

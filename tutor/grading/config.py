@@ -76,13 +76,13 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
     try:
         rules = judge(where, layout)
     except SizingError as error:
-        return unreadable([Message(f"That layout cannot be sized: {error}", f"这个配置算不出来:{error}")], expected)
+        return unreadable([Message(f"That layout cannot be sized: {error}", f"这个配置算不出来：{error}")], expected)
     passed = [rule for rule in rules if rule.passed]
     correct = len(passed) == len(rules)
     head = Message(f"Right: {show_layout(layout)} follows the recipe." if correct else
                    f"Not yet: {len(rules) - len(passed)} of {len(rules)} rules broken.",
-                   f"正确:{show_layout(layout)} 符合配方。" if correct else
-                   f"还不对:{len(rules)} 条规则里有 {len(rules) - len(passed)} 条没满足。")
+                   f"正确：{show_layout(layout)} 符合配方。" if correct else
+                   f"还不对：{len(rules)} 条规则里有 {len(rules) - len(passed)} 条没满足。")
     lines = [head] + [_line(rule) for rule in rules]
     details = {"rules": [{"id": rule.id, "passed": rule.passed, "en": _line(rule).en, "zh": _line(rule).zh}
                          for rule in rules]}
@@ -114,21 +114,21 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     rules = [Rule("layout", True, Message("The layout is valid.", "配置合法。"))]
     rules.append(Rule("tp-node", par.tp <= where.max_tp, Message(
         f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
-        f"TP {par.tp} 超过 {where.max_tp}:TP 每层 4 次 all-reduce,必须留在机内走 NVLink。")))
+        f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。")))
     level, total = fit_level(where, par)
     rules.append(_fits_rule(where, level, total))
     m = where.train.global_batch // (par.dp * where.train.micro_batch)
     rules.append(Rule("m-4p", par.pp == 1 or m >= where.min_m_over_p * par.pp, Message(
         f"m = {m} micro-batches per pipeline is below {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}: "
         f"the bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} is large.",
-        f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}:"
+        f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}："
         f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 太大。")))
     if level is not None:
         smaller = _smaller_pp(where, par, level)
         rules.append(Rule("smallest-pp", smaller is None, Message(
             f"PP {par.pp} is more than needed: {smaller} already fits. The recipe takes TP up to the node first, "
             "then the smallest PP that fits.",
-            f"PP {par.pp} 开大了:{smaller} 就放得下。配方是先把 TP 开到机内上限,再取放得下的最小 PP。")))
+            f"PP {par.pp} 开大了：{smaller} 就放得下。配方是先把 TP 开到机内上限，再取放得下的最小 PP。")))
         if par.cp > 1:
             without = Parallel(gpus=where.gpus, tp=par.tp, pp=par.pp, cp=1, ep=par.ep, dp=par.dp * par.cp,
                                vpp=par.vpp, sharding="distopt")
@@ -136,11 +136,11 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
             rules.append(Rule("cp-needed", not needless, Message(
                 f"CP {par.cp} is not needed: without it (DP {par.dp * par.cp}) the layout fits. "
                 "Add CP for long sequences, when activations do not fit.",
-                f"不需要 CP {par.cp}:不开 CP(DP {par.dp * par.cp})也放得下。序列长、activation 放不下时才加 CP。")))
+                f"不需要 CP {par.cp}：不开 CP（DP {par.dp * par.cp}）也放得下。序列长、activation 放不下时才加 CP。")))
     if where.model.is_moe:
         rules.append(Rule("moe-ep", par.ep > 1, Message(
             "A mixture of experts spreads its experts with EP > 1 (folded into DP × CP, no extra GPUs).",
-            "MoE 要用 EP > 1 把 expert 分开(折叠进 DP × CP,不额外占卡)。")))
+            "MoE 要用 EP > 1 把 expert 分开（折叠进 DP × CP，不额外占卡）。")))
     for dim, size in where.required.items():
         rules.append(Rule(f"require-{dim}", getattr(par, dim, None) == size, Message(
             f"The question fixes {dim.upper()} = {size}.", f"题目规定 {dim.upper()} = {size}。")))
@@ -188,13 +188,13 @@ def _fits_rule(where: Scenario, level: str | None, total: float) -> Rule:
     if level is None:
         return Rule("fits", False, Message(
             f"Does not fit: {format_value(total, 'GB')} per GPU even with full recompute, on {capacity_en} GPUs.",
-            f"放不下:即使 full recompute 每卡也要 {format_value(total, 'GB', 1, 'zh')},卡只有 {capacity_en}。"))
+            f"放不下：即使 full recompute 每卡也要 {format_value(total, 'GB', 1, 'zh')}，卡只有 {capacity_en}。"))
     if level == "full":
         return Rule("fits", True, Message(
             f"Fits with full recompute ({format_value(total, 'GB')} of {capacity_en}); that costs an extra forward.",
-            f"开 full recompute 才放得下(每卡 {format_value(total, 'GB', 1, 'zh')},共 {capacity_en});代价是多一次 forward。"))
+            f"开 full recompute 才放得下（每卡 {format_value(total, 'GB', 1, 'zh')}，共 {capacity_en}）；代价是多一次 forward。"))
     return Rule("fits", True, Message(f"Fits: {format_value(total, 'GB')} per GPU of {capacity_en}.",
-                                      f"放得下:每卡 {format_value(total, 'GB', 1, 'zh')},共 {capacity_en}。"))
+                                      f"放得下：每卡 {format_value(total, 'GB', 1, 'zh')}，共 {capacity_en}。"))
 
 
 def _smaller_pp(where: Scenario, par, level: str) -> str | None:
@@ -221,8 +221,8 @@ def _smaller_pp(where: Scenario, par, level: str) -> str | None:
 
 RULE_TEXT = {
     "layout": ("valid layout: TP × PP × CP × DP = GPUs; heads, layers and batch divide evenly",
-               "配置合法:TP × PP × CP × DP = 卡数;head、层数、batch 都能整除"),
-    "tp-node": ("TP inside one NVLink node (≤ 8)", "TP 在机内(≤ 8)"),
+               "配置合法：TP × PP × CP × DP = 卡数；head、层数、batch 都能整除"),
+    "tp-node": ("TP inside one NVLink node (≤ 8)", "TP 在机内（≤ 8）"),
     "fits": ("model state + activations fit in GPU memory", "model state + activation 放得进显存"),
     "m-4p": ("m ≥ 4p micro-batches per pipeline", "每条 pipeline 的 micro-batch 数 m ≥ 4p"),
     "smallest-pp": ("the smallest PP that fits, after TP", "TP 之后取放得下的最小 PP"),

@@ -40,13 +40,13 @@ def parse_config(text: object) -> dict[str, int]:
         names, numbers = _SPLIT.split(grouped.group(1)), _SPLIT.split(grouped.group(2))
         if len(names) != len(numbers):
             raise ConfigError(Message(f"{len(names)} dimensions but {len(numbers)} sizes.",
-                                      f"写了 {len(names)} 个维度,却有 {len(numbers)} 个数。"))
+                                      f"写了 {len(names)} 个维度，却有 {len(numbers)} 个数。"))
         pairs.extend(zip(names, numbers))
         cleaned = cleaned[:grouped.start()] + " " + cleaned[grouped.end():]
     pairs.extend((match.group(1), match.group(2)) for match in _PAIR.finditer(cleaned))
     if not pairs:
         raise ConfigError(Message(f"Name each size, e.g. {_EXAMPLE} (EP for MoE, v for interleaving).",
-                                  f"请写出每个维度的大小,如 {_EXAMPLE}(MoE 加 EP,interleaved 写 v)。"))
+                                  f"请写出每个维度的大小，如 {_EXAMPLE}（MoE 加 EP，interleaved 写 v）。"))
     layout: dict[str, int] = {}
     for name, number in pairs:
         dim = _ALIASES[name.lower()]
@@ -55,7 +55,7 @@ def parse_config(text: object) -> dict[str, int]:
             raise ConfigError(Message(f"{dim.upper()} must be at least 1.", f"{dim.upper()} 至少是 1。"))
         if dim in layout and layout[dim] != value:
             raise ConfigError(Message(f"{dim.upper()} is given twice ({layout[dim]} and {value}).",
-                                      f"{dim.upper()} 写了两次({layout[dim]} 和 {value})。"))
+                                      f"{dim.upper()} 写了两次（{layout[dim]} 和 {value}）。"))
         layout[dim] = value
     return layout
 

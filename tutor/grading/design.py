@@ -23,9 +23,9 @@ def combine(question: Question, step_scores: Mapping[str, tuple[bool, float]]) -
     done = len(right) == len(question.steps)
     following = next_step(question, step_scores)
     messages = [Message(f"Design: {len(right)} of {len(question.steps)} steps right, score {gained / total:.0%}.",
-                        f"设计题:{len(question.steps)} 步里答对 {len(right)} 步,得分 {gained / total:.0%}。")]
+                        f"设计题：{len(question.steps)} 步里答对 {len(right)} 步，得分 {gained / total:.0%}。")]
     if following is not None:
-        messages.append(Message(f"Next step: {following}.", f"下一步:{following}。"))
+        messages.append(Message(f"Next step: {following}.", f"下一步：{following}。"))
     details = {"steps": [{"id": step.id, "kind": step.kind, "answered": step.id in step_scores,
                           "correct": step_scores.get(step.id, (False, 0.0))[0],
                           "score": step_scores.get(step.id, (False, 0.0))[1], "weight": step.weight}

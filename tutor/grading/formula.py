@@ -46,10 +46,10 @@ def grade_formula(step: FormulaStep, answer: str) -> Verdict:
             how = Message("Checked symbolically.", "已做符号化简验证。") if exact == 0 else \
                 Message(f"Checked at {PROBES} random points.", f"已在 {PROBES} 个随机点上验证。")
             return Verdict(True, 1.0, parsed, expected, join([Message("Right: the formulas are equivalent.",
-                                                                      "正确:两个公式等价。"), how]))
+                                                                      "正确：两个公式等价。"), how]))
         return Verdict(False, 0.0, parsed, expected, join([Message(
             "Almost: numerically very close, but not the same expression (a tiny extra term?).",
-            "差一点:数值非常接近,但不是同一个式子(多了一个很小的项?)。")]), mistake="formula-near-miss")
+            "差一点：数值非常接近，但不是同一个式子（多了一个很小的项？）。")]), mistake="formula-near-miss")
     messages, mistake = _diagnose(step, tree, used, wanted, points, mine, theirs)
     return Verdict(False, 0.0, parsed, expected, join([Message("Not equivalent to the expected formula.",
                                                                "和期望的公式不等价。"), *messages]), mistake=mistake)
@@ -95,7 +95,7 @@ def _usable(step: FormulaStep) -> Message:
     names = [catalog[name] for name in engine.formula_symbols(step.formula)]
     listed_en = ", ".join(f"{info.display} ({info.en})" for info in names)
     listed_zh = "、".join(f"{info.display}({info.zh})" for info in names)
-    return Message(f"Symbols you can use: {listed_en}.", f"可以用的符号:{listed_zh}。")
+    return Message(f"Symbols you can use: {listed_en}.", f"可以用的符号：{listed_zh}。")
 
 
 def _points(formula: str, names: list[str]) -> list[dict[str, float]]:
@@ -206,15 +206,15 @@ def _diagnose(step: FormulaStep, tree: Tree, used: set[str], wanted: set[str], p
     missing, extra = sorted(wanted - used), sorted(used - wanted)
     for name in missing:
         messages.append(Message(f"Your formula does not use {catalog[name].display} ({catalog[name].en}).",
-                                f"你的公式里没有 {catalog[name].display}({catalog[name].zh})。"))
+                                f"你的公式里没有 {catalog[name].display}（{catalog[name].zh}）。"))
     for name in extra:
         messages.append(Message(f"The answer does not depend on {catalog[name].display} ({catalog[name].en}).",
-                                f"答案和 {catalog[name].display}({catalog[name].zh})无关。"))
+                                f"答案和 {catalog[name].display}（{catalog[name].zh}）无关。"))
     ratios = [a / b for a, b in zip(mine, theirs) if math.isfinite(a) and math.isfinite(b) and b != 0]
     if not missing and not extra and ratios and all(abs(r - ratios[0]) <= 1e-9 * abs(ratios[0]) for r in ratios):
         factor = Fraction(ratios[0]).limit_denominator(1000)
         messages.append(Message(f"Off by a constant factor: yours is {factor} × the expected formula.",
-                                f"差一个常数倍:你的是期望公式的 {factor} 倍。"))
+                                f"差一个常数倍：你的是期望公式的 {factor} 倍。"))
         return messages, "formula-constant-factor"
     return messages, ("formula-symbols" if missing or extra else None)
 

@@ -62,7 +62,7 @@ def parse_formula(text: object, resolve: Callable[[str], str | None]) -> Tree:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise FormulaError(Message(f"'{cleaned}' is not a complete formula (check the operators and parentheses).",
-                                   f"'{cleaned}' 不是完整的公式(检查运算符和括号)。")) from None
+                                   f"'{cleaned}' 不是完整的公式（检查运算符和括号）。")) from None
     counter = [0]
     return _walk(tree.body, names, counter)
 
@@ -77,7 +77,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
                 break
             raise FormulaError(Message(
                 f"'{rest[0]}' is not allowed in a formula; use numbers, symbols, + - × ÷ ^ and parentheses.",
-                f"公式里不能用 '{rest[0]}';只能用数字、符号、+ - × ÷ ^ 和括号。"))
+                f"公式里不能用 '{rest[0]}'；只能用数字、符号、+ - × ÷ ^ 和括号。"))
         kind = match.lastgroup
         value = match.group(kind)
         if kind == "num" and len(value) > MAX_NUMBER_CHARS:
@@ -108,7 +108,7 @@ def _explicit(tokens: list[tuple[str, str]], resolve: Callable[[str], str | None
             function_call = previous_kind == "name" and previous.lower() in FUNCTIONS and value == "("
             if previous_kind == "num" and kind == "num":
                 raise FormulaError(Message("Two numbers side by side; put an operator between them.",
-                                           "两个数字挨在一起;中间要有运算符。"))
+                                           "两个数字挨在一起；中间要有运算符。"))
             if ends_operand and starts_operand and not function_call:
                 result.append(("op", "*"))
         result.append((kind, value))
@@ -201,7 +201,7 @@ def _exponent(tree: Tree) -> Fraction:
     value = tree[1] if tree[0] == "num" else (-tree[1][1] if tree[0] == "neg" and tree[1][0] == "num" else None)
     if value is None or abs(value) > MAX_EXPONENT or value.denominator > 2:
         raise FormulaError(Message(f"Exponents must be small constants (at most {MAX_EXPONENT}, or ½ for a root).",
-                                   f"指数只能是小常数(不超过 {MAX_EXPONENT},或 ½ 表示开方)。"))
+                                   f"指数只能是小常数（不超过 {MAX_EXPONENT}，或 ½ 表示开方）。"))
     return value
 
 

@@ -36,15 +36,15 @@ BUILTINS: dict[str, Builtin] = {
     "forgot-cp-in-shard": Builtin(None, {"cp": 1}, Text(
         en="That is the optimizer sharded over DP only. CP ranks hold the same weights, so the distributed "
            "optimizer shards over DP × CP.",
-        zh="这是只沿 DP 切 optimizer 的结果。CP 的卡持有同一份 weight,所以 distributed optimizer 沿 DP × CP 切。")),
+        zh="这是只沿 DP 切 optimizer 的结果。CP 的卡持有同一份 weight，所以 distributed optimizer 沿 DP × CP 切。")),
     "sixteen-bytes": Builtin("model_state_per_gpu", {}, Text(
         en="That is 16 bytes per parameter, the state before sharding. With the distributed optimizer each GPU "
            "keeps 6 bytes per parameter plus 12/N of the optimizer state.",
-        zh="这是每参数 16 字节,也就是切分前的 model state。开了 distributed optimizer 以后,每卡每参数只留 6 字节,"
+        zh="这是每参数 16 字节，也就是切分前的 model state。开了 distributed optimizer 以后，每卡每参数只留 6 字节，"
            "再加 12/N 的 optimizer state。")),
     "forgot-cp": Builtin(None, {"cp": 1}, Text(
         en="That leaves CP out. Context parallel splits the sequence, so each GPU holds 1/CP of it.",
-        zh="这里漏了 CP。CP 切的是 sequence,每卡只存 1/CP。")),
+        zh="这里漏了 CP。CP 切的是 sequence，每卡只存 1/CP。")),
     "forgot-tp": Builtin(None, {"tp": 1}, Text(
         en="That leaves TP out. Tensor parallel splits this across the TP ranks.",
         zh="这里漏了 TP。TP 会把它切到 TP 组的各张卡上。")),
@@ -53,7 +53,7 @@ BUILTINS: dict[str, Builtin] = {
         zh="这里漏了 PP。每个 pipeline stage 只存自己那几层。")),
     "no-interleaving": Builtin("bubble_fraction", {}, Text(
         en="That is the bubble without interleaving. With v virtual stages per GPU it shrinks to (p − 1)/(v·m).",
-        zh="这是不开 interleaving 时的 bubble。每卡 v 个 virtual stage 时,bubble 降到 (p − 1)/(v·m)。")),
+        zh="这是不开 interleaving 时的 bubble。每卡 v 个 virtual stage 时，bubble 降到 (p − 1)/(v·m)。")),
 }
 
 
@@ -81,8 +81,11 @@ def declared_feedback(mistake: Mistake) -> Text | None:
 
 
 def diagnose(step: NumericStep, inputs: Mapping[str, object], reading: Reading, expected: float,
-             display_unit: str) -> Diagnosis | None:
-    """What the learner probably did to get `reading` instead of `expected`, if the engine can tell."""
+             display_unit: str, context: Mapping[str, object] | None = None) -> Diagnosis | None:
+    """What the learner probably did to get `reading` instead of `expected`, if the engine can tell.
+
+    `inputs` are the formula's; `context` adds the question's other inputs (an EP that is not in
+    the formula, the GPU count of a per-GPU figure), so a slip by their factor is named too."""
     tolerance = step.answer.tolerance
     for mistake in step.mistakes:
         try:
@@ -92,8 +95,8 @@ def diagnose(step: NumericStep, inputs: Mapping[str, object], reading: Reading, 
         feedback = declared_feedback(mistake)
         if feedback is not None and close(reading.value, wrong, tolerance) and not close(wrong, expected, tolerance):
             return Diagnosis(mistake.id, Message(feedback.en, feedback.zh))
-    return unit_slip(reading, expected, tolerance, display_unit) or factor_slip(inputs, reading.value, expected,
-                                                                               tolerance)
+    return unit_slip(reading, expected, tolerance, display_unit) or factor_slip(
+        {**(context or {}), **inputs}, reading.value, expected, tolerance)
 
 
 def unit_slip(reading: Reading, expected: float, tolerance: float, display_unit: str) -> Diagnosis | None:
@@ -103,21 +106,21 @@ def unit_slip(reading: Reading, expected: float, tolerance: float, display_unit:
         return Diagnosis("gib-for-gb", Message(
             "Your number is in GiB (2^30 bytes) but labelled GB. The lesson uses GB = 10^9 bytes: "
             "1 GiB ≈ 1.074 GB.",
-            "这个数是按 GiB(2^30 字节)算的,却写成了 GB。本课用 GB = 10^9 字节:1 GiB ≈ 1.074 GB。"))
+            "这个数是按 GiB（2^30 字节）算的，却写成了 GB。本课用 GB = 10^9 字节：1 GiB ≈ 1.074 GB。"))
     if reading.binary and close(value / GIB_PER_GB, expected, tolerance):
         return Diagnosis("gb-for-gib", Message(
             "Your number is in GB (10^9 bytes) but labelled GiB; 1 GiB = 2^30 bytes ≈ 1.074 GB.",
-            "这个数是按 GB(10^9 字节)算的,却写成了 GiB;1 GiB = 2^30 字节 ≈ 1.074 GB。"))
+            "这个数是按 GB（10^9 字节）算的，却写成了 GiB；1 GiB = 2^30 字节 ≈ 1.074 GB。"))
     if display_unit == "%" and (close(value * 100, expected, tolerance) or close(value / 100, expected, tolerance)):
         return Diagnosis("percent-slip", Message(
             "Off by a factor of 100: check percent versus fraction (23% = 0.23).",
-            "差了 100 倍:注意百分比和小数(23% = 0.23)。"))
+            "差了 100 倍：注意百分比和小数（23% = 0.23）。"))
     for power in (3, 6, 9, 12):
         for factor in (10.0 ** power, 10.0 ** -power):
             if close(value, expected * factor, tolerance):
                 return Diagnosis("prefix-slip", Message(
                     f"Off by a factor of 10^{power if factor > 1 else -power}: check the unit prefix (K, M, G, T).",
-                    f"差了 10^{power if factor > 1 else -power} 倍:检查单位前缀(K、M、G、T)。"))
+                    f"差了 10^{power if factor > 1 else -power} 倍：检查单位前缀（K、M、G、T）。"))
     return None
 
 
@@ -129,11 +132,11 @@ def factor_slip(inputs: Mapping[str, object], value: float, expected: float, tol
     if gpus and close(value, expected * gpus, tolerance):
         return Diagnosis("total-not-per-gpu", Message(
             f"That is the total over all {gpus:g} GPUs; the question asks per GPU.",
-            f"这是全部 {gpus:g} 张卡的总量;题目问的是每卡。"))
+            f"这是全部 {gpus:g} 张卡的总量；题目问的是每卡。"))
     if "tp" in sizes and "pp" in sizes and close(value, expected * sizes["tp"] * sizes["pp"], tolerance):
         return Diagnosis("total-not-per-gpu", Message(
             "That is the total for one model replica (TP × PP GPUs); the question asks per GPU.",
-            "这是一份模型副本(TP × PP 张卡)的总量;题目问的是每卡。"))
+            "这是一份模型副本（TP × PP 张卡）的总量；题目问的是每卡。"))
     for direction in ("over", "under"):
         names = [name for name, size in sizes.items() if name != "gpus"
                  and close(value, expected * size if direction == "over" else expected / size, tolerance)]
@@ -143,10 +146,10 @@ def factor_slip(inputs: Mapping[str, object], value: float, expected: float, tol
             if direction == "over":
                 return Diagnosis(f"factor-{names[0]}", Message(
                     f"{size:g}× too large, the size of {labels}: did you leave out a division by {labels}?",
-                    f"大了 {size:g} 倍,正好是 {labels}:是不是漏除了 {labels}?"))
+                    f"大了 {size:g} 倍，正好是 {labels}：是不是漏除了 {labels}?"))
             return Diagnosis(f"factor-{names[0]}", Message(
                 f"{size:g}× too small, the size of {labels}: did you divide by {labels} where it does not apply?",
-                f"小了 {size:g} 倍,正好是 {labels}:是不是多除了 {labels}?"))
+                f"小了 {size:g} 倍，正好是 {labels}：是不是多除了 {labels}?"))
     return None
 
 

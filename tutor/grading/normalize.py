@@ -32,7 +32,7 @@ class TooLong(ValueError):
         super().__init__(f"{length} characters; at most {limit}")
         self.message = Message(
             f"That answer is {length:,} characters long; an answer here has at most {limit:,}.",
-            f"答案有 {length:,} 个字符,这里最多 {limit:,} 个。",
+            f"答案有 {length:,} 个字符，这里最多 {limit:,} 个。",
         )
 
 

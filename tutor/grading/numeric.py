@@ -66,7 +66,7 @@ def grade_numeric(step: NumericStep, variant: Variant, answer: str) -> Verdict:
             return _right(expected, quantity, reading, position)
     reading = quantity.readings[0]
     for candidate in quantity.readings:
-        diagnosis = diagnose(step, expected.inputs, candidate, expected.base, expected.unit)
+        diagnosis = diagnose(step, expected.inputs, candidate, expected.base, expected.unit, variant.values)
         if diagnosis is not None:
             return Verdict(False, 0.0, _parsed(quantity, candidate, expected), expected.to_json(),
                            join([_wrong_line(quantity, expected), diagnosis.message]), mistake=diagnosis.id)
@@ -76,13 +76,13 @@ def grade_numeric(step: NumericStep, variant: Variant, answer: str) -> Verdict:
 
 def _right(expected: Expected, quantity: Quantity, reading: Reading, position: int) -> Verdict:
     messages = [Message(f"Right: {expected.shown('en')} (within ±{expected.tolerance:.0%}).",
-                        f"正确:{expected.shown('zh')}(误差 ±{expected.tolerance:.0%} 以内)。")]
+                        f"正确：{expected.shown('zh')}（误差 ±{expected.tolerance:.0%} 以内）。")]
     if position > 0:
         shown_en, shown_zh = (engine.format_display(reading.value, expected.unit, expected.digits, lang)
                               for lang in ("en", "zh"))
         messages.append(Message(f"Read '{quantity.text}' in {reading.unit or 'plain units'} ({shown_en}); "
                                 "write the unit next time.",
-                                f"'{quantity.text}' 按 {reading.unit or '无单位'} 理解({shown_zh});下次请写上单位。"))
+                                f"'{quantity.text}' 按 {reading.unit or '无单位'} 理解（{shown_zh}）；下次请写上单位。"))
     messages.extend(_gib_note(reading, expected))
     return Verdict(True, 1.0, _parsed(quantity, reading, expected), expected.to_json(), join(messages))
 
@@ -93,12 +93,12 @@ def _gib_note(reading: Reading, expected: Expected) -> list[Message]:
     gib = reading.value / 2**30
     gb = reading.value / 1e9
     return [Message(f"GB and GiB differ by 7%: {gib:.1f} GiB = {gb:.1f} GB (the lesson uses GB = 10^9 bytes).",
-                    f"GB 和 GiB 差 7%:{gib:.1f} GiB = {gb:.1f} GB(本课用 GB = 10^9 字节)。")]
+                    f"GB 和 GiB 差 7%：{gib:.1f} GiB = {gb:.1f} GB（本课用 GB = 10^9 字节）。")]
 
 
 def _wrong_line(quantity: Quantity, expected: Expected) -> Message:
     return Message(f"Not right: '{quantity.text}' is not within ±{expected.tolerance:.0%} of the answer.",
-                   f"不对:'{quantity.text}' 不在答案的 ±{expected.tolerance:.0%} 以内。")
+                   f"不对：'{quantity.text}' 不在答案的 ±{expected.tolerance:.0%} 以内。")
 
 
 def _direction(value: float, expected: Expected) -> Message:
@@ -109,9 +109,9 @@ def _direction(value: float, expected: Expected) -> Message:
         return Message("The answer is positive.", "答案是正数。")
     if ratio > 1:
         return Message(f"Too high, by about {ratio:.2g}×. Recheck which sizes divide it.",
-                       f"偏大,约 {ratio:.2g} 倍。检查一下该除以哪些并行维度。")
+                       f"偏大，约 {ratio:.2g} 倍。检查一下该除以哪些并行维度。")
     return Message(f"Too low, by about {1 / ratio:.2g}×. Recheck what you divided by.",
-                   f"偏小,约 {1 / ratio:.2g} 倍。检查一下除掉了什么。")
+                   f"偏小，约 {1 / ratio:.2g} 倍。检查一下除掉了什么。")
 
 
 def _parsed(quantity: Quantity, reading: Reading, expected: Expected) -> dict:

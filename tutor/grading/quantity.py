@@ -134,8 +134,8 @@ def _leading_number(body: str, original: str) -> tuple[float, str]:
             value /= denominator
         return _finite(value, original), body[match.end():]
     raise QuantityError(Message(
-        f"Could not find a number in {_quote(original)}; write e.g. 39 GB, 1.2e25, 54万 tokens/s.",
-        f"在 {_quote(original)} 里没找到数字;可以写 39 GB、1.2e25、54万 tokens/s 这样的形式。"))
+        f"Could not find a number in {_quote(original)}； write e.g. 39 GB， 1.2e25， 54万 tokens/s.",
+        f"在 {_quote(original)} 里没找到数字；可以写 39 GB、1.2e25、54万 tokens/s 这样的形式。"))
 
 
 def _readings(number: float, rest: str, display_unit: str, dimension: str, display_factor: float,
@@ -183,7 +183,7 @@ def _compound_time(number: float, rest: str, original: str) -> Reading:
         number, rest = _leading_number(rest, original)
         rest = rest.strip()
     raise QuantityError(Message(f"Too many parts in {_quote(original)}; write one time, e.g. 43 days.",
-                                f"{_quote(original)} 分段太多;写一个时间,如 43 天。"))
+                                f"{_quote(original)} 分段太多；写一个时间，如 43 天。"))
 
 
 _MULTIPLIER_WORDS = sorted(units.MULTIPLIERS, key=len, reverse=True)
@@ -204,9 +204,9 @@ def _unit_problem(unit_text: str, dimension: str, original: str) -> Message:
     if other is not None:
         got_en, got_zh = units.DIMENSION_WORDS[other]
         return Message(f"{_quote(unit_text)} makes this {got_en.split(' (')[0]}; the question asks for {wanted_en}.",
-                       f"{_quote(unit_text)} 表示的是{got_zh.split('(')[0]};这题问的是{wanted_zh}。")
+                       f"{_quote(unit_text)} 表示的是{got_zh.split('（')[0]}；这题问的是{wanted_zh}。")
     return Message(f"Unknown unit {_quote(unit_text)} in {_quote(original)}; the question asks for {wanted_en}.",
-                   f"{_quote(original)} 里的单位 {_quote(unit_text)} 看不懂;这题问的是{wanted_zh}。")
+                   f"{_quote(original)} 里的单位 {_quote(unit_text)} 看不懂；这题问的是{wanted_zh}。")
 
 
 def _base_label(dimension: str) -> str:
@@ -232,7 +232,7 @@ def _clamp_exponent(exponent: int, original: str) -> int:
 def _finite(value: float, original: str) -> float:
     if not math.isfinite(value):
         raise QuantityError(Message(f"{_quote(original)} is too large to be an answer.",
-                                    f"{_quote(original)} 太大了,不像是答案。"))
+                                    f"{_quote(original)} 太大了，不像是答案。"))
     return value
 
 

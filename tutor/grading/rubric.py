@@ -37,14 +37,18 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     coverage = sum(point.weight for point in covered) / total
     missing_required = [point for point in step.points if point.required and point not in covered]
     correct = coverage >= step.pass_score and not missing_required
-    messages = _coverage_lines(step, covered)
+    messages = [Message(f"Key points covered: {coverage:.0%} (right from {step.pass_score:.0%}"
+                        f"{', with every required point' if any(p.required for p in step.points) else ''}).",
+                        f"要点覆盖 {coverage:.0%}（达到 {step.pass_score:.0%}"
+                        f"{'且必答要点都讲到' if any(p.required for p in step.points) else ''}算对）。"),
+                *_coverage_lines(step, covered)]
     details = {"coverage": round(coverage, 4), "covered": [point.id for point in covered],
                "missing": [point.id for point in step.points if point not in covered]}
     if self_assessment is not None:
         score = SELF_SCORES[self_assessment]
         messages.insert(0, Message(f"Self-assessed: {self_assessment} (rubric coverage {coverage:.0%}).",
-                                   f"自评:{ {'yes': '答对了', 'partly': '部分对', 'no': '没答对'}[self_assessment]}"
-                                   f"(要点覆盖 {coverage:.0%})。"))
+                                   f"自评：{ {'yes': '答对了', 'partly': '部分对', 'no': '没答对'}[self_assessment]}"
+                                   f"（要点覆盖 {coverage:.0%}）。"))
         return Verdict(score == 1.0, score, details["covered"], expected, join(messages), self_assessed=True,
                        details=details)
     if not text:
@@ -89,8 +93,8 @@ def _coverage_lines(step: OpenStep | ClarifyStep, covered: list[KeyPoint]) -> li
         hit = point in covered
         mark = "✓" if hit else "✗"
         label_en, label_zh = (said_en, said_zh) if hit else (missed_en, missed_zh)
-        required_en, required_zh = (" (required)", "(必答)") if point.required and not hit else ("", "")
+        required_en, required_zh = (" (required)", "（必答）") if point.required and not hit else ("", "")
         lines.append(Message(f"{mark} {label_en}: {point.text.en}{required_en}",
                              f"{mark} {label_zh}:{point.text.zh}{required_zh}"))
-    lines.append(Message(f"Model answer: {step.model_answer.en}", f"参考答案:{step.model_answer.zh}"))
+    lines.append(Message(f"Model answer: {step.model_answer.en}", f"参考答案：{step.model_answer.zh}"))
     return lines

@@ -144,12 +144,12 @@ def other_dimension(unit_text: str, dimension: str) -> str | None:
 
 
 DIMENSION_WORDS = {
-    "bytes": ("a size in bytes (e.g. 39 GB)", "字节数(如 39 GB)"),
-    "time": ("a time (e.g. 43 days, 2.8 h)", "时间(如 43 天、2.8 小时)"),
-    "fraction": ("a percentage (e.g. 23%)", "百分比(如 23%)"),
-    "flops": ("a FLOP count (e.g. 1.2e25 FLOPs)", "FLOPs 数(如 1.2e25 FLOPs)"),
-    "flop_rate": ("a FLOP rate (e.g. 989 TFLOP/s)", "FLOP/s(如 989 TFLOP/s)"),
-    "token_rate": ("a throughput (e.g. 540K tokens/s)", "吞吐(如 54 万 tokens/s)"),
-    "count": ("a count (e.g. 200, 70B, 54万)", "数量(如 200、70B、54 万)"),
+    "bytes": ("a size in bytes (e.g. 39 GB)", "字节数（如 39 GB）"),
+    "time": ("a time (e.g. 43 days, 2.8 h)", "时间（如 43 天、2.8 小时）"),
+    "fraction": ("a percentage (e.g. 23%)", "百分比（如 23%）"),
+    "flops": ("a FLOP count (e.g. 1.2e25 FLOPs)", "FLOPs 数（如 1.2e25 FLOPs）"),
+    "flop_rate": ("a FLOP rate (e.g. 989 TFLOP/s)", "FLOP/s（如 989 TFLOP/s）"),
+    "token_rate": ("a throughput (e.g. 540K tokens/s)", "吞吐（如 54 万 tokens/s）"),
+    "count": ("a count (e.g. 200, 70B, 54万)", "数量（如 200、70B、54 万）"),
     "any": ("a number", "一个数"),
 }

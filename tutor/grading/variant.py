@@ -72,7 +72,11 @@ def _draw_one(vary: Vary, rng: random.Random) -> object:
 def _with_derived(question: Question, values: dict[str, object]) -> dict[str, object]:
     for name, derived in question.derive.items():
         value = engine.evaluate_base(derived.formula, resolve(derived.inputs, values))
-        values[name] = as_number(round(value, 9)) if abs(value - round(value)) < 1e-9 else value
+        whole = abs(value - round(value)) < 1e-9 * max(1.0, abs(value))
+        if engine.result_dimension(derived.formula) == "count" and (not whole or value < 1):
+            # A derived count (DP, micro-batches, expert-parallel groups) must be a whole number.
+            raise VariantError(f"derive.{name} = {value:g} is not a whole number")
+        values[name] = as_number(float(round(value))) if whole else value
     return values
 
 
