@@ -9,6 +9,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lessons": ("lessons", "list the lessons"),
     "lesson": ("lesson", "show one lesson, with every number computed live"),
     "questions": ("questions", "list practice questions"),
+    "ask": ("ask", "show a practice question; --seed for fresh numbers"),
+    "check": ("check", "check your answer to a question and record it"),
     "validate": ("validate", "check content files; every problem as path:line: message"),
     "size": ("size", "memory, bubble, FLOPs and time for one configuration"),
     "plan": ("plan", "the recipe's parallel layout for a model on N GPUs, with alternatives"),

@@ -1,0 +1,114 @@
+"""`tutor check ID ANSWER [--step S] [--seed N] [--json] [--reveal] [--self-assess A]`.
+
+Grades one answer to one step (the first step unless `--step`), prints the verdict and records
+the attempt in the learner's history (an answer that could not be read at all is not an
+attempt and is not recorded). The expected answer is shown when the answer is right, for open
+and clarify steps (the model answer comes after answering), or with `--reveal`. ANSWER `-`
+reads the answer from standard input. For a design question the output also gives the
+question's score so far, from the latest attempt at each step.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, loaded_content, print_json
+from tutor.commands.ask import checked_seed, find_question
+from tutor.errors import TutorError, UserInputError
+
+STDIN_LIMIT = 1 << 20
+STORED_ANSWER_CHARS = 20_000
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("id", metavar="ID", help="question id (see `tutor questions`)")
+    parser.add_argument("answer", metavar="ANSWER", help="your answer, quoted; - reads it from standard input")
+    parser.add_argument("--step", metavar="S", default=None, help="step id of a multi-step question (default: first)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help="the variant you were asked (default 0)")
+    parser.add_argument("--reveal", action="store_true", help="show the expected answer even when wrong")
+    parser.add_argument("--self-assess", choices=("yes", "partly", "no"), default=None,
+                        help="open and clarify steps: grade yourself against the model answer (recorded as such)")
+    add_json_flag(parser)
+    add_lang_flag(parser)
+
+
+def run(args) -> int:
+    from tutor.grading import StepNotFound, VariantError, expected_answer, find_step, grade
+
+    question = find_question(loaded_content(), args.id)
+    seed = checked_seed(args.seed)
+    answer = sys.stdin.read(STDIN_LIMIT) if args.answer == "-" else args.answer
+    try:
+        step = find_step(question, args.step)
+    except StepNotFound as error:
+        raise UserInputError(str(error)) from None
+    if args.self_assess and step.kind not in ("open", "clarify"):
+        raise UserInputError(f"--self-assess is for open and clarify steps; step {step.id!r} is {step.kind}")
+    try:
+        verdict = grade(question, answer, step.id, seed, args.self_assess)
+    except VariantError as error:
+        raise TutorError(f"{error}; run `tutor validate`") from None
+    reveal = args.reveal or verdict.correct or step.kind in ("open", "clarify")
+    payload = {"question": question.id, "step": step.id, "seed": seed, **verdict.to_json(reveal)}
+    if args.reveal and step.kind == "config":
+        from tutor.grading import draw
+
+        payload["expected"] = expected_answer(question, step, draw(question, seed))
+    payload["explain"] = step.explain.model_dump() if step.explain is not None and reveal else None
+    payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
+    if len(question.steps) > 1:
+        payload["design"] = _design_progress(question, seed)
+    if args.json:
+        print_json(payload)
+        return 0
+    _print(payload, lang_of(args), reveal)
+    return 0
+
+
+def _record(question_id: str, step_id: str, seed: int, answer: str, verdict, lang: str) -> bool:
+    if not verdict.readable:
+        return False
+    from tutor.store import Attempt, Store, record_attempt
+
+    with Store() as store:
+        record_attempt(store, Attempt(question_id, answer[:STORED_ANSWER_CHARS], verdict.correct, verdict.score,
+                                      step_id=step_id, seed=seed, lang=lang, self_assessed=verdict.self_assessed))
+    return True
+
+
+def _design_progress(question, seed: int) -> dict:
+    from tutor.grading import combine
+    from tutor.store import Store, attempts
+
+    latest: dict[str, tuple[bool, float]] = {}
+    with Store() as store:
+        for attempt in attempts(store, question.id):
+            if attempt.seed == seed:
+                latest[attempt.step_id] = (attempt.correct, attempt.score)
+    verdict = combine(question, latest)
+    return {"correct": verdict.correct, "score": round(verdict.score, 4), "feedback": verdict.feedback,
+            **verdict.details}
+
+
+def _print(payload: dict, lang: str, reveal: bool) -> None:
+    mark = "✓" if payload["correct"] else "✗"
+    print(f"{mark} {payload['feedback'][lang]}")
+    expected = payload.get("expected")
+    if reveal and expected is not None and not payload["correct"] and "text" in expected:
+        print(("Expected: " if lang == "en" else "答案：") + expected["text"][lang])
+    elif reveal and isinstance(expected, dict) and "formula" in expected and not payload["correct"]:
+        print(("Expected: " if lang == "en" else "答案：") + expected["formula"])
+    elif reveal and isinstance(expected, dict) and expected.get("example") and not payload["correct"]:
+        example = expected["example"]
+        layout = " ".join(f"{key.upper()}={example[key]}" for key in ("tp", "pp", "cp", "ep", "dp", "vpp"))
+        print(("A layout that passes: " if lang == "en" else "一个符合规则的配置：") + layout)
+    elif reveal and isinstance(expected, list) and not payload["correct"] and expected:
+        print(("Expected: " if lang == "en" else "答案：") + ", ".join(expected))
+    if payload["explain"]:
+        print(payload["explain"][lang])
+    if not reveal and not payload["correct"] and payload["parsed"] is not None:
+        print("Try again, or add --reveal to see the answer." if lang == "en" else "再试一次，或加 --reveal 看答案。")
+    if not payload["recorded"]:
+        print("(not recorded: the answer could not be read)" if lang == "en" else "（未记录：答案无法识别）")
+    if "design" in payload:
+        print(payload["design"]["feedback"][lang])
