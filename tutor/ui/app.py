@@ -5,12 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
+from tutor.ui.screens.lessons import LessonsScreen
 from tutor.ui.screens.progress import ProgressScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
@@ -20,7 +22,7 @@ class TutorApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
-    MODES = {"home": HomeScreen, "progress": ProgressScreen}
+    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "progress": ProgressScreen}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
@@ -36,11 +38,34 @@ class TutorApp(App):
         self._store = None
         self._store_error: str | None = None
         self._store_lock = threading.Lock()
+        self._rendered: dict[tuple[str, str], object] = {}
+        self._render_lock = threading.Lock()
         self.set_reactive(TutorApp.lang, lang)
 
     def on_mount(self) -> None:
         self.title = text("app.title", self.lang)
         self.switch_mode("home")
+        self.call_after_refresh(self._warm_up)
+
+    @work(thread=True, group="warm-up")
+    def _warm_up(self) -> None:
+        """Load content and render the first lesson in the background, so opening it is instant."""
+        from tutor.content import load
+
+        lessons = sorted(load().lessons.values(), key=lambda loaded: (loaded.model.order, loaded.model.id))
+        if lessons:
+            self.rendered_lesson(lessons[0].model.id, self.lang)
+
+    def rendered_lesson(self, lesson_id: str, lang: str):
+        """The lesson rendered by the engine in `lang`, cached (thread-safe; raises TutorError)."""
+        from tutor.content import load
+        from tutor.content.render import render_lesson
+
+        with self._render_lock:
+            key = (lesson_id, lang)
+            if key not in self._rendered:
+                self._rendered[key] = render_lesson(load().lessons[lesson_id].model, lang)
+            return self._rendered[key]
 
     def open_store(self):
         """The learner's store, opened on first use (from any thread); None if unavailable.
@@ -85,6 +110,15 @@ class TutorApp(App):
             self.switch_mode(section_id)
         else:
             self.notify(text("home.not_yet", self.lang, section=pick(section["name"], self.lang), cli=section["cli"]))
+
+    def open_practice(self, section: str | None = None) -> None:
+        """Practice, narrowed to one lesson section when given."""
+        if "practice" not in self._modes:
+            self.notify(text("home.not_yet", self.lang, section=pick(SECTIONS[1]["name"], self.lang),
+                             cli=f"tutor questions"))
+            return
+        self.switch_mode("practice")
+        self.screen.show_section(section)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

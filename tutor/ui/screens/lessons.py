@@ -1,0 +1,154 @@
+"""Lessons: a table of contents with reading progress, and the section rendered with live numbers."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Header, Markdown, Tree
+
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.strings import text
+
+
+class LessonsScreen(SectionScreen):
+    """Read the lesson section by section; every figure comes from the sizing engine."""
+
+    BINDINGS = [
+        Binding("n", "step(1)", "Next section", id="next"),
+        Binding("b", "step(-1)", "Previous", id="previous"),
+        Binding("p", "practice", "Practise this", id="practice"),
+        Binding("t", "focus_toc", "Contents", id="toc"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._content = None
+        self._order: list[tuple[str, str]] = []  # (lesson id, section id) in reading order
+        self._current: tuple[str, str] | None = None
+        self._read: set[tuple[str, str]] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="lessons"):
+            yield Tree("", id="toc")
+            with VerticalScroll(id="reader"):
+                yield Markdown(id="section-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        from tutor.content import load
+        from tutor.store.records import sections_read
+
+        content = load()
+        store = self.app.open_store()
+        read = set(sections_read(store)) if store is not None else set()
+        self.app.call_from_thread(self._loaded, content, read)
+
+    def _loaded(self, content, read: set) -> None:
+        self._content = content
+        self._read = read
+        lessons = sorted((loaded.model for loaded in content.lessons.values()), key=lambda l: (l.order, l.id))
+        self._order = [(lesson.id, section.id) for lesson in lessons for section in lesson.sections]
+        if self._order and self._current is None:
+            unread = [key for key in self._order if key not in read]
+            self._current = unread[0] if unread else self._order[0]
+        self.render_texts(self.app.lang)
+
+    def render_texts(self, lang: str) -> None:
+        if self._content is None:
+            return
+        self._fill_toc(lang)
+        self._show_current()
+
+    def _fill_toc(self, lang: str) -> None:
+        tree = self.query_one("#toc", Tree)
+        tree.clear()
+        tree.root.label = text("lessons.contents", lang)
+        tree.show_root = False
+        for lesson_id in dict.fromkeys(lesson for lesson, _ in self._order):
+            lesson = self._content.lessons[lesson_id].model
+            node = tree.root.add(lesson.title.get(lang), data=(lesson_id, None), expand=True)
+            for section in lesson.sections:
+                mark = "✓ " if (lesson_id, section.id) in self._read else "· "
+                leaf = node.add_leaf(mark + section.title.get(lang), data=(lesson_id, section.id))
+                if (lesson_id, section.id) == self._current:
+                    tree.call_after_refresh(tree.move_cursor, leaf)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        lesson_id, section_id = event.node.data or (None, None)
+        if section_id is None and lesson_id is not None:
+            section_id = self._content.lessons[lesson_id].model.sections[0].id
+        if lesson_id is not None:
+            self._open((lesson_id, section_id))
+
+    def action_step(self, delta: int) -> None:
+        if self._current in self._order:
+            index = self._order.index(self._current) + delta
+            if 0 <= index < len(self._order):
+                self._open(self._order[index])
+
+    def action_focus_toc(self) -> None:
+        self.query_one("#toc", Tree).focus()
+
+    def action_practice(self) -> None:
+        if self._current is not None:
+            self.app.open_practice(section=f"{self._current[0]}/{self._current[1]}")
+
+    def _open(self, key: tuple[str, str]) -> None:
+        self._current = key
+        self._show_current()
+        self._fill_toc(self.app.lang)
+
+    def _show_current(self) -> None:
+        if self._current is None:
+            self.query_one("#section-text", Markdown).update(text("lessons.empty", self.app.lang))
+            return
+        lesson_id, section_id = self._current
+        lesson = self._content.lessons[lesson_id].model
+        title = next(section.title.get(self.app.lang) for section in lesson.sections if section.id == section_id)
+        self.query_one("#section-text", Markdown).update(f"## {title}\n\n*{text('lessons.rendering', self.app.lang)}*")
+        self._render_section(self._current, self.app.lang)
+
+    @work(thread=True, exclusive=True, group="render")
+    def _render_section(self, key: tuple[str, str], lang: str) -> None:
+        from tutor.errors import TutorError
+        from tutor.store.records import mark_section_read
+
+        lesson_id, section_id = key
+        try:
+            section = self.app.rendered_lesson(lesson_id, lang).section(section_id)
+            body = f"## {section.title}\n\n{section.body.rstrip()}\n\n" + _practice_line(section, lang)
+        except TutorError as error:
+            body = f"**{error}**"
+        store = self.app.open_store()
+        if store is not None:
+            mark_section_read(store, lesson_id, section_id)
+        self.app.call_from_thread(self._show, key, body)
+
+    def _show(self, key: tuple[str, str], body: str) -> None:
+        if key != self._current:
+            return
+        newly_read = key not in self._read
+        self._read.add(key)
+        self.query_one("#section-text", Markdown).update(body)
+        self.query_one("#reader", VerticalScroll).scroll_home(animate=False)
+        if newly_read:
+            self._fill_toc(self.app.lang)
+
+
+def _practice_line(section, lang: str) -> str:
+    """What the learner can do next from this section, with the keys that do it."""
+    parts = []
+    if section.questions:
+        parts.append(text("lessons.practice", lang, count=len(section.questions)))
+    if section.labs:
+        parts.append(text("lessons.labs", lang, labs=", ".join(section.labs)))
+    parts.append(text("lessons.next", lang))
+    return "---\n\n" + " · ".join(parts) + "\n"
