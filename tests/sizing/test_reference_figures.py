@@ -110,3 +110,9 @@ def test_llama3_reliability(size):
     report = size("--model", "llama3-405b", "--gpus", "16384", "--tp", "8", "--pp", "16", "--global-batch", "2048",
                   "--days", "54", "--interruptions", "466")
     assert rounds_to(step(report, "mtbf_hours"), 2.8, 1)
+
+
+def test_full_recompute_shows_hardware_flops(size):
+    report = size(*EX1T, "--distributed-optimizer", "--recompute", "full")
+    hardware, model = step(report, "hardware_flops_per_token"), report["flops"]["per_token"]
+    assert hardware / model == pytest.approx(8 / 6, rel=0.01)  # 8ND instead of 6ND

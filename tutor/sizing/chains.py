@@ -91,6 +91,8 @@ def _throughput(mode: Mode) -> list[Link]:
     links = [link("flops_per_token_6n", "flops_per_token", params=ACTIVE)]
     if mode.attention:
         links.append(link("flops_per_token", "flops_per_token_attn", params=ACTIVE))
+    if mode.attention and mode.activation_row == "activation_per_layer_full":  # what the GPUs really execute
+        links.append(link("hardware_flops_per_token", "hardware_flops_per_token_full", params=ACTIVE))
     rate = {
         "mfu": [link("tokens_per_s", "tokens_per_s_at_mfu", params=ACTIVE), link("step_time_s", "step_time_s")],
         "tokens_per_s": [link("mfu", "mfu_from_tokens", params=ACTIVE), link("step_time_s", "step_time_s")],
