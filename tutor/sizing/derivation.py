@@ -85,7 +85,7 @@ class Derivation:
                 arguments[name] = self._value(item.id, name, expr, values, known)
                 if not isinstance(expr, sympy.Symbol) or expr.name.startswith(_REF) and expr.name != _REF + name:
                     notes.append(f"{SYMBOLS[name].display} ← {_shown(expr)} = {engineering(arguments[name])}")
-            value = engine._call(item.formula, [arguments[name] for name in formula.symbols])
+            value = engine.compute(item.formula, [arguments[name] for name in formula.symbols])
             known[item.id] = value
             steps.append(engine.step(item.id, item.formula, arguments, value, lang,
                                      bound="; ".join(notes) + ": " if notes else ""))

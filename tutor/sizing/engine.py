@@ -47,7 +47,7 @@ def evaluate(name: str, **inputs: object) -> Value:
     """The value of formula `name` (base units); SizingError on a missing, extra or bad input."""
     item = registry.get(name)
     values = bind(name, inputs)
-    return Value(_call(name, [values[symbol] for symbol in item.symbols]), item.unit)
+    return Value(compute(name, [values[symbol] for symbol in item.symbols]), item.unit)
 
 
 def bind(name: str, inputs: Mapping[str, object]) -> dict[str, float]:
@@ -91,7 +91,8 @@ def check_input(symbol: str, value: object) -> float:
     return number
 
 
-def _call(name: str, args: list[float]) -> float:
+def compute(name: str, args: list[float]) -> float:
+    """Formula `name` at positional `args` (in `Formula.symbols` order); SizingError if not finite."""
     try:
         result = compiled(name)(*args)
     except (ZeroDivisionError, OverflowError, ValueError) as error:
@@ -164,5 +165,5 @@ def explain(name: str, inputs: Mapping[str, object], lang: str = "en") -> list[d
     for part in item.steps + (name,):
         needed = registry.get(part).symbols
         args = [values[symbol] for symbol in needed]
-        steps.append(step(part, part, values, _call(part, args), lang))
+        steps.append(step(part, part, values, compute(part, args), lang))
     return steps
