@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.screens.lessons import LessonsScreen
+from tutor.ui.screens.practice import PracticeScreen
 from tutor.ui.screens.progress import ProgressScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
@@ -22,7 +23,7 @@ class TutorApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
-    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "progress": ProgressScreen}
+    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "practice": PracticeScreen, "progress": ProgressScreen}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
@@ -113,10 +114,6 @@ class TutorApp(App):
 
     def open_practice(self, section: str | None = None) -> None:
         """Practice, narrowed to one lesson section when given."""
-        if "practice" not in self._modes:
-            self.notify(text("home.not_yet", self.lang, section=pick(SECTIONS[1]["name"], self.lang),
-                             cli=f"tutor questions"))
-            return
         self.switch_mode("practice")
         self.screen.show_section(section)
 

@@ -1,0 +1,245 @@
+"""Practice: pick a question, answer it in the input its kind needs, get the verdict at once."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Header, Input, Markdown, OptionList
+from textual.widgets.option_list import Option
+
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
+from tutor.ui.strings import text
+from tutor.ui.widgets.answer_box import AnswerBox
+
+STATUS_MARK = {True: "✓", False: "✗", None: "·"}
+
+
+class PracticeScreen(SectionScreen):
+    """Questions on the left; the chosen one, its answer box and its verdict on the right."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Check", id="submit", priority=True),
+        Binding("f3", "hint", "Hint", id="hint"),
+        Binding("f4", "new_numbers", "New numbers", id="new-numbers"),
+        Binding("f5", "reveal", "Show answer", id="reveal"),
+        Binding("f6", "next_step", "Next step", id="next-step"),
+        Binding("f7", "show_all", "All questions", id="all"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._content = None
+        self._section: str | None = None
+        self._status: dict[str, bool] = {}
+        self._question = None
+        self._variant = None
+        self._step_index = 0
+        self._hints = 0
+        self._revealed = False
+        self._started = 0.0
+        self._reviewed = False
+        self._last_verdict = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="practice"):
+            yield OptionList(id="question-list")
+            with VerticalScroll(id="question-pane"):
+                yield Markdown(id="question-text")
+                yield AnswerBox(id="answer-box")
+                yield Markdown(id="hint-text")
+                yield Markdown(id="verdict-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#answer-box").display = False
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        from tutor.content import load
+
+        content = load()
+        store = self.app.open_store()
+        status = {}
+        if store is not None:
+            for row in store.query("SELECT question_id, correct FROM attempts ORDER BY id"):
+                status[row["question_id"]] = bool(row["correct"])
+        self.app.call_from_thread(self._loaded, content, status)
+
+    def _loaded(self, content, status: dict) -> None:
+        self._content, self._status = content, status
+        self.render_texts(self.app.lang)
+        if self._question is None:
+            self.query_one("#question-list", OptionList).focus()
+
+    # -- which questions
+
+    def show_section(self, section: str | None) -> None:
+        self._section = section
+        if self._content is not None:
+            self._fill_list(self.app.lang)
+
+    def action_show_all(self) -> None:
+        self.show_section(None)
+
+    def _questions(self) -> list:
+        questions = [loaded.model for loaded in self._content.questions.values()]
+        if self._section:
+            questions = [q for q in questions if q.section == self._section] or questions
+        return questions
+
+    def _fill_list(self, lang: str) -> None:
+        listing = self.query_one("#question-list", OptionList)
+        listing.clear_options()
+        listing.add_options(
+            Option(f"{STATUS_MARK[self._status.get(q.id)]} {q.title.get(lang)}  [dim]{q.kind}[/]", id=q.id)
+            for q in self._questions()
+        )
+        listing.border_title = text("practice.list", lang) + (f" · {self._section}" if self._section else "")
+        if self._question is not None:
+            try:
+                listing.highlighted = listing.get_option_index(self._question.id)
+            except Exception:  # the open question is not in this filter
+                pass
+
+    def render_texts(self, lang: str) -> None:
+        if self._content is None:
+            return
+        self._fill_list(lang)
+        if self._question is None:
+            self.query_one("#question-text", Markdown).update(text("practice.pick", lang))
+            return
+        self._show_question(keep_answer=True)
+
+    @on(OptionList.OptionSelected, "#question-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.open_question(event.option.id, seed=0)
+
+    # -- one question
+
+    def open_question(self, question_id: str, seed: int = 0) -> None:
+        from tutor.grading import draw
+
+        self._question = self._content.questions[question_id].model
+        self._variant = draw(self._question, seed)
+        self._step_index, self._hints, self._revealed, self._reviewed = 0, 0, False, False
+        self._last_verdict = None
+        self._started = time.monotonic()
+        self._show_question(keep_answer=False)
+        self.query_one("#answer-box", AnswerBox).focus_input()
+
+    @property
+    def _step(self):
+        return self._question.steps[self._step_index]
+
+    def _show_question(self, keep_answer: bool) -> None:
+        lang = self.app.lang
+        self.query_one("#question-text", Markdown).update(
+            question_markdown(self._question, self._step, self._variant, lang, self._step_index))
+        box = self.query_one("#answer-box", AnswerBox)
+        box.display = True
+        if keep_answer:
+            box.relabel(self._step, lang)
+        else:
+            box.prepare(self._step, lang)
+            self.query_one("#verdict-text", Markdown).update("")
+        self.query_one("#hint-text", Markdown).update(hints_markdown(self._step, self._hints, lang))
+        if keep_answer and self._last_verdict is not None:
+            self._show_verdict(self._last_verdict)
+
+    def action_hint(self) -> None:
+        if self._question is None:
+            return
+        if self._hints < len(self._step.hints):
+            self._hints += 1
+            self.query_one("#hint-text", Markdown).update(hints_markdown(self._step, self._hints, self.app.lang))
+        else:
+            self.notify(text("practice.no_more_hints", self.app.lang))
+
+    def action_new_numbers(self) -> None:
+        if self._question is None:
+            return
+        if not self._question.vary:
+            self.notify(text("practice.not_parametric", self.app.lang))
+            return
+        self.open_question(self._question.id, seed=random.randint(1, 2**31 - 1))
+
+    def action_reveal(self) -> None:
+        if self._question is not None and self._last_verdict is not None:
+            self._revealed = True
+            self._show_verdict(self._last_verdict)
+        elif self._question is not None:
+            self.notify(text("practice.answer_first", self.app.lang))
+
+    def action_next_step(self) -> None:
+        if self._question is not None and self._step_index + 1 < len(self._question.steps):
+            self._step_index += 1
+            self._hints, self._revealed, self._last_verdict = 0, False, None
+            self._started = time.monotonic()
+            self._show_question(keep_answer=False)
+            self.query_one("#answer-box", AnswerBox).focus_input()
+
+    @on(Input.Submitted, "#answer-line")
+    def _line_submitted(self) -> None:
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self._question is None:
+            return
+        answer = self.query_one("#answer-box", AnswerBox).answer()
+        if not answer.strip():
+            self.notify(text("practice.empty", self.app.lang), severity="warning")
+            return
+        self._grade(self._question, self._step, self._variant, answer, time.monotonic() - self._started,
+                    self._hints, self.app.lang)
+
+    @work(thread=True, exclusive=True, group="grade")
+    def _grade(self, question, step, variant, answer: str, elapsed: float, hints: int, lang: str) -> None:
+        from tutor.grading import grade
+
+        verdict = grade(question, answer, step.id, variant.seed)
+        self._record(question, step, variant, answer, verdict, elapsed, hints, lang)
+        self.app.call_from_thread(self._graded, question, step, verdict)
+
+    def _record(self, question, step, variant, answer, verdict, elapsed, hints, lang) -> None:
+        """Every readable attempt goes to the history; the first one of a question also schedules review."""
+        if not verdict.readable:
+            return
+        from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, question_item
+        from tutor.store import Attempt, record_attempt
+
+        store = self.app.open_store()
+        if store is None:
+            return
+        record_attempt(store, Attempt(question.id, answer[:20_000], verdict.correct, verdict.score, step_id=step.id,
+                                      seed=variant.seed, hints_used=hints, elapsed_s=round(elapsed, 2), lang=lang,
+                                      self_assessed=verdict.self_assessed))
+        if not self._reviewed:
+            self._reviewed = True
+            outcome = Outcome(verdict.correct, hints, elapsed, PAR_SECONDS.get(step.kind, 90))
+            ReviewQueue(store).record(question_item(question.id), outcome)
+
+    def _graded(self, question, step, verdict) -> None:
+        if question is not self._question or step is not self._step:
+            return  # the learner moved on while grading ran
+        self._last_verdict = verdict
+        if verdict.readable:
+            self._status[question.id] = verdict.correct
+            self._fill_list(self.app.lang)
+        self._show_verdict(verdict)
+
+    def _show_verdict(self, verdict) -> None:
+        reveal = self._revealed or verdict.correct or self._step.kind in ("open", "clarify")
+        body = verdict_markdown(self._question, self._step, verdict, self._variant, self.app.lang, reveal)
+        if self._step_index + 1 < len(self._question.steps):
+            body += f"\n\n*{text('practice.next_step', self.app.lang)}*"
+        self.query_one("#verdict-text", Markdown).update(body)
+        self.query_one("#question-pane", VerticalScroll).scroll_end(animate=False)
