@@ -17,11 +17,11 @@ import itertools
 import time
 
 from tutor.sizing import Model, Parallel, Train, evaluate, size
-from tutor.sizing.chains import Mode, planner_function, size_derivation
+from tutor.sizing.chains import Mode, planner_derivation, planner_function
 from tutor.sizing.symbols import S
 
-MODE = Mode(sharding="distopt", activation_row="activation_bytes_per_layer", interleaved=True, heads=True,
-            attention=True)
+MODE = Mode(sharding="distopt", activation_row="activation_bytes_per_layer", heads=True, attention=True,
+            first_stage="llama")
 TARGET = 100_000
 
 
@@ -31,8 +31,8 @@ def configurations(count: int) -> list[dict]:
                              [2, 4], [2048, 4096, 8192])
     rows = []
     for psi, tp, pp, cp, dp, vpp, seq in itertools.cycle(grid):
-        rows.append(dict(params=psi, layers=128, hidden=16384, heads=128, kv_heads=8, seq=seq, micro_batch=1,
-                         global_batch=16384, tp=tp, pp=pp, cp=cp, dp=dp, vpp=vpp))
+        rows.append(dict(params=psi, layers=128, hidden=16384, heads=128, kv_heads=8, ffn=53248, vocab=128000,
+                         seq=seq, micro_batch=1, global_batch=16384, tp=tp, pp=pp, cp=cp, dp=dp, vpp=vpp))
         if len(rows) == count:
             return rows
 
@@ -55,7 +55,7 @@ def main() -> None:
     argument_rows = [tuple(row[name] for name in names) for row in rows]
     fast = per_second(lambda arguments: compiled(*arguments), argument_rows)
 
-    composites = [size_derivation(MODE).composite(output) for output in outputs]
+    composites = [planner_derivation(MODE)[0].composite(output) for output in outputs]
     symbols = [S[name] for name in names]
 
     def with_subs(row: dict) -> list[float]:

@@ -16,8 +16,6 @@ from tutor.sizing.symbols import S
 N = S["dp"] * S["cp"]  # ranks holding the same weights: CP ranks do too (DESIGN §4)
 SHARD_BASIS = S["params"] / (S["tp"] * S["pp"])  # what the sharded parts are split from (MoE too)
 ACTIVE = S["active_params"]  # FLOPs count the parameters a token uses (all of them when dense)
-PLANNER_OUTPUTS = ("params_per_gpu", "model_state", "activations", "microbatches", "bubble", "bubble_wallclock",
-                   "tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch")
 
 
 @dataclass(frozen=True)
@@ -148,10 +146,31 @@ def size_derivation(mode: Mode) -> Derivation:
 
 
 @lru_cache(maxsize=None)
+def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
+    """The planner's figures and their output names. Both schedules in one (`activations`/`bubble`
+    for 1F1B, `activations_interleaved`/`bubble_interleaved`), so one compile per activation row."""
+    links = [link("params_per_gpu", "moe_params_per_gpu" if mode.moe else "params_per_gpu")]
+    if mode.first_stage:
+        links.append(link("first_stage_params", f"first_stage_params_{mode.first_stage}"))
+    links += _memory(mode)
+    if mode.activation_row is not None:
+        links += _activations(Mode(activation_row=mode.activation_row))
+        links.append(link("activations_interleaved", "first_stage_activations_interleaved",
+                          act_layer=ref("activations_per_layer")))
+    links += [link("microbatches", "microbatches"), link("bubble", "bubble_fraction"),
+              link("bubble_interleaved", "bubble_fraction_interleaved"), link("bubble_wallclock", "bubble_wallclock"),
+              link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
+    if mode.attention:
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),
+                  link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
+    if mode.heads:
+        links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
+    return Derivation(links), tuple(item.id for item in links if item.id not in ("weights", "grads", "optimizer"))
+
+
+@lru_cache(maxsize=None)
 def planner_function(mode: Mode) -> tuple[tuple[str, ...], tuple[str, ...], object]:
-    """(outputs, input names, compiled function) for the planner's fast path in this mode."""
-    derivation = size_derivation(mode)
-    outputs = tuple(output for output in PLANNER_OUTPUTS + ("first_stage_params", "cp_bytes_per_layer")
-                    if output in derivation.binding)
+    """(outputs, input names, compiled function): the planner's fast path for this mode."""
+    derivation, outputs = planner_derivation(mode)
     names, function = derivation.fused(outputs)
     return outputs, names, function

@@ -118,8 +118,8 @@ class Derivation:
     def fused(self, outputs: Sequence[str]) -> tuple[tuple[str, ...], Callable[..., tuple]]:
         """(input names, f(*inputs) -> tuple of outputs), compiled once with common subexpressions shared."""
         exprs = [self.composite(output) for output in outputs]
-        names = tuple(name for name in SYMBOLS
-                      if any(S[name] in expr.free_symbols for expr in exprs))
+        used = {symbol.name for expr in exprs for symbol in expr.free_symbols}
+        names = tuple(name for name in SYMBOLS if name in used)
         function = sympy.lambdify([S[name] for name in names], exprs, modules="math", cse=True)
         return names, function
 

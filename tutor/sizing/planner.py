@@ -117,16 +117,16 @@ def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, 
     tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
     shape_known = model.layers is not None and model.hidden is not None
     mode = Mode(sharding="distopt", activation_row=activation_row(tp, True, flash, recompute) if shape_known else None,
-                interleaved=vpp > 1, moe=model.is_moe, attention=shape_known,
-                heads=shape_known and model.heads is not None,
-                first_stage=model.arch if pp > 1 and not model.is_moe and model.architecture_inputs() else None)
+                moe=model.is_moe, attention=shape_known, heads=shape_known and model.heads is not None,
+                first_stage=model.arch if not model.is_moe and model.architecture_inputs() else None)
     outputs, names, function = planner_function(mode)
     args = {**values, **layout}
     out = dict(zip(outputs, function(*(args[name] for name in names))))
-    total = out["model_state"] + out.get("activations", 0.0)
+    schedule = "_interleaved" if vpp > 1 else ""
+    total = out["model_state"] + out.get("activations" + schedule, 0.0)
     return Candidate(tp, pp, cp, layout["ep"], dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total,
                      1 - total / hardware.gpu_mem,
-                     out["bubble"], _slow_link_bytes(out, layout, model, m, hardware.gpus_per_node),
+                     out["bubble" + schedule], _slow_link_bytes(out, layout, model, m, hardware.gpus_per_node),
                      model.layers is not None and model.layers % pp != 0)
 
 
