@@ -17,7 +17,7 @@ _ALIASES = {"tp": "tp", "pp": "pp", "cp": "cp", "ep": "ep", "dp": "dp", "vpp": "
 _PAIR = re.compile(r"(?<![a-z])(tp|pp|cp|ep|dp|vpp|vp|v)\s*(?:=|:|是|为|开|取|设为|设成)?\s*(\d{1,7})(?!\d)",
                    re.IGNORECASE)
 _NAMES_THEN_NUMBERS = re.compile(r"^\(?\s*((?:tp|pp|cp|ep|dp|vpp|v)(?:\s*[x×*·,/]\s*(?:tp|pp|cp|ep|dp|vpp|v))+)\s*\)?"
-                                 r"\s*=\s*\(?\s*(\d{1,7}(?:\s*[x×*·,/]\s*\d{1,7})+)\s*\)?", re.IGNORECASE)
+                                 r"\s*=\s*\(?\s*(\d{1,7}(?:\s*[x×*·,/]\s*\d{1,7})*)\s*\)?", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*[x×*·,/]\s*")
 _EXAMPLE = "TP=4 PP=4 CP=2 DP=2"
 

@@ -118,9 +118,10 @@ def _check_variants(loaded: Loaded[Question]) -> Iterable[Problem]:
     question = loaded.model
     for seed in SEEDS:
         try:
-            variant = draw(question, seed)
+            variant = draw(question, seed, check=False)
         except (VariantError, engine.EngineError, TutorError) as error:
-            yield loaded.problem(f"the expected value cannot be computed for seed {seed}: {error}", "steps")
+            where = ("vary",) if question.vary and seed else ("derive",) if question.derive else ("steps",)
+            yield loaded.problem(f"the expected value cannot be computed for seed {seed}: {error}", *where)
             return
         for index, step in enumerate(question.steps):
             if isinstance(step, NumericStep):

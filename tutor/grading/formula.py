@@ -31,7 +31,7 @@ def grade_formula(step: FormulaStep, answer: str) -> Verdict:
     expected = expected_formula(step)
     resolver = make_resolver(step)
     try:
-        tree = parse_formula(answer, resolver)
+        tree = parse_formula(answer, resolver, make_resolver(step, own_only=True))
     except FormulaError as error:
         return unreadable([error.message, _usable(step)], expected)
     used = symbols_in(tree)
@@ -66,18 +66,20 @@ def expected_formula(step: FormulaStep) -> dict:
     return {"formula": show(registry.get(step.formula).expr), "symbols": symbols}
 
 
-def make_resolver(step: FormulaStep) -> Callable[[str], str | None]:
-    """Typed name -> engine symbol: the step's spellings, then the formula's own symbols, then any."""
+def make_resolver(step: FormulaStep, own_only: bool = False) -> Callable[[str], str | None]:
+    """Typed name -> engine symbol: the step's spellings, then the formula's own symbols, then
+    (unless `own_only`) any engine symbol, so a wrong symbol is read and named, not refused."""
     catalog = engine.symbol_catalog()
     own = engine.formula_symbols(step.formula)
     extra = dict(step.symbols)
+    pools = (own,) if own_only else (own, tuple(catalog))
 
     @lru_cache(maxsize=256)
     def resolve(typed: str) -> str | None:
         if typed in extra:
             return extra[typed]
         for exact in (True, False):
-            for names in (own, tuple(catalog)):
+            for names in pools:
                 for name in names:
                     info = catalog[name]
                     spellings = (info.name, info.display, *info.aliases)

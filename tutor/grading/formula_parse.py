@@ -44,8 +44,12 @@ class FormulaError(ValueError):
         self.message = message
 
 
-def parse_formula(text: object, resolve: Callable[[str], str | None]) -> Tree:
-    """The learner's formula as a tree over engine symbol names (`resolve` maps a typed name)."""
+def parse_formula(text: object, resolve: Callable[[str], str | None],
+                  split: Callable[[str], str | None] | None = None) -> Tree:
+    """The learner's formula as a tree over engine symbol names (`resolve` maps a typed name).
+
+    `split` (default `resolve`) decides which names a run-together word may be split into;
+    graders pass the formula's own symbols, so `and` never becomes a·N·d."""
     try:
         cleaned = clean(text, MAX_CHARS)
     except TooLong as error:
@@ -53,11 +57,14 @@ def parse_formula(text: object, resolve: Callable[[str], str | None]) -> Tree:
     if not cleaned:
         raise FormulaError(Message("The answer is empty.", "答案是空的。"))
     tokens = _tokens(cleaned)
-    if "=" in [value for _, value in tokens]:  # "M = 6Ψ + 12Ψ/N": the right-hand side is the answer
-        last = max(index for index, (_, value) in enumerate(tokens) if value == "=")
-        tokens = tokens[last + 1:]
+    equals = [index for index, (_, value) in enumerate(tokens) if value == "="]
+    if equals:  # "M = 6Ψ + 12Ψ/N": a name, then the answer
+        if len(equals) > 1 or any(kind != "name" for kind, _ in tokens[:equals[0]]):
+            raise FormulaError(Message("Write the formula, or one name = the formula (M = 6Ψ + 12Ψ/N).",
+                                       "只写公式，或写成 名字 = 公式（M = 6Ψ + 12Ψ/N）。"))
+        tokens = tokens[equals[0] + 1:]
     names: list[str] = []
-    source = _python_text(_explicit(tokens, resolve), resolve, names)
+    source = _python_text(_explicit(tokens, resolve, split or resolve), resolve, names)
     try:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -87,13 +94,14 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return tokens
 
 
-def _explicit(tokens: list[tuple[str, str]], resolve: Callable[[str], str | None]) -> list[tuple[str, str]]:
+def _explicit(tokens: list[tuple[str, str]], resolve: Callable[[str], str | None],
+              split_into: Callable[[str], str | None]) -> list[tuple[str, str]]:
     """Split run-together symbols (`sbh`) and insert the products juxtaposition means (`6Ψ`, `2(a+b)`)."""
     split: list[tuple[str, str]] = []
     for index, (kind, value) in enumerate(tokens):
         is_call = index + 1 < len(tokens) and tokens[index + 1][1] == "(" and value.lower() in FUNCTIONS
         if kind == "name" and not is_call and resolve(value) is None:
-            parts = _split_name(value, resolve)
+            parts = _split_name(value, split_into)
             if parts:
                 split.extend(("name", part) for part in parts)
                 continue

@@ -81,8 +81,11 @@ def _pattern(phrase: str) -> re.Pattern | str | None:
     if _CJK.search(folded):
         return folded.replace(" ", "")
     words = [re.escape(word) for word in folded.split(" ")]
-    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + r"(?:s|es|ed|d|ing)?(?!\w)")
+    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed,
+    # with the final consonant doubled too ("overlap" -> "overlapping").
+    last = folded[-1]
+    doubled = f"|{re.escape(last)}(?:ed|ing)" if last.isalpha() and last not in "aeiouy" else ""
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing{doubled})?(?!\w)")
 
 
 def _coverage_lines(step: OpenStep | ClarifyStep, covered: list[KeyPoint]) -> list[Message]:

@@ -33,11 +33,15 @@ class Variant:
     values: Mapping[str, object]
 
 
-def draw(question: Question, seed: int = 0) -> Variant:
-    """The variant for `seed`; VariantError when no draw computes (bad ranges in the content)."""
+def draw(question: Question, seed: int = 0, check: bool = True) -> Variant:
+    """The variant for `seed`; VariantError when no draw computes (bad ranges in the content).
+
+    Seed 0 (and any seed of a question without `vary`) is `given`; with `check=False` its steps
+    are not evaluated here, so `tutor validate` can point at the step that fails."""
     if seed == 0 or not question.vary:
         values = _with_derived(question, dict(question.given))
-        _check_computes(question, values)
+        if check:
+            _check_computes(question, values)
         return Variant(seed, values)
     last_error = ""
     for attempt in range(MAX_DRAWS):
