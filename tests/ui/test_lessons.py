@@ -31,3 +31,18 @@ async def test_read_two_sections_switch_language_and_remember_progress(tutor_hom
         assert "每个参数占 16 字节" in reader.source
     with Store() as store:
         assert set(sections_read(store)) == {("basics", "memory"), ("basics", "placement")}
+
+
+@pytest.mark.timeout(60)
+async def test_p_jumps_to_this_sections_questions(tutor_home, fixture_content):
+    from textual.widgets import OptionList
+
+    app = TutorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        assert app.current_mode == "practice"
+        listing = app.screen.query_one("#question-list", OptionList)
+        assert [listing.get_option_at_index(i).id for i in range(listing.option_count)] == ["memory-total"]

@@ -73,6 +73,17 @@ class Figure(_Model):
     """Where a published figure comes from (paper and table, vendor page)."""
 
 
+class Scenario(_Model):
+    """A sizing set-up the playground can open from this section (a worked example)."""
+
+    id: Ident
+    """Unique within the lesson."""
+    title: Text
+    """What the scenario is, as the playground lists it."""
+    settings: dict[str, Number | str | bool]
+    """`tutor size` settings without dashes: model, gpus, tp, pp, cp, dp, seq, global_batch, sharding, …"""
+
+
 class Section(_Model):
     """One section of a lesson."""
 
@@ -88,6 +99,8 @@ class Section(_Model):
     """Labs for this section, by name (folder name without its `NN-` prefix)."""
     see_also: list[Ident] = []
     """Deep-dive lessons this section points to, by lesson id."""
+    scenarios: list[Scenario] = []
+    """Worked examples the playground opens preset (`g` in the lesson reader)."""
 
 
 class Lesson(_Model):

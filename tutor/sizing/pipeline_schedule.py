@@ -12,6 +12,7 @@ Time unit: one slot is a forward pass of one model chunk; a backward pass takes 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 FORWARD_SLOTS, BACKWARD_SLOTS = 1, 2
 KINDS = ("gpipe", "1f1b", "interleaved")
@@ -37,7 +38,7 @@ class Timeline:
     chunks: int
     ops: tuple[Op, ...]
 
-    @property
+    @cached_property
     def makespan(self) -> int:
         return max(op.end for op in self.ops)
 
@@ -89,6 +90,7 @@ def _stage_order(kind: str, stage: int, p: int, m: int, v: int) -> list[tuple[in
     return order + [backward_at(k) for k in range(total - warmup, total)]
 
 
+@lru_cache(maxsize=64)  # pure; the playground redraws the same schedule on unrelated edits
 def simulate(kind: str, stages: int, microbatches: int, chunks: int = 1) -> Timeline:
     """Run every stage's pass order against the data dependencies, earliest start first."""
     if kind not in KINDS:

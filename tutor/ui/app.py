@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.screens.lessons import LessonsScreen
+from tutor.ui.screens.playground import PlaygroundScreen
 from tutor.ui.screens.practice import PracticeScreen
 from tutor.ui.screens.progress import ProgressScreen
 from tutor.ui.strings import SECTIONS, pick, text
@@ -23,7 +24,8 @@ class TutorApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
-    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "practice": PracticeScreen, "progress": ProgressScreen}
+    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "practice": PracticeScreen,
+             "playground": PlaygroundScreen, "progress": ProgressScreen}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
@@ -112,10 +114,15 @@ class TutorApp(App):
         else:
             self.notify(text("home.not_yet", self.lang, section=pick(section["name"], self.lang), cli=section["cli"]))
 
-    def open_practice(self, section: str | None = None) -> None:
+    async def open_practice(self, section: str | None = None) -> None:
         """Practice, narrowed to one lesson section when given."""
-        self.switch_mode("practice")
+        await self.switch_mode("practice")
         self.screen.show_section(section)
+
+    async def open_playground(self, settings: dict) -> None:
+        """The playground, preset to a lesson's worked example."""
+        await self.switch_mode("playground")
+        self.screen.load_settings(dict(settings))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

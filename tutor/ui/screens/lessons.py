@@ -19,6 +19,7 @@ class LessonsScreen(SectionScreen):
         Binding("n", "step(1)", "Next section", id="next"),
         Binding("b", "step(-1)", "Previous", id="previous"),
         Binding("p", "practice", "Practise this", id="practice"),
+        Binding("g", "playground", "Open in playground", id="playground"),
         Binding("t", "focus_toc", "Contents", id="toc"),
     ]
 
@@ -97,9 +98,19 @@ class LessonsScreen(SectionScreen):
     def action_focus_toc(self) -> None:
         self.query_one("#toc", Tree).focus()
 
-    def action_practice(self) -> None:
+    async def action_practice(self) -> None:
         if self._current is not None:
-            self.app.open_practice(section=f"{self._current[0]}/{self._current[1]}")
+            await self.app.open_practice(section=f"{self._current[0]}/{self._current[1]}")
+
+    async def action_playground(self) -> None:
+        if self._current is None:
+            return
+        lesson = self._content.lessons[self._current[0]].model
+        section = next(section for section in lesson.sections if section.id == self._current[1])
+        if not section.scenarios:
+            self.notify(text("lessons.no_scenario", self.app.lang))
+            return
+        await self.app.open_playground(section.scenarios[0].settings)
 
     def _open(self, key: tuple[str, str]) -> None:
         self._current = key

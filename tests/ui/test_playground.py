@@ -1,0 +1,67 @@
+"""Playground: open the lesson's 70B example, drop CP from 2 to 1, watch memory stop fitting."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.ui.helpers import settle
+from tutor.ui.app import TutorApp
+
+SCENARIO = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 2, "seq": 8192, "micro_batch": 1,
+            "global_batch": 512, "sharding": "distopt"}
+
+
+def _shown(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+@pytest.mark.timeout(90)
+async def test_cp_from_2_to_1_stops_the_70b_example_fitting(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.open_playground(SCENARIO)
+        await settle(pilot)
+        memory = _shown(app, "#memory-chart")
+        assert "total 62.2 GB / 80.0 GB · fits" in memory
+        assert "activations 22.8 GB" in memory and "optimizer 13.1 GB" in memory
+        assert "bubble 1.2% of the ideal step" in _shown(app, "#pipeline-chart")
+        cp = app.screen.query_one("#field-cp", Input)
+        cp.value = "1"
+        await settle(pilot)
+        memory = _shown(app, "#memory-chart")
+        assert "total 85.0 GB / 80.0 GB · does NOT fit" in memory
+        app.screen.query_one("#result-tabs").active = "tab-checks"
+        await settle(pilot)
+        assert "5.0 GB over" in _shown(app, "#checks")
+        await pilot.press("f3")
+        assert "Colored by CP" in _shown(app, "#rank-chart")
+
+
+@pytest.mark.timeout(90)
+async def test_bad_layout_says_why_instead_of_crashing(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.open_playground(SCENARIO)
+        await settle(pilot)
+        app.screen.query_one("#field-tp", Input).value = "3"
+        await settle(pilot)
+        assert "not divisible" in _shown(app, "#memory-chart")
+        app.screen.query_one("#field-tp", Input).value = "4"
+        await settle(pilot)
+        assert "fits" in _shown(app, "#memory-chart")
+
+
+@pytest.mark.timeout(90)
+async def test_lesson_worked_example_opens_in_the_playground(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        app.screen._open(("recipe", "worked-examples"))
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        assert app.current_mode == "playground"
+        assert app.screen.query_one("#field-cp", Input).value == "2"
+        assert "fits" in _shown(app, "#memory-chart")

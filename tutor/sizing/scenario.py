@@ -1,0 +1,64 @@
+"""A sizing scenario as flat settings (what the playground edits and lessons preset), to specs.
+
+Settings are the `tutor size` flags without dashes: model, params, layers, hidden, heads,
+kv_heads, ffn, vocab, arch, experts, top_k, seq, micro_batch, global_batch, tokens, gpus, tp, pp,
+cp, ep, dp, vpp, sharding, recompute, sp, flash, gpu, mfu. Missing ones take the defaults of the
+specs (a model preset supplies its architecture; `gpu` defaults to h100).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from tutor.sizing.errors import SizingError
+
+MODEL_FIELDS = ("params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "arch", "experts", "top_k")
+TRAIN_FIELDS = ("seq", "micro_batch", "global_batch", "tokens")
+PARALLEL_FIELDS = ("gpus", "tp", "pp", "cp", "ep", "dp", "vpp", "sharding", "recompute", "sp", "flash")
+SETTINGS = ("model", "gpu", "mfu") + MODEL_FIELDS + TRAIN_FIELDS + PARALLEL_FIELDS
+
+
+def specs(settings: Mapping[str, object]):
+    """(Model, Train, Parallel, Hardware, Throughput | None) for the settings; SizingError if unusable."""
+    from tutor.sizing import Model, Parallel, Throughput, Train, gpu, model_preset
+
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise SizingError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(SETTINGS)}")
+    model = model_preset(str(settings["model"])) if settings.get("model") else Model()
+    overrides = {name: settings[name] for name in MODEL_FIELDS if settings.get(name) is not None}
+    if overrides:
+        model = replace(model, **overrides)
+    train = Train(**{name: settings[name] for name in TRAIN_FIELDS if settings.get(name) is not None})
+    parallel = Parallel(**{name: settings[name] for name in PARALLEL_FIELDS if settings.get(name) is not None})
+    hardware = gpu(str(settings.get("gpu") or "h100"))
+    throughput = Throughput(mfu=settings["mfu"]) if settings.get("mfu") is not None else None
+    return model, train, parallel, hardware, throughput
+
+
+def report(settings: Mapping[str, object], lang: str = "en") -> dict:
+    """The `tutor size` report for the settings."""
+    from tutor.sizing import size
+
+    model, train, parallel, hardware, throughput = specs(settings)
+    return size(model, train, parallel, hardware, throughput, lang=lang)
+
+
+def check_scenarios(content) -> Iterable:
+    """`tutor validate`: every lesson scenario builds and passes the validator without errors."""
+    for loaded in content.lessons.values():
+        for index, section in enumerate(loaded.model.sections):
+            for position, scenario in enumerate(section.scenarios):
+                where = ("sections", index, "scenarios", position)
+                try:
+                    result = report(scenario.settings)
+                except SizingError as error:
+                    yield loaded.problem(f"scenario {scenario.id!r}: {error}", *where, "settings")
+                    continue
+                for error in result["errors"]:
+                    message = error["en"] if isinstance(error, dict) else str(error)
+                    yield loaded.problem(f"scenario {scenario.id!r}: {message}", *where, "settings")
+
+
+CHECKS = [check_scenarios]

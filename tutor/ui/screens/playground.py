@@ -1,0 +1,290 @@
+"""Playground: edit a model, a batch, a layout and a GPU; see memory, bubble and ranks at once."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Static, TabbedContent, TabPane
+
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.strings import text
+
+NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
+                 "vpp", "mfu")
+CHOICE_FIELDS = {"sharding": ("none", "distopt", "zero1", "zero2", "zero3"),
+                 "recompute": ("none", "selective", "full")}
+SWITCH_FIELDS = ("sp", "flash")
+SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
+COLOR_BY = ("tp", "cp", "pp", "dp")
+MAX_SIMULATED_PASSES = 40_000
+DEFAULT = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 2, "seq": 8192, "micro_batch": 1,
+           "global_batch": 512, "sharding": "distopt", "gpu": "h100-80gb"}
+
+
+class PlaygroundScreen(SectionScreen):
+    """Every change is re-sized by the engine at once (`tutor.sizing.scenario.report`)."""
+
+    BINDINGS = [
+        Binding("f3", "cycle_color", "Color ranks by", id="color"),
+        Binding("f4", "cycle_schedule", "Schedule", id="schedule"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._settings: dict = dict(DEFAULT)
+        self._color_by = 0
+        self._schedule = 0
+        self._filling = False
+        self._report: dict | None = None
+        self._error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        from tutor.sizing import GPUS, MODELS
+
+        yield Header(show_clock=False)
+        with Horizontal(id="playground"):
+            with VerticalScroll(id="settings"):
+                yield Select([], id="scenario", prompt="…", allow_blank=True, compact=True)
+                with Horizontal(classes="field-row"):
+                    yield Label(id="label-model", classes="field-label")
+                    yield Select([(name, name) for name in MODELS], id="field-model", allow_blank=False, compact=True)
+                with Horizontal(classes="field-row"):
+                    yield Label(id="label-gpu", classes="field-label")
+                    yield Select([(name, name) for name in GPUS], id="field-gpu", allow_blank=False, compact=True)
+                for name in NUMBER_FIELDS:
+                    with Horizontal(classes="field-row"):
+                        yield Label(id=f"label-{name}", classes="field-label")
+                        yield Input(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
+                for name, choices in CHOICE_FIELDS.items():
+                    with Horizontal(classes="field-row"):
+                        yield Label(id=f"label-{name}", classes="field-label")
+                        yield Select([(choice, choice) for choice in choices], id=f"field-{name}",
+                                     allow_blank=False, compact=True)
+                for name in SWITCH_FIELDS:
+                    yield Checkbox(id=f"field-{name}", value=True, compact=True)
+            with Vertical(id="results"):
+                yield Static(id="memory-chart", classes="panel")
+                with TabbedContent(id="result-tabs"):
+                    with TabPane("Pipeline", id="tab-pipeline"):
+                        yield Static(id="pipeline-chart")
+                    with TabPane("Ranks", id="tab-ranks"):
+                        yield Static(id="rank-chart")
+                    with TabPane("Checks", id="tab-checks"):
+                        yield Static(id="checks")
+                    with TabPane("Derivation", id="tab-derivation"):
+                        yield Static(id="derivation")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.load_settings(self._settings)
+
+    # -- settings in and out
+
+    def load_settings(self, settings: dict) -> None:
+        """Fill the form (a lesson scenario, or the default) and size it."""
+        self._settings = {**{"sp": True, "flash": True}, **settings}
+        self._filling = True
+        try:
+            self.query_one("#field-model", Select).value = str(self._settings.get("model", "lesson-70b"))
+            self.query_one("#field-gpu", Select).value = _gpu_name(self._settings.get("gpu", "h100"))
+            for name in NUMBER_FIELDS:
+                value = self._settings.get(name)
+                self.query_one(f"#field-{name}", Input).value = "" if value is None else _number_text(value)
+            for name, choices in CHOICE_FIELDS.items():
+                self.query_one(f"#field-{name}", Select).value = str(self._settings.get(name, choices[0]))
+            for name in SWITCH_FIELDS:
+                self.query_one(f"#field-{name}", Checkbox).value = bool(self._settings.get(name, True))
+        finally:
+            self._filling = False
+        self.recompute()
+
+    def _read_form(self) -> dict:
+        from tutor.units import parse_count
+
+        settings: dict = {"model": self.query_one("#field-model", Select).value,
+                          "gpu": self.query_one("#field-gpu", Select).value}
+        for name in NUMBER_FIELDS:
+            raw = self.query_one(f"#field-{name}", Input).value.strip()
+            if raw:
+                settings[name] = parse_count(raw)
+        for name in CHOICE_FIELDS:
+            settings[name] = self.query_one(f"#field-{name}", Select).value
+        for name in SWITCH_FIELDS:
+            settings[name] = self.query_one(f"#field-{name}", Checkbox).value
+        return settings
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self, event) -> None:
+        if self._filling:
+            return
+        if getattr(event, "select", None) is not None and event.select.id == "scenario":
+            if event.value is not Select.BLANK:
+                self.load_settings(self._scenarios()[event.value])
+            return
+        self.recompute()
+
+    # -- sizing and drawing
+
+    def recompute(self) -> None:
+        """Size the form's settings and redraw every panel (synchronous: the engine takes ~1 ms)."""
+        from tutor.sizing.errors import SizingError
+        from tutor.sizing.scenario import report
+
+        try:
+            self._settings = self._read_form()
+            self._report = report(self._settings, self.app.lang)
+            self._error = None
+        except (SizingError, ValueError) as error:
+            self._error = str(error)
+        self._draw(self.app.lang)
+
+    def render_texts(self, lang: str) -> None:
+        for name in ("model", "gpu", *NUMBER_FIELDS, *CHOICE_FIELDS):
+            self.query_one(f"#label-{name}", Label).update(text(f"field.{name}", lang))
+        for name in SWITCH_FIELDS:
+            self.query_one(f"#field-{name}", Checkbox).label = text(f"field.{name}", lang)
+        scenarios = self._scenarios(lang)
+        scenario = self.query_one("#scenario", Select)
+        scenario.set_options([(title, key) for key, title in scenarios["_titles"].items()])
+        scenario.prompt = text("playground.scenario", lang)
+        tabs = self.query_one("#result-tabs", TabbedContent)
+        for pane, key in (("tab-pipeline", "pipeline"), ("tab-ranks", "ranks"), ("tab-checks", "checks"),
+                          ("tab-derivation", "derivation")):
+            tabs.get_tab(pane).label = text(f"playground.{key}", lang)
+        if self._report is not None or self._error is not None:
+            self.recompute()
+
+    def _draw(self, lang: str) -> None:
+        from tutor.ui.widgets.charts import memory_bar
+
+        memory_panel = self.query_one("#memory-chart", Static)
+        memory_panel.border_title = text("playground.memory", lang)
+        if self._error is not None:
+            memory_panel.update(f"[bold red]{self._error}[/]")
+            self.query_one("#checks", Static).update(f"[bold red]✗ {self._error}[/]")
+            return
+        report = self._report
+        labels = {key: text(f"playground.{key}", lang)
+                  for key in ("weights", "grads", "optimizer", "activations", "fits", "over", "total")}
+        _update(memory_panel, memory_bar(report["memory"], labels, lang=lang))
+        self._draw_tab(self.query_one("#result-tabs", TabbedContent).active, lang)
+
+    def _draw_tab(self, tab: str, lang: str) -> None:
+        """Draw only the tab on screen; the others are drawn when they are opened."""
+        if self._report is None or self._error is not None:
+            return
+        if tab == "tab-pipeline":
+            _update(self.query_one("#pipeline-chart", Static), self._pipeline(lang))
+        elif tab == "tab-ranks":
+            _update(self.query_one("#rank-chart", Static), self._ranks(lang))
+        elif tab == "tab-checks":
+            _update(self.query_one("#checks", Static), self._checks(lang))
+        elif tab == "tab-derivation":
+            _update(self.query_one("#derivation", Static), self._derivation())
+
+    @on(TabbedContent.TabActivated, "#result-tabs")
+    def _tab_opened(self, event: TabbedContent.TabActivated) -> None:
+        self._draw_tab(event.pane.id, self.app.lang)
+
+    def _pipeline(self, lang: str):
+        from rich.text import Text
+
+        from tutor.sizing.display import format_value
+        from tutor.sizing.pipeline_schedule import simulate
+        from tutor.ui.widgets.charts import pipeline_chart
+
+        pp, vpp = int(self._settings.get("pp") or 1), int(self._settings.get("vpp") or 1)
+        m = self._report["pipeline"]["microbatches"]
+        if pp == 1 or not m:
+            return text("playground.no_pipeline", lang)
+        kind = SCHEDULES[self._schedule]
+        if kind == "auto":
+            kind = "interleaved" if vpp > 1 else "1f1b"
+        if kind == "interleaved" and (vpp == 1 or m % pp):
+            kind = "1f1b"
+        chunks = vpp if kind == "interleaved" else 1
+        if pp * m * chunks * 2 > MAX_SIMULATED_PASSES:
+            return text("playground.too_long", lang, passes=pp * m * chunks * 2)
+        timeline = simulate(kind, pp, int(m), chunks)
+        header = Text(text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
+                           ideal=format_value(timeline.bubble_vs_ideal, "%", 1, lang),
+                           wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
+                           engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n\n")
+        width = max(20, self.query_one("#results").size.width - 8)
+        return header + pipeline_chart(timeline, width=width)
+
+    def _ranks(self, lang: str):
+        from tutor.sizing.rank_grid import RankGrid
+        from tutor.ui.widgets.charts import rank_grid_chart
+
+        s = self._settings
+        tp, cp, pp = int(s.get("tp") or 1), int(s.get("cp") or 1), int(s.get("pp") or 1)
+        gpus = int(s.get("gpus") or tp * cp * pp * int(s.get("dp") or 1))
+        grid = RankGrid(tp=tp, cp=cp, pp=pp, dp=max(1, gpus // (tp * cp * pp)))
+        dimension = COLOR_BY[self._color_by]
+        return text("playground.ranks_by", lang, dimension=dimension.upper()) + "\n\n" + rank_grid_chart(grid, dimension).markup
+
+    def _checks(self, lang: str) -> str:
+        lines = [f"[bold red]✗ {_finding(error, lang)}[/]" for error in self._report["errors"]]
+        lines += [f"[yellow]! {_finding(warning, lang)}[/]" for warning in self._report["warnings"]]
+        return "\n".join(lines) or f"[green]✓ {text('playground.all_good', lang)}[/]"
+
+    def _derivation(self) -> str:
+        lines = []
+        for step in self._report["steps"]:
+            lines.append(f"[bold]{step['id']}[/]  {step['formula']}")
+            lines.append(f"    {step['substituted']}")
+        return "\n".join(lines)
+
+    def action_cycle_color(self) -> None:
+        self._color_by = (self._color_by + 1) % len(COLOR_BY)
+        self.query_one("#result-tabs", TabbedContent).active = "tab-ranks"
+        self._draw_tab("tab-ranks", self.app.lang)
+
+    def action_cycle_schedule(self) -> None:
+        self._schedule = (self._schedule + 1) % len(SCHEDULES)
+        self.query_one("#result-tabs", TabbedContent).active = "tab-pipeline"
+        self._draw_tab("tab-pipeline", self.app.lang)
+
+    def _scenarios(self, lang: str | None = None) -> dict:
+        """Worked examples from the lessons: id -> settings, plus `_titles`: id -> title."""
+        from tutor.content import load
+
+        lang = lang or self.app.lang
+        found: dict = {"_titles": {}}
+        for loaded in load().lessons.values():
+            for section in loaded.model.sections:
+                for scenario in section.scenarios:
+                    found[scenario.id] = dict(scenario.settings)
+                    found["_titles"][scenario.id] = scenario.title.get(lang)
+        return found
+
+
+def _update(panel: Static, content) -> None:
+    """Update a panel, asking Textual for a new layout only when its number of lines changes:
+    a full layout of this screen costs far more than drawing the charts themselves."""
+    from rich.text import Text
+
+    plain = content.plain if isinstance(content, Text) else str(content)
+    lines = plain.count("\n") + 1
+    panel.update(content, layout=lines != getattr(panel, "_tutor_lines", None))
+    panel._tutor_lines = lines
+
+
+def _finding(finding, lang: str) -> str:
+    return finding.get(lang, finding.get("en", "")) if isinstance(finding, dict) else str(finding)
+
+
+def _number_text(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _gpu_name(name: str) -> str:
+    from tutor.sizing import gpu
+
+    return gpu(str(name)).name
