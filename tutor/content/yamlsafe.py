@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - depends on the wheel
 
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 32
-MAX_NODES = 100_000
+MAX_NODES = 20_000  # a 900-line lesson is ~2,000 values; anything near this is hostile
 
 Path_ = tuple  # a location inside a document: keys and list indexes
 
