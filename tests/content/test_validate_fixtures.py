@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import FIXTURES, run_tutor
+from tests.helpers import FIXTURES, REPO, run_tutor
 from tutor.content.loader import load_content
 from tutor.content.validate import validate
 
@@ -28,14 +28,28 @@ def test_good_fixture_loads_without_problems():
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("case", BROKEN, ids=[path.name for path in BROKEN])
-def test_broken_fixture_gives_its_exact_messages(case: Path):
-    result = run_tutor("validate", str(GOOD.relative_to(GOOD.parents[2])), str(case.relative_to(GOOD.parents[2])))
+def test_broken_fixture_gives_its_exact_messages(case: Path, capsys, monkeypatch):
+    # In-process, so the engine is imported once for all cases; the CLI path itself is covered
+    # by test_cli_validate_reports_and_exits_1 below.
+    from tutor.cli import main
+
+    monkeypatch.chdir(REPO)
+    status = main(["validate", str(GOOD.relative_to(REPO)), str(case.relative_to(REPO))])
+    captured = capsys.readouterr()
     expected = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
-    lines = result.stdout.splitlines()
-    assert result.returncode == 1, result.stderr
-    assert "Traceback" not in result.stderr and result.stderr == ""
+    lines = captured.out.splitlines()
+    assert status == 1, captured.err
+    assert captured.err == ""
     assert lines[:-1] == expected
     assert lines[-1].startswith(f"{len(expected)} problem(s)")
+
+
+@pytest.mark.timeout(60)
+def test_cli_validate_reports_and_exits_1():
+    case = FIXTURES / "broken" / "missing-zh"
+    result = run_tutor("validate", str(GOOD.relative_to(REPO)), str(case.relative_to(REPO)))
+    assert result.returncode == 1 and result.stderr == ""
+    assert result.stdout.splitlines()[:-1] == (case / "expected.txt").read_text(encoding="utf-8").splitlines()
 
 
 @pytest.mark.timeout(30)
