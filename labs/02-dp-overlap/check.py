@@ -21,6 +21,16 @@ from tutor.labs.rank.context import compare
 WIDTH, LAYERS, BATCH_PER_RANK = 256, 8, 512
 
 
+def synchronize() -> None:
+    """Wait for this rank's queued GPU compute before reading a clock (a no-op on CPU).
+
+    Only the compute stream: NCCL runs on a stream of its own, and waiting for it here would
+    hide the very communication being measured.
+    """
+    if torch.cuda.is_initialized():
+        torch.cuda.current_stream().synchronize()
+
+
 def build(state: dict | None = None) -> nn.Sequential:
     model = nn.Sequential(*[layer for _ in range(LAYERS) for layer in (nn.Linear(WIDTH, WIDTH), nn.Tanh())])
     if state is not None:
@@ -36,8 +46,10 @@ def step(model, buckets, inputs, targets) -> float:
     buckets.start()
     loss = nn.functional.mse_loss(model(inputs), targets)
     loss.backward()
+    synchronize()
     backward_done = time.perf_counter()
     buckets.finish()
+    synchronize()
     return time.perf_counter() - backward_done
 
 
@@ -48,6 +60,7 @@ def overlap_structure(ctx, model, buckets, inputs, targets) -> tuple[str, bool, 
     loss = nn.functional.mse_loss(model(inputs), targets)
     mark = ctx.recorder.mark()
     loss.backward()
+    synchronize()
     backward_done = time.time()
     after_backward = ctx.recorder.mark()
     buckets.finish()
@@ -101,7 +114,7 @@ def main() -> None:
     shipped_buckets = shipped.GradientBuckets(shipped_model, bucket_bytes)
     timed = {"yours": (learner, learner_buckets), "shipped": (shipped_model, shipped_buckets)}
     samples = {name: [] for name in timed}
-    rounds = int(params.get("timed_steps", 8))
+    rounds = int(params.get("timed_steps", 6))
     for index in range(rounds + 1):
         order = list(timed) if index % 2 else list(reversed(timed))
         for name in order:
@@ -130,7 +143,7 @@ def bucket_sweep(program, state, inputs, targets, default_bytes: int) -> dict[st
         model = build(state)
         buckets = program.GradientBuckets(model, size)
         timings = []
-        for _ in range(3):
+        for _ in range(2):
             dist.barrier()
             timings.append(step(model, buckets, inputs, targets))
         results[label] = round(slowest(statistics.median(timings)) * 1e3, 2)

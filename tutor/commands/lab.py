@@ -56,8 +56,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from tutor.commands._common import loaded_content
     from tutor.labs.catalog import all_labs, get_lab
 
+    loaded_content()  # a one-line note on stderr when a lab.yaml failed to load
     if args.lab_command == "list":
         return _list(args, all_labs())
     entry = get_lab(args.name)

@@ -111,7 +111,8 @@ def _compare(event: dict, rank: int) -> dict:
     passed = abs(value - expected) <= event.get("atol", 0.0) + event["rtol"] * abs(expected)
     label = formula + "".join(f" − {name}" for name in event.get("subtract") or ())
     return {"name": event["name"], "passed": passed,
-            "detail": f"measured {_fmt(value, unit)}, {source} {label} = {_fmt(expected, unit)}"
+            "detail": f"measured {_fmt(value, unit)}, {source} {label} = {_fmt(expected, unit)} at "
+                      + ", ".join(f"{key}={_fmt(number, '')}" for key, number in event["inputs"].items())
                       + ("" if passed else f" (rank {rank}; relative tolerance {event['rtol']:.2g})"),
             "measured": value, "expected": expected, "formula": formula, "inputs": event["inputs"]}
 

@@ -1,5 +1,6 @@
 """`init()` and the `RankContext` a lab program works with (rank, world, device, heartbeats).
 
+With NCCL, the rank's GPU becomes torch's default device, so the same lab code runs on both.
 The process group gets a short timeout (the runner passes it; 60 s when run by hand) instead
 of gloo's 30-minute and NCCL's 10-minute defaults (facts §5), so a planted hang ends in
 seconds. The backend is gloo on CPU and NCCL on GPUs; NCCL wants one GPU per rank.
@@ -103,6 +104,8 @@ def init(backend: str | None = None, timeout_s: float | None = None) -> RankCont
                              f"found {torch.cuda.device_count() if torch.cuda.is_available() else 0}")
         device = torch.device("cuda", session.local_rank)
         torch.cuda.set_device(device)
+        # New tensors and modules go to this rank's GPU, so one lab program serves gloo and NCCL.
+        torch.set_default_device(device)
         dist.init_process_group("nccl", timeout=timedelta(seconds=timeout_s), device_id=device)
     else:
         device = torch.device("cpu")
