@@ -1,0 +1,111 @@
+"""`tutor lab ...` from the command line: shapes, the learner's loop, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_tutor
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def demo(monkeypatch):
+    monkeypatch.setenv("TUTOR_CONTENT", str(FIXTURE))
+    return {"TUTOR_CONTENT": str(FIXTURE)}
+
+
+def test_list_json_shape(demo):
+    result = run_tutor("lab", "list", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"labs": [{"name": "hang-demo", "kind": "hang",
+                                                    "title": {"en": "Hang demo", "zh": "卡住示例"},
+                                                    "world_size": 2, "gpu_only": False, "status": "new"}]}
+
+
+def test_show_gives_hints_in_tiers_and_keeps_the_solution_until_passed(demo):
+    shown = json.loads(run_tutor("lab", "show", "hang-demo", "--hint", "1", "--json").stdout)
+    assert shown["hints"] == ["Compare the ranks' collectives."] and shown["hints_total"] == 2
+    assert shown["solution"] is None and shown["passed"] is False
+    zh = json.loads(run_tutor("lab", "show", "hang-demo", "--hint", "2", "--lang", "zh", "--json").stdout)
+    assert zh["hints"][1] == "看 rank 0 的第 2 步。"
+    locked = run_tutor("lab", "show", "hang-demo", "--reveal")
+    assert locked.returncode == 1 and "passes on your own copy" in locked.stderr
+    assert locked.stderr.count("\n") == 1
+
+
+def test_start_copies_keeps_edits_and_reset_keeps_the_previous_copy(demo, tutor_home):
+    first = run_tutor("lab", "start", "hang-demo", "--json")
+    path = Path(json.loads(first.stdout)["path"])
+    assert path == tutor_home / "labs" / "hang-demo" / "train.py" and path.is_file()
+    path.write_text(path.read_text() + "# my edit\n")
+    again = json.loads(run_tutor("lab", "start", "hang-demo", "--json").stdout)
+    assert again["created"] is False and "# my edit" in path.read_text()
+    reset = json.loads(run_tutor("lab", "reset", "hang-demo", "--json").stdout)
+    assert "# my edit" not in path.read_text()
+    assert "# my edit" in (Path(reset["previous"]) / "train.py").read_text()
+
+
+def test_diagnose_accepts_phrasings_and_rejects_wrong_answers(demo):
+    right = json.loads(run_tutor("lab", "diagnose", "hang-demo", "r0 is stuck in a broadcast", "--json").stdout)
+    assert right["correct"] is True and right["score"] == 1.0
+    zh = json.loads(run_tutor("lab", "diagnose", "hang-demo", "0号卡在广播里", "--json").stdout)
+    assert zh["correct"] is True
+    wrong = json.loads(run_tutor("lab", "diagnose", "hang-demo", "rank 10 is slow", "--json").stdout)
+    assert wrong["correct"] is False and wrong["feedback"][0]["missing"] == ["rank 0", "it waits in broadcast"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("run", "nope"), "no lab named 'nope'"),
+    (("run", "hang-demo", "--world-size", "0"), "--world-size must be between 1 and 64"),
+    (("run", "hang-demo", "--nnodes", "2"), "--nnodes > 1 needs --rdzv-endpoint"),
+    (("run", "hang-demo", "--nnodes", "2", "--rdzv-endpoint", "host:99999"), "--rdzv-endpoint HOST:PORT"),
+    (("run", "hang-demo", "--timeout", "-1"), "--timeout must be between"),
+    (("diagnose", "hang-demo", "  "), "the answer is empty"),
+])
+def test_bad_input_is_one_line_and_exit_2(demo, args, message):
+    result = run_tutor("lab", *args)
+    assert result.returncode == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_print_launch_gives_one_torchrun_command_per_node(demo):
+    result = run_tutor("lab", "run", "hang-demo", "--nnodes", "2", "--rdzv-endpoint", "10.0.0.1:29500",
+                       "--print-launch")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "torchrun" in line]
+    assert len(lines) == 2
+    assert all("--rdzv-endpoint 10.0.0.1:29500" in line and "--module tutor.labs.rank" in line for line in lines)
+    assert "is_host=1" in lines[0] and "is_host=0" in lines[1] and "TUTOR_LAB_PG_TIMEOUT=8" in lines[0]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_the_loop_run_then_check_then_reveal(demo, tutor_home):
+    run = run_tutor("lab", "run", "hang-demo", "--json", timeout=90)
+    evidence = json.loads(run.stdout)
+    assert evidence["outcome"] == "hang" and "rank 0 in broadcast" in evidence["summary"]["message"]
+    failing = run_tutor("lab", "check", "hang-demo", timeout=90)
+    assert failing.returncode == 1 and "✗ runs to completion" in failing.stdout
+    run_tutor("lab", "start", "hang-demo")
+    (tutor_home / "labs" / "hang-demo" / "train.py").write_text((FIXTURE / "labs/01-hang-demo/solution.py").read_text())
+    passing = run_tutor("lab", "check", "hang-demo", "--json", timeout=90)
+    result = json.loads(passing.stdout)
+    assert passing.returncode == 0 and result["passed"], result["checks"]
+    assert {check["name"] for check in result["checks"]} == {"runs to completion", "average", "steps completed"}
+    revealed = json.loads(run_tutor("lab", "show", "hang-demo", "--reveal", "--json").stdout)
+    assert "all_reduce" in revealed["solution"]["text"] and revealed["passed"] is True
+    assert json.loads(run_tutor("lab", "list", "--json").stdout)["labs"][0]["status"] == "passed"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_tp_mlp_solution_on_four_ranks_is_ok():
+    """Done-when of issue 7: `tutor lab run tp-mlp --solution --world-size 4 --json` reports ok."""
+    result = run_tutor("lab", "run", "tp-mlp", "--solution", "--world-size", "4", "--json", timeout=110)
+    evidence = json.loads(result.stdout)
+    assert evidence["outcome"] == "ok", evidence["summary"]
+    assert evidence["world_size"] == 4 and evidence["metrics"]["forward_collectives"] == 2
