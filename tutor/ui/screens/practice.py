@@ -104,6 +104,7 @@ class PracticeScreen(SectionScreen):
             for q in self._questions()
         )
         listing.border_title = text("practice.list", lang) + (f" · {self._section}" if self._section else "")
+        listing.highlighted = 0 if listing.option_count else None
         if self._question is not None:
             try:
                 listing.highlighted = listing.get_option_index(self._question.id)
