@@ -64,3 +64,16 @@ async def test_progress_mode_shows_mastery_by_section_title(tutor_home, fixture_
         assert [row[2] for row in rows] == ["100%", "0%"]
         await pilot.press("escape")
         assert app.current_mode == "home"
+
+
+@pytest.mark.timeout(60)
+async def test_palette_reaches_every_section_and_the_screens_own_keys(fixture_content):
+    app = TutorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for expected in ("Open Lessons", "Open Practice", "Open Progress", "Switch language (English / 中文)",
+                         "Color ranks by", "Schedule", "Home", "Theme", "Keys"):
+            assert expected in titles
+        assert "Scroll Up" not in titles

@@ -126,6 +126,16 @@ class TutorApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        # Every key of the screen the palette was opened on is also a command, so nothing is
+        # reachable only by knowing its key (app-wide keys are already among the above).
+        seen = set()
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if active.node is not screen or not binding.description or binding.action in seen or not active.enabled:
+                continue
+            seen.add(binding.action)
+            yield SystemCommand(binding.description, f"{binding.description} ({key})",
+                                lambda action=binding.action, node=active.node: self.run_action(action, node))
         yield SystemCommand(text("command.lang", self.lang), text("command.lang", self.lang), self.action_toggle_lang)
         yield SystemCommand(text("command.home", self.lang), text("command.home", self.lang),
                             lambda: self.switch_mode("home"))
