@@ -77,3 +77,15 @@ async def test_palette_reaches_every_section_and_the_screens_own_keys(fixture_co
                          "Color ranks by", "Schedule", "Home", "Theme", "Keys"):
             assert expected in titles
         assert "Scroll Up" not in titles
+
+
+@pytest.mark.timeout(60)
+async def test_language_and_theme_are_remembered(tutor_home, fixture_content):
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        app.theme = "gruvbox"
+        await pilot.pause()
+    again = TutorApp()
+    assert again.lang == "zh" and again.theme == "gruvbox"
+    assert TutorApp(lang="en").lang == "en"

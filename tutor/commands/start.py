@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from tutor.commands._common import add_lang_flag, lang_of
+from tutor.commands._common import add_lang_flag
 
 
 def add_arguments(parser) -> None:
     add_lang_flag(parser)
+
+
+def _env_lang() -> str | None:
+    import os
+
+    return os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else None
 
 
 def run(args) -> int:
@@ -18,5 +24,5 @@ def run(args) -> int:
         raise TutorError("`tutor start` needs a terminal; for scripts use the other commands with --json")
     from tutor.ui.app import TutorApp
 
-    TutorApp(lang=lang_of(args)).run()
+    TutorApp(lang=args.lang or _env_lang()).run()
     return 0

@@ -35,8 +35,14 @@ class TutorApp(App):
     lang: reactive[str] = reactive("en")
     """Language of every text: "en" or "zh"."""
 
-    def __init__(self, lang: str = "en", store_path=None):
+    def __init__(self, lang: str | None = None, store_path=None):
+        from tutor.ui import preferences
+
         super().__init__()
+        saved = preferences.load()
+        lang = lang or (saved.get("lang") if saved.get("lang") in ("en", "zh") else "en")
+        if isinstance(saved.get("theme"), str) and saved["theme"] in self.available_themes:
+            self.theme = saved["theme"]
         self._store_path = store_path
         self._store = None
         self._store_error: str | None = None
@@ -96,7 +102,16 @@ class TutorApp(App):
             self._store.close()
 
     def watch_lang(self, lang: str) -> None:
+        from tutor.ui import preferences
+
         self.title = text("app.title", lang)
+        preferences.save(lang=lang)
+
+    def watch_theme(self, theme: str) -> None:
+        from tutor.ui import preferences
+
+        if self.is_running:
+            preferences.save(theme=theme)
 
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"
