@@ -133,6 +133,14 @@ SECTIONS: list[dict] = [
 ]
 
 
+def register(strings: dict[str, tuple[str, str]]) -> None:
+    """Add a screen's own strings (kept in its module), refusing keys that already exist."""
+    clash = set(strings) & set(STRINGS)
+    if clash:
+        raise ValueError(f"interface strings defined twice: {', '.join(sorted(clash))}")
+    STRINGS.update(strings)
+
+
 def text(key: str, lang: str, **values: object) -> str:
     en, zh = STRINGS[key]
     template = zh if lang == "zh" else en
