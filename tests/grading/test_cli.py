@@ -34,9 +34,15 @@ def test_ask_json_hides_the_answer_unless_revealed():
 
 @pytest.mark.timeout(60)
 def test_ask_seed_changes_numbers_reproducibly():
-    prompts = {tutor_json("ask", "fx-distopt", "--seed", str(seed))["prompt"]["en"] for seed in (1, 2, 3, 4)}
+    from tutor.content import load_content
+    from tutor.grading import draw, step_prompt
+
+    question = load_content([FIXTURE]).questions["fx-distopt"].model
+    prompts = {step_prompt(question, question.steps[0], draw(question, seed))["en"] for seed in range(1, 9)}
     assert len(prompts) > 1
-    assert tutor_json("ask", "fx-distopt", "--seed", "3") == tutor_json("ask", "fx-distopt", "--seed", "3")
+    shown = tutor_json("ask", "fx-distopt", "--seed", "3")
+    assert shown["prompt"]["en"] == step_prompt(question, question.steps[0], draw(question, 3))["en"]
+    assert shown == tutor_json("ask", "fx-distopt", "--seed", "3")
 
 
 @pytest.mark.timeout(60)
