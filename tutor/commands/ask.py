@@ -118,9 +118,10 @@ def _shown_answer(answer: dict, lang: str) -> str:
     if "options" in answer:
         return ", ".join(answer["options"])
     if "rules" in answer:
-        example = answer.get("example")
-        layout = " ".join(f"{key.upper()}={example[key]}" for key in ("tp", "pp", "cp", "ep", "dp", "vpp")
-                          if example) if example else "—"
+        from tutor.grading.config_parse import show_layout
+
+        layout = show_layout(answer["example"]) if answer.get("example") else "—"
+        separator = "; " if lang == "en" else "；"
         return (f"e.g. {layout}; rules: " if lang == "en" else f"例如 {layout}；规则：") + \
-            "; ".join(rule[lang] for rule in answer["rules"])
+            separator.join(rule[lang] for rule in answer["rules"])
     return answer["model_answer"][lang]

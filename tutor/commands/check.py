@@ -99,8 +99,9 @@ def _print(payload: dict, lang: str, reveal: bool) -> None:
     elif reveal and isinstance(expected, dict) and "formula" in expected and not payload["correct"]:
         print(("Expected: " if lang == "en" else "答案：") + expected["formula"])
     elif reveal and isinstance(expected, dict) and expected.get("example") and not payload["correct"]:
-        example = expected["example"]
-        layout = " ".join(f"{key.upper()}={example[key]}" for key in ("tp", "pp", "cp", "ep", "dp", "vpp"))
+        from tutor.grading.config_parse import show_layout
+
+        layout = show_layout(expected["example"])
         print(("A layout that passes: " if lang == "en" else "一个符合规则的配置：") + layout)
     elif reveal and isinstance(expected, list) and not payload["correct"] and expected:
         print(("Expected: " if lang == "en" else "答案：") + ", ".join(expected))

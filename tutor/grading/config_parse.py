@@ -61,4 +61,6 @@ def parse_config(text: object) -> dict[str, int]:
 
 
 def show_layout(layout: dict[str, int]) -> str:
-    return " ".join(f"{'v' if dim == 'vpp' else dim.upper()}={layout[dim]}" for dim in DIMS if dim in layout)
+    """`TP=8 PP=2 DP=16`: TP, PP and DP always, CP, EP and v when above 1."""
+    return " ".join(f"{'v' if dim == 'vpp' else dim.upper()}={layout[dim]}" for dim in DIMS
+                    if dim in layout and (dim in ("tp", "pp", "dp") or layout[dim] > 1))

@@ -8,7 +8,7 @@ Picked up by `tutor.content.validate.engine_checks()`. Reported, with the line:
   input, en and zh prompts naming different inputs;
 - a mistake that is not built in and has no feedback, or that equals the right answer;
 - a formula step whose formula or symbols are unknown; a config scenario that cannot be built
-  or that no layout passes; a single-choice step with other than one right option.
+  or that no layout passes (seeds 0..4); a single-choice step with other than one right option.
 (A missing tolerance or language is already a load error: the models require them.)
 """
 
@@ -156,12 +156,11 @@ def _check_config(loaded, index, step: ConfigStep, variant, seed: int) -> Iterab
         yield loaded.problem(f"the configuration scenario cannot be built (seed {seed}): {error}",
                              "steps", index, "inputs")
         return
-    if seed == 0:
-        from tutor.grading.config_example import expected_config
+    from tutor.grading.config_example import example
 
-        if expected_config(step, variant)["example"] is None:
-            yield loaded.problem("no layout passes every rule for seed 0: check the model, GPUs and batch",
-                                 "steps", index, "inputs")
+    if example(scenario(step, variant)) is None:
+        yield loaded.problem(f"no layout passes every rule for seed {seed}: check the model, GPUs and batch",
+                             "steps", index, "inputs")
 
 
 CHECKS = [check_questions]
