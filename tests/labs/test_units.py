@@ -179,8 +179,8 @@ def test_watch_notices_a_saved_file(tmp_path):
 
 SLEEPER = ("import faulthandler, signal, sys, time\n"
            "faulthandler.register(signal.SIGUSR1, file=open(sys.argv[1], 'w'), all_threads=True)\n"
-           "def waiting_in_a_collective():\n    time.sleep(60)\n"
-           "print('ready', flush=True)\nwaiting_in_a_collective()\n")
+           "def waiting_in_a_collective():\n    print('ready', flush=True)\n    time.sleep(60)\n"
+           "waiting_in_a_collective()\n")
 
 
 @pytest.mark.timeout(60)

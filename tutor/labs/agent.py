@@ -1,8 +1,9 @@
 """Entry point of the launcher process: `python -m tutor.labs.agent TORCHRUN-ARGS`.
 
-It is torchrun (`torch.distributed.run`, PyTorch's elastic agent) with two things done first:
-the kernel will send it SIGTERM when the tutor dies (torchrun then stops its ranks), and its
-pid is exported so each rank can tell whether its launcher is still the one that started it.
+It is torchrun (`torch.distributed.run`, PyTorch's elastic agent) with three things done first:
+the kernel will send it SIGTERM when the tutor dies (torchrun then stops its ranks), a watch
+thread makes sure it is gone a few seconds later, and its pid is exported so each rank can tell
+whether its launcher is still the one that started it.
 This module imports nothing from torch itself; runpy hands the process over to torchrun.
 """
 
@@ -12,16 +13,37 @@ import os
 import runpy
 import signal
 import sys
+import threading
+import time
 
 LAUNCHER_PID_ENV = "TUTOR_LAB_LAUNCHER_PID"
 PARENT_PID_ENV = "TUTOR_LAB_PARENT_PID"
+
+
+ORPHAN_GRACE_S = 3.0
+
+
+def _end_if_orphaned(parent: int) -> None:
+    """SIGKILL this launcher a few seconds after its parent is gone.
+
+    The parent-death SIGTERM lets torchrun stop its ranks in order, but torchrun can then hang
+    at interpreter exit, joining its log-tailing threads, with its rendezvous port still bound.
+    This daemon thread keeps running through that and ends it; the ranks, tied to the launcher
+    by their own parent-death signal, go with it.
+    """
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    time.sleep(ORPHAN_GRACE_S)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def main() -> None:
     from tutor.labs.procs import die_with_parent
 
     expected = os.environ.get(PARENT_PID_ENV)
-    die_with_parent(signal.SIGTERM, int(expected) if expected and expected.isdigit() else None)
+    parent = int(expected) if expected and expected.isdigit() else None
+    if die_with_parent(signal.SIGTERM, parent) and parent is not None:
+        threading.Thread(target=_end_if_orphaned, args=(parent,), daemon=True, name="tutor-orphan-watch").start()
     os.environ[LAUNCHER_PID_ENV] = str(os.getpid())
     sys.argv = ["torchrun", *sys.argv[1:]]
     runpy.run_module("torch.distributed.run", run_name="__main__", alter_sys=True)

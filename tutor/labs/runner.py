@@ -39,6 +39,7 @@ from tutor.labs.launch import LaunchPlan
 POLL_S = 0.1
 STOP_GRACE_S = 3.0
 DUMP_WAIT_S = 3.0
+EXIT_GRACE_S = 15.0  # after every rank has exited, how long the launcher may take to follow
 RANK_LINE = re.compile(r"^\[rank(\d+)\]:(.*)$")
 RUN_ID_ENV = "TUTOR_LAB_RUN_ID"
 
@@ -123,6 +124,7 @@ class LabRun:
         self._proc: subprocess.Popen | None = None
         self._log_files: dict[int | None, object] = {}
         self._log_lock = threading.Lock()
+        self._launcher_lingered = False
 
     # -- public
 
@@ -200,7 +202,7 @@ class LabRun:
         quiet = None
         try:
             self._emit(Phase("running"))
-            last_progress, last_scan = time.monotonic(), 0.0
+            last_progress, last_scan, finished_at = time.monotonic(), 0.0, None
             while self._proc.poll() is None:
                 now = time.monotonic()
                 if self._poll_events():
@@ -210,6 +212,14 @@ class LabRun:
                     last_scan = now
                 if self._cancel.is_set():
                     break
+                if self._all_exited():
+                    # Every rank is done; only the launcher is winding down. Not a hang.
+                    finished_at = finished_at or now
+                    if now - finished_at > EXIT_GRACE_S:
+                        self._launcher_lingered = True
+                        break
+                    time.sleep(POLL_S)
+                    continue
                 limit = self.spec.timeout_s if self._all_ready() else self.spec.startup_s
                 if now - last_progress > limit:
                     hang, quiet = True, now - last_progress
@@ -259,6 +269,10 @@ class LabRun:
                                                                    else "ready" if state.ready else "booted")
                     self._emit(RankProgress(rank, state.last_step, label))
         return progressed
+
+    def _all_exited(self) -> bool:
+        local = [state for state in self._ranks.values() if state.pid is not None]
+        return len(local) >= self.spec.world_size and all(state.exit_code is not None for state in local)
 
     def _all_ready(self) -> bool:
         local = [state for state in self._ranks.values() if state.pid is not None]
@@ -310,7 +324,8 @@ class LabRun:
                 self._rank(rank).exit_code = code
         ranks = [self._ranks[rank] for rank in sorted(self._ranks)]
         local = [state for state in ranks if state.pid is not None] or ranks
-        outcome = classify(local, expected=self.spec.world_size, launcher_rc=self._proc.returncode, hang=hang,
+        launcher_rc = None if self._launcher_lingered else self._proc.returncode  # ranks' exits decide then
+        outcome = classify(local, expected=self.spec.world_size, launcher_rc=launcher_rc, hang=hang,
                            cancelled=self._cancel.is_set() and not hang, over_time=over_time)
         return {
             "lab": self.spec.lab, "outcome": outcome, "world_size": self.spec.world_size * self.spec.nnodes,

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 PY_SPY_TIMEOUT_S = 8.0
-FAULTHANDLER_WAIT_S = 1.0
+FAULTHANDLER_WAIT_S = 2.0
 
 
 def py_spy() -> str | None:
@@ -61,6 +61,14 @@ def _faulthandler(pids: dict[int, int], run_dir: Path) -> dict[int, tuple[str, s
     deadline = time.monotonic() + FAULTHANDLER_WAIT_S
     while time.monotonic() < deadline and any(_size(files[rank]) <= sizes[rank] for rank in pids):
         time.sleep(0.05)
+    # the handler writes frame by frame: read once the files have stopped growing
+    previous = None
+    while time.monotonic() < deadline + FAULTHANDLER_WAIT_S:
+        current = {rank: _size(path) for rank, path in files.items()}
+        if current == previous:
+            break
+        previous = current
+        time.sleep(0.1)
     found = {}
     for rank, path in files.items():
         if _size(path) > sizes[rank]:
