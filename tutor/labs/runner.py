@@ -19,22 +19,19 @@ import json
 import os
 import queue
 import re
-import shutil
 import signal
 import subprocess
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from tutor.labs import procs, stacks
 from tutor.labs.agent import PARENT_PID_ENV
 from tutor.labs.events import DUMP_REQUEST, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
-from tutor.labs.launch import LaunchPlan
+from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent, RunSpec, new_run_dir
 
 POLL_S = 0.1
 STOP_GRACE_S = 3.0
@@ -44,72 +41,10 @@ RANK_LINE = re.compile(r"^\[rank(\d+)\]:(.*)$")
 RUN_ID_ENV = "TUTOR_LAB_RUN_ID"
 
 
-@dataclass(frozen=True)
-class RunSpec:
-    """One run of a lab program on this node."""
-
-    lab: str
-    program: Path
-    world_size: int = 2
-    """Ranks on this node (all ranks, on one machine)."""
-    backend: str = "gloo"
-    timeout_s: float = 30.0
-    """No-progress limit once every rank is up; the process-group timeout is a little longer."""
-    startup_s: float = 120.0
-    """No-progress limit until every rank has joined the process group."""
-    max_wall_s: float = 900.0
-    args: tuple[str, ...] = ()
-    nnodes: int = 1
-    node_rank: int = 0
-    rdzv_endpoint: str | None = None
-    rdzv_id: str = "tutor-lab"
-    env: dict[str, str] = field(default_factory=dict)
-    run_root: Path | None = None
-    """Parent folder of the run folders (default: TUTOR_HOME/lab-runs/LAB)."""
-    keep_runs: int = 20
-
-    def plan(self, run_dir: Path) -> LaunchPlan:
-        return LaunchPlan(program=Path(self.program), nproc_per_node=self.world_size, run_dir=run_dir,
-                          backend=self.backend, timeout_s=self.timeout_s, args=tuple(self.args),
-                          nnodes=self.nnodes, node_rank=self.node_rank, rdzv_endpoint=self.rdzv_endpoint,
-                          rdzv_id=self.rdzv_id, extra_env=dict(self.env))
-
-
-@dataclass(frozen=True)
-class LogLine:
-    rank: int | None
-    """None for the launcher's own lines."""
-    stream: str
-    text: str
-
-
-@dataclass(frozen=True)
-class RankProgress:
-    rank: int
-    step: int | None
-    state: str
-    """booted, ready, running, exited."""
-
-
-@dataclass(frozen=True)
-class Phase:
-    name: str
-    """launching, running, hang, collecting-evidence, stopping, finished."""
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class Finished:
-    evidence: dict
-
-
-RunEvent = LogLine | RankProgress | Phase | Finished
-
-
 class LabRun:
     def __init__(self, spec: RunSpec, on_event: Callable[[RunEvent], None] | None = None):
         self.spec = spec
-        self.run_dir = _new_run_dir(spec)
+        self.run_dir = new_run_dir(spec)
         self.plan = spec.plan(self.run_dir)
         self.run_id = self.run_dir.name
         self.evidence: dict | None = None
@@ -125,6 +60,8 @@ class LabRun:
         self._log_files: dict[int | None, object] = {}
         self._log_lock = threading.Lock()
         self._launcher_lingered = False
+        self._callback_error: str | None = None
+        self._ranks_lock = threading.Lock()
 
     # -- public
 
@@ -175,14 +112,17 @@ class LabRun:
     @property
     def rank_states(self) -> list[RankState]:
         """Everything each rank reported (checks, measures, reports), once the run is over."""
-        return [self._ranks[rank] for rank in sorted(self._ranks)] if self.finished else []
+        return self._states() if self.finished else []
 
     # -- threads
 
     def _emit(self, event: RunEvent) -> None:
         self._queue.put(event)
         if self._on_event is not None:
-            self._on_event(event)
+            try:
+                self._on_event(event)
+            except Exception as error:  # a failing display must not stop the readers or the cleanup
+                self._callback_error = self._callback_error or f"{type(error).__name__}: {error}"
 
     def _read(self, pipe, stream: str) -> None:
         for raw in iter(pipe.readline, b""):
@@ -236,9 +176,11 @@ class LabRun:
             self.evidence = self._build(hang=hang, quiet=quiet, over_time=over_time)
         except BaseException as error:  # never leave processes behind, whatever went wrong here
             self._stop_all()
-            self.evidence = {"lab": self.spec.lab, "outcome": "crash", "run_dir": str(self.run_dir),
+            self.evidence = {"lab": self.spec.lab, "outcome": "crash", "world_size": self.spec.world_size,
+                             "backend": self.spec.backend, "elapsed_s": round(time.monotonic() - self._t0, 3),
+                             "run_dir": str(self.run_dir), "program": str(self.spec.program),
                              "summary": {"category": "crash", "message": f"runner error: {error!r}"},
-                             "ranks": [], "metrics": {}, "trace_files": []}
+                             "ranks": [], "metrics": {}, "trace_files": [], "launcher": {}}
         finally:
             self._close_logs()
             (self.run_dir / "evidence.json").write_text(json.dumps(self.evidence, indent=1, default=str))
@@ -249,9 +191,14 @@ class LabRun:
     # -- helpers
 
     def _rank(self, rank: int) -> RankState:
-        if rank not in self._ranks:
-            self._ranks[rank] = RankState(rank)
-        return self._ranks[rank]
+        with self._ranks_lock:  # reader threads and the monitor both add ranks
+            if rank not in self._ranks:
+                self._ranks[rank] = RankState(rank)
+            return self._ranks[rank]
+
+    def _states(self) -> list[RankState]:
+        with self._ranks_lock:
+            return [self._ranks[rank] for rank in sorted(self._ranks)]
 
     def _poll_events(self) -> bool:
         progressed = False
@@ -271,26 +218,26 @@ class LabRun:
         return progressed
 
     def _all_exited(self) -> bool:
-        local = [state for state in self._ranks.values() if state.pid is not None]
+        local = [state for state in self._states() if state.pid is not None]
         return len(local) >= self.spec.world_size and all(state.exit_code is not None for state in local)
 
     def _all_ready(self) -> bool:
-        local = [state for state in self._ranks.values() if state.pid is not None]
+        local = [state for state in self._states() if state.pid is not None]
         return len(local) >= self.spec.world_size and all(state.ready for state in local)
 
     def _collect_hang_evidence(self) -> None:
         self._emit(Phase("collecting-evidence"))
         (self.run_dir / DUMP_REQUEST).touch()
-        pids = {rank: state.pid for rank, state in self._ranks.items() if state.pid}
+        pids = {state.rank: state.pid for state in self._states() if state.pid}
         for rank, (text, source) in stacks.collect(pids, self.run_dir).items():
             self._ranks[rank].stack, self._ranks[rank].stack_source = text, source
         deadline = time.monotonic() + DUMP_WAIT_S
         while time.monotonic() < deadline:
             self._poll_events()
-            if all(state.dump for state in self._ranks.values() if state.pid):
+            if all(state.dump for state in self._states() if state.pid):
                 break
             time.sleep(POLL_S)
-        for state in self._ranks.values():
+        for state in self._states():
             if state.stack is None and state.dump:
                 path = Path(state.dump.get("files", {}).get("pystack", ""))
                 if path.is_file():
@@ -322,7 +269,7 @@ class LabRun:
         for rank, code in failures["exit_codes"].items():
             if self._rank(rank).exit_code is None:
                 self._rank(rank).exit_code = code
-        ranks = [self._ranks[rank] for rank in sorted(self._ranks)]
+        ranks = self._states()
         local = [state for state in ranks if state.pid is not None] or ranks
         launcher_rc = None if self._launcher_lingered else self._proc.returncode  # ranks' exits decide then
         outcome = classify(local, expected=self.spec.world_size, launcher_rc=launcher_rc, hang=hang,
@@ -338,6 +285,7 @@ class LabRun:
             "launcher": {"command": self.plan.command(), "exit_code": self._proc.returncode,
                          "failure_report": failures["report"],
                          "master_port": next((s.master_port for s in ranks if s.master_port), None)},
+            "callback_error": self._callback_error,
         }
 
     def _write_log(self, rank: int | None, line: str) -> None:
@@ -353,17 +301,3 @@ class LabRun:
             for handle in self._log_files.values():
                 handle.close()
             self._log_files.clear()
-
-
-def _new_run_dir(spec: RunSpec) -> Path:
-    from tutor.paths import home_dir
-
-    root = Path(spec.run_root) if spec.run_root else home_dir() / "lab-runs" / spec.lab
-    root.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    run_dir = root / f"{stamp}-{os.getpid()}"
-    run_dir.mkdir()
-    old = sorted(path for path in root.iterdir() if path.is_dir() and path != run_dir)
-    for path in old[: max(0, len(old) - spec.keep_runs + 1)]:
-        shutil.rmtree(path, ignore_errors=True)
-    return run_dir
