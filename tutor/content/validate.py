@@ -133,7 +133,8 @@ CHECKS: list[Check] = [check_lesson_links, check_figure_placeholders, check_fact
 def engine_checks() -> list[Check]:
     """Checks owned by the engine packages, imported only when validating."""
     found: list[Check] = []
-    for module_name in ("tutor.sizing.content_checks", "tutor.sizing.scenario", "tutor.grading.content_checks"):
+    for module_name in ("tutor.sizing.content_checks", "tutor.sizing.scenario", "tutor.grading.content_checks",
+                        "tutor.interview.content_checks"):
         try:
             module = __import__(module_name, fromlist=["CHECKS"])
         except ModuleNotFoundError as error:

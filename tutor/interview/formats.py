@@ -1,0 +1,117 @@
+"""The five mock-interview formats: what each asks, in which order, and how long each stage may take.
+
+Timing follows how these rounds are reported (interview-topics §2): the system-design round is
+45–60 min with scope and numbers first; a "walk me through debugging" scenario is 15–20 min; the
+pitch is the lesson's 30 seconds (lesson §pitch); rapid fire is the estimation drill, 90 s a
+question (issue 10). Within a format a stage gets its share of the time by its step's weight;
+a follow-up gets FOLLOW_UP_S of its own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+
+FOLLOW_UP_S = 180.0
+RAPID_FIRE_QUESTIONS = 10
+RAPID_FIRE_S = 90.0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One timed question of a session: one step of one variant of one question."""
+
+    key: str
+    """Unique within the session (stage column of mock_stages)."""
+    question_id: str
+    step_id: str
+    seed: int
+    budget_s: float
+    followup: bool = False
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Stage:
+        return cls(str(data["key"]), str(data["question_id"]), str(data["step_id"]), int(data["seed"]),
+                   float(data["budget_s"]), bool(data.get("followup", False)))
+
+
+@dataclass(frozen=True)
+class Format:
+    id: str
+    name: tuple[str, str]
+    """(en, zh) as lists show it."""
+    blurb: tuple[str, str]
+    total_s: float
+    """Time for the format's own stages (follow-ups come on top)."""
+    max_followups: int
+    draw: Callable
+    """library -> the questions this format can ask."""
+    needs: str
+    """What content the format needs, for `tutor validate`."""
+
+    def plan(self, library, rng: random.Random, asked: Mapping[str, int] | None = None) -> list[Stage]:
+        """The stages of a new session: the least-asked question (ties drawn at random), new numbers."""
+        asked = asked or {}
+        candidates = self.draw(library)
+        if not candidates:
+            return []
+        if self.id == "rapid":
+            return _rapid_fire(candidates, rng, asked)
+        fewest = min(asked.get(question.id, 0) for question in candidates)
+        question = rng.choice([q for q in candidates if asked.get(q.id, 0) == fewest])
+        seed = _fresh_seed(question, rng)
+        total_weight = sum(step.weight for step in question.steps)
+        return [Stage(f"{index + 1}-{step.id}", question.id, step.id, seed,
+                      round(self.total_s * step.weight / total_weight, 1))
+                for index, step in enumerate(question.steps)]
+
+    def label(self, lang: str) -> str:
+        return self.name[1] if lang == "zh" else self.name[0]
+
+
+def _fresh_seed(question, rng: random.Random) -> int:
+    """Parametric questions come with new numbers (seed 0 is the worked example the lesson shows)."""
+    return rng.randint(1, 2**31 - 1) if question.vary else 0
+
+
+def _rapid_fire(pool: list, rng: random.Random, asked: Mapping[str, int]) -> list[Stage]:
+    """Ten questions, the least-asked first; a small pool repeats with other numbers."""
+    order = sorted(pool, key=lambda question: (asked.get(question.id, 0), rng.random()))
+    stages = []
+    for index in range(RAPID_FIRE_QUESTIONS):
+        question = order[index % len(order)]
+        stages.append(Stage(f"{index + 1}-{question.id}", question.id, question.steps[0].id,
+                            _fresh_seed(question, rng), RAPID_FIRE_S))
+    return stages
+
+
+FORMATS: dict[str, Format] = {
+    "pitch": Format("pitch", ("30-second pitch", "30 秒陈述"),
+                    ("the recipe in half a minute, checked for its key points", "半分钟讲完配方，按要点打分"),
+                    30.0, 1, lambda library: library.for_format("pitch"),
+                    "add a scenario with `format: pitch` to interview/*.yaml"),
+    "design": Format("design", ("Trillion-parameter design", "万亿参数系统设计"),
+                     ("45 min: clarify, memory, layout, bubble, time, operations",
+                      "45 分钟：澄清、显存、配置、bubble、时间、运维"),
+                     45 * 60.0, 3, lambda library: library.for_format("design"),
+                     "reference a multi-step bank question with `format: design`"),
+    "debug": Format("debug", ("Low-utilization debug", "利用率低排查"),
+                    ("15 min: measurements and a trace — quantify, classify, next step",
+                     "15 分钟：看测量和 trace——量化、归类、下一步"),
+                    15 * 60.0, 2, lambda library: library.for_format("debug"),
+                    "add a scenario with `format: debug` to interview/*.yaml"),
+    "hang": Format("hang", ("Step-N hang", "第 N 步 hang"),
+                   ("15 min: eight ranks' stack dumps — which rank, why, the fix",
+                    "15 分钟：8 个 rank 的调用栈——哪个 rank、为什么、怎么修"),
+                   15 * 60.0, 2, lambda library: library.for_format("hang"),
+                   "add a scenario with `format: hang` to interview/*.yaml"),
+    "rapid": Format("rapid", ("Rapid fire", "快问快答"),
+                    ("ten numeric questions, 90 s each, new numbers", "十道计算题，每题 90 秒，每次换数"),
+                    RAPID_FIRE_QUESTIONS * RAPID_FIRE_S, 0, lambda library: library.rapid_fire_pool(),
+                    "the bank needs a parametric question with one numeric step"),
+}
+"""Rapid fire asks no follow-ups: it drills speed, and a follow-up would break the rhythm."""
