@@ -32,6 +32,8 @@ def other_unit(value: float, unit: str) -> str:
         return f"{value * 24:.6g} hours"
     if unit == "h":
         return f"{value * 60:.6g} 分钟"
+    if unit == "min":
+        return f"{value * 60:.6g} s"
     if unit == "%":
         return f"{value / 100:.6g}"  # a fraction, read in the base unit
     if unit == "tokens/s":
