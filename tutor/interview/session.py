@@ -1,0 +1,310 @@
+"""A mock interview as it runs: timed stages, grading, follow-ups, and a record that survives a quit.
+
+Durability (issue 10: "never lost"): the session row is written when it starts, with its plan
+(the stages and their seeds) in `state_json`; each stage is written in its own transaction as it
+ends (the stage row and, when a follow-up was added, the new plan). A session left `running` —
+the app quit, the terminal closed, the process killed — is offered for resuming at the next
+start, or recorded as abandoned; either way what was answered is kept. A stage that was on
+screen but not answered starts again from the full time when resumed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from tutor.interview.clock import Clock, SystemClock, stamp
+from tutor.interview.formats import FOLLOW_UP_S, FORMATS, Stage
+from tutor.store.db import Store
+
+MODES = ("strict", "practice")
+VAGUE_BELOW = 0.75
+"""An answer scoring under this (even if it passes) is vague enough to draw a follow-up."""
+
+
+class SessionError(ValueError):
+    """A session that cannot be started or resumed as asked (one clear line for the learner)."""
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """One answered stage, as stored in `mock_stages`."""
+
+    stage: Stage
+    answer: str
+    correct: bool
+    score: float
+    elapsed_s: float
+    timed_out: bool
+    hints_used: int
+    verdict: dict
+    """`Verdict.to_json(reveal=True)`: feedback in both languages, covered and missing points."""
+    started_at: str
+    ended_at: str
+
+    @property
+    def over_time(self) -> bool:
+        return self.elapsed_s > self.stage.budget_s
+
+    def detail(self) -> dict:
+        return {"question_id": self.stage.question_id, "step_id": self.stage.step_id, "seed": self.stage.seed,
+                "correct": self.correct, "elapsed_s": round(self.elapsed_s, 2), "budget_s": self.stage.budget_s,
+                "timed_out": self.timed_out, "hints_used": self.hints_used, "followup": self.stage.followup,
+                "verdict": self.verdict}
+
+
+class MockSession:
+    """One interview: `start` or `resume`, then `current` / `begin` / `submit` until `done`."""
+
+    def __init__(self, store: Store, library, session_id: int, format_id: str, mode: str, seed: int,
+                 stages: list[Stage], results: list[StageResult], clock: Clock, started_at: str, fuzz: bool = True):
+        self.store, self.library, self.clock = store, library, clock
+        self.id, self.format, self.mode, self.seed = session_id, FORMATS[format_id], mode, seed
+        self.stages, self.results = stages, results
+        self.started_at = started_at
+        self.report: dict | None = None
+        self._fuzz = fuzz
+        self._stage_started: tuple[float, str] | None = None
+        self._hints = 0
+
+    # -- starting, resuming, abandoning
+
+    @classmethod
+    def start(cls, store: Store, library, format_id: str, mode: str = "strict", clock: Clock | None = None,
+              seed: int | None = None, fuzz: bool = True) -> MockSession:
+        if format_id not in FORMATS:
+            raise SessionError(f"unknown format {format_id!r}; formats: {', '.join(FORMATS)}")
+        if mode not in MODES:
+            raise SessionError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+        clock = clock or SystemClock()
+        seed = random.SystemRandom().randint(1, 2**31 - 1) if seed is None else seed
+        stages = FORMATS[format_id].plan(library, random.Random(seed), asked_counts(store))
+        if not stages:
+            raise SessionError(f"nothing to ask in the {format_id} format: {FORMATS[format_id].needs}")
+        started = stamp(clock.now())
+        state = {"seed": seed, "stages": [stage.to_json() for stage in stages]}
+        with store.transaction() as connection:
+            cursor = connection.execute(
+                "INSERT INTO mock_sessions (format, mode, status, started_at, state_json) VALUES (?, ?, 'running', ?, ?)",
+                (format_id, mode, started, json.dumps(state)))
+            session_id = int(cursor.lastrowid)
+        return cls(store, library, session_id, format_id, mode, seed, stages, [], clock, started, fuzz)
+
+    @classmethod
+    def resume(cls, store: Store, library, session_id: int, clock: Clock | None = None,
+               fuzz: bool = True) -> MockSession:
+        rows = store.query("SELECT * FROM mock_sessions WHERE id = ?", (session_id,))
+        if not rows or rows[0]["status"] != "running":
+            raise SessionError(f"no interrupted mock interview with id {session_id}")
+        row = rows[0]
+        state = json.loads(row["state_json"])
+        stages = [Stage.from_json(item) for item in state["stages"]]
+        by_key = {stage.key: stage for stage in stages}
+        results = []
+        for stage_row in store.query("SELECT * FROM mock_stages WHERE session_id = ? ORDER BY id", (session_id,)):
+            detail = json.loads(stage_row["detail_json"])
+            stage = by_key.get(stage_row["stage"])
+            if stage is None:
+                continue
+            results.append(StageResult(stage, stage_row["answer"] or "", bool(detail["correct"]), stage_row["score"],
+                                       detail["elapsed_s"], detail["timed_out"], detail["hints_used"],
+                                       detail["verdict"], stage_row["started_at"], stage_row["ended_at"]))
+        missing = [stage.question_id for stage in stages if library.question(stage.question_id) is None]
+        if missing:
+            raise SessionError(f"mock interview {session_id} asks questions no longer installed: {', '.join(missing)}; "
+                               "abandon it")
+        return cls(store, library, session_id, row["format"], row["mode"], int(state["seed"]), stages, results,
+                   clock or SystemClock(), row["started_at"], fuzz)
+
+    # -- the stage on screen
+
+    @property
+    def done(self) -> bool:
+        return len(self.results) >= len(self.stages)
+
+    @property
+    def current(self) -> Stage | None:
+        return None if self.done else self.stages[len(self.results)]
+
+    def question(self, stage: Stage | None = None):
+        stage = stage or self.current
+        return self.library.question(stage.question_id)
+
+    def step(self, stage: Stage | None = None):
+        from tutor.grading import find_step
+
+        stage = stage or self.current
+        return find_step(self.question(stage), stage.step_id)
+
+    def variant(self, stage: Stage | None = None):
+        from tutor.grading import draw
+
+        stage = stage or self.current
+        return draw(self.question(stage), stage.seed)
+
+    def begin(self) -> None:
+        """The current stage is on screen: its clock starts now."""
+        self._stage_started = (self.clock.monotonic(), stamp(self.clock.now()))
+        self._hints = 0
+
+    def elapsed(self) -> float:
+        return 0.0 if self._stage_started is None else self.clock.monotonic() - self._stage_started[0]
+
+    def remaining(self) -> float:
+        """Seconds left on the current stage; negative when over time (practice mode lets it run on)."""
+        return (self.current.budget_s if self.current else 0.0) - self.elapsed()
+
+    @property
+    def time_up(self) -> bool:
+        return self.current is not None and self._stage_started is not None and self.remaining() <= 0
+
+    @property
+    def hints_used(self) -> int:
+        return self._hints
+
+    def hint(self):
+        """The next hint (a Text) for the current stage, or None; strict mode gives none."""
+        if self.mode == "strict" or self.current is None:
+            return None
+        hints = self.step().hints
+        if self._hints >= len(hints):
+            return None
+        self._hints += 1
+        return hints[self._hints - 1]
+
+    def shown_hints(self) -> list:
+        return list(self.step().hints[:self._hints]) if self.current is not None else []
+
+    def lesson_section(self) -> str | None:
+        """The lesson section to read for this stage; strict mode keeps the lesson closed."""
+        return None if self.mode == "strict" or self.current is None else self.question().section
+
+    # -- answering
+
+    def submit(self, answer: str, timed_out: bool = False, lang: str = "en") -> StageResult:
+        """Grade the answer to the current stage and write it down (one transaction)."""
+        from tutor.grading import grade
+
+        stage = self.current
+        if stage is None:
+            raise SessionError("this mock interview is already over")
+        if self._stage_started is None:
+            self.begin()
+        answer = answer[:20_000]
+        verdict = grade(self.question(stage), answer, stage.step_id, stage.seed)
+        result = StageResult(stage, answer, verdict.correct, verdict.score if verdict.readable else 0.0,
+                             self.elapsed(), timed_out, self._hints, verdict.to_json(reveal=True),
+                             self._stage_started[1], stamp(self.clock.now()))
+        followup = self._followup_for(result) if not stage.followup else None
+        if followup is not None:
+            self.stages.insert(len(self.results) + 1, followup)
+        with self.store.transaction() as connection:
+            connection.execute(
+                "INSERT INTO mock_stages (session_id, stage, started_at, ended_at, score, answer, detail_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (self.id, stage.key, result.started_at, result.ended_at, result.score, answer,
+                 json.dumps(result.detail(), ensure_ascii=False)))
+            if followup is not None:
+                connection.execute("UPDATE mock_sessions SET state_json = ? WHERE id = ?",
+                                   (json.dumps(self._state()), self.id))
+        self.results.append(result)
+        self._stage_started = None
+        self._remember(result, lang)
+        if self.done:
+            self.finish()
+        return result
+
+    def finish(self) -> dict:
+        """End the interview (stages not reached score 0), write the report, return it."""
+        from tutor.interview.report import build_report
+
+        ended = stamp(self.clock.now())
+        self.report = build_report(self, status="finished", ended_at=ended)
+        self._close("finished", ended, self.report)
+        return self.report
+
+    def _close(self, status: str, ended: str, report: dict) -> None:
+        with self.store.transaction() as connection:
+            connection.execute("UPDATE mock_sessions SET status = ?, ended_at = ?, score = ?, report_json = ?"
+                               " WHERE id = ? AND status = 'running'",
+                               (status, ended, report["score"], json.dumps(report, ensure_ascii=False), self.id))
+
+    def abandon(self) -> dict:
+        """Record the interview as abandoned, keeping every answered stage and a partial report."""
+        from tutor.interview.report import build_report
+
+        ended = stamp(self.clock.now())
+        self.report = build_report(self, status="abandoned", ended_at=ended)
+        self._close("abandoned", ended, self.report)
+        return self.report
+
+    def _state(self) -> dict:
+        return {"seed": self.seed, "stages": [stage.to_json() for stage in self.stages]}
+
+    def _followup_for(self, result: StageResult) -> Stage | None:
+        """A follow-up when the answer was wrong or vague, drawn among those on the stage's topics."""
+        if result.correct and result.score >= VAGUE_BELOW:
+            return None
+        if sum(stage.followup for stage in self.stages) >= self.format.max_followups:
+            return None
+        question = self.question(result.stage)
+        planned = {stage.question_id for stage in self.stages}
+        fitting = [candidate for candidate, topics in self.library.followups()
+                   if topics & set(question.tags) and candidate.id not in planned]
+        if not fitting:
+            return None
+        rng = random.Random(f"{self.seed}/{result.stage.key}")
+        chosen = rng.choice(sorted(fitting, key=lambda candidate: candidate.id))
+        seed = rng.randint(1, 2**31 - 1) if chosen.vary else 0
+        return Stage(f"{result.stage.key}-followup", chosen.id, chosen.steps[0].id, seed, FOLLOW_UP_S, followup=True)
+
+    def _remember(self, result: StageResult, lang: str) -> None:
+        """Bank answers join the learner's attempts; each question's card is reviewed once per session."""
+        from tutor.interview.review import Outcome, ReviewQueue, question_item
+        from tutor.store import Attempt, record_attempt
+
+        stage = result.stage
+        if stage.question_id in self.library.bank.questions and result.verdict.get("parsed") is not None:
+            record_attempt(self.store, Attempt(stage.question_id, result.answer, result.correct, result.score,
+                                               step_id=stage.step_id, seed=stage.seed, hints_used=result.hints_used,
+                                               elapsed_s=round(result.elapsed_s, 2), lang=lang, mode="mock"))
+        group = [item for item in self.stages if item.question_id == stage.question_id]
+        if stage.key != group[-1].key:
+            return  # a design question (or a repeated one) is reviewed once, after its last stage
+        answered = [item for item in self.results if item.stage.question_id == stage.question_id]
+        outcome = Outcome(all(item.correct for item in answered), sum(item.hints_used for item in answered),
+                          sum(item.elapsed_s for item in answered), sum(item.stage.budget_s for item in answered))
+        ReviewQueue(self.store, fuzz=self._fuzz, now=self.clock.now).record(question_item(stage.question_id), outcome)
+
+
+def running(store: Store) -> list[dict]:
+    """Interviews left running (interrupted), newest first: {id, format, mode, started_at, answered, stages}."""
+    found = []
+    for row in store.query("SELECT id, format, mode, started_at, state_json FROM mock_sessions"
+                           " WHERE status = 'running' ORDER BY id DESC"):
+        answered = store.query("SELECT COUNT(*) AS n FROM mock_stages WHERE session_id = ?", (row["id"],))[0]["n"]
+        stages = len(json.loads(row["state_json"])["stages"])
+        found.append({"id": row["id"], "format": row["format"], "mode": row["mode"], "started_at": row["started_at"],
+                      "answered": answered, "stages": stages})
+    return found
+
+
+def asked_counts(store: Store) -> dict[str, int]:
+    """How often each question was asked in earlier interviews (so the next one picks another)."""
+    counts: dict[str, int] = {}
+    for row in store.query("SELECT detail_json FROM mock_stages"):
+        question_id = json.loads(row["detail_json"]).get("question_id")
+        counts[question_id] = counts.get(question_id, 0) + 1
+    return counts
+
+
+def abandon(store: Store, library, session_id: int, clock: Clock | None = None) -> None:
+    """Record an interrupted interview as abandoned; its answered stages stay in the history."""
+    try:
+        MockSession.resume(store, library, session_id, clock).abandon()
+    except SessionError:
+        # Its questions are gone (content changed): keep the stages, close the session without a report.
+        with store.transaction() as connection:
+            connection.execute("UPDATE mock_sessions SET status = 'abandoned', ended_at = ? WHERE id = ?"
+                               " AND status = 'running'", (stamp((clock or SystemClock()).now()), session_id))
