@@ -1,4 +1,5 @@
-"""`tutor progress [--json]`: attempts, accuracy, streak, mastery per tag and section."""
+"""`tutor progress [--json]`: attempts, accuracy, streak, mastery per tag and section, review
+statistics and the mock-interview trend."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def run(args) -> int:
         return 0
     if not record["attempts"]:
         print(f"No attempts yet. {record['questions_total']} questions are waiting: `tutor start`.")
+        _print_review_and_mock(record)
         return 0
     accuracy = f"{record['accuracy']:.0%}"
     print(f"Attempts {record['attempts']}  correct {record['correct']} ({accuracy})  "
@@ -31,7 +33,23 @@ def run(args) -> int:
         print(f"  {section:<40} {_bar(entry['mastery'])} {entry['mastery']:>4.0%}  ({entry['tried']}/{entry['questions']} tried)")
     if record["weak_tags"]:
         print(f"\nWeak areas: {', '.join(record['weak_tags'])}")
+    _print_review_and_mock(record)
     return 0
+
+
+def _print_review_and_mock(record: dict) -> None:
+    review, mock = record["review"], record["mock"]
+    if review["cards"]:
+        ratings = ", ".join(f"{name} {count}" for name, count in review["by_rating"].items())
+        print(f"\nReview: {review['cards']} cards, {review['due']} due now (`tutor review`); "
+              f"{review['reviews']} reviews ({ratings})")
+    if mock["by_format"]:
+        print(f"\nMock interviews: {mock['finished']} finished, {mock['abandoned']} abandoned"
+              + (f", {mock['running']} interrupted (`tutor mock --resume`)" if mock["running"] else ""))
+        for format_id, trend in mock["by_format"].items():
+            if trend["finished"]:
+                scores = " → ".join(f"{score:.0%}" for score in trend["recent"])
+                print(f"  {format_id:<8} best {trend['best']:.0%}  last {trend['last']:.0%}  trend {scores}")
 
 
 def _bar(fraction: float, width: int = 20) -> str:

@@ -97,6 +97,17 @@ class ReviewQueue:
         return datetime.fromisoformat(rows[0]["due_at"]) if rows else None
 
 
+def record_diagnosis(store: Store, lab_name: str, correct: bool, *, hints_used: int = 0,
+                     elapsed_s: float | None = None, now: Callable[[], datetime] | None = None) -> datetime:
+    """Schedule a graded lab diagnosis for review (the lab runner calls this after `tutor lab diagnose`).
+
+    Returns when the card is due next. The diagnosis comes back in `tutor review` and the app's
+    review flow with the lab's brief and its diagnosis questions.
+    """
+    queue = ReviewQueue(store, now=now) if now is not None else ReviewQueue(store)
+    return queue.record(lab_item(lab_name), Outcome(correct, hints_used, elapsed_s, PAR_SECONDS["diagnosis"]))
+
+
 def _utc(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 

@@ -1,4 +1,5 @@
-"""The learner's record at a glance: attempts, accuracy, streak, per tag and per section."""
+"""The learner's record at a glance: attempts, accuracy, streak, per tag and per section; review
+statistics and the mock-interview trend."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def summary(store: Store, content=None, today: date | None = None) -> dict:
         "streak_days": streak_days(days, today),
         "last_activity": rows[-1]["created_at"] if rows else None,
         "lab_runs": store.query("SELECT COUNT(*) AS n FROM lab_runs")[0]["n"],
+        "review": review_summary(store),
+        "mock": {key: value for key, value in mock_summary(store).items() if key != "sessions"},
     }
     if content is not None:
         by_tag: dict[str, list[float | None]] = defaultdict(list)
@@ -66,3 +69,45 @@ def _mastery(scores: list[float | None]) -> dict:
     tried = [score for score in scores if score is not None]
     return {"questions": len(scores), "tried": len(tried),
             "mastery": round(sum(tried) / len(scores), 4) if scores else 0.0}
+
+
+RATING_NAMES = {"again": 1, "hard": 2, "good": 3, "easy": 4}
+"""fsrs Rating values by name (Rating.Again == 1 … Rating.Easy == 4), as review_log stores them."""
+TREND_LENGTH = 10
+
+
+def review_summary(store: Store, now: datetime | None = None) -> dict:
+    """Review cards: how many, how many due at `now`, when the next falls due, how reviews went."""
+    moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
+    cards = store.query("SELECT COUNT(*) AS n, SUM(due_at <= ?) AS due FROM review_cards", (moment,))[0]
+    upcoming = store.query("SELECT MIN(due_at) AS next FROM review_cards WHERE due_at > ?", (moment,))[0]["next"]
+    ratings = {row["rating"]: row["n"] for row in
+               store.query("SELECT rating, COUNT(*) AS n FROM review_log GROUP BY rating")}
+    return {"cards": cards["n"], "due": cards["due"] or 0, "next_due": upcoming, "reviews": sum(ratings.values()),
+            "by_rating": {name: ratings.get(value, 0) for name, value in RATING_NAMES.items()}}
+
+
+def mock_summary(store: Store) -> dict:
+    """Mock interviews: every session (newest first) and, per format, the trend of finished scores."""
+    rows = store.query("SELECT id, format, mode, status, started_at, ended_at, score FROM mock_sessions ORDER BY id")
+    sessions = [{key: row[key] for key in ("id", "format", "mode", "status", "started_at", "ended_at", "score")}
+                for row in rows]
+    by_format: dict[str, dict] = {}
+    for entry in sessions:
+        trend = by_format.setdefault(entry["format"], {"sessions": 0, "finished": 0, "abandoned": 0, "best": None,
+                                                       "last": None, "mean": None, "recent": []})
+        trend["sessions"] += 1
+        if entry["status"] == "abandoned":
+            trend["abandoned"] += 1
+        if entry["status"] != "finished" or entry["score"] is None:
+            continue
+        trend["finished"] += 1
+        trend["recent"] = (trend["recent"] + [round(entry["score"], 4)])[-TREND_LENGTH:]
+        trend["best"] = max(trend["best"] or 0.0, round(entry["score"], 4))
+        trend["last"] = round(entry["score"], 4)
+    for trend in by_format.values():
+        if trend["recent"]:
+            trend["mean"] = round(sum(trend["recent"]) / len(trend["recent"]), 4)
+    return {"sessions": sessions[::-1], "finished": sum(entry["status"] == "finished" for entry in sessions),
+            "abandoned": sum(entry["status"] == "abandoned" for entry in sessions),
+            "running": sum(entry["status"] == "running" for entry in sessions), "by_format": by_format}

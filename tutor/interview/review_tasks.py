@@ -1,0 +1,127 @@
+"""A due review card turned into something to answer, and the answer turned into a rating.
+
+A question card asks one step: the step the learner last did worst (what they got wrong comes
+back), with new numbers when the question is parametric. A lab card asks the lab's diagnosis
+questions again, with its brief. The grade — never the learner's own opinion — rates the card
+(`tutor.interview.review.rating_for`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, lab_item, question_item
+from tutor.store.db import Store
+
+
+@dataclass(frozen=True)
+class ReviewTask:
+    item_id: str
+    kind: str
+    """"question" or "lab"."""
+    title: dict
+    """{en, zh}"""
+    par_s: float
+    question: object = None
+    step: object = None
+    seed: int = 0
+    lab_name: str | None = None
+    lab: object = None
+    in_bank: bool = False
+    """A bank question (its answers join the attempts), not an interview scenario."""
+
+    def prompt_markdown(self, lang: str, list_options: bool = True) -> str:
+        if self.kind == "question":
+            from tutor.grading import draw
+            from tutor.interview.present import step_markdown
+
+            return step_markdown(self.question, self.step, draw(self.question, self.seed), lang,
+                                 list_options=list_options)
+        lines = [f"## {self.lab.title.get(lang)}", "", self.lab.brief.get(lang).strip(), ""]
+        lines += [f"{index + 1}. {item.prompt.get(lang)}" for index, item in enumerate(self.lab.diagnosis)]
+        return "\n".join(lines).rstrip() + "\n"
+
+    def hints(self) -> list:
+        return list(self.step.hints) if self.kind == "question" else list(self.lab.hints)
+
+
+def task_for(item_id: str, library, store: Store, rng: random.Random) -> ReviewTask | None:
+    """The task for a card, or None when its question or lab is no longer installed."""
+    kind, _, name = item_id.partition(":")
+    if kind == "q":
+        question = library.question(name)
+        if question is None:
+            return None
+        step = _weakest_step(store, question)
+        seed = rng.randint(1, 2**31 - 1) if question.vary else 0
+        return ReviewTask(item_id, "question", question.title.model_dump(), PAR_SECONDS.get(step.kind, 90.0),
+                          question=question, step=step, seed=seed, in_bank=name in library.bank.questions)
+    if kind == "lab" and name in library.bank.labs:
+        lab = library.bank.labs[name].model
+        if not lab.diagnosis:
+            return None
+        return ReviewTask(item_id, "lab", lab.title.model_dump(), PAR_SECONDS["diagnosis"], lab_name=name, lab=lab)
+    return None
+
+
+def _weakest_step(store: Store, question):
+    """The step with the lowest latest score, from practice attempts and mock stages (first on ties)."""
+    if len(question.steps) == 1:
+        return question.steps[0]
+    latest: dict[str, float] = {}
+    for row in store.query("SELECT step_id, score FROM attempts WHERE question_id = ? ORDER BY id", (question.id,)):
+        latest[row["step_id"]] = row["score"]
+    for row in store.query("SELECT score, detail_json FROM mock_stages ORDER BY id"):
+        detail = json.loads(row["detail_json"])
+        if detail.get("question_id") == question.id:
+            latest[detail["step_id"]] = row["score"]
+    return min(question.steps, key=lambda step: latest.get(step.id, 1.0))
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    correct: bool
+    score: float
+    verdict: dict
+    """For a question: `Verdict.to_json(reveal=True)`; for a lab: the diagnosis grader's result."""
+    due_next: str
+
+
+def answer(task: ReviewTask, text: str, store: Store, *, hints_used: int = 0, elapsed_s: float | None = None,
+           lang: str = "en", queue: ReviewQueue | None = None) -> ReviewResult:
+    """Grade the answer, reschedule the card from the grade, record a bank attempt (mode "review")."""
+    queue = queue or ReviewQueue(store)
+    text = text[:20_000]
+    if task.kind == "question":
+        from tutor.grading import grade
+        from tutor.store import Attempt, record_attempt
+
+        verdict = grade(task.question, text, task.step.id, task.seed)
+        graded = verdict.to_json(reveal=True)
+        correct, score = verdict.correct, verdict.score
+        if verdict.readable and task.in_bank:
+            record_attempt(store, Attempt(task.question.id, text, correct, score, step_id=task.step.id, seed=task.seed,
+                                          hints_used=hints_used, elapsed_s=elapsed_s, lang=lang, mode="review"))
+    else:
+        from tutor.labs.diagnose import grade as grade_diagnosis
+
+        graded = grade_diagnosis(list(task.lab.diagnosis), text, lang)
+        correct, score = graded["correct"], graded["score"]
+    due = queue.record(task.item_id, Outcome(correct, hints_used, elapsed_s, task.par_s))
+    return ReviewResult(correct, score, graded, due.isoformat(timespec="seconds"))
+
+
+def lab_feedback_markdown(graded: dict, lang: str) -> str:
+    """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
+    heading = ("✓ Right" if lang == "en" else "✓ 正确") if graded["correct"] else ("✗ Not right" if lang == "en" else "✗ 不对")
+    lines = [f"### {heading} ({graded['score']:.0%})", ""]
+    for item in graded["feedback"]:
+        lines.append(f"**{item['prompt']}**")
+        lines += [f"- ✓ {text}" for text in item["covered"]] + [f"- ✗ {text}" for text in item["missing"]]
+        lines += ["", f"*{item['model_answer']}*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+__all__ = ["ReviewResult", "ReviewTask", "answer", "lab_feedback_markdown", "lab_item", "question_item", "task_for"]
