@@ -15,6 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "size": ("size", "memory, bubble, FLOPs and time for one configuration"),
     "plan": ("plan", "the recipe's parallel layout for a model on N GPUs, with alternatives"),
     "progress": ("progress", "your attempts, accuracy and streak"),
+    "mock": ("mock", "a timed mock interview: pitch, design, debug, hang, rapid fire; history and export"),
+    "review": ("review", "spaced review of what you got wrong: due questions and lab diagnoses"),
     "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset"),
     "store": ("store", "where your history lives; check, back up or recover it"),
 }
