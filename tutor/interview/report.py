@@ -29,7 +29,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "clarifying": ("Clarifying questions asked: {asked} of {total}", "问到的澄清问题：{asked}/{total}"),
     "numbers": ("Numbers right: {right} of {total}", "数字算对：{right}/{total}"),
     "points": ("Key points covered: {covered} of {total}", "讲到的要点：{covered}/{total}"),
-    "missed": ("missed", "漏了"),
+    "missed": (" — missed: ", "——漏了："),
     "time": ("Time used: {used} of {budget}", "用时：{used}（共 {budget}）"),
     "over": ("over time: {stages}", "超时的阶段：{stages}"),
     "followups": ("Follow-ups: {asked} asked, {right} right", "追问：问了 {asked} 个，答对 {right} 个"),
@@ -154,7 +154,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
         line = label("clarifying", lang, asked=len(clarifying["asked"]),
                      total=len(clarifying["asked"]) + len(clarifying["missed"]))
         if clarifying["missed"]:
-            line += f" — {label('missed', lang)}: " + "; ".join(pick(text) for text in clarifying["missed"])
+            line += label("missed", lang) + ("；" if lang == "zh" else "; ").join(pick(text) for text in clarifying["missed"])
         lines.append(f"- {line}")
     if rubric["numbers"]["total"]:
         lines.append(f"- {label('numbers', lang, **rubric['numbers'])}")
@@ -162,7 +162,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
     if points["total"]:
         line = label("points", lang, covered=points["covered"], total=points["total"])
         if points["missing"]:
-            line += f" — {label('missed', lang)}: " + "; ".join(pick(text) for text in points["missing"])
+            line += label("missed", lang) + ("；" if lang == "zh" else "; ").join(pick(text) for text in points["missing"])
         lines.append(f"- {line}")
     line = label("time", lang, used=clock_text(rubric["time"]["used_s"]), budget=clock_text(rubric["time"]["budget_s"]))
     if rubric["time"]["over_time"]:
