@@ -21,7 +21,7 @@ SCENARIO = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 1, "seq":
 def test_home_screen(snap_compare, fixture_content, lang):
     """Home at 80×24: the six sections, each with its key in reverse video and a one-line hint
     under its name; the Today panel (1 lesson, 2 questions, 1 lab; no attempts yet; 0 reviews
-    due); What's new; the key hint line; the footer with q, F1, F2 and the palette."""
+    due, v to review them); What's new; the key hint line; the footer with q, F1, F2 and the palette."""
     assert snap_compare(TutorApp(lang=lang), terminal_size=(80, 24), run_before=settle)
 
 

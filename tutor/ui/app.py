@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.screens.lessons import LessonsScreen
+from tutor.ui.screens.mock import MockScreen
 from tutor.ui.screens.playground import PlaygroundScreen
 from tutor.ui.screens.practice import PracticeScreen
 from tutor.ui.screens.progress import ProgressScreen
@@ -25,7 +26,7 @@ class TutorApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
     MODES = {"home": HomeScreen, "lessons": LessonsScreen, "practice": PracticeScreen,
-             "playground": PlaygroundScreen, "progress": ProgressScreen}
+             "playground": PlaygroundScreen, "progress": ProgressScreen, "mock": MockScreen}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),

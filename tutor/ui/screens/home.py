@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.ui.screens.review import ReviewScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
 
@@ -23,7 +24,7 @@ class HomeScreen(Screen):
         Binding(section["key"], f"app.open_section('{section['id']}')", pick(section["name"], "en"),
                 show=False, id=f"open-{section['id']}")
         for section in SECTIONS
-    ]
+    ] + [Binding("v", "open_review", "Review what is due", show=False, id="open-review")]
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -92,8 +93,15 @@ class HomeScreen(Screen):
             lines.append(text("home.last", lang, when=record["last_activity"]))
         else:
             lines.append(text("home.no_attempts", lang))
-        lines.append(text("home.due", lang, due=self._record["due"]))
+        lines.append(text("home.due", lang, due=self._record["due"]) + " · " + text("review.open_key", lang))
         return "\n".join(lines)
+
+    def on_screen_resume(self) -> None:
+        if self._record is not None:
+            self._load_record()  # back from a review or a mock: the due count has changed
+
+    def action_open_review(self) -> None:
+        self.app.push_screen(ReviewScreen())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.app.action_open_section(event.option.id)

@@ -1,0 +1,313 @@
+"""Mock interview: pick a format, answer timed stages with the clock always in view, read the report.
+
+Strict mode: no hints, no lesson, no verdicts until the report, and an answer is taken as it
+stands when the stage's time is up. Practice mode: hints (F3), the lesson section (F5), a verdict
+after each answer (F6 goes on), and the clock may run over. Each stage is stored as it ends, so
+quitting keeps the interview: the next visit offers to resume it or record it as abandoned.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Input, Markdown, OptionList
+from textual.widgets.option_list import Option
+
+from tutor.interview.clock import Clock, SystemClock, clock_text
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.screens.mock_text import STAGE_LABELS, report_text, stage_text
+from tutor.ui.strings import pick, text
+from tutor.ui.widgets.answer_box import AnswerBox
+from tutor.ui.widgets.mock_resume import ResumeDialog
+from tutor.ui.widgets.mock_timer import MockTimer
+
+TICK_S = 0.25
+
+
+class MockScreen(SectionScreen):
+    """The formats on the left with the clock under them; the stage, the answer and the verdict on the right."""
+
+    CSS_PATH = "mock.tcss"
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", id="mock-submit", priority=True),
+        Binding("f3", "hint", "Hint", id="mock-hint"),
+        Binding("f4", "toggle_mode", "Strict/practice", id="mock-mode"),
+        Binding("f5", "lesson", "Lesson", id="mock-lesson"),
+        Binding("f6", "next", "Next question", id="mock-next"),
+        Binding("f8", "export", "Export report", id="mock-export"),
+        Binding("f9", "end", "End interview", id="mock-end"),
+    ]
+
+    def __init__(self, clock: Clock | None = None):
+        super().__init__()
+        self.clock = clock or SystemClock()
+        self.session = None
+        self.mode = "strict"
+        self.report: dict | None = None
+        self.verdict_pending = None
+        """Practice mode: the stage just graded, shown until F6 moves on."""
+        self._busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="mock"):
+            with Vertical(id="mock-side"):
+                yield OptionList(id="mock-formats")
+                yield MockTimer(id="mock-timer")
+            with Vertical(id="mock-main"):
+                with VerticalScroll(id="mock-pane"):
+                    yield Markdown(id="mock-question")
+                    yield Markdown(id="mock-hints")
+                    yield Markdown(id="mock-verdict")
+                yield AnswerBox(id="mock-answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#mock-answer").display = False
+        self.set_interval(TICK_S, self.tick)
+        self.query_one("#mock-formats", OptionList).focus()
+        self._check_interrupted(None)
+
+    # -- what is on screen
+
+    def render_texts(self, lang: str) -> None:
+        from tutor.interview.formats import FORMATS
+
+        listing = self.query_one("#mock-formats", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        listing.add_options(Option(f"[b]{spec.label(lang)}[/b]\n[dim]{clock_text(spec.total_s)} · "
+                                   f"{pick(spec.blurb, lang)}[/dim]", id=format_id)
+                            for format_id, spec in FORMATS.items())
+        listing.highlighted = highlighted or 0
+        listing.border_title = text("mock.formats", lang)
+        listing.border_subtitle = text("mock.mode", lang, mode=text(f"mock.{self.mode}", lang))
+        self.tick()
+        question = self.query_one("#mock-question", Markdown)
+        if self.report is not None:
+            question.update(report_text(self.report, lang))
+        elif self.session is None or self.session.current is None:
+            question.update(text("mock.intro", lang))
+        elif self.verdict_pending is None:
+            question.update(stage_text(self.session, lang))
+            self.query_one("#mock-answer", AnswerBox).relabel(self.session.step(), lang)
+        if self.verdict_pending is not None:
+            self._show_verdict(lang)
+
+    def tick(self) -> None:
+        """Redraw the clock; in strict mode, take the answer as it stands when time is up."""
+        lang = self.app.lang
+        labels = {key: text(name, lang) for key, name in STAGE_LABELS.items()}
+        waiting = self.verdict_pending is not None
+        if waiting:
+            labels["idle"] = text("mock.report_next" if self.session.done else "mock.next", lang)
+        self.query_one("#mock-timer", MockTimer).refresh_from(None if waiting else self.session, labels)
+        if self.session is not None and self.session.mode == "strict" and self.session.time_up and not self._busy:
+            self.notify(text("mock.time_up", lang), severity="warning")
+            self._submit(self.query_one("#mock-answer", AnswerBox).answer(), timed_out=True)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        running = self.session is not None and self.session.current is not None
+        practice = running and self.session.mode == "practice"
+        allowed = {"submit": running and self.verdict_pending is None, "hint": practice, "lesson": practice,
+                   "next": self.verdict_pending is not None, "export": self.report is not None, "end": running,
+                   "toggle_mode": not running}
+        return allowed.get(action, True)
+
+    # -- starting, resuming
+
+    @on(OptionList.OptionSelected, "#mock-formats")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        if self.session is not None and self.session.current is not None:
+            self.notify(text("mock.running", self.app.lang), severity="warning")
+            return
+        self._check_interrupted(event.option.id)
+
+    @work(thread=True, exclusive=True, group="mock")
+    def _check_interrupted(self, then_start: str | None) -> None:
+        from tutor.interview.session import running
+
+        store = self.app.open_store()
+        waiting = running(store) if store is not None else []
+        if waiting and (self.session is None or self.session.id != waiting[0]["id"]):
+            self.app.call_from_thread(self._offer_resume, waiting[0])
+        elif then_start is not None:
+            self._start(then_start)
+
+    def _offer_resume(self, entry: dict) -> None:
+        from tutor.interview.formats import FORMATS
+
+        lang = self.app.lang
+        message = text("mock.resume", lang, format=FORMATS[entry["format"]].label(lang), id=entry["id"],
+                       started=entry["started_at"].replace("T", " ").replace("+00:00", " UTC"),
+                       answered=entry["answered"], stages=entry["stages"])
+        dialog = ResumeDialog(message, text("mock.resume_button", lang), text("mock.abandon_button", lang))
+        self.app.push_screen(dialog, lambda choice: self._resolve(entry["id"], choice))
+
+    @work(thread=True, exclusive=True, group="mock")
+    def _resolve(self, session_id: int, choice: str) -> None:
+        from tutor.interview.scenarios import Library
+        from tutor.interview.session import MockSession, abandon
+
+        if choice not in ("resume", "abandon"):
+            return
+        store = self.app.open_store()
+        if choice == "abandon":
+            abandon(store, Library.installed(), session_id, self.clock)
+            self.app.call_from_thread(self.notify, text("mock.abandoned", self.app.lang))
+            return
+        session = MockSession.resume(store, Library.installed(), session_id, self.clock)
+        self.app.call_from_thread(self._opened, session)
+
+    def _start(self, format_id: str) -> None:
+        """Called in the worker thread: write the new session, then show its first stage."""
+        from tutor.interview.scenarios import Library
+        from tutor.interview.session import MockSession, SessionError
+
+        store = self.app.open_store()
+        if store is None:
+            self.app.call_from_thread(self.notify, text("home.store_error", self.app.lang, error=self.app.store_error),
+                                      severity="error")
+            return
+        try:
+            session = MockSession.start(store, Library.installed(), format_id, self.mode, self.clock)
+        except SessionError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        self.app.call_from_thread(self._opened, session)
+
+    def _opened(self, session) -> None:
+        self.session, self.report, self.verdict_pending, self._busy = session, None, None, False
+        self._begin_stage()
+
+    def _begin_stage(self) -> None:
+        lang = self.app.lang
+        box = self.query_one("#mock-answer", AnswerBox)
+        box.display = True
+        box.prepare(self.session.step(), lang)
+        self.query_one("#mock-hints", Markdown).update("")
+        self.query_one("#mock-verdict", Markdown).update("")
+        self.session.begin()
+        self.query_one("#mock-question", Markdown).update(stage_text(self.session, lang))
+        self.tick()
+        self.refresh_bindings()
+        box.focus_input()
+        self.query_one("#mock-pane", VerticalScroll).scroll_home(animate=False)
+
+    # -- answering
+
+    @on(Input.Submitted, "#answer-line")
+    def _line_submitted(self) -> None:
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self.session is None or self.session.current is None or self._busy or self.verdict_pending is not None:
+            return
+        answer = self.query_one("#mock-answer", AnswerBox).answer()
+        if not answer.strip():
+            self.notify(text("mock.empty", self.app.lang), severity="warning")
+            return
+        self._submit(answer, timed_out=False)
+
+    def _submit(self, answer: str, timed_out: bool) -> None:
+        self._busy = True
+        self._grade(answer, timed_out, self.app.lang)
+
+    @work(thread=True, exclusive=True, group="mock")
+    def _grade(self, answer: str, timed_out: bool, lang: str) -> None:
+        result = self.session.submit(answer, timed_out=timed_out, lang=lang)
+        self.app.call_from_thread(self._graded, result)
+
+    def _graded(self, result) -> None:
+        self._busy = False
+        if self.session.mode == "practice":
+            self.verdict_pending = result
+            self.query_one("#mock-answer", AnswerBox).display = False
+            self._show_verdict(self.app.lang)
+            self.refresh_bindings()
+        elif self.session.done:
+            self._show_report(self.session.report)
+        else:
+            self.notify(text("mock.recorded", self.app.lang, used=clock_text(result.elapsed_s),
+                             budget=clock_text(result.stage.budget_s)))
+            self._begin_stage()
+
+    def _show_verdict(self, lang: str) -> None:
+        from tutor.interview.present import verdict_markdown
+
+        result = self.verdict_pending
+        following = text("mock.report_next", lang) if self.session.done else text("mock.next", lang)
+        self.query_one("#mock-verdict", Markdown).update(f"{verdict_markdown(result.verdict, lang)}\n*{following}*")
+        self.tick()
+        pane = self.query_one("#mock-pane", VerticalScroll)
+        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+
+    def action_next(self) -> None:
+        if self.verdict_pending is None:
+            return
+        self.verdict_pending = None
+        if self.session.done:
+            self._show_report(self.session.report)
+        else:
+            self._begin_stage()
+
+    def action_hint(self) -> None:
+        hint = self.session.hint() if self.session is not None else None
+        if hint is None:
+            self.notify(text("mock.no_more_hints", self.app.lang))
+            return
+        lines = [f"{index + 1}. {item.get(self.app.lang)}" for index, item in enumerate(self.session.shown_hints())]
+        self.query_one("#mock-hints", Markdown).update(f"**{text('practice.hints', self.app.lang)}**\n\n" + "\n".join(lines))
+
+    def action_lesson(self) -> None:
+        section = self.session.lesson_section() if self.session is not None else None
+        if section is None:
+            return
+        from tutor.errors import TutorError
+
+        lesson_id, _, section_id = section.partition("/")
+        try:
+            rendered = self.app.rendered_lesson(lesson_id, self.app.lang).section(section_id)
+            body = f"**{rendered.title}**\n\n{rendered.body.strip()}"
+        except (TutorError, KeyError) as error:
+            body = f"**{error}**"
+        self.query_one("#mock-hints", Markdown).update(body)
+
+    @work(thread=True, exclusive=True, group="mock")
+    def action_end(self) -> None:
+        if self.session is None or self.session.current is None:
+            return
+        report = self.session.finish()
+        self.app.call_from_thread(self._show_report, report)
+
+    def _show_report(self, report: dict) -> None:
+        self.report, self.session, self.verdict_pending = report, None, None
+        self.query_one("#mock-answer", AnswerBox).display = False
+        self.query_one("#mock-hints", Markdown).update("")
+        self.query_one("#mock-verdict", Markdown).update(f"*{text('mock.report_keys', self.app.lang)}*")
+        self.render_texts(self.app.lang)
+        self.refresh_bindings()
+        self.query_one("#mock-formats", OptionList).focus()
+        self.query_one("#mock-pane", VerticalScroll).scroll_home(animate=False)
+
+    def action_export(self) -> None:
+        from tutor.interview.report import report_markdown
+
+        if self.report is None:
+            return
+        target = Path.cwd() / f"mock-{self.report['session']}-{self.report['format']}.md"
+        try:
+            target.write_text(report_markdown(self.report, self.app.lang), encoding="utf-8")
+        except OSError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.notify(text("mock.exported", self.app.lang, path=str(target)))
+
+    def action_toggle_mode(self) -> None:
+        self.mode = "practice" if self.mode == "strict" else "strict"
+        self.render_texts(self.app.lang)

@@ -1,0 +1,72 @@
+"""The mock screen's words (registered with the interface strings) and the Markdown it shows."""
+
+from __future__ import annotations
+
+from tutor.ui.strings import register, text
+
+register({
+    "mock.formats": ("Formats", "题型"),
+    "mock.mode": ("mode: {mode} · F4", "模式：{mode} · F4"),
+    "mock.strict": ("strict", "严格"),
+    "mock.practice": ("practice", "练习"),
+    "mock.intro": (
+        "## Mock interview\n\nPick a format on the left (↑↓, Enter). The clock starts when the question appears.\n\n"
+        "- **Strict** (default): no hints, no lesson, no verdicts until the report; when a stage's time is up, "
+        "what you typed is your answer.\n"
+        "- **Practice** (F4): hints (F3), the lesson section (F5), a verdict after each answer (F6 goes on); the "
+        "clock may run over.\n\nA vague or wrong answer may draw a follow-up question. Every stage is saved as it "
+        "ends: leave at any time and the interview resumes next time. The report lists the rubric — clarifying "
+        "questions asked, numbers right, key points covered, time used — and what to review next.",
+        "## 模拟面试\n\n在左边选一个题型（↑↓，回车）。题目出现时开始计时。\n\n"
+        "- **严格模式**（默认）：没有提示、不能看课，报告之前不告诉对错；某一阶段时间到，已经写下的就是你的答案。\n"
+        "- **练习模式**（F4）：有提示（F3）、能看本节课文（F5），每答一题就给判定（F6 继续）；可以超时。\n\n"
+        "答得含糊或答错，可能会被追问。每个阶段答完就保存：随时离开，下次接着答。报告会列出评分要点——问了哪些澄清问题、"
+        "数字算对几个、讲到哪些要点、用了多少时间——以及接下来该复习什么。"),
+    "mock.stage": ("stage {index} of {total}", "第 {index}/{total} 阶段"),
+    "mock.followup": ("follow-up question", "追问"),
+    "mock.followup_heading": ("Follow-up", "追问"),
+    "mock.idle": ("no interview running", "没有进行中的面试"),
+    "mock.strict_line": ("strict: cut off at 0:00", "严格：到点收卷"),
+    "mock.practice_line": ("practice: may run over", "练习：可以超时"),
+    "mock.time_up": ("Time is up: your answer so far was recorded.", "时间到：已按你写到的内容收卷。"),
+    "mock.recorded": ("Recorded: {used} of {budget}.", "已记录：用时 {used}（共 {budget}）。"),
+    "mock.next": ("F6: next question", "F6：下一题"),
+    "mock.report_next": ("F6: the report", "F6：看报告"),
+    "mock.no_more_hints": ("No more hints for this stage.", "这一阶段没有更多提示了。"),
+    "mock.empty": ("Type an answer first (F9 ends the interview).", "请先作答（F9 结束面试）。"),
+    "mock.running": ("An interview is running: answer it, or end it with F9.", "有一场面试正在进行：继续答，或按 F9 结束。"),
+    "mock.resume": ("An interview was interrupted: {format} (#{id}), started {started}, {answered} of {stages} "
+                    "stages answered.\n\nResume it where it stopped (r), or record it as abandoned (a)? "
+                    "Either way its answers are kept.",
+                    "有一场面试中断了：{format}（#{id}），开始于 {started}，{stages} 个阶段答了 {answered} 个。\n\n"
+                    "从中断处继续（r），还是记为放弃（a）？两种情况已答的内容都会保留。"),
+    "mock.resume_button": ("Resume (r)", "继续（r）"),
+    "mock.abandon_button": ("Abandon (a)", "放弃（a）"),
+    "mock.abandoned": ("Recorded as abandoned; its answers are kept.", "已记为放弃；已答的内容保留。"),
+    "mock.exported": ("Report written to {path}", "报告已写到 {path}"),
+    "mock.report_keys": ("F8 writes this report as Markdown · pick a format for another interview",
+                         "F8 把报告导出为 Markdown · 选一个题型再来一场"),
+})
+
+STAGE_LABELS = {"stage": "mock.stage", "followup": "mock.followup", "idle": "mock.idle",
+                "strict": "mock.strict_line", "practice": "mock.practice_line"}
+"""MockTimer's labels -> string keys (the stage label keeps its {index} and {total})."""
+
+
+def stage_text(session, lang: str) -> str:
+    """The current stage as asked: a follow-up says so; a design question keeps its numbers back
+    until the clarifying questions are asked."""
+    from tutor.interview.present import reveals_setting, step_markdown
+
+    question, step = session.question(), session.step()
+    body = step_markdown(question, step, session.variant(), lang, reveal_setting=reveals_setting(question, step),
+                         list_options=False)
+    if session.current.followup:
+        body = f"**{text('mock.followup_heading', lang)}**\n\n{body}"
+    return body
+
+
+def report_text(report: dict, lang: str) -> str:
+    from tutor.interview.report import report_markdown
+
+    return report_markdown(report, lang)

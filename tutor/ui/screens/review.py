@@ -1,0 +1,208 @@
+"""Review: the cards that are due, one after another — answer, see the verdict and the next due date.
+
+Opened from Home (v). A question comes back at the step last done worst, with new numbers when
+it is parametric; a lab card asks its diagnosis again. The grade rates the card (FSRS).
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Markdown, Static
+
+from tutor.interview.clock import Clock, SystemClock
+from tutor.ui.strings import register, text
+from tutor.ui.widgets.answer_box import AnswerBox
+
+register({
+    "review.title": ("Review", "复习"),
+    "review.status": ("item {index} of {total} due", "到期 {total} 道，第 {index} 道"),
+    "review.none": ("Nothing is due for review. {cards} card(s) in the queue{next}.",
+                    "没有到期的复习。队列里共 {cards} 张卡{next}。"),
+    "review.next_due": ("; the next falls due {when}", "；下一张 {when} 到期"),
+    "review.done": ("Done: {count} reviewed. Esc goes back.", "完成：复习了 {count} 道。Esc 返回。"),
+    "review.due_next": ("This card comes back {when}.", "这张卡 {when} 再出现。"),
+    "review.next": ("F6: next item", "F6：下一道"),
+    "review.loading": ("Loading the review queue…", "正在读取复习队列…"),
+    "review.open_key": ("press v to review", "按 v 开始复习"),
+})
+
+
+class ReviewScreen(Screen):
+    """Pushed over Home; Esc returns to it."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="review-back"),
+        Binding("ctrl+s", "submit", "Check", id="review-submit", priority=True),
+        Binding("f3", "hint", "Hint", id="review-hint"),
+        Binding("f6", "next", "Next item", id="review-next"),
+    ]
+
+    def __init__(self, clock: Clock | None = None):
+        super().__init__()
+        self.clock = clock or SystemClock()
+        self.tasks: list = []
+        self.index = 0
+        self.result = None
+        self.reviewed = 0
+        self._hints = 0
+        self._started = 0.0
+        self._summary: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static(id="review-status", classes="panel")
+        with Vertical(id="review-main"):
+            with VerticalScroll(id="review-pane"):
+                yield Markdown(id="review-question")
+                yield Markdown(id="review-hints")
+                yield Markdown(id="review-verdict")
+            yield AnswerBox(id="review-answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self.render_texts)
+        self.query_one("#review-answer").display = False
+        self._load()
+
+    @work(thread=True, exclusive=True)
+    def _load(self) -> None:
+        from tutor.interview.review import ReviewQueue
+        from tutor.interview.review_tasks import task_for
+        from tutor.interview.scenarios import Library
+        from tutor.store.progress import review_summary
+
+        store = self.app.open_store()
+        if store is None:
+            return
+        library, rng = Library.installed(), random.Random()
+        due = ReviewQueue(store, now=self.clock.now).due()
+        tasks = [task for task in (task_for(item, library, store, rng) for item in due) if task is not None]
+        summary = review_summary(store, self.clock.now())
+        self.app.call_from_thread(self._loaded, tasks, summary)
+
+    def _loaded(self, tasks: list, summary: dict) -> None:
+        self.tasks, self._summary, self.index = tasks, summary, 0
+        if tasks:
+            self._show_task()
+        self.render_texts(self.app.lang)
+        self.refresh_bindings()
+
+    @property
+    def task(self):
+        return self.tasks[self.index] if self.index < len(self.tasks) else None
+
+    def render_texts(self, lang: str) -> None:
+        status = self.query_one("#review-status", Static)
+        status.border_title = text("review.title", lang)
+        question = self.query_one("#review-question", Markdown)
+        if self._summary is None:
+            status.update(text("review.loading", lang))
+        elif not self.tasks:
+            upcoming = self._summary["next_due"]
+            status.update(text("review.none", lang, cards=self._summary["cards"],
+                               next=text("review.next_due", lang, when=upcoming.replace("T", " ")) if upcoming else ""))
+        elif self.task is None:
+            status.update(text("review.done", lang, count=self.reviewed))
+            question.update("")
+        else:
+            status.update(text("review.status", lang, index=self.index + 1, total=len(self.tasks)))
+            question.update(self.task.prompt_markdown(lang, list_options=False))
+            if self.result is not None:
+                self._show_result(lang)
+
+    def _show_task(self) -> None:
+        lang = self.app.lang
+        self.result, self._hints = None, 0
+        box = self.query_one("#review-answer", AnswerBox)
+        box.display = True
+        box.prepare(self.task.step if self.task.kind == "question" else SimpleNamespace(kind="open"), lang)
+        self.query_one("#review-question", Markdown).update(self.task.prompt_markdown(lang, list_options=False))
+        self.query_one("#review-hints", Markdown).update("")
+        self.query_one("#review-verdict", Markdown).update("")
+        self._started = self.clock.monotonic()
+        box.focus_input()
+
+    @on(Input.Submitted, "#answer-line")
+    def _line_submitted(self) -> None:
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self.task is None or self.result is not None:
+            return
+        answer = self.query_one("#review-answer", AnswerBox).answer()
+        if not answer.strip():
+            self.notify(text("practice.empty", self.app.lang), severity="warning")
+            return
+        self._grade(self.task, answer, self._hints, self.clock.monotonic() - self._started, self.app.lang)
+
+    @work(thread=True, exclusive=True)
+    def _grade(self, task, answer: str, hints: int, elapsed: float, lang: str) -> None:
+        from tutor.interview.review import ReviewQueue
+        from tutor.interview.review_tasks import answer as answer_task
+
+        store = self.app.open_store()
+        result = answer_task(task, answer, store, hints_used=hints, elapsed_s=round(elapsed, 2), lang=lang,
+                             queue=ReviewQueue(store, now=self.clock.now))
+        self.app.call_from_thread(self._graded, task, result)
+
+    def _graded(self, task, result) -> None:
+        if task is not self.task:
+            return
+        self.result = result
+        self.reviewed += 1
+        self.query_one("#review-answer", AnswerBox).display = False
+        self._show_result(self.app.lang)
+        self.refresh_bindings()
+
+    def _show_result(self, lang: str) -> None:
+        from tutor.interview.present import verdict_markdown
+        from tutor.interview.review_tasks import lab_feedback_markdown
+
+        verdict = self.result.verdict
+        body = verdict_markdown(verdict, lang) if self.task.kind == "question" else lab_feedback_markdown(verdict, lang)
+        when = self.result.due_next.replace("T", " ")
+        self.query_one("#review-verdict", Markdown).update(
+            f"{body}\n{text('review.due_next', lang, when=when)}\n\n*{text('review.next', lang)}*")
+        pane = self.query_one("#review-pane", VerticalScroll)
+        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+
+    def action_hint(self) -> None:
+        if self.task is None or self.result is not None:
+            return
+        hints = self.task.hints()
+        if self._hints >= len(hints):
+            self.notify(text("practice.no_more_hints", self.app.lang))
+            return
+        self._hints += 1
+        lines = [f"{index + 1}. {hint.get(self.app.lang)}" for index, hint in enumerate(hints[:self._hints])]
+        self.query_one("#review-hints", Markdown).update(f"**{text('practice.hints', self.app.lang)}**\n\n"
+                                                         + "\n".join(lines))
+
+    def action_next(self) -> None:
+        if self.result is None:
+            return
+        self.index += 1
+        self.result = None
+        if self.task is not None:
+            self._show_task()
+        else:
+            self.query_one("#review-answer").display = False
+            self.query_one("#review-hints", Markdown).update("")
+            self.query_one("#review-verdict", Markdown).update("")
+        self.render_texts(self.app.lang)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        waiting = self.result is not None
+        allowed = {"submit": self.task is not None and not waiting, "hint": self.task is not None and not waiting,
+                   "next": waiting}
+        return allowed.get(action, True)
+
