@@ -11,7 +11,8 @@ from tutor.interview.content_checks import check_interview
 
 
 def _problems(root) -> list[str]:
-    return [f"{problem.path.name}:{problem.line}: {problem.message}" for problem in check_interview(load_content([root]))]
+    found = check_interview(load_content([root]))
+    return [f"{problem.path.name}:{problem.line}: {problem.message}" for problem in found]
 
 
 def test_the_fixture_passes(interview_content):

@@ -8,7 +8,8 @@ import pytest
 
 from tests.interview.helpers import right_answer
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, RAPID_FIRE_QUESTIONS, RAPID_FIRE_S
-from tutor.interview.session import MockSession, SessionError, abandon, running
+from tutor.interview.history import running
+from tutor.interview.session import MockSession, SessionError, abandon
 from tutor.store import Store, attempts
 
 

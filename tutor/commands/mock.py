@@ -68,7 +68,8 @@ def run(args) -> int:
 
 
 def _open_session(store, library, args, clock):
-    from tutor.interview.session import MockSession, abandon, running
+    from tutor.interview.history import running
+    from tutor.interview.session import MockSession, abandon
 
     waiting = running(store)
     if waiting and not (args.resume or args.abandon):

@@ -82,8 +82,8 @@ def _check_exhibit(entry) -> Iterable[Problem]:
                 yield entry.problem(f"{{{name}}} in the {lang} exhibit is not an input (given or derive)",
                                     "exhibit", "text", lang)
         if names["en"] != names["zh"]:
-            yield entry.problem(f"en and zh exhibits use different inputs: {', '.join(sorted(names['en'] ^ names['zh']))}",
-                                "exhibit", "text")
+            differing = ", ".join(sorted(names["en"] ^ names["zh"]))
+            yield entry.problem(f"en and zh exhibits use different inputs: {differing}", "exhibit", "text")
     if scenario.format == "hang":
         ranks = [stack.rank for stack in exhibit.stacks] if exhibit is not None else []
         if len(ranks) < 2:

@@ -7,8 +7,8 @@ terminal.
 
 from __future__ import annotations
 
-VERDICT = {"right": ("✓ Right", "✓ 正确"), "wrong": ("✗ Not right", "✗ 不对"), "partly": ("◐ Partly right ({score})",
-                                                                                     "◐ 部分正确（{score}）"),
+VERDICT = {"right": ("✓ Right", "✓ 正确"), "wrong": ("✗ Not right", "✗ 不对"),
+           "partly": ("◐ Partly right ({score})", "◐ 部分正确（{score}）"),
            "step": ("Step {index} of {total}", "第 {index}/{total} 步"), "rank": ("rank {rank}", "rank {rank}"),
            "log": ("last log lines", "最后几行日志"), "options": ("Options", "选项"),
            "unit": ("answer in {unit}", "单位：{unit}"), "expected": ("Expected:", "答案：")}
@@ -30,7 +30,8 @@ def exhibit_markdown(question, variant, lang: str) -> str:
     if exhibit.text is not None:
         parts.append(render(exhibit.text.get(lang), variant.values, lang).rstrip())
     for stack in exhibit.stacks:
-        parts.append(f"**{_say('rank', lang, rank=stack.rank)} · py-spy dump**\n\n```text\n{stack.stack.rstrip()}\n```")
+        heading = f"**{_say('rank', lang, rank=stack.rank)} · py-spy dump**"
+        parts.append(f"{heading}\n\n```text\n{stack.stack.rstrip()}\n```")
         if stack.log:
             parts.append(f"*{_say('log', lang)}*\n\n```text\n{stack.log.rstrip()}\n```")
     return "\n\n".join(parts)

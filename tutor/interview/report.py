@@ -154,7 +154,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
         line = label("clarifying", lang, asked=len(clarifying["asked"]),
                      total=len(clarifying["asked"]) + len(clarifying["missed"]))
         if clarifying["missed"]:
-            line += label("missed", lang) + ("；" if lang == "zh" else "; ").join(pick(text) for text in clarifying["missed"])
+            line += label("missed", lang) + _list(clarifying["missed"], pick, lang)
         lines.append(f"- {line}")
     if rubric["numbers"]["total"]:
         lines.append(f"- {label('numbers', lang, **rubric['numbers'])}")
@@ -162,7 +162,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
     if points["total"]:
         line = label("points", lang, covered=points["covered"], total=points["total"])
         if points["missing"]:
-            line += label("missed", lang) + ("；" if lang == "zh" else "; ").join(pick(text) for text in points["missing"])
+            line += label("missed", lang) + _list(points["missing"], pick, lang)
         lines.append(f"- {line}")
     line = label("time", lang, used=clock_text(rubric["time"]["used_s"]), budget=clock_text(rubric["time"]["budget_s"]))
     if rubric["time"]["over_time"]:
@@ -188,6 +188,10 @@ def report_markdown(report: dict, lang: str = "en") -> str:
         lines += [f"> {row}" if row else ">" for row in answer.splitlines()] if answer else [label("empty", lang)]
         lines += ["", feedback_markdown(entry.get("feedback"), lang), ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _list(texts: list[dict], pick, lang: str) -> str:
+    return ("；" if lang == "zh" else "; ").join(pick(text) for text in texts)
 
 
 def _one_line(text: str, limit: int = 90) -> str:

@@ -115,7 +115,8 @@ def answer(task: ReviewTask, text: str, store: Store, *, hints_used: int = 0, el
 
 def lab_feedback_markdown(graded: dict, lang: str) -> str:
     """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
-    heading = ("✓ Right" if lang == "en" else "✓ 正确") if graded["correct"] else ("✗ Not right" if lang == "en" else "✗ 不对")
+    right, wrong = ("✓ 正确", "✗ 不对") if lang == "zh" else ("✓ Right", "✗ Not right")
+    heading = right if graded["correct"] else wrong
     lines = [f"### {heading} ({graded['score']:.0%})", ""]
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from tutor.interview.clock import Clock, SystemClock, stamp
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, Stage
+from tutor.interview.history import asked_counts
 from tutor.store.db import Store
 
 MODES = ("strict", "practice")
@@ -86,7 +87,8 @@ class MockSession:
         state = {"seed": seed, "stages": [stage.to_json() for stage in stages]}
         with store.transaction() as connection:
             cursor = connection.execute(
-                "INSERT INTO mock_sessions (format, mode, status, started_at, state_json) VALUES (?, ?, 'running', ?, ?)",
+                "INSERT INTO mock_sessions (format, mode, status, started_at, state_json)"
+                " VALUES (?, ?, 'running', ?, ?)",
                 (format_id, mode, started, json.dumps(state)))
             session_id = int(cursor.lastrowid)
         return cls(store, library, session_id, format_id, mode, seed, stages, [], clock, started, fuzz)
@@ -276,27 +278,6 @@ class MockSession:
         outcome = Outcome(all(item.correct for item in answered), sum(item.hints_used for item in answered),
                           sum(item.elapsed_s for item in answered), sum(item.stage.budget_s for item in answered))
         ReviewQueue(self.store, fuzz=self._fuzz, now=self.clock.now).record(question_item(stage.question_id), outcome)
-
-
-def running(store: Store) -> list[dict]:
-    """Interviews left running (interrupted), newest first: {id, format, mode, started_at, answered, stages}."""
-    found = []
-    for row in store.query("SELECT id, format, mode, started_at, state_json FROM mock_sessions"
-                           " WHERE status = 'running' ORDER BY id DESC"):
-        answered = store.query("SELECT COUNT(*) AS n FROM mock_stages WHERE session_id = ?", (row["id"],))[0]["n"]
-        stages = len(json.loads(row["state_json"])["stages"])
-        found.append({"id": row["id"], "format": row["format"], "mode": row["mode"], "started_at": row["started_at"],
-                      "answered": answered, "stages": stages})
-    return found
-
-
-def asked_counts(store: Store) -> dict[str, int]:
-    """How often each question was asked in earlier interviews (so the next one picks another)."""
-    counts: dict[str, int] = {}
-    for row in store.query("SELECT detail_json FROM mock_stages"):
-        question_id = json.loads(row["detail_json"]).get("question_id")
-        counts[question_id] = counts.get(question_id, 0) + 1
-    return counts
 
 
 def abandon(store: Store, library, session_id: int, clock: Clock | None = None) -> None:

@@ -8,8 +8,6 @@ quitting keeps the interview: the next visit offers to resume it or record it as
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.screens.mock_text import STAGE_LABELS, report_text, stage_text
+from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.strings import pick, text
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.mock_resume import ResumeDialog
@@ -130,7 +128,7 @@ class MockScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="mock")
     def _check_interrupted(self, then_start: str | None) -> None:
-        from tutor.interview.session import running
+        from tutor.interview.history import running
 
         store = self.app.open_store()
         waiting = running(store) if store is not None else []
@@ -262,21 +260,13 @@ class MockScreen(SectionScreen):
             self.notify(text("mock.no_more_hints", self.app.lang))
             return
         lines = [f"{index + 1}. {item.get(self.app.lang)}" for index, item in enumerate(self.session.shown_hints())]
-        self.query_one("#mock-hints", Markdown).update(f"**{text('practice.hints', self.app.lang)}**\n\n" + "\n".join(lines))
+        heading = text("practice.hints", self.app.lang)
+        self.query_one("#mock-hints", Markdown).update(f"**{heading}**\n\n" + "\n".join(lines))
 
     def action_lesson(self) -> None:
         section = self.session.lesson_section() if self.session is not None else None
-        if section is None:
-            return
-        from tutor.errors import TutorError
-
-        lesson_id, _, section_id = section.partition("/")
-        try:
-            rendered = self.app.rendered_lesson(lesson_id, self.app.lang).section(section_id)
-            body = f"**{rendered.title}**\n\n{rendered.body.strip()}"
-        except (TutorError, KeyError) as error:
-            body = f"**{error}**"
-        self.query_one("#mock-hints", Markdown).update(body)
+        if section is not None:
+            self.query_one("#mock-hints", Markdown).update(lesson_markdown(self.app, section, self.app.lang))
 
     @work(thread=True, exclusive=True, group="mock")
     def action_end(self) -> None:
@@ -296,13 +286,10 @@ class MockScreen(SectionScreen):
         self.query_one("#mock-pane", VerticalScroll).scroll_home(animate=False)
 
     def action_export(self) -> None:
-        from tutor.interview.report import report_markdown
-
         if self.report is None:
             return
-        target = Path.cwd() / f"mock-{self.report['session']}-{self.report['format']}.md"
         try:
-            target.write_text(report_markdown(self.report, self.app.lang), encoding="utf-8")
+            target = export_report(self.report, self.app.lang)
         except OSError as error:
             self.notify(str(error), severity="error")
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tutor.ui.strings import register, text
 
 register({
@@ -70,3 +72,24 @@ def report_text(report: dict, lang: str) -> str:
     from tutor.interview.report import report_markdown
 
     return report_markdown(report, lang)
+
+
+def lesson_markdown(app, section: str, lang: str) -> str:
+    """The lesson section behind a stage (practice mode), rendered by the engine through the app's cache."""
+    from tutor.errors import TutorError
+
+    lesson_id, _, section_id = section.partition("/")
+    try:
+        rendered = app.rendered_lesson(lesson_id, lang).section(section_id)
+    except (TutorError, KeyError) as error:
+        return f"**{error}**"
+    return f"**{rendered.title}**\n\n{rendered.body.strip()}"
+
+
+def export_report(report: dict, lang: str) -> Path:
+    """Write the report as Markdown in the working folder, as `tutor mock --export` does; the path written."""
+    from tutor.interview.report import report_markdown
+
+    target = Path.cwd() / f"mock-{report['session']}-{report['format']}.md"
+    target.write_text(report_markdown(report, lang), encoding="utf-8")
+    return target
