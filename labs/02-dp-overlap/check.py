@@ -1,9 +1,9 @@
 """Checker for dp-overlap: same gradients as one process, and less exposed communication.
 
 Both the learner's GradientBuckets and the shipped one run here, on identical models and
-data, in alternating steps, so the two are timed under the same load. Each rank takes the
-median of its steps, and the ranks agree on the slowest rank's figure (a MAX all-reduce)
-before judging, so every rank reports the same verdict.
+data, in alternating steps, so the two are timed under the same load. The ranks share their
+timestamps afterwards and all judge the same figure: per step, how long communication went on
+after the slowest rank's backward (see `exposed`).
 """
 
 from __future__ import annotations
@@ -40,17 +40,30 @@ def build(state: dict | None = None) -> nn.Sequential:
     return model
 
 
-def step(model, buckets, inputs, targets) -> float:
-    """One step under the start/backward/finish protocol; returns the exposed seconds."""
+def step(model, buckets, inputs, targets) -> tuple[float, float]:
+    """One step under the start/backward/finish protocol; returns the wall-clock times when
+    backward returned and when every gradient was averaged."""
     model.zero_grad(set_to_none=False)
     buckets.start()
     loss = nn.functional.mse_loss(model(inputs), targets)
     loss.backward()
     synchronize()
-    backward_done = time.perf_counter()
+    backward_done = time.time()
     buckets.finish()
     synchronize()
-    return time.perf_counter() - backward_done
+    return backward_done, time.time()
+
+
+def exposed(samples: list[tuple[float, float]]) -> float:
+    """Median over steps of how long communication kept the step going after the slowest rank's
+    backward: max over ranks of the finish time minus max over ranks of the backward end. Taking
+    both maxima removes the ranks' skew (on a shared CPU, some rank is always late), which would
+    otherwise count as communication. One machine, one clock."""
+    local = torch.tensor(samples, dtype=torch.float64)
+    every = [torch.zeros_like(local) for _ in range(dist.get_world_size())]
+    dist.all_gather(every, local)
+    stacked = torch.stack(every)
+    return statistics.median((stacked[:, :, 1].max(0).values - stacked[:, :, 0].max(0).values).tolist())
 
 
 def overlap_structure(ctx, model, buckets, inputs, targets) -> tuple[str, bool, str]:
@@ -73,12 +86,6 @@ def overlap_structure(ctx, model, buckets, inputs, targets) -> tuple[str, bool, 
     passed = len(reduces) >= 2 and len(early) >= len(reduces) - 1
     return name, passed, (f"{len(early)} of {len(reduces)} all-reduces started before backward returned"
                           + ("" if passed else "; the rest waited for the whole backward pass"))
-
-
-def slowest(seconds: float) -> float:
-    value = torch.tensor([seconds], dtype=torch.float64)
-    dist.all_reduce(value, op=dist.ReduceOp.MAX)
-    return value.item()
 
 
 def main() -> None:
@@ -119,13 +126,13 @@ def main() -> None:
         order = list(timed) if index % 2 else list(reversed(timed))
         for name in order:
             dist.barrier()
-            exposed = step(*timed[name], inputs[mine], targets[mine])
+            times = step(*timed[name], inputs[mine], targets[mine])
             if index >= 1:  # the first round warms up
-                samples[name].append(exposed)
-    yours, theirs = (slowest(statistics.median(samples[name])) for name in ("yours", "shipped"))
+                samples[name].append(times)
+    yours, theirs = (exposed(samples[name]) for name in ("yours", "shipped"))
     sweep = bucket_sweep(program, state, inputs[mine], targets[mine], bucket_bytes)
     ratio = yours / theirs if theirs > 0 else float("inf")
-    limit = float(params.get("max_exposed_ratio", 0.9))
+    limit = float(params.get("max_exposed_ratio", 0.75))
     sizes = ", ".join(f"{label} {ms:.1f} ms" for label, ms in sweep.items())
     ctx.check("exposed communication drops against the shipped program", ratio <= limit,
               f"exposed {yours * 1e3:.1f} ms per step vs {theirs * 1e3:.1f} ms shipped: ratio {ratio:.2f} "
@@ -143,10 +150,10 @@ def bucket_sweep(program, state, inputs, targets, default_bytes: int) -> dict[st
         model = build(state)
         buckets = program.GradientBuckets(model, size)
         timings = []
-        for _ in range(2):
+        for _ in range(3):
             dist.barrier()
             timings.append(step(model, buckets, inputs, targets))
-        results[label] = round(slowest(statistics.median(timings)) * 1e3, 2)
+        results[label] = round(exposed(timings[1:]) * 1e3, 2)
     return results
 
 

@@ -85,11 +85,11 @@ def test_print_launch_gives_one_torchrun_command_per_node(demo):
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_loop_run_then_check_then_reveal(demo, tutor_home):
-    run = run_tutor("lab", "run", "hang-demo", "--json", timeout=90)
-    evidence = json.loads(run.stdout)
-    assert evidence["outcome"] == "hang" and "rank 0 in broadcast" in evidence["summary"]["message"]
-    failing = run_tutor("lab", "check", "hang-demo", timeout=90)
-    assert failing.returncode == 1 and "✗ runs to completion" in failing.stdout
+    failing = run_tutor("lab", "check", "hang-demo", "--json", timeout=90)
+    result = json.loads(failing.stdout)
+    assert failing.returncode == 1 and result["passed"] is False
+    assert result["evidence"]["outcome"] == "hang"
+    assert result["checks"][0]["name"] == "runs to completion" and "rank 0 in broadcast" in result["checks"][0]["detail"]
     run_tutor("lab", "start", "hang-demo")
     (tutor_home / "labs" / "hang-demo" / "train.py").write_text((FIXTURE / "labs/01-hang-demo/solution.py").read_text())
     passing = run_tutor("lab", "check", "hang-demo", "--json", timeout=90)

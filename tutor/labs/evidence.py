@@ -166,9 +166,9 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
         waits = {}
         for state in ranks:
             pending = state.pending()
-            where = f"{pending['op']} ({pending.get('site') or '?'})" if pending else "no collective"
+            where = f"in {pending['op']} ({pending.get('site') or '?'})" if pending else "outside any collective"
             waits.setdefault(where, []).append(state.rank)
-        parts = [f"{_ranks(group)} in {where}" for where, group in sorted(waits.items(), key=lambda kv: kv[1])]
+        parts = [f"{_ranks(group)} {where}" for where, group in sorted(waits.items(), key=lambda kv: kv[1])]
         lead = f"no rank made progress for {quiet_s:.0f} s" if quiet_s else "the process-group timeout fired"
         return {"category": "hang", "message": f"{lead}: " + "; ".join(parts),
                 "waiting_in": {where: group for where, group in waits.items()}}

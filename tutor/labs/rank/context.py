@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
@@ -38,6 +40,14 @@ class RankContext:
     @property
     def is_first(self) -> bool:
         return self.rank == 0
+
+    @property
+    def trace_dir(self) -> Path:
+        """Where profiler traces go (the run folder's traces/, listed in the evidence's trace_files)."""
+        base = self.session.run_dir or Path(tempfile.gettempdir()) / f"tutor-lab-{os.getpid()}"
+        folder = base / "traces"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     def log(self, *parts: object) -> None:
         """One line of output; torchrun (under the tutor) puts the rank prefix in front."""
