@@ -80,7 +80,11 @@ async def test_design_in_practice_mode_keeps_the_numbers_back_until_asked_and_sh
         await pilot.press("f6")
         await settle(pilot)
         await answer(pilot, screen, "checkpoint it and monitor it")
-        await pilot.press("f6")
+        await pilot.press("f2")  # the verdict of the last stage, in Chinese, before the report
+        await settle(pilot)
+        assert "怎样让它稳定跑几周？" in _report(screen)
+        assert screen.query_one("#mock-verdict", Markdown).source.startswith("### ✓ 正确")
+        await pilot.press("f2", "f6")
         await settle(pilot)
         report = _report(screen)
         assert "(practice)" in report and "- Clarifying questions asked: 2 of 2" in report

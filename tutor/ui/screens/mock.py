@@ -89,13 +89,14 @@ class MockScreen(SectionScreen):
         question = self.query_one("#mock-question", Markdown)
         if self.report is not None:
             question.update(report_text(self.report, lang))
+        elif self.verdict_pending is not None:
+            question.update(stage_text(self.session, lang, self.verdict_pending.stage))
+            self._show_verdict(lang)
         elif self.session is None or self.session.current is None:
             question.update(text("mock.intro", lang))
-        elif self.verdict_pending is None:
+        else:
             question.update(stage_text(self.session, lang))
             self.query_one("#mock-answer", AnswerBox).relabel(self.session.step(), lang)
-        if self.verdict_pending is not None:
-            self._show_verdict(lang)
 
     def tick(self) -> None:
         """Redraw the clock; in strict mode, take the answer as it stands when time is up."""

@@ -55,15 +55,16 @@ STAGE_LABELS = {"stage": "mock.stage", "followup": "mock.followup", "idle": "moc
 """MockTimer's labels -> string keys (the stage label keeps its {index} and {total})."""
 
 
-def stage_text(session, lang: str) -> str:
-    """The current stage as asked: a follow-up says so; a design question keeps its numbers back
-    until the clarifying questions are asked."""
+def stage_text(session, lang: str, stage=None) -> str:
+    """A stage as asked (default: the current one): a follow-up says so; a design question keeps its
+    numbers back until the clarifying questions are asked."""
     from tutor.interview.present import reveals_setting, step_markdown
 
-    question, step = session.question(), session.step()
-    body = step_markdown(question, step, session.variant(), lang, reveal_setting=reveals_setting(question, step),
+    stage = stage or session.current
+    question, step = session.question(stage), session.step(stage)
+    body = step_markdown(question, step, session.variant(stage), lang, reveal_setting=reveals_setting(question, step),
                          list_options=False)
-    if session.current.followup:
+    if stage.followup:
         body = f"**{text('mock.followup_heading', lang)}**\n\n{body}"
     return body
 
