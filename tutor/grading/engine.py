@@ -97,6 +97,9 @@ def format_input(name: str, value: object, lang: str = "en") -> str:
     info = symbol_catalog().get(name)
     unit = getattr(info, "unit", "count")
     number = float(value)
+    if name == "seq" and number.is_integer():
+        # Sequence lengths are binary (128K = 131,072): a decimal suffix would print 131.072K.
+        return f"{int(number):,}"
     if unit == "B":
         return _shortest(number, "GB", lang)
     if unit == "FLOP/s":
@@ -105,10 +108,24 @@ def format_input(name: str, value: object, lang: str = "en") -> str:
         return _shortest(number, "%", lang)
     if unit == "s":
         return _shortest(number, "s" if number < 600 else ("min" if number < 7200 else "h"), lang)
-    if unit in ("params", "count", "tokens/s") and number >= 1e5:
+    if unit == "tokens/s":
+        return _significant(number, "tokens/s", lang)
+    if unit in ("params", "count") and number >= 1e5:
         # Engineers write 70B and 2T in Chinese too ("70B 模型"), so counts keep K/M/B/T.
         return _shortest(number, "params", "en") + (" tokens/s" if unit == "tokens/s" else "")
     return _shortest(number, "plain", lang)
+
+
+def _significant(base_value: float, unit: str, lang: str, figures: int = 3) -> str:
+    """A measured rate rounded to `figures` significant digits (264K tokens/s, 90.4K, 1.23M)."""
+    import re
+
+    for digits in range(4):
+        text = format_display(base_value, unit, digits, lang)
+        shown = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+        if shown and len(shown.group(0).replace(",", "").replace(".", "").lstrip("0")) >= figures:
+            return text
+    return format_display(base_value, unit, 3, lang)
 
 
 def _shortest(base_value: float, unit: str, lang: str) -> str:

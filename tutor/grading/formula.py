@@ -214,11 +214,19 @@ def _diagnose(step: FormulaStep, tree: Tree, used: set[str], wanted: set[str], p
                                 f"答案和 {catalog[name].display}（{catalog[name].zh}）无关。"))
     ratios = [a / b for a, b in zip(mine, theirs) if math.isfinite(a) and math.isfinite(b) and b != 0]
     if not missing and not extra and ratios and all(abs(r - ratios[0]) <= 1e-9 * abs(ratios[0]) for r in ratios):
-        factor = Fraction(ratios[0]).limit_denominator(1000)
+        factor = _factor_text(ratios[0])
         messages.append(Message(f"Off by a constant factor: yours is {factor} × the expected formula.",
                                 f"差一个常数倍：你的是期望公式的 {factor} 倍。"))
         return messages, "formula-constant-factor"
     return messages, ("formula-symbols" if missing or extra else None)
+
+
+def _factor_text(ratio: float) -> str:
+    """A small fraction when the factor is one (1/2, 3/4, 16/6), else a decimal (0.707)."""
+    fraction = Fraction(ratio).limit_denominator(16)
+    if abs(float(fraction) - ratio) <= 1e-9 * abs(ratio):
+        return str(fraction)
+    return f"{ratio:.3g}"
 
 
 def _show_tree(tree: Tree) -> str:
