@@ -29,9 +29,14 @@ async def test_home_mounts_switches_language_and_quits(fixture_content):
 
 @pytest.mark.timeout(60)
 async def test_section_without_a_screen_yet_says_how_to_use_the_cli(fixture_content):
+    from tutor.ui.strings import SECTIONS
+
+    missing = [section for section in SECTIONS if section["id"] not in TutorApp.MODES]
+    if not missing:
+        pytest.skip("every section has its screen")
     app = TutorApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("m")
+        await pilot.press(missing[0]["key"])
         await pilot.pause()
         assert any("not in this version yet" in str(note.message) for note in app._notifications)
 
