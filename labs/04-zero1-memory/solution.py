@@ -8,8 +8,7 @@ and trains on its own slice of the batch. Adam keeps an fp32 master copy of the 
 two fp32 moments: 12 bytes per parameter (Rajbhandari et al. 2020, "ZeRO", §3.1). With ZeRO
 stage 1 each of the N data-parallel ranks keeps those 12 bytes for 1/N of the parameters,
 updates only that slice, and the ranks then gather the updated weights (§5.1). (Real
-implementations reduce-scatter the gradients; here they are all-reduced for simplicity, and
-the rank uses its slice.)
+implementations reduce-scatter the gradients; this program all-reduces them, for simplicity.)
 
 What to observe: the bytes the optimizer holds per rank, and the loss going down.
 """
