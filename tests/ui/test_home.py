@@ -94,3 +94,21 @@ async def test_language_and_theme_are_remembered(tutor_home, fixture_content):
     again = TutorApp()
     assert again.lang == "zh" and again.theme == "gruvbox"
     assert TutorApp(lang="en").lang == "en"
+
+
+@pytest.mark.timeout(60)
+async def test_progress_shows_reviews_and_the_mock_trend(tutor_home, fixture_content):
+    from tutor.store import Store
+    from tutor.store.db import utc_now
+
+    with Store() as store, store.transaction() as connection:
+        for score in (0.4, 0.7):
+            connection.execute("INSERT INTO mock_sessions (format, mode, status, started_at, ended_at, score)"
+                               " VALUES ('pitch', 'strict', 'finished', ?, ?, ?)", (utc_now(), utc_now(), score))
+    app = TutorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        shown = str(app.screen.query_one("#progress-practice", Static).render())
+        assert "Reviews: 0 cards" in shown
+        assert "Mock pitch:" in shown and "last 70%, best 70% (2 finished)" in shown

@@ -76,7 +76,8 @@ def test_playground_screen_when_memory_does_not_fit(snap_compare, fixture_conten
 @pytest.mark.parametrize("lang", LANGS)
 def test_progress_screen_with_no_history(snap_compare, fixture_content, lang):
     """Progress at 80×24 on a fresh history: the totals line (0 attempts, accuracy –, 0/2
-    questions tried, streak 0); both sections and both tags at 0%; "No weak areas yet"."""
+    questions tried, streak 0); the review line (0 cards) and "No mock interviews yet"; both
+    sections and both tags at 0%; "No weak areas yet"."""
     async def open_progress(pilot):
         await settle(pilot)
         await pilot.press("r")

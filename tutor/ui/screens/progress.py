@@ -5,11 +5,34 @@ from __future__ import annotations
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import text
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(scores: list[float]) -> str:
+    return "".join(SPARKS[min(len(SPARKS) - 1, int(max(0.0, min(1.0, score)) * len(SPARKS)))] for score in scores)
+
+
+def _review_and_mock_lines(record: dict, lang: str) -> str:
+    """Spaced review at a glance, then each mock-interview format's recent scores as a sparkline."""
+    review = record.get("review") or {}
+    lines = [text("progress.review", lang, cards=review.get("cards", 0), due=review.get("due", 0),
+                  reviews=review.get("reviews", 0),
+                  next=(review.get("next_due") or "–").replace("T", " ")[:16])]
+    by_format = (record.get("mock") or {}).get("by_format") or {}
+    for name, trend in sorted(by_format.items()):
+        if trend["recent"]:
+            lines.append(text("progress.mock", lang, format=name, spark=sparkline(trend["recent"]),
+                              last=f"{trend['last']:.0%}", best=f"{trend['best']:.0%}", n=trend["finished"]))
+    if not by_format:
+        lines.append(text("progress.no_mock", lang))
+    return "\n".join(lines)
 
 
 def mastery_bar(fraction: float, width: int = 12) -> str:
@@ -26,7 +49,8 @@ class ProgressScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static(id="progress-totals", classes="panel")
-        with Horizontal(id="progress-tables"):
+        yield Static(id="progress-practice")
+        with VerticalScroll(id="progress-tables"):
             yield DataTable(id="by-section", cursor_type="row", zebra_stripes=True)
             yield DataTable(id="by-tag", cursor_type="row", zebra_stripes=True)
         yield Static(id="progress-weak")
@@ -73,6 +97,7 @@ class ProgressScreen(SectionScreen):
         self._fill(self.query_one("#by-section", DataTable), text("progress.section", lang), record["by_section"],
                    lambda key: titles[key].get(lang) if key in titles else key)
         self._fill(self.query_one("#by-tag", DataTable), text("progress.tag", lang), record["by_tag"], str)
+        self.query_one("#progress-practice", Static).update(_review_and_mock_lines(record, lang))
         weak = record["weak_tags"]
         self.query_one("#progress-weak", Static).update(
             text("progress.weak", lang, tags=", ".join(weak)) if weak else text("progress.no_weak", lang))
