@@ -91,7 +91,14 @@ class PracticeScreen(SectionScreen):
         self.show_section(None)
 
     def _questions(self) -> list:
-        questions = [loaded.model for loaded in self._content.questions.values()]
+        """In reading order: by lesson, then by section, so practice follows the lesson."""
+        position = {}
+        lessons = sorted(self._content.lessons.values(), key=lambda loaded: (loaded.model.order, loaded.model.id))
+        for lesson_index, loaded in enumerate(lessons):
+            for section_index, section in enumerate(loaded.model.sections):
+                position[f"{loaded.model.id}/{section.id}"] = (lesson_index, section_index)
+        questions = sorted((loaded.model for loaded in self._content.questions.values()),
+                           key=lambda q: position.get(q.section, (len(lessons), 0)))
         if self._section:
             questions = [q for q in questions if q.section == self._section] or questions
         return questions
