@@ -63,7 +63,7 @@ def main() -> None:
     volume = sum(entry["bytes"] // 4 for entry in forward + backward if entry["op"] == "all_reduce")
     t = ctx.world_size
     ctx.measure("TP traffic per layer per step (values sent per rank, ring all-reduce)",
-                volume * 2 * (t - 1) / t, "tp_bytes_per_layer",
+                volume * 2 * (t - 1) / t, "tp_values_per_layer",
                 {"seq": seq, "micro_batch": batch, "hidden": hidden, "tp": t}, rtol=1e-6)
     ctx.finish()
 

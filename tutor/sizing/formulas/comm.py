@@ -1,7 +1,7 @@
 """Bytes moved by each kind of parallelism (used to rank layouts by traffic on slow links).
 
 All counts are bytes one GPU sends, in bf16. TP: two all-reduces forward and two backward per
-layer, 8·b·s·h·(t−1)/t (Narayanan et al. 2021 §3.2). DP: a ring all-reduce sends 2(n−1)/n of the
+layer, 8·b·s·h·(t−1)/t values (Narayanan et al. 2021 §3.2), 16·b·s·h·(t−1)/t bytes. DP: a ring all-reduce sends 2(n−1)/n of the
 buffer per GPU (nccl-tests doc/PERFORMANCE.md), here the 2Ψ bytes of bf16 gradients. PP: one
 activation forward and one gradient backward per micro-batch at a stage boundary, split over TP
 by the scatter/gather optimisation (N21 §4.1). CP: ring attention passes each rank's K/V chunk
@@ -18,11 +18,18 @@ d = S["dp"]
 ORDER = ("seq", "micro_batch", "hidden")
 
 FORMULAS = (
-    formula("tp_bytes_per_layer", b * s * h * 8 * (t - 1) / t, "B",
-            "Tensor-parallel traffic per layer and micro-batch: 8·b·s·h·(t−1)/t bytes per GPU "
-            "(2 all-reduces forward, 2 backward).",
-            "每层每个 micro-batch 的 TP 通信量:每卡 8·b·s·h·(t−1)/t 字节(forward 2 次、backward 2 次 all-reduce)。",
-            "Narayanan et al. 2021 §2.3 and §3.2", order=ORDER),
+    formula("tp_values_per_layer", b * s * h * 8 * (t - 1) / t, "count",
+            "Tensor-parallel traffic per layer and micro-batch, in values: 8·b·s·h·(t−1)/t per GPU (2 all-reduces "
+            "forward and 2 backward of b·s·h values, each a ring all-reduce sending 2(t−1)/t of it).",
+            "每层每个 micro-batch 的 TP 通信量(按元素个数):每卡 8·b·s·h·(t−1)/t 个值(forward、backward 各 2 次 "
+            "b·s·h 个值的 all-reduce,ring all-reduce 每次发送其中的 2(t−1)/t)。",
+            "Narayanan et al. 2021 §3.2 (8bsh(t−1)/t per layer per device per micro-batch)", order=ORDER),
+    formula("tp_bytes_per_layer", b * s * h * 16 * (t - 1) / t, "B",
+            "Tensor-parallel traffic per layer and micro-batch in bytes: the 8·b·s·h·(t−1)/t values of Narayanan et "
+            "al. at 2 bytes each (bf16 activations), 16·b·s·h·(t−1)/t per GPU.",
+            "每层每个 micro-batch 的 TP 通信字节数:Narayanan 等人的 8·b·s·h·(t−1)/t 个值,每个 2 字节(bf16 "
+            "activation),即每卡 16·b·s·h·(t−1)/t 字节。",
+            "Narayanan et al. 2021 §3.2, at 2 bytes per bf16 value", order=ORDER),
     formula("dp_grad_bytes", S["params"] * 4 * (d - 1) / d, "B",
             "Data-parallel gradient sync per step: a ring all-reduce of the 2Ψ bytes of bf16 gradients sends "
             "2(d−1)/d × 2Ψ bytes per GPU (Ψ = the GPU's own parameters).",
