@@ -20,14 +20,14 @@ DISPLAY_UNITS: dict[str, tuple[str, float]] = {
     "ms": ("time", 1e-3), "s": ("time", 1), "min": ("time", 60), "h": ("time", 3600), "days": ("time", 86400),
     "%": ("fraction", 0.01), "fraction": ("fraction", 1),
     "FLOPs": ("flops", 1), "FLOP/s": ("flop_rate", 1), "TFLOP/s": ("flop_rate", 1e12), "PFLOP/s": ("flop_rate", 1e15),
-    "tokens/s": ("token_rate", 1), "params": ("count", 1),
+    "tokens/s": ("token_rate", 1), "params": ("count", 1), "GB/s": ("byte_rate", 1e9),
     "x": ("any", 1), "plain": ("any", 1), "": ("any", 1),
 }
 # result unit of a formula -> (dimension, base units per result unit)
 RESULT_BASE: dict[str, tuple[str, float]] = {
     "B": ("bytes", 1), "s": ("time", 1), "h": ("time", 3600), "days": ("time", 86400),
     "fraction": ("fraction", 1), "FLOPs": ("flops", 1), "FLOP/s": ("flop_rate", 1),
-    "tokens/s": ("token_rate", 1), "params": ("count", 1), "count": ("count", 1),
+    "tokens/s": ("token_rate", 1), "params": ("count", 1), "count": ("count", 1), "B/s": ("byte_rate", 1),
 }
 _ZH_TIME = {"ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "days": "天"}
 _EN_SCALE = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
@@ -96,6 +96,8 @@ def format_auto(value: float, result_unit: str, digits: int = 1, lang: str = "en
         unit = "TFLOP/s"
     elif dim == "token_rate":
         unit = "tokens/s"
+    elif dim == "byte_rate":  # nccl-tests' unit (GB = 1e9 bytes)
+        unit = "GB/s"
     elif result_unit == "params":
         unit = "params"
     else:

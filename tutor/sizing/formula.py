@@ -16,7 +16,7 @@ import sympy
 from tutor.sizing.symbols import SYMBOLS
 
 # Result units (base units only; `format_value` turns them into GB, days, %, ...).
-RESULT_UNITS = ("B", "s", "h", "days", "FLOPs", "FLOP/s", "fraction", "count", "params", "tokens/s")
+RESULT_UNITS = ("B", "s", "h", "days", "FLOPs", "FLOP/s", "fraction", "count", "params", "tokens/s", "B/s")
 
 
 @dataclass(frozen=True)

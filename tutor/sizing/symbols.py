@@ -84,6 +84,10 @@ _ALL = (
     _declare("step_time", "t_step", POSITIVE, "s", 1e7, "time per optimizer step (s)", "每个 step 的时间(秒)"),
     _declare("achieved_flops", "F_gpu", POSITIVE, "FLOP/s", 1e17, "achieved model FLOP/s per GPU",
              "每卡实际达到的 model FLOP/s"),
+    # collectives (nccl-tests' S, t and n)
+    _declare("message_bytes", "S_coll", POSITIVE, "B", 1e15, "bytes in a collective's buffer", "collective 缓冲区的字节数"),
+    _declare("coll_time", "t_coll", POSITIVE, "s", 1e6, "time of one collective (s)", "一次 collective 的耗时(秒)"),
+    _declare("ranks", "n_coll", COUNT, "count", 1e7, "ranks taking part in a collective", "参与 collective 的 rank 数"),
     # reliability
     _declare("days", "days", POSITIVE, "days", 1e5, "days of training", "训练天数"),
     _declare("interruptions", "n_int", POSITIVE, "count", 1e9, "interruptions", "中断次数"),
