@@ -31,6 +31,7 @@ from tutor.labs import procs, stacks
 from tutor.labs.agent import PARENT_PID_ENV
 from tutor.labs.events import DUMP_REQUEST, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
+from tutor.labs.measure import enrich
 from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent, RunSpec, new_run_dir
 
 POLL_S = 0.1
@@ -173,7 +174,7 @@ class LabRun:
             self._emit(Phase("stopping"))
             self._stop_all()
             self._poll_events()
-            self.evidence = self._build(hang=hang, quiet=quiet, over_time=over_time)
+            self.evidence = enrich(self._build(hang=hang, quiet=quiet, over_time=over_time))
         except BaseException as error:  # never leave processes behind, whatever went wrong here
             self._stop_all()
             self.evidence = {"lab": self.spec.lab, "outcome": "crash", "world_size": self.spec.world_size,

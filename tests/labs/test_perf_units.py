@@ -1,0 +1,175 @@
+"""The perf labs' core pieces without processes: trace summary, metrics from the engine, busbw."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tutor.labs import measure, trace_summary
+from tutor.labs.trace_summary import combine, rank_steps, subtract, summarize_files, union
+
+MS = 1000.0  # chrome traces count microseconds
+
+
+def op(name, start_ms, dur_ms, tid=1, cat="cpu_op", **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": start_ms * MS, "dur": dur_ms * MS,
+            "args": args}
+
+
+def step(number, start_ms, dur_ms, tid=1):
+    return op(f"ProfilerStep#{number}", start_ms, dur_ms, tid=tid, cat="user_annotation")
+
+
+def cpu_trace(data_ms=0.0, comm_ms=0.0, tiny_ops=0, compute_ms=50.0, extra_ms=0.0, steps=2, syncs=0):
+    """Steps of 100 ms + extra_ms: a data gap, one big op, `tiny_ops` 10 µs ops 10 µs apart, a gloo span."""
+    events, length = [], 100.0 + extra_ms
+    for index in range(steps):
+        s0 = index * length
+        events.append(step(index + 1, s0, length))
+        cursor = s0 + data_ms
+        events.append(op("aten::addmm", cursor, compute_ms + extra_ms))
+        events.append(op("aten::mm", cursor + 1, 2))  # nested: belongs to the addmm
+        cursor += compute_ms + extra_ms
+        for _ in range(tiny_ops):
+            events.append(op("aten::add", cursor + 0.01, 0.01))
+            cursor += 0.02
+        for _ in range(syncs):
+            events.append(op("aten::item", cursor, 0.005))
+            events.append(op("aten::_local_scalar_dense", cursor + 0.001, 0.003))
+            cursor += 0.01
+        if comm_ms:
+            events.append(op("c10d::allreduce_", cursor, 0.05))
+            events.append(op("gloo:all_reduce", cursor, comm_ms, tid=7, cat="user_annotation"))
+    return events
+
+
+def test_interval_arithmetic():
+    assert union([(0, 2), (1, 3), (5, 6), (4, 4)]) == [(0, 3), (5, 6)]
+    assert subtract([(0, 10)], [(2, 3), (5, 7)]) == [(0, 2), (3, 5), (7, 10)]
+    assert subtract([(0, 2)], [(0, 5)]) == []
+
+
+def test_a_cpu_step_is_cut_into_data_wait_communication_launch_and_compute():
+    steps = rank_steps(cpu_trace(data_ms=30, comm_ms=15, tiny_ops=100))
+    first = steps[0]
+    assert first["step"] == 1 and first["duration_s"] == pytest.approx(0.1)
+    assert first["data"] == pytest.approx(0.030)
+    assert first["exposed"] == pytest.approx(0.015, abs=1e-4)
+    assert first["ops"] == 101  # the nested mm is not a top-level op
+    # 100 tiny ops of 10 µs with 10 µs gaps (2 ms), then the rest of the step idle after the comm
+    assert first["launch"] == pytest.approx(0.1 - 0.030 - 0.050 - 0.015, abs=1e-4)
+    assert first["compute"] == pytest.approx(0.050, abs=1e-4)
+
+
+def test_comm_hidden_behind_compute_is_not_exposed():
+    events = cpu_trace(comm_ms=0)
+    events.append(op("gloo:all_reduce", 10, 20, tid=7, cat="user_annotation"))  # inside the addmm
+    assert rank_steps(events)[0]["exposed"] == 0
+
+
+@pytest.mark.parametrize("kwargs, category, finding, words", [
+    ({"data_ms": 60, "compute_ms": 30}, "data-loading", "data wait", "waits 60.0 ms"),
+    ({"comm_ms": 45, "compute_ms": 40}, "communication", "exposed communication", "not overlapped"),
+    ({"tiny_ops": 2000, "compute_ms": 20}, "compute", "launch-bound", "tiny ops"),
+    ({"compute_ms": 95}, "compute", "compute-bound", "compute-bound"),
+])
+def test_the_largest_category_over_its_threshold_names_the_problem(kwargs, category, finding, words):
+    summary = combine({0: rank_steps(cpu_trace(**kwargs)), 1: rank_steps(cpu_trace(**kwargs))})
+    assert (summary["category"], summary["finding"]) == (category, finding), summary["message"]
+    assert words in summary["message"]
+
+
+def test_a_straggler_is_the_rank_that_computes_longer_while_the_others_wait():
+    fast = cpu_trace(compute_ms=20, comm_ms=75)  # waits 75 ms in the collective for rank 1
+    slow = cpu_trace(compute_ms=90, comm_ms=5)
+    summary = combine({0: rank_steps(fast), 1: rank_steps(slow)})
+    assert summary["category"] == "straggler"
+    assert summary["slowest_rank"]["rank"] == 1 and summary["slowest_rank"]["by_s"] == pytest.approx(0.07, abs=1e-3)
+    # the true communication cost is what the last rank to arrive waits, not the others' wait
+    assert summary["exposed_comm_s"] == pytest.approx(0.005, abs=1e-4)
+    assert "rank 1 computes 70.0 ms longer" in summary["message"]
+
+
+def test_host_syncs_are_counted_per_step():
+    summary = combine({0: rank_steps(cpu_trace(syncs=16))})
+    assert summary["host_syncs_per_step"] == 16 and summary["slowest_rank"] is None
+
+
+def gpu_trace(idle_ms=0.0, gap_ms=0.0, nccl_ms=0.0):
+    """Two steps; kernels launched by cudaLaunchKernel with correlation ids, on the device timeline."""
+    events, correlation = [], 0
+    for index in range(2):
+        h0 = index * 100.0
+        events.append(step(index + 1, h0, 100))
+        device = h0 + idle_ms
+        for _ in range(4):
+            correlation += 1
+            events.append(op("cudaLaunchKernel", h0 + 0.1 * correlation, 0.005, cat="cuda_runtime",
+                             correlation=correlation))
+            events.append(op("ampere_sgemm", device, 10, tid=7, cat="kernel", correlation=correlation))
+            device += 10 + gap_ms
+        if nccl_ms:
+            correlation += 1
+            events.append(op("cudaLaunchKernel", h0 + 1, 0.005, cat="cuda_runtime", correlation=correlation))
+            events.append(op("ncclDevKernel_AllReduce_Sum_f32_RING_LL", device, nccl_ms, tid=8, cat="kernel",
+                             correlation=correlation))
+    return events
+
+
+def test_device_timeline_idle_at_the_start_gaps_and_nccl():
+    idle = rank_steps(gpu_trace(idle_ms=30))
+    assert idle[0]["data"] == pytest.approx(0.030) and idle[0]["compute"] == pytest.approx(0.040)
+    gaps = rank_steps(gpu_trace(gap_ms=5))
+    assert gaps[1]["launch"] == pytest.approx(0.015, abs=1e-6)  # three 5 ms gaps between four kernels
+    comm = combine({0: rank_steps(gpu_trace(nccl_ms=30))})
+    assert comm["category"] == "communication" and comm["exposed_comm_s"] == pytest.approx(0.030)
+
+
+def test_summarize_files_reads_one_trace_per_rank_and_skips_a_torn_one(tmp_path):
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}.trace.json").write_text(json.dumps({"traceEvents": cpu_trace(data_ms=50)}))
+    (tmp_path / "rank2.trace.json").write_text('{"traceEvents": [')
+    summary = summarize_files(sorted(tmp_path.glob("*.json")))
+    assert summary["category"] == "data-loading" and summary["ranks"] == [0, 1]
+    assert len(summary["trace_files"]) == 2
+
+
+def test_metrics_come_from_the_engine_with_measured_and_published_peaks():
+    metrics = {"step_time_s": 0.5, "tokens_per_step": 8192, "params": 1e9, "peak_flops_measured": 800e12,
+               "device_name": "NVIDIA H100 80GB HBM3", "peak_matmul": "8192x8192x8192 bfloat16"}
+    added = measure.perf_metrics(metrics, world_size=8)
+    tokens_per_s = 8192 / 0.5
+    assert added["tokens_per_s"] == tokens_per_s
+    assert added["mfu"] == pytest.approx(tokens_per_s * 6e9 / (8 * 800e12))
+    assert added["peak_flops_published"] == 989e12
+    assert added["mfu_published"] == pytest.approx(tokens_per_s * 6e9 / (8 * 989e12))
+    assert added["achieved_flops_per_rank"] == pytest.approx(tokens_per_s * 6e9 / 8)
+    assert measure.perf_metrics({"step_time_s": 0.1}, 2) == {}
+    cpu = measure.perf_metrics({**metrics, "device_name": "cpu"}, 2)
+    assert "mfu_published" not in cpu and "mfu" in cpu
+    assert measure.catalog_gpu("NVIDIA A100-SXM4-40GB").name == "a100-40gb"
+
+
+def test_enrich_sets_the_runs_category_and_keeps_a_checks_traces_apart(tmp_path):
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}.trace.json").write_text(json.dumps({"traceEvents": cpu_trace(comm_ms=60,
+                                                                                                compute_ms=30)}))
+    files = [str(path) for path in sorted(tmp_path.glob("*.json"))]
+    run = measure.enrich({"outcome": "ok", "world_size": 2, "summary": {"category": "ok", "message": "done"},
+                          "metrics": {}, "trace_files": files})
+    assert run["summary"]["category"] == "communication" and run["summary"]["run"] == "done"
+    check = measure.enrich({"outcome": "ok", "world_size": 2, "summary": {"category": "ok", "message": "done"},
+                            "metrics": {}, "trace_files": [f.replace("rank", "yours-rank") for f in files]})
+    assert check["summary"]["category"] == "ok" and set(check["summary"]["traces"]) == {"yours"}
+    broken = measure.enrich({"outcome": "ok", "metrics": {"step_time_s": "x", "tokens_per_step": 1, "params": 1}})
+    assert "metrics_error" in broken["metrics"]
+
+
+def test_busbw_is_nccl_tests_factor_of_algbw():
+    from tutor.sizing import evaluate
+
+    assert evaluate("coll_algbw", message_bytes=1e9, coll_time=0.1) == pytest.approx(10e9)
+    assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 2 * 7 / 8)
+    assert evaluate("allgather_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 7 / 8)
+    assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=1) == 0

@@ -1,0 +1,97 @@
+"""A perf run's numbers, computed in the core from what the ranks measured (lesson §slow-training).
+
+The ranks report raw measurements (step times, tokens per step, Ψ, the measured matmul peak,
+the device's name; tutor/labs/rank/perf.py). Here the engine turns them into what a learner
+reads: tokens/s, achieved FLOP/s per rank and MFU = tokens/s × 6Ψ / (ranks × peak) (formulas
+`achieved_flops_per_gpu` and `mfu_from_tokens`), against the measured peak and, on a GPU in
+tutor.sizing's catalog, the published one as well. The run's traces are summarised by
+`trace_summary`, and the summary's category becomes the run's (`summary.category`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+# Device names (torch.cuda.get_device_name) -> tutor.sizing catalog names.
+CATALOG_NAMES = ((re.compile(r"H200", re.I), "h200-141gb"), (re.compile(r"H100", re.I), "h100-80gb"),
+                 (re.compile(r"A100.*40\s*GB", re.I), "a100-40gb"), (re.compile(r"A100", re.I), "a100-80gb"),
+                 (re.compile(r"B200", re.I), "b200-192gb"))
+TRACE_GROUP = re.compile(r"^(.*?)-?rank\d+")
+
+
+def catalog_gpu(device_name: str | None):
+    """The catalog entry for a CUDA device name, or None (a CPU, or a GPU the catalog lacks)."""
+    from tutor.sizing import gpu
+
+    for pattern, name in CATALOG_NAMES:
+        if device_name and pattern.search(device_name):
+            return gpu(name)
+    return None
+
+
+def perf_metrics(metrics: dict, world_size: int) -> dict:
+    """MFU and achieved FLOP/s from a run's reported numbers (nothing when they are missing)."""
+    from tutor.sizing import SizingError, evaluate
+
+    step, tokens, params = metrics.get("step_time_s"), metrics.get("tokens_per_step"), metrics.get("params")
+    if not (step and tokens and params):
+        return {}
+    added = {"tokens_per_s": tokens / step}
+    try:
+        added["achieved_flops_per_rank"] = float(evaluate("achieved_flops_per_gpu", tokens_per_s=added["tokens_per_s"],
+                                                          params=params, gpus=world_size))
+        measured = metrics.get("peak_flops_measured")
+        if measured:
+            added["mfu"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"], params=params,
+                                          gpus=world_size, peak_flops=measured))
+            added["mfu_basis"] = f"measured peak {measured / 1e12:.3g} TFLOP/s ({metrics.get('peak_matmul')} matmul)"
+        hardware = catalog_gpu(metrics.get("device_name"))
+        if hardware is not None:
+            added["peak_flops_published"] = hardware.peak_flops
+            added["peak_source"] = hardware.source
+            added["mfu_published"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"],
+                                                    params=params, gpus=world_size, peak_flops=hardware.peak_flops))
+    except SizingError as error:  # an absurd measurement (e.g. a zero step) is reported, not fatal
+        added["metrics_error"] = str(error)
+    return added
+
+
+def trace_groups(paths: list[str]) -> dict[str, list[str]]:
+    """Trace files by the program they trace: `rank0.trace.json` -> "", `yours-rank0...` -> "yours"."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        match = TRACE_GROUP.match(Path(path).name)
+        if match:
+            groups.setdefault(match.group(1), []).append(path)
+    return groups
+
+
+def enrich(evidence: dict) -> dict:
+    """Add the perf metrics and the trace summary to a finished run's evidence (in place).
+
+    Never raises: the evidence of a run matters more than its extras, so a failure here is
+    recorded in the evidence instead.
+    """
+    try:
+        return _enrich(evidence)
+    except Exception as error:
+        evidence.setdefault("metrics", {})["metrics_error"] = f"{type(error).__name__}: {error}"
+        return evidence
+
+
+def _enrich(evidence: dict) -> dict:
+    from tutor.labs.trace_summary import summarize_files
+
+    metrics = evidence.setdefault("metrics", {})
+    metrics.update(perf_metrics(metrics, evidence.get("world_size") or 1))
+    groups = trace_groups([path for path in evidence.get("trace_files") or [] if path.endswith(".json")])
+    if not groups:
+        return evidence
+    summaries = {group: summarize_files(files) for group, files in groups.items()}
+    if set(summaries) == {""} and evidence.get("outcome") == "ok" and summaries[""].get("category"):
+        run_message = evidence.get("summary", {}).get("message")
+        evidence["summary"] = {**summaries[""], "run": run_message}
+    else:
+        evidence.setdefault("summary", {})["traces"] = summaries
+    return evidence

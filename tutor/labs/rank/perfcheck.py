@@ -1,0 +1,135 @@
+"""The fix check of the performance labs, run as the job's program by `tutor lab check`.
+
+The learner's program and the shipped one are both built in the same ranks (`build(ctx)`
+returns a job with `step()` and `result()`), then timed in alternating rounds — shipped
+first in one round, the learner's first in the next — so both see the same load; on a busy
+laptop the load drifts, and alternating plus medians keeps the ratio honest. Three things
+must hold, all measured in this one job:
+
+1. the results are unchanged: after the same number of steps from the same start, the
+   learner's `result()` equals the shipped program's (`torch.testing.assert_close`);
+2. the time lost to the lab's category is gone: a profiled window of each program is summarised
+   by `tutor.labs.trace_summary`, and the learner's time in the category must fall to at most
+   `max_category_ratio` of the shipped program's;
+3. the step is faster: the median over rounds of (shipped step time / learner's step time) is
+   at least `min_speedup`. A round's step time is the slowest rank's median step.
+
+lab.yaml `check:` sets `min_speedup`, `max_category_ratio`, `rounds`, `steps_per_round`,
+`rtol`, `atol`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import torch.distributed as dist
+
+from tutor.labs import rank as lab
+from tutor.labs import trace_summary
+from tutor.labs.rank.context import compare
+from tutor.labs.rank.perf import StepProfiler, gather_json, synchronize
+
+CATEGORY_TIME = {"data-loading": ("data_wait_s", "data wait"),
+                 "communication": ("exposed_comm_s", "exposed communication"),
+                 "straggler": ("straggler_s", "straggler time (slowest rank's extra compute)"),
+                 "compute": ("launch_overhead_s", "launch overhead (gaps between and inside tiny ops)")}
+NAMES = ("shipped", "yours")
+
+
+def check_fix(ctx, category: str) -> None:
+    params = lab.check_params()
+    modules = {"shipped": lab.load_shipped(), "yours": lab.load_program()}
+    jobs = {name: modules[name].build(ctx) for name in NAMES}
+    for job in jobs.values():  # warm-up: first-step allocations and caches
+        job.step()
+    rounds = _timed_rounds(ctx, jobs, int(params.get("rounds", 3)), int(params.get("steps_per_round", 3)))
+    summaries = {name: _profiled(ctx, name, job) for name, job in jobs.items()}
+    _check_results(ctx, jobs, float(params.get("rtol", 1e-3)), float(params.get("atol", 1e-5)))
+    _check_category(ctx, category, summaries, float(params.get("max_category_ratio", 0.5)))
+    _check_speedup(ctx, rounds, float(params.get("min_speedup", 1.5)))
+    ctx.finish()
+
+
+def _timed_rounds(ctx, jobs: dict, rounds: int, steps: int) -> list[dict[str, float]]:
+    """Per round, each program's step time: the slowest rank's median step, every rank agreeing."""
+    local = []
+    for index in range(rounds):
+        order = NAMES if index % 2 == 0 else tuple(reversed(NAMES))
+        times: dict[str, float] = {}
+        for name in order:
+            dist.barrier()
+            samples = []
+            for _ in range(steps):
+                synchronize(ctx.device)
+                start = time.perf_counter()
+                jobs[name].step()
+                synchronize(ctx.device)
+                samples.append(time.perf_counter() - start)
+            times[name] = statistics.median(samples)
+        local.append(times)
+    gathered = gather_json(local)
+    return [{name: max(rank_rounds[index][name] for rank_rounds in gathered) for name in NAMES}
+            for index in range(rounds)]
+
+
+def _profiled(ctx, name: str, job) -> dict:
+    """Two traced steps of one program (after an untraced profiler warm-up), summarised over ranks."""
+    path = ctx.trace_dir / f"{name}-rank{ctx.rank}.trace.json"
+    profiler = StepProfiler(path, ctx.device, warmup=1, active=2)
+    profiler.start()
+    for index in range(profiler.span):
+        job.step()
+        synchronize(ctx.device)
+        if index < profiler.span - 1:
+            profiler.step()
+    profiler.stop()
+    mine = trace_summary.rank_steps(trace_summary.load(path))
+    return trace_summary.combine({rank: steps for rank, steps in enumerate(gather_json(mine))})
+
+
+def _check_results(ctx, jobs: dict, rtol: float, atol: float) -> None:
+    expected, actual = jobs["shipped"].result(), jobs["yours"].result()
+    name = "results unchanged"
+    for key, want in expected.items():
+        if key not in actual:
+            ctx.check(name, False, f"your result() has no {key!r}")
+            return
+        passed, detail = compare(actual[key], want, rtol=rtol, atol=atol)
+        if not passed:
+            ctx.check(name, False, f"{key} differs from the shipped program's after the same steps: {detail}")
+            return
+    ctx.check(name, True, f"{', '.join(expected)} equal the shipped program's after the same steps "
+                          f"(rtol {rtol:g}, atol {atol:g})")
+
+
+def _check_category(ctx, category: str, summaries: dict, max_ratio: float) -> None:
+    key, label = CATEGORY_TIME[category]
+    shipped, yours = summaries["shipped"], summaries["yours"]
+    before, after = shipped.get(key) or 0.0, yours.get(key) or 0.0
+    passed = after <= max_ratio * before
+    detail = (f"{label}: {after * 1e3:.1f} ms per step, shipped {before * 1e3:.1f} ms "
+              f"(needs ≤ {max_ratio:.0%} of the shipped); shipped trace says: {shipped.get('message')}; "
+              f"yours: {yours.get('message')}")
+    ctx.check(f"time lost to {category} is gone", passed, detail, shipped_s=before, yours_s=after)
+    ctx.report(**{f"shipped_{key}": before, f"yours_{key}": after, "shipped_summary": _brief(shipped),
+                  "yours_summary": _brief(yours)})
+
+
+def _check_speedup(ctx, rounds: list[dict[str, float]], min_speedup: float) -> None:
+    ratios = [row["shipped"] / row["yours"] if row["yours"] > 0 else float("inf") for row in rounds]
+    speedup = statistics.median(ratios)
+    yours = statistics.median(row["yours"] for row in rounds)
+    shipped = statistics.median(row["shipped"] for row in rounds)
+    ctx.check("faster than the shipped program", speedup >= min_speedup,
+              f"step {yours * 1e3:.1f} ms vs {shipped * 1e3:.1f} ms shipped: {speedup:.2f}× (needs ≥ "
+              f"{min_speedup:g}×; per interleaved round: {', '.join(f'{ratio:.2f}×' for ratio in ratios)})",
+              speedup=speedup)
+    ctx.report(speedup=speedup, step_time_s=yours, shipped_step_time_s=shipped, round_speedups=ratios)
+
+
+def _brief(summary: dict) -> dict:
+    keep = ("category", "finding", "message", "fractions", "step_time_s", "data_wait_s", "exposed_comm_s",
+            "launch_overhead_s", "straggler_s", "slowest_rank", "host_syncs_per_step", "ops_per_step")
+    return {key: summary.get(key) for key in keep}
+
