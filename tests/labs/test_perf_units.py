@@ -157,7 +157,7 @@ def test_enrich_sets_the_runs_category_and_keeps_a_checks_traces_apart(tmp_path)
                                                                                                 compute_ms=30)}))
     files = [str(path) for path in sorted(tmp_path.glob("*.json"))]
     run = measure.enrich({"outcome": "ok", "world_size": 2, "summary": {"category": "ok", "message": "done"},
-                          "metrics": {}, "trace_files": files})
+                          "metrics": {"profiled_steps": [1, 2, 3]}, "trace_files": files})
     assert run["summary"]["category"] == "communication" and run["summary"]["run"] == "done"
     check = measure.enrich({"outcome": "ok", "world_size": 2, "summary": {"category": "ok", "message": "done"},
                             "metrics": {}, "trace_files": [f.replace("rank", "yours-rank") for f in files]})
