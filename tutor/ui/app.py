@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from importlib import import_module
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -12,12 +13,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from tutor.ui.screens.home import HomeScreen
-from tutor.ui.screens.lessons import LessonsScreen
-from tutor.ui.screens.mock import MockScreen
-from tutor.ui.screens.playground import PlaygroundScreen
-from tutor.ui.screens.practice import PracticeScreen
-from tutor.ui.screens.progress import ProgressScreen
 from tutor.ui.strings import SECTIONS, pick, text
+
+
+def _lazy(module: str, name: str) -> Callable[[], Screen]:
+    def make() -> Screen:
+        return getattr(import_module(f"tutor.ui.screens.{module}"), name)()
+
+    return make
 
 
 class TutorApp(App):
@@ -25,8 +28,11 @@ class TutorApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "tutor"
-    MODES = {"home": HomeScreen, "lessons": LessonsScreen, "practice": PracticeScreen,
-             "playground": PlaygroundScreen, "progress": ProgressScreen, "mock": MockScreen}
+    # Section screens are imported when first opened: their widgets (Markdown, TextArea, tabs)
+    # cost start-up time the Home screen does not need.
+    MODES = {"home": HomeScreen, "lessons": _lazy("lessons", "LessonsScreen"),
+             "practice": _lazy("practice", "PracticeScreen"), "playground": _lazy("playground", "PlaygroundScreen"),
+             "mock": _lazy("mock", "MockScreen"), "progress": _lazy("progress", "ProgressScreen")}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
@@ -55,7 +61,9 @@ class TutorApp(App):
     def on_mount(self) -> None:
         self.title = text("app.title", self.lang)
         self.switch_mode("home")
-        self.call_after_refresh(self._warm_up)
+        # Well after the first frame is on the terminal: importing the engine holds the GIL for
+        # a while, and Textual writes its output from a thread of its own.
+        self.set_timer(1.0, self._warm_up)
 
     @work(thread=True, group="warm-up")
     def _warm_up(self) -> None:

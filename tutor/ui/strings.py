@@ -15,6 +15,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "{lessons} 课 · {questions} 道题 · {labs} 个实验"),
     "home.due": ("Reviews due: {due}", "待复习:{due}"),
     "home.last": ("Last activity: {when}", "上次练习:{when}"),
+    "review.open_key": ("press v to review", "按 v 开始复习"),
     "home.store_error": ("History unavailable: {error}", "无法读取学习记录:{error}"),
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),

@@ -13,7 +13,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.ui.screens.review import ReviewScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
 
@@ -43,7 +42,7 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._render_texts)
         # After the first frame: loading content and opening SQLite must not delay it.
-        self.call_after_refresh(self._load_record)
+        self.set_timer(0.1, self._load_record)
 
     @work(thread=True, exclusive=True)
     def _load_record(self) -> None:
@@ -101,6 +100,8 @@ class HomeScreen(Screen):
             self._load_record()  # back from a review or a mock: the due count has changed
 
     def action_open_review(self) -> None:
+        from tutor.ui.screens.review import ReviewScreen
+
         self.app.push_screen(ReviewScreen())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

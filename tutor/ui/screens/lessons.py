@@ -15,6 +15,8 @@ from tutor.ui.strings import text
 class LessonsScreen(SectionScreen):
     """Read the lesson section by section; every figure comes from the sizing engine."""
 
+    CSS_PATH = "lessons.tcss"
+
     BINDINGS = [
         Binding("n", "step(1)", "Next section", id="next"),
         Binding("b", "step(-1)", "Previous", id="previous"),

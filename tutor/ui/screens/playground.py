@@ -26,6 +26,8 @@ DEFAULT = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 2, "seq": 
 class PlaygroundScreen(SectionScreen):
     """Every change is re-sized by the engine at once (`tutor.sizing.scenario.report`)."""
 
+    CSS_PATH = "playground.tcss"
+
     BINDINGS = [
         Binding("f3", "cycle_color", "Color ranks by", id="color"),
         Binding("f4", "cycle_schedule", "Schedule", id="schedule"),

@@ -23,6 +23,8 @@ STATUS_MARK = {True: "✓", False: "✗", None: "·"}
 class PracticeScreen(SectionScreen):
     """Questions on the left; the chosen one, its answer box and its verdict on the right."""
 
+    CSS_PATH = "practice.tcss"
+
     BINDINGS = [
         Binding("ctrl+s", "submit", "Check", id="submit", priority=True),
         Binding("f3", "hint", "Hint", id="hint"),

@@ -43,6 +43,8 @@ def mastery_bar(fraction: float, width: int = 12) -> str:
 class ProgressScreen(SectionScreen):
     """Where the learner stands, and what to practise next."""
 
+    CSS_PATH = "progress.tcss"
+
     BINDINGS = [Binding("r", "reload", "Reload", id="reload")]
     _record: dict | None = None
 

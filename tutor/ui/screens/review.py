@@ -30,7 +30,6 @@ register({
     "review.due_next": ("This card comes back {when}.", "这张卡 {when} 再出现。"),
     "review.next": ("F6: next item", "F6：下一道"),
     "review.loading": ("Loading the review queue…", "正在读取复习队列…"),
-    "review.open_key": ("press v to review", "按 v 开始复习"),
 })
 
 

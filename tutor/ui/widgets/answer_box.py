@@ -14,6 +14,31 @@ CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
 class AnswerBox(Vertical):
     """Holds one input per kind and shows the one the current step needs."""
 
+    DEFAULT_CSS = """
+    AnswerBox {
+        height: auto;
+    }
+    #answer-kinds {
+        height: auto;
+    }
+    #answer-config {
+        height: 3;
+    }
+    .config-label {
+        padding: 1 0 0 1;
+    }
+    .config-field {
+        width: 9;
+    }
+    #answer-choices {
+        height: auto;
+        max-height: 12;
+    }
+    #answer-text {
+        height: 8;
+    }
+    """
+
     def compose(self) -> ComposeResult:
         with ContentSwitcher(id="answer-kinds", initial="answer-line"):
             yield Input(id="answer-line", select_on_focus=False)
