@@ -54,6 +54,7 @@ class Timeline:
         ideal = self.microbatches * self.chunks * (FORWARD_SLOTS + BACKWARD_SLOTS)
         return (self.makespan - ideal) / ideal
 
+    @cached_property
     def grid(self) -> list[list[tuple[int, int, bool] | None]]:
         """Per stage, per slot: (micro-batch, chunk, backward) or None when idle."""
         rows: list[list] = [[None] * self.makespan for _ in range(self.stages)]

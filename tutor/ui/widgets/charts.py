@@ -54,7 +54,7 @@ def pipeline_chart(timeline: Timeline, width: int = 72, max_rows: int = 16) -> T
     A long timeline is compressed: each column covers several slots and shows what most of them
     hold, so the bubble's share stays visible at any size.
     """
-    grid = timeline.grid()
+    grid = timeline.grid
     span = len(grid[0])
     per_column = max(1, -(-span // width))
     chart = Text()
