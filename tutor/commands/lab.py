@@ -9,6 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
+from tutor.commands import lab_perf
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
 
@@ -53,6 +54,7 @@ def add_arguments(parser) -> None:
     reset = sub.add_parser("reset", help="a fresh copy of the program (the old one is kept as .previous)")
     reset.add_argument("name")
     add_json_flag(reset)
+    lab_perf.add_parsers(sub)
 
 
 def run(args) -> int:
@@ -62,9 +64,11 @@ def run(args) -> int:
     loaded_content()  # a one-line note on stderr when a lab.yaml failed to load
     if args.lab_command == "list":
         return _list(args, all_labs())
+    if args.lab_command == "bandwidth":
+        return lab_perf.run_bandwidth(args)
     entry = get_lab(args.name)
     handler = {"show": _show, "start": _start, "run": _run, "check": _check, "diagnose": _diagnose,
-               "reset": _reset}[args.lab_command]
+               "reset": _reset, "experiment": lab_perf.run_experiment}[args.lab_command]
     return handler(args, entry)
 
 

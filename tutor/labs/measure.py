@@ -45,7 +45,7 @@ def perf_metrics(metrics: dict, world_size: int) -> dict:
         if measured:
             added["mfu"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"], params=params,
                                           gpus=world_size, peak_flops=measured))
-            added["mfu_basis"] = f"measured peak {measured / 1e12:.3g} TFLOP/s ({metrics.get('peak_matmul')} matmul)"
+            added["mfu_basis"] = f"measured peak {flop_rate(measured)} ({metrics.get('peak_matmul')} matmul)"
         hardware = catalog_gpu(metrics.get("device_name"))
         if hardware is not None:
             added["peak_flops_published"] = hardware.peak_flops
@@ -55,6 +55,11 @@ def perf_metrics(metrics: dict, world_size: int) -> dict:
     except SizingError as error:  # an absurd measurement (e.g. a zero step) is reported, not fatal
         added["metrics_error"] = str(error)
     return added
+
+
+def flop_rate(value: float) -> str:
+    """FLOP/s in the unit that reads best: a laptop core in GFLOP/s, a GPU in TFLOP/s."""
+    return f"{value / 1e12:,.0f} TFLOP/s" if value >= 1e12 else f"{value / 1e9:,.1f} GFLOP/s"
 
 
 def trace_groups(paths: list[str]) -> dict[str, list[str]]:
@@ -97,3 +102,25 @@ def _enrich(evidence: dict) -> dict:
     else:
         evidence.setdefault("summary", {})["traces"] = summaries
     return evidence
+
+
+def report_lines(evidence: dict) -> list[str]:
+    """The perf lines of `tutor lab run`'s text output (nothing for a run without a Meter)."""
+    metrics = evidence.get("metrics") or {}
+    if "profiled_steps" not in metrics:
+        return []
+    lines = []
+    if metrics.get("tokens_per_s"):
+        mfu = f" · MFU {metrics['mfu']:.1%} of the {metrics['mfu_basis']}" if metrics.get("mfu") else ""
+        published = (f" · {metrics['mfu_published']:.1%} of the published {metrics['peak_flops_published'] / 1e12:,.0f}"
+                     f" TFLOP/s" if metrics.get("mfu_published") else "")
+        lines.append(f"  {metrics['tokens_per_s']:,.0f} tokens/s on {evidence.get('world_size')} rank(s){mfu}{published}")
+    per_rank = metrics.get("per_rank_step_time_s") or {}
+    if per_rank:
+        lines.append("  step time per rank: " + ", ".join(f"rank {rank} {seconds * 1e3:.1f} ms"
+                                                          for rank, seconds in sorted(per_rank.items(),
+                                                                                      key=lambda kv: int(kv[0]))))
+    traces = evidence.get("trace_files") or []
+    if traces:
+        lines.append("  traces (open in https://ui.perfetto.dev): " + ", ".join(traces))
+    return lines

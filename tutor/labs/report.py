@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tutor.labs.measure import report_lines
+
 MARK = {True: "✓", False: "✗"}
 
 
@@ -23,6 +25,7 @@ def run_text(evidence: dict) -> list[str]:
     if metrics.get("step_time_s"):
         lines.append(f"  step time {metrics['step_time_s'] * 1000:.1f} ms (median), "
                      f"first step after {metrics['time_to_first_step_s']:.1f} s")
+    lines += report_lines(evidence)
     lines.append(f"  evidence: {evidence['run_dir']} (evidence.json, rank*.log)")
     return lines
 

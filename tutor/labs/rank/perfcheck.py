@@ -12,7 +12,8 @@ must hold, all measured in this one job:
    by `tutor.labs.trace_summary`, and the learner's time in the category must fall to at most
    `max_category_ratio` of the shipped program's;
 3. the step is faster: the median over rounds of (shipped step time / learner's step time) is
-   at least `min_speedup`. A round's step time is the slowest rank's median step.
+   at least `min_speedup`. A round's step time is its fastest step, each step as long as its
+   slowest rank's.
 
 lab.yaml `check:` sets `min_speedup`, `max_category_ratio`, `rounds`, `steps_per_round`,
 `rtol`, `atol`.
@@ -52,11 +53,16 @@ def check_fix(ctx, category: str) -> None:
 
 
 def _timed_rounds(ctx, jobs: dict, rounds: int, steps: int) -> list[dict[str, float]]:
-    """Per round, each program's step time: the slowest rank's median step, every rank agreeing."""
+    """Per round, each program's best step, a step lasting as long as its slowest rank's.
+
+    The best of a few steps, not their mean: on a shared machine other processes only ever
+    add time, so the fastest step is the closest to the program's own speed; the median over
+    rounds of the ratio then discards a round that a burst of load hit unevenly.
+    """
     local = []
     for index in range(rounds):
         order = NAMES if index % 2 == 0 else tuple(reversed(NAMES))
-        times: dict[str, float] = {}
+        times: dict[str, list[float]] = {}
         for name in order:
             dist.barrier()
             samples = []
@@ -66,11 +72,11 @@ def _timed_rounds(ctx, jobs: dict, rounds: int, steps: int) -> list[dict[str, fl
                 jobs[name].step()
                 synchronize(ctx.device)
                 samples.append(time.perf_counter() - start)
-            times[name] = statistics.median(samples)
+            times[name] = samples
         local.append(times)
-    gathered = gather_json(local)
-    return [{name: max(rank_rounds[index][name] for rank_rounds in gathered) for name in NAMES}
-            for index in range(rounds)]
+    everyone = gather_json(local)
+    return [{name: min(max(rank_rounds[index][name][step] for rank_rounds in everyone) for step in range(steps))
+             for name in NAMES} for index in range(rounds)]
 
 
 def _profiled(ctx, name: str, job) -> dict:
@@ -123,7 +129,7 @@ def _check_speedup(ctx, rounds: list[dict[str, float]], min_speedup: float) -> N
     shipped = statistics.median(row["shipped"] for row in rounds)
     ctx.check("faster than the shipped program", speedup >= min_speedup,
               f"step {yours * 1e3:.1f} ms vs {shipped * 1e3:.1f} ms shipped: {speedup:.2f}× (needs ≥ "
-              f"{min_speedup:g}×; per interleaved round: {', '.join(f'{ratio:.2f}×' for ratio in ratios)})",
+              f"{min_speedup:g}×; best step of each interleaved round: {', '.join(f'{ratio:.2f}×' for ratio in ratios)})",
               speedup=speedup)
     ctx.report(speedup=speedup, step_time_s=yours, shipped_step_time_s=shipped, round_speedups=ratios)
 

@@ -1,0 +1,11 @@
+"""Checker for straggler: the same model learned, the slowest rank no longer holds the others back, the step faster.
+
+Runs the learner's program and the shipped one in the same ranks, in alternating rounds
+(tutor/labs/rank/perfcheck.py says how each property is measured).
+"""
+
+from tutor.labs import rank as lab
+from tutor.labs.rank.perfcheck import check_fix
+
+if __name__ == "__main__":
+    check_fix(lab.init(), category="straggler")

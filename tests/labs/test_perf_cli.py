@@ -1,0 +1,55 @@
+"""`tutor lab experiment`, `tutor lab bandwidth`, the perf lines of `tutor lab run`, GPU-only labs on CPU."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import run_tutor
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_bandwidth_reports_algbw_and_busbw_as_nccl_tests_defines_them():
+    result = run_tutor("lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "8,64K,1M",
+                       "--iters", "3", "--json", timeout=110)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["outcome"] == "ok" and report["collective"] == "all_reduce" and report["world_size"] == 2
+    assert [row["bytes"] for row in report["rows"]] == [8, 65536, 1048576]
+    for row in report["rows"]:
+        assert row["wrong"] == 0 and row["count"] == row["bytes"] // 4
+        assert row["algbw"] == pytest.approx(row["bytes"] / row["time_s"])
+        assert row["busbw"] == pytest.approx(row["algbw"] * 2 * (2 - 1) / 2)
+    text = run_tutor("lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "1K", "--iters", "2",
+                     timeout=110)
+    assert "algbw" in text.stdout and "busbw = algbw × 2(n−1)/n" in text.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_synthetic_data_experiment_convicts_the_slow_loader():
+    result = run_tutor("lab", "experiment", "slow-dataloader", "--vary", "data", "--backend", "gloo", "--json",
+                       timeout=140)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    real, synthetic = report["runs"]
+    assert (real["label"], synthetic["label"]) == ("its own loader", "synthetic data")
+    assert real["category"] == "data-loading" and synthetic["category"] != "data-loading"
+    assert report["speedup_with_synthetic"] > 1.5 and "the loader is on the critical path" in report["message"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("experiment", "tp-mlp", "--vary", "data"), "experiments are for the perf labs"),
+    (("experiment", "straggler", "--vary", "ranks", "--world-size", "1"), "compares 1 rank with N"),
+    (("experiment", "straggler", "--vary", "speed"), "invalid choice"),
+    (("bandwidth", "--world-size", "1"), "--world-size must be between 2 and 64"),
+    (("bandwidth", "--sizes", "1X"), "--sizes takes byte counts"),
+    (("bandwidth", "--sizes", "2G"), "at most 1G"),
+    (("bandwidth", "--iters", "0"), "--iters must be between"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run_tutor("lab", *args)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr

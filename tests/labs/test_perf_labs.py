@@ -1,0 +1,91 @@
+"""The low-utilization labs (issue 9), both ways, on CPU with gloo at 2 ranks.
+
+One check of the reference solution measures both sides in the same job: the shipped
+program's profiled steps must put it in the lab's own category (the trace summary points at
+it), and the solution must meet the lab's speedup threshold with the results unchanged. The
+shipped program checked against itself must fail. Speedups are ratios measured in one run,
+in alternating rounds; thresholds are in each lab.yaml, with margin for a loaded 2-core machine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from tests.labs.conftest import leftovers
+from tutor.labs.actions import RunOptions, run_spec
+from tutor.labs.catalog import get_lab
+from tutor.labs.checks import check_lab
+from tutor.labs.runner import LabRun
+
+pytestmark = pytest.mark.slow
+
+# lab -> (category of the shipped program, the summary's finding)
+PERF_LABS = {
+    "slow-dataloader": ("data-loading", "data wait"),
+    "exposed-comm": ("communication", "exposed communication"),
+    "launch-bound": ("compute", "launch-bound"),
+    "straggler": ("straggler", "straggler"),
+}
+CHECKS = ("results unchanged", "faster than the shipped program")
+
+
+def reported(result: dict) -> dict:
+    """Rank 0's reports from the check (the evidence's metrics)."""
+    return result["evidence"]["metrics"]
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("name", sorted(PERF_LABS))
+def test_shipped_is_slow_in_its_category_and_the_solution_meets_the_threshold(name, tmp_path):
+    entry = get_lab(name)
+    category, finding = PERF_LABS[name]
+    result = check_lab(entry, solution=True, run_root=tmp_path)
+    failed = [check for check in result["checks"] if not check["passed"]]
+    assert result["passed"], failed
+    names = {check["name"] for check in result["checks"]}
+    assert {*CHECKS, f"time lost to {category} is gone"} <= names
+    metrics = reported(result)
+    shipped = metrics["shipped_summary"]
+    assert (shipped["category"], shipped["finding"]) == (category, finding), shipped["message"]
+    assert metrics["speedup"] >= entry.lab.check["min_speedup"]
+    assert metrics["yours_summary"]["category"] != category or metrics["yours_summary"]["finding"] != finding
+    traces = result["evidence"]["trace_files"]
+    assert {path.rsplit("/", 1)[-1] for path in traces} >= {"shipped-rank0.trace.json", "yours-rank1.trace.json"}
+    assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("name", sorted(PERF_LABS))
+def test_the_shipped_program_fails_its_check(name, tmp_path):
+    entry = get_lab(name)
+    result = check_lab(entry, program=entry.program, run_root=tmp_path)
+    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
+    assert not result["passed"]
+    by_name = {check["name"]: check for check in result["checks"]}
+    assert by_name["results unchanged"]["passed"]
+    speed = by_name["faster than the shipped program"]
+    assert not speed["passed"] and f"needs ≥ {entry.lab.check['min_speedup']:g}×" in speed["detail"]
+
+
+@pytest.mark.timeout(120)
+def test_a_perf_run_reports_metrics_per_rank_step_times_traces_and_the_summary(tmp_path):
+    entry = get_lab("straggler")
+    spec = replace(run_spec(entry, RunOptions(backend="gloo")), run_root=tmp_path)
+    evidence = LabRun(spec).run()
+    assert evidence["outcome"] == "ok", evidence["summary"]
+    metrics, summary = evidence["metrics"], evidence["summary"]
+    assert metrics["mfu"] > 0 and metrics["tokens_per_s"] > 0 and metrics["peak_flops_measured"] > 1e8
+    assert set(metrics["per_rank_step_time_s"]) == {"0", "1"} and metrics["device_name"] == "cpu"
+    assert metrics["mfu"] == pytest.approx(metrics["tokens_per_s"] * 6 * metrics["params"]
+                                           / (2 * metrics["peak_flops_measured"]))
+    assert summary["category"] == "straggler" and summary["slowest_rank"]["rank"] == 1
+    assert summary["run"].startswith("all 2 ranks finished")
+    assert len(evidence["trace_files"]) == 2
+    for path in evidence["trace_files"]:
+        trace = json.loads(open(path).read())
+        assert any(event.get("name", "").startswith("ProfilerStep#") for event in trace["traceEvents"])
+    assert json.loads((tmp_path / evidence["run_dir"].rsplit("/", 1)[-1] / "evidence.json").read_text())["summary"][
+        "category"] == "straggler"
