@@ -18,6 +18,11 @@ CATALOG_NAMES = ((re.compile(r"H200", re.I), "h200-141gb"), (re.compile(r"H100",
                  (re.compile(r"A100.*40\s*GB", re.I), "a100-40gb"), (re.compile(r"A100", re.I), "a100-80gb"),
                  (re.compile(r"B200", re.I), "b200-192gb"))
 TRACE_GROUP = re.compile(r"^(.*?)-?rank\d+")
+# HBM bandwidth per GPU (bytes/s), for the memory-bound predictions of the kernel-fusion lab.
+HBM_BANDWIDTH = {"a100-40gb": 1555e9, "a100-80gb": 2039e9, "h100-80gb": 3.35e12, "h200-141gb": 4.8e12,
+                 "b200-192gb": 8e12}
+HBM_SOURCE = ("NVIDIA A100/H100/H200/B200 datasheets as tabulated in stas00/ml-engineering "
+              "compute/accelerator/README.md (shared/reference/facts.md §1)")
 
 
 def catalog_gpu(device_name: str | None):
@@ -30,14 +35,29 @@ def catalog_gpu(device_name: str | None):
     return None
 
 
+def published_peaks(device_name: str | None) -> dict:
+    """The catalog's dense BF16 and FP8 peaks and the datasheet's HBM bandwidth of a known GPU."""
+    hardware = catalog_gpu(device_name)
+    if hardware is None:
+        return {}
+    peaks = {"gpu": hardware.name, "peak_flops_published": hardware.peak_flops, "peak_source": hardware.source}
+    if hardware.peak_fp8:
+        peaks["peak_fp8_flops_published"] = hardware.peak_fp8
+    if hardware.name in HBM_BANDWIDTH:
+        peaks["hbm_bandwidth_published"] = HBM_BANDWIDTH[hardware.name]
+        peaks["hbm_source"] = HBM_SOURCE
+    return peaks
+
+
 def perf_metrics(metrics: dict, world_size: int) -> dict:
     """MFU and achieved FLOP/s from a run's reported numbers (nothing when they are missing)."""
     from tutor.sizing import SizingError, evaluate
 
+    added = published_peaks(metrics.get("device_name"))
     step, tokens, params = metrics.get("step_time_s"), metrics.get("tokens_per_step"), metrics.get("params")
     if not (step and tokens and params):
-        return {}
-    added = {"tokens_per_s": tokens / step}
+        return added
+    added["tokens_per_s"] = tokens / step
     try:
         added["achieved_flops_per_rank"] = float(evaluate("achieved_flops_per_gpu", tokens_per_s=added["tokens_per_s"],
                                                           params=params, gpus=world_size))
@@ -46,12 +66,10 @@ def perf_metrics(metrics: dict, world_size: int) -> dict:
             added["mfu"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"], params=params,
                                           gpus=world_size, peak_flops=measured))
             added["mfu_basis"] = f"measured peak {flop_rate(measured)} ({metrics.get('peak_matmul')} matmul)"
-        hardware = catalog_gpu(metrics.get("device_name"))
-        if hardware is not None:
-            added["peak_flops_published"] = hardware.peak_flops
-            added["peak_source"] = hardware.source
+        if "peak_flops_published" in added:
             added["mfu_published"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"],
-                                                    params=params, gpus=world_size, peak_flops=hardware.peak_flops))
+                                                    params=params, gpus=world_size,
+                                                    peak_flops=added["peak_flops_published"]))
     except SizingError as error:  # an absurd measurement (e.g. a zero step) is reported, not fatal
         added["metrics_error"] = str(error)
     return added

@@ -62,6 +62,30 @@ def measure_peak(device: torch.device, n: int | None = None, repeats: int = PEAK
             "device_name": torch.cuda.get_device_name(device) if cuda else "cpu"}
 
 
+def time_cuda(fn, iters: int = 50, warmup: int = 10) -> float:
+    """Seconds per call of `fn` on the current CUDA stream: CUDA events around `iters` calls after
+    `warmup` untimed ones. The events sit on the stream, so time the GPU spends waiting for the
+    host to launch the next kernel counts too (what a launch-bound loop loses)."""
+    for _ in range(warmup):
+        fn()
+    begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    begin.record()
+    for _ in range(iters):
+        fn()
+    end.record()
+    end.synchronize()
+    return begin.elapsed_time(end) / 1e3 / iters
+
+
+def measure_copy_bandwidth(device: torch.device, megabytes: int = 1024) -> float:
+    """Bytes per second of a large device-to-device copy (each byte read once and written once):
+    the memory bandwidth a memory-bound kernel can hope for on this GPU."""
+    source = torch.empty(megabytes << 20, dtype=torch.uint8, device=device)
+    target = torch.empty_like(source)
+    seconds = time_cuda(lambda: target.copy_(source), iters=20, warmup=3)
+    return 2 * source.numel() / seconds
+
+
 def gather_json(value: object) -> list:
     """Every rank's `value` (JSON-able), in rank order.
 

@@ -134,6 +134,21 @@ def _check_speedup(ctx, rounds: list[dict[str, float]], min_speedup: float) -> N
     ctx.report(speedup=speedup, step_time_s=yours, shipped_step_time_s=shipped, round_speedups=ratios)
 
 
+def cuda_speedup(shipped, yours, rounds: int = 5, iters: int = 20) -> tuple[float, list[float], float, float]:
+    """(median ratio, per-round ratios, your median time, the shipped median time) of two
+    functions timed with CUDA events in alternating rounds (the GPU-only labs' checks)."""
+    from tutor.labs.rank.perf import time_cuda
+
+    samples: dict[str, list[float]] = {"shipped": [], "yours": []}
+    functions = {"shipped": shipped, "yours": yours}
+    for index in range(rounds):
+        for name in (NAMES if index % 2 == 0 else tuple(reversed(NAMES))):
+            samples[name].append(time_cuda(functions[name], iters=iters, warmup=3))
+    ratios = [before / after for before, after in zip(samples["shipped"], samples["yours"])]
+    return (statistics.median(ratios), ratios, statistics.median(samples["yours"]),
+            statistics.median(samples["shipped"]))
+
+
 def _brief(summary: dict) -> dict:
     keep = ("category", "finding", "message", "fractions", "step_time_s", "data_wait_s", "exposed_comm_s",
             "launch_overhead_s", "straggler_s", "slowest_rank", "host_syncs_per_step", "ops_per_step")
