@@ -22,6 +22,9 @@ from pathlib import Path
 
 RUN_DIR_ENV = "TUTOR_LAB_RUN_DIR"
 DUMP_REQUEST = "dump.request"
+FAILURE_RELEASE = "failure.collected"
+"""Written by the runner once it has every rank's stack after a rank failed; the failed rank
+holds its exit until then (rank/boot.py), so the others are still waiting where they were."""
 
 
 def event_file(run_dir: Path, rank: int) -> Path:

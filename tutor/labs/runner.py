@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tutor.labs import procs, stacks
 from tutor.labs.agent import PARENT_PID_ENV
-from tutor.labs.events import DUMP_REQUEST, EventTail, event_file
+from tutor.labs.events import DUMP_REQUEST, FAILURE_RELEASE, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
 from tutor.labs.measure import enrich
 from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent, RunSpec, new_run_dir
@@ -63,6 +63,7 @@ class LabRun:
         self._launcher_lingered = False
         self._callback_error: str | None = None
         self._ranks_lock = threading.Lock()
+        self._at_failure: dict[int, dict | None] = {}
 
     # -- public
 
@@ -144,10 +145,14 @@ class LabRun:
         try:
             self._emit(Phase("running"))
             last_progress, last_scan, finished_at = time.monotonic(), 0.0, None
+            failure_seen = False
             while self._proc.poll() is None:
                 now = time.monotonic()
                 if self._poll_events():
                     last_progress = now
+                if not failure_seen and any(state.exception for state in self._states()):
+                    failure_seen = True
+                    self._collect_failure_evidence()
                 if now - last_scan > 0.5:
                     self._known |= procs.descendants(self._proc.pid)
                     last_scan = now
@@ -244,6 +249,22 @@ class LabRun:
                 if path.is_file():
                     state.stack, state.stack_source = path.read_text(), "python"
 
+    def _collect_failure_evidence(self) -> None:
+        """A rank raised: take every rank's stack while the failed one holds its exit (rank/boot.py).
+
+        The failed rank's stack is its traceback; where each other rank was waiting at that
+        moment is kept (their collectives fail soon after, once the failed rank is gone).
+        """
+        states = self._states()
+        waiting = [s for s in states if s.pid and not s.exception and s.exit_code is None and s.ready]
+        if waiting:
+            self._collect_hang_evidence()
+            self._at_failure = {s.rank: dict(s.pending()) if s.pending() else None for s in waiting}
+        for state in states:
+            if state.exception and state.exception.get("traceback"):
+                state.stack, state.stack_source = state.exception["traceback"], "traceback"
+        (self.run_dir / FAILURE_RELEASE).touch()
+
     def _stop_all(self) -> None:
         """End the launcher and every process it started; nothing survives a run."""
         if self._proc is None:
@@ -287,6 +308,7 @@ class LabRun:
                          "failure_report": failures["report"],
                          "master_port": next((s.master_port for s in ranks if s.master_port), None)},
             "callback_error": self._callback_error,
+            "at_failure": {str(rank): pending for rank, pending in self._at_failure.items()},
         }
 
     def _write_log(self, rank: int | None, line: str) -> None:

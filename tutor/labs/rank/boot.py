@@ -12,10 +12,14 @@ import os
 import runpy
 import socket
 import sys
+import time
 import traceback
 
+from tutor.labs.events import FAILURE_RELEASE
 from tutor.labs.rank import dumps
 from tutor.labs.rank.session import current
+
+HOLD_S = 10.0
 
 
 def main(argv: list[str]) -> None:
@@ -41,9 +45,23 @@ def main(argv: list[str]) -> None:
         session.emit("exception", type=type(error).__name__, message=str(error)[:2000],
                      where=_where(error, program), traceback=traceback.format_exc()[-6000:])
         _record_for_torchrun(error)
+        _hold_for_evidence(session)
         session.emit("exit", code=1)
         raise
     session.emit("exit", code=0)
+
+
+def _hold_for_evidence(session) -> None:
+    """Under the tutor, keep this failed process (and so its connections) up until the runner
+    has taken the other ranks' stacks: on gloo its exit would make their collectives fail at
+    once, and torchrun ends them half a second later, so their stacks would be lost. On a
+    cluster the ranks of other nodes would go on waiting; this lets the evidence show that."""
+    if session.run_dir is None:
+        return
+    release = session.run_dir / FAILURE_RELEASE
+    deadline = time.monotonic() + HOLD_S
+    while not release.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _where(error: BaseException, program: str) -> str | None:
@@ -51,6 +69,8 @@ def _where(error: BaseException, program: str) -> str | None:
     folder = os.path.dirname(program)
     found = None
     for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename.startswith("<"):
+            continue  # generated code (a dataclass's __init__), not a file of the program's folder
         if os.path.abspath(frame.filename).startswith(folder + os.sep):
             found = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}"
     if found is None and isinstance(error, SyntaxError) and error.filename:

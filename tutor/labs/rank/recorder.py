@@ -59,6 +59,10 @@ class Recorder:
             original = getattr(dist, op, None)
             if original is not None and not getattr(original, "_tutor_recorded", False):
                 setattr(dist, op, self._wrap(op, original))
+        # `dist.P2POp(dist.isend, ...)` is checked against distributed_c10d's own isend/irecv by
+        # identity; point those names at the recorded ones so a learner's P2POp still passes.
+        for op in ("isend", "irecv"):
+            setattr(dist.distributed_c10d, op, getattr(dist, op))
         self._installed = True
 
     def mark(self) -> int:
