@@ -1,0 +1,260 @@
+"""A hung or crashed run, rank by rank: stacks side by side, collectives side by side, the first divergence.
+
+Pure functions of a run's evidence (and the event files in its run folder, which hold every
+collective each rank made, where the evidence keeps only the last few), shared by the CLI
+(`tutor lab evidence`) and the app's hang view.
+
+Collectives are lined up the way the backends match them: on one process group the k-th
+collective of every rank meets the k-th of every other rank, whatever it is called; a
+point-to-point receive from rank b is met by rank b's send to it, in order. The first
+position where the ranks disagree (another op, another shape, or a rank that never got
+there) is where the hang began; a receive no send will ever meet is the same for pipelines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tutor.labs.events import event_file, read_all
+
+P2P = {"send", "recv", "isend", "irecv", "batch_isend_irecv"}
+# torch, the interpreter's machinery, and the tutor's own plumbing; the labs' shared training
+# loop (tutor/labs/rank/training.py, replay.py, memory.py) stays: it is part of the program.
+SKIPPED_FILES = re.compile(r"(^|/)(torch/|threading\.py|runpy|<frozen|importlib|tutor/labs/(?!rank/(training|replay|memory)\.py))")
+PY_SPY_FRAME = re.compile(r"^\s+(?P<func>\S.*?) \((?P<file>[^()]+?):(?P<line>\d+)\)$")
+PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+)$')
+WINDOW = 5
+
+
+@dataclass(frozen=True)
+class Frame:
+    func: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.func} ({Path(self.file).name}:{self.line})"
+
+
+@dataclass
+class RankStack:
+    rank: int
+    frames: list[Frame]
+    """The program's own frames, innermost first."""
+    source: str | None
+    last_step: int | None
+    waiting_in: dict | None
+    """The collective the rank was inside (None: outside any, or it had failed)."""
+    failure: str | None = None
+
+
+@dataclass
+class Call:
+    rank: int
+    seq: int
+    op: str
+    shape: list | None
+    group: tuple[int, ...] | None
+    peer: int | None
+    site: str | None
+    state: str
+
+    def label(self) -> str:
+        shape = f"{self.shape}" if self.shape is not None else ""
+        if self.peer is None:
+            return f"{self.op}{shape}"
+        if self.op in P2P:
+            return f"{self.op}{shape}{'→' if self.op in ('send', 'isend') else '←'}{self.peer}"
+        return f"{self.op}{shape} root {self.peer}"
+
+
+@dataclass
+class Timeline:
+    """Each process group's collectives by position, and each rank's point-to-point operations."""
+
+    ranks: list[int]
+    groups: dict[tuple[int, ...] | None, dict[int, list[Call]]] = field(default_factory=dict)
+    p2p: dict[int, list[Call]] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- stacks
+
+
+def program_frames(stack: str | None) -> list[Frame]:
+    """The learner's frames of the main thread, innermost first, from py-spy, faulthandler or a traceback."""
+    if not stack:
+        return []
+    frames, outer_first = [], False
+    for line in _main_thread(stack).splitlines():
+        match = PY_SPY_FRAME.match(line)
+        if match is None:
+            match = PY_FRAME.match(line.replace(", in ", " in ") if "File " in line else line)
+            outer_first = outer_first or match is not None
+        if match is None:
+            continue
+        frame = Frame(match["func"].strip(), match["file"], int(match["line"]))
+        if not SKIPPED_FILES.search(frame.file.replace("\\", "/")) and frame.func != "<module>":
+            frames.append(frame)
+    # tracebacks list the outermost call first; py-spy and faulthandler the innermost first
+    return list(reversed(frames)) if outer_first and "Traceback" in stack else frames
+
+
+def _main_thread(stack: str) -> str:
+    """The main thread's part of a multi-thread dump (the whole text when there is one thread)."""
+    parts = re.split(r"\n(?=Thread |Current thread |\S.*Thread 0x)", stack)
+    for part in parts:
+        if "MainThread" in part.splitlines()[0] or part.startswith("Current thread"):
+            return part
+    return parts[0] if len(parts) == 1 else next((p for p in parts if "(most recent call first)" in p), parts[0])
+
+
+def stacks(evidence: dict) -> list[RankStack]:
+    at_failure = evidence.get("at_failure") or {}
+    found = []
+    for rank in evidence.get("ranks") or []:
+        waiting = at_failure.get(str(rank["rank"]), rank.get("pending")) if at_failure else rank.get("pending")
+        exception = rank.get("exception") or {}
+        failure = f"{exception.get('type')}: {(exception.get('message') or '').splitlines()[0][:200]}" \
+            if exception.get("type") else None
+        found.append(RankStack(rank["rank"], program_frames(rank.get("stack")), rank.get("stack_source"),
+                               rank.get("last_step"), waiting, failure))
+    return found
+
+
+# ---------------------------------------------------------------- collectives
+
+
+def timeline(evidence: dict) -> Timeline:
+    """Every collective of every rank, from the run folder's event files (else the evidence's last few)."""
+    ranks = sorted(rank["rank"] for rank in evidence.get("ranks") or [])
+    view = Timeline(ranks)
+    run_dir = Path(evidence.get("run_dir") or "")
+    for rank in ranks:
+        calls = _calls_from_events(rank, run_dir) if run_dir.is_dir() else []
+        if not calls:
+            entry = next(r for r in evidence["ranks"] if r["rank"] == rank)
+            calls = [Call(rank, c["seq"], c["op"], c.get("shape"), _group(c.get("group")), c.get("peer"),
+                          c.get("site"), c.get("state") or "done") for c in entry.get("collectives") or []]
+        for call in calls:
+            if call.op in P2P:
+                view.p2p.setdefault(rank, []).append(call)
+            else:
+                view.groups.setdefault(call.group, {}).setdefault(rank, []).append(call)
+    return view
+
+
+def _group(ranks) -> tuple[int, ...] | None:
+    return tuple(ranks) if ranks else None
+
+
+def _calls_from_events(rank: int, run_dir: Path) -> list[Call]:
+    calls: dict[int, Call] = {}
+    for event in read_all(event_file(run_dir, rank)):
+        if event["ev"] == "coll":
+            calls[event["seq"]] = Call(rank, event["seq"], event["op"], event.get("shape"), _group(event.get("group")),
+                                       event.get("peer"), event.get("site"),
+                                       "issued" if event.get("asynchronous") else "waiting")
+        elif event["ev"] == "coll_end" and event["seq"] in calls:
+            calls[event["seq"]].state = "failed" if event.get("error") else "done"
+    return [calls[seq] for seq in sorted(calls)]
+
+
+@dataclass
+class Divergence:
+    kind: str
+    """"collective" (a process group's k-th collectives differ) or "p2p" (a receive no send meets)."""
+    position: int
+    group: tuple[int, ...] | None
+    by_rank: dict[int, Call | None]
+    text: dict[str, str]
+    """{en, zh}: what differs, in one sentence."""
+
+
+def first_divergence(view: Timeline) -> Divergence | None:
+    for group, by_rank in view.groups.items():
+        members = list(group) if group else view.ranks
+        longest = max((len(calls) for calls in by_rank.values()), default=0)
+        for position in range(longest):
+            row = {rank: (by_rank.get(rank) or [])[position] if position < len(by_rank.get(rank) or []) else None
+                   for rank in members}
+            kinds = {(call.op, tuple(call.shape or ())) for call in row.values() if call is not None}
+            if len(kinds) > 1 or None in row.values():
+                return Divergence("collective", position, group, row, _collective_text(row))
+    return _p2p_divergence(view)
+
+
+def _collective_text(row: dict[int, Call | None]) -> dict[str, str]:
+    groups: dict[str, list[int]] = {}
+    for rank, call in row.items():
+        groups.setdefault(call.label() if call else "", []).append(rank)
+    en, zh = [], []
+    for label, ranks in sorted(groups.items(), key=lambda item: item[1]):
+        who, verb = _ranks_text(ranks), "calls" if len(ranks) == 1 else "call"
+        if label:
+            site = next(call.site for rank, call in row.items() if rank in ranks and call is not None)
+            en.append(f"{who} {verb} {label} ({site})")
+            zh.append(f"{who} 调用的是 {label}({site})")
+        else:
+            en.append(f"{who} never {verb} it")
+            zh.append(f"{who} 根本没有调用")
+    return {"en": "; ".join(en), "zh": ";".join(zh)}
+
+
+def _p2p_divergence(view: Timeline) -> Divergence | None:
+    """The first receive (or send) whose peer never posts the matching operation."""
+    sent: dict[tuple[int, int], int] = {}
+    received: dict[tuple[int, int], int] = {}
+    for rank, calls in view.p2p.items():
+        for call in calls:
+            if call.peer is None:
+                continue
+            if call.op in ("send", "isend"):
+                sent[(rank, call.peer)] = sent.get((rank, call.peer), 0) + 1
+            elif call.op in ("recv", "irecv"):
+                received[(call.peer, rank)] = received.get((call.peer, rank), 0) + 1
+    for rank, calls in sorted(view.p2p.items()):
+        counts: dict[tuple[int, int], int] = {}
+        for call in calls:
+            if call.peer is None or call.state == "done":
+                if call.peer is not None:
+                    key = (call.peer, rank) if call.op in ("recv", "irecv") else (rank, call.peer)
+                    counts[key] = counts.get(key, 0) + 1
+                continue
+            receiving = call.op in ("recv", "irecv")
+            key = (call.peer, rank) if receiving else (rank, call.peer)
+            position = counts.get(key, 0)
+            other = sent.get(key, 0) if receiving else received.get(key, 0)
+            if other <= position:
+                peer_calls = view.p2p.get(call.peer) or []
+                peer_now = next((c for c in reversed(peer_calls) if c.state != "done"), None)
+                en = (f"rank {rank} waits in {call.label()} ({call.site}), message {position + 1} from rank {call.peer}; "
+                      f"rank {call.peer} " + (f"waits in {peer_now.label()} ({peer_now.site})" if peer_now else
+                                              "never sends it"))
+                zh = (f"rank {rank} 停在 {call.label()}({call.site}),等 rank {call.peer} 的第 {position + 1} 条消息;"
+                      f"rank {call.peer} " + (f"停在 {peer_now.label()}({peer_now.site})" if peer_now else "根本没有发"))
+                return Divergence("p2p", position, None, {rank: call, call.peer: peer_now}, {"en": en, "zh": zh})
+            counts[key] = position + 1
+    return None
+
+
+def rows(view: Timeline, group: tuple[int, ...] | None = None, around: int | None = None,
+         window: int = WINDOW) -> list[tuple[int, dict[int, Call | None]]]:
+    """The last `window` positions of one group (ending at `around` when given), rank by rank."""
+    by_rank = view.groups.get(group, {})
+    members = list(group) if group else view.ranks
+    longest = max((len(calls) for calls in by_rank.values()), default=0)
+    end = longest if around is None else min(longest, around + 2)
+    return [(position, {rank: (by_rank.get(rank) or [None] * (position + 1))[position]
+                        if position < len(by_rank.get(rank) or []) else None for rank in members})
+            for position in range(max(0, end - window), end)]
+
+
+def _ranks_text(ranks: list[int]) -> str:
+    ranks = sorted(ranks)
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    if len(ranks) > 2 and ranks == list(range(ranks[0], ranks[-1] + 1)):
+        return f"ranks {ranks[0]}-{ranks[-1]}"
+    return "ranks " + ", ".join(map(str, ranks))
