@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "progress": ("progress", "your attempts, accuracy and streak"),
     "mock": ("mock", "a timed mock interview: pitch, design, debug, hang, rapid fire; history and export"),
     "review": ("review", "spaced review of what you got wrong: due questions and lab diagnoses"),
-    "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset, experiment, bandwidth"),
+    "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset, evidence, mystery, "
+                   "experiment, bandwidth"),
     "store": ("store", "where your history lives; check, back up or recover it"),
 }

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from tutor.commands import lab_perf
+from tutor.commands import lab_hang, lab_perf
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
 
@@ -55,6 +55,7 @@ def add_arguments(parser) -> None:
     reset.add_argument("name")
     add_json_flag(reset)
     lab_perf.add_parsers(sub)
+    lab_hang.add_parsers(sub)
 
 
 def run(args) -> int:
@@ -66,9 +67,12 @@ def run(args) -> int:
         return _list(args, all_labs())
     if args.lab_command == "bandwidth":
         return lab_perf.run_bandwidth(args)
+    if args.lab_command == "mystery":
+        return lab_hang.run_mystery(args)
     entry = get_lab(args.name)
     handler = {"show": _show, "start": _start, "run": _run, "check": _check, "diagnose": _diagnose,
-               "reset": _reset, "experiment": lab_perf.run_experiment}[args.lab_command]
+               "reset": _reset, "experiment": lab_perf.run_experiment,
+               "evidence": lab_hang.run_evidence}[args.lab_command]
     return handler(args, entry)
 
 
@@ -167,7 +171,6 @@ def _reset(args, entry) -> int:
 
 
 def _diagnose(args, entry) -> int:
-    from tutor.labs.diagnose import grade
     from tutor.labs.history import record
 
     if not entry.lab.diagnosis:
@@ -177,8 +180,9 @@ def _diagnose(args, entry) -> int:
         raise UserInputError("the answer is empty")
     if len(answer) > 20_000:
         raise UserInputError("the answer is longer than 20,000 characters")
-    verdict = grade(list(entry.lab.diagnosis), answer, lang_of(args))
+    verdict = lab_hang.grade_diagnosis(entry, answer, lang_of(args))  # against the latest hung run, if any
     record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
+    lab_hang.schedule_review(entry.name, verdict["correct"])
     if args.json:
         print_json(verdict)
         return 0
@@ -208,7 +212,7 @@ def _run(args, entry) -> int:
     from tutor.labs.report import run_text
     from tutor.labs.runner import LabRun
 
-    spec = run_spec(entry, _options(args))
+    spec = lab_hang.debug_spec(run_spec(entry, _options(args)), args)
     if args.print_launch:
         print(spec.plan(Path("RUN_DIR")).print_launch())
         return 0
@@ -216,6 +220,8 @@ def _run(args, entry) -> int:
     def once() -> int:
         run = LabRun(spec, on_event=None if args.json else _live_printer())
         evidence = _wait(run)
+        if args.debug:
+            evidence["debug"] = args.debug  # a tool's rerun: not the run a diagnosis is graded against
         record_run(entry, evidence, args.solution)
         if args.json:
             print_json(evidence)
