@@ -32,7 +32,7 @@ from torch.nn.parallel import DistributedDataParallel
 from tutor.labs import rank as lab
 from tutor.labs.rank.perf import Meter, count_params
 
-VOCAB, WIDTH, BLOCKS = 1024, 256, 4
+VOCAB, WIDTH, BLOCKS = 512, 128, 8
 BATCH, SEQ = 4, 32
 STEPS = 12
 STREAM_TOKENS = 1 << 16
@@ -83,7 +83,7 @@ class Job:
         self.device, self.world_size = ctx.device, ctx.world_size
         # DDP puts the gradients in buckets and all-reduces each bucket as soon as backward has
         # filled it, on gloo's (or NCCL's) own thread, while the rest of backward runs.
-        self.model = DistributedDataParallel(TinyLM().to(ctx.device), bucket_cap_mb=2)
+        self.model = DistributedDataParallel(TinyLM().to(ctx.device))
         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.05)
         self.stream = TokenStream(ctx.rank, synthetic_data)
         self.losses: list[torch.Tensor] = []

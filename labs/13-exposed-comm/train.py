@@ -32,7 +32,7 @@ import torch.nn.functional as F
 from tutor.labs import rank as lab
 from tutor.labs.rank.perf import Meter, count_params
 
-VOCAB, WIDTH, BLOCKS = 1024, 256, 4
+VOCAB, WIDTH, BLOCKS = 512, 128, 8
 BATCH, SEQ = 4, 32
 STEPS = 12
 STREAM_TOKENS = 1 << 16

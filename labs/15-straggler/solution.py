@@ -8,9 +8,9 @@ In the tutor:   tutor lab run straggler           step time per rank, tokens/s, 
                 tutor lab check straggler         your program against this one, same job
 
 Every step takes the next global batch of documents; each rank trains on its share, packed
-into one row (the model looks at one token at a time, so nothing is padded), and
-DistributedDataParallel sums the gradients, each rank's loss scaled so that the update is the
-mean over every token of the global batch. The helper times every step, measures the
+into one row, and
+DistributedDataParallel averages the gradients, each rank's loss scaled so that the update is
+the mean over every real token of the global batch. The helper times every step, measures the
 machine's matmul peak at the start, and records a few steps with torch.profiler: a chrome
 trace per rank under the run folder's traces/ (open it in https://ui.perfetto.dev).
 
@@ -33,7 +33,7 @@ from torch.nn.parallel import DistributedDataParallel
 from tutor.labs import rank as lab
 from tutor.labs.rank.perf import Meter, count_params
 
-VOCAB, WIDTH, BLOCKS = 256, 128, 2
+VOCAB, WIDTH, BLOCKS = 256, 64, 2
 DOCUMENTS_PER_RANK = 8
 LENGTHS = (16, 16, 16, 16, 16, 16, 512, 1024)  # mostly short documents, a few long ones
 STEPS = 12
@@ -73,6 +73,12 @@ def my_documents(batch: list[torch.Tensor], rank: int, world_size: int) -> list[
     return mine
 
 
+def packed_batch(documents: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inputs and next-token targets of every document, packed into one row: the model looks at
+    one token at a time, so no padding is needed, and no time goes to padded positions."""
+    return torch.cat([document[:-1] for document in documents]), torch.cat([document[1:] for document in documents])
+
+
 class TinyLM(nn.Module):
     def __init__(self):
         super().__init__()
@@ -106,9 +112,8 @@ class Job:
         batch = self.corpus.global_batch(self.step_index)
         self.step_index += 1
         predicted = sum(len(document) - 1 for document in batch)  # next-token targets in the global batch
-        mine = my_documents(batch, self.rank, self.world_size)
-        inputs = torch.cat([document[:-1] for document in mine]).to(self.device)
-        targets = torch.cat([document[1:] for document in mine]).to(self.device)
+        inputs, targets = packed_batch(my_documents(batch, self.rank, self.world_size))
+        inputs, targets = inputs.to(self.device), targets.to(self.device)
         loss_sum = F.cross_entropy(self.model(inputs), targets, reduction="sum")
         self.optimizer.zero_grad(set_to_none=True)
         # DDP averages over ranks; times world_size / predicted makes it the mean over every token.

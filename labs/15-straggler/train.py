@@ -7,10 +7,10 @@ In the tutor:   tutor lab run straggler           step time per rank, tokens/s, 
                 tutor lab diagnose straggler "..."            name the category
                 tutor lab check straggler         your program against this one, same job
 
-Every step takes the next global batch of documents; each rank trains on its share, packed
-into one row (the model looks at one token at a time, so nothing is padded), and
-DistributedDataParallel sums the gradients, each rank's loss scaled so that the update is the
-mean over every token of the global batch. The helper times every step, measures the
+Every step takes the next global batch of documents; each rank trains on its share, as a
+batch padded to its longest document (padded positions are ignored by the loss), and
+DistributedDataParallel averages the gradients, each rank's loss scaled so that the update is
+the mean over every real token of the global batch. The helper times every step, measures the
 machine's matmul peak at the start, and records a few steps with torch.profiler: a chrome
 trace per rank under the run folder's traces/ (open it in https://ui.perfetto.dev).
 
@@ -33,10 +33,11 @@ from torch.nn.parallel import DistributedDataParallel
 from tutor.labs import rank as lab
 from tutor.labs.rank.perf import Meter, count_params
 
-VOCAB, WIDTH, BLOCKS = 256, 128, 2
+VOCAB, WIDTH, BLOCKS = 256, 64, 2
 DOCUMENTS_PER_RANK = 8
 LENGTHS = (16, 16, 16, 16, 16, 16, 512, 1024)  # mostly short documents, a few long ones
 STEPS = 12
+IGNORE = -100
 
 
 class Corpus:
@@ -65,6 +66,18 @@ def my_documents(batch: list[torch.Tensor], rank: int, world_size: int) -> list[
     ordered = sorted(batch, key=len)
     share = len(ordered) // world_size
     return ordered[rank * share: (rank + 1) * share]
+
+
+def padded_batch(documents: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inputs and next-token targets, one row per document, padded to the longest; padded targets
+    are IGNORE, so they add nothing to the loss or the gradients."""
+    longest = max(len(document) for document in documents) - 1
+    inputs = torch.zeros(len(documents), longest, dtype=torch.long)
+    targets = torch.full((len(documents), longest), IGNORE, dtype=torch.long)
+    for row, document in enumerate(documents):
+        inputs[row, : len(document) - 1] = document[:-1]
+        targets[row, : len(document) - 1] = document[1:]
+    return inputs, targets
 
 
 class TinyLM(nn.Module):
@@ -100,10 +113,10 @@ class Job:
         batch = self.corpus.global_batch(self.step_index)
         self.step_index += 1
         predicted = sum(len(document) - 1 for document in batch)  # next-token targets in the global batch
-        mine = my_documents(batch, self.rank, self.world_size)
-        inputs = torch.cat([document[:-1] for document in mine]).to(self.device)
-        targets = torch.cat([document[1:] for document in mine]).to(self.device)
-        loss_sum = F.cross_entropy(self.model(inputs), targets, reduction="sum")
+        inputs, targets = padded_batch(my_documents(batch, self.rank, self.world_size))
+        inputs, targets = inputs.to(self.device), targets.to(self.device)
+        logits = self.model(inputs)
+        loss_sum = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=IGNORE, reduction="sum")
         self.optimizer.zero_grad(set_to_none=True)
         # DDP averages over ranks; times world_size / predicted makes it the mean over every token.
         (loss_sum * self.world_size / predicted).backward()

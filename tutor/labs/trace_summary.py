@@ -14,7 +14,7 @@ Each profiled step of each rank is cut into parts that add up to the step:
 Ranks are then compared: the true communication cost of a step is the *smallest* exposed
 communication of any rank (the rank that arrives last at a collective waits only for the
 transfer; the others also wait for it), and the **straggler** time is how much longer the
-slowest rank computes than the fastest. The largest category over a threshold names the
+slowest rank computes than the fastest, each in its least busy step. The largest category over a threshold names the
 step's problem; none over it means the step is compute-bound.
 
 Standard library only: the core reads the run's traces after a run, and the rank-side checker
@@ -215,10 +215,11 @@ def combine(per_rank: dict[int, list[dict]], thresholds: dict[str, float] | None
         return {"category": None, "message": "the ranks' traces share no profiled step", "ranks": ranks}
     median = {key: statistics.median(row[key] for row in rows)
               for key in ("duration", "data", "communication", "launch", "ops", "median_op_s", "host_syncs")}
-    own = {rank: statistics.median(row["own"][rank] for row in rows) for rank in ranks}
+    # Each rank's least busy step, compared. On a shared machine noise makes some rank late in
+    # any single step (a rank descheduled mid-compute looks busy longer), and noise only ever
+    # adds time; a straggler is late even in its best step.
+    own = {rank: min(row["own"][rank] for row in rows) for rank in ranks}
     slowest, fastest = max(own, key=own.get), min(own, key=own.get)
-    # Each rank's typical step, compared: noise makes some rank last in every single step, but
-    # only a straggler is last by the same margin step after step.
     median["straggler"] = own[slowest] - own[fastest]
     step = median["duration"] or 1e-12
     fractions = {key: median[key] / step for key in ("data", "communication", "launch", "straggler")}

@@ -80,9 +80,9 @@ def _timed_rounds(ctx, jobs: dict, rounds: int, steps: int) -> list[dict[str, fl
 
 
 def _profiled(ctx, name: str, job) -> dict:
-    """Two traced steps of one program (after an untraced profiler warm-up), summarised over ranks."""
+    """Three traced steps of one program (after an untraced profiler warm-up), summarised over ranks."""
     path = ctx.trace_dir / f"{name}-rank{ctx.rank}.trace.json"
-    profiler = StepProfiler(path, ctx.device, warmup=1, active=2)
+    profiler = StepProfiler(path, ctx.device, warmup=1, active=3)
     profiler.start()
     for index in range(profiler.span):
         job.step()
