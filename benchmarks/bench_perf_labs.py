@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tutor.labs.catalog import get_lab
 from tutor.labs.checks import check_lab
-from tutor.labs.rank.perfcheck import CATEGORY_TIME
+from tutor.labs.trace_summary import CATEGORY_TIME
 
 LABS = ("slow-dataloader", "exposed-comm", "launch-bound", "straggler")
 MARGIN = 1.2

@@ -30,6 +30,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 CATEGORIES = ("data-loading", "communication", "compute", "straggler")
+CATEGORY_TIME = {"data-loading": ("data_wait_s", "data wait"),
+                 "communication": ("exposed_comm_s", "exposed communication"),
+                 "straggler": ("straggler_s", "straggler time (slowest rank's extra compute)"),
+                 "compute": ("launch_overhead_s", "launch overhead (gaps between and inside tiny ops)")}
+"""Each category's time in a summary (the key) and its name, as the fix check reports it."""
 TINY_OP_S = 50e-6
 """A CPU op shorter than this is mostly dispatch and autograd overhead (a 4×4 add costs ~10 µs
 through PyTorch on a laptop core, a 32×64×256 matmul with its autograd record a few tens)."""

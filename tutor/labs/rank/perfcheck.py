@@ -31,10 +31,6 @@ from tutor.labs import trace_summary
 from tutor.labs.rank.context import compare
 from tutor.labs.rank.perf import StepProfiler, gather_json, synchronize
 
-CATEGORY_TIME = {"data-loading": ("data_wait_s", "data wait"),
-                 "communication": ("exposed_comm_s", "exposed communication"),
-                 "straggler": ("straggler_s", "straggler time (slowest rank's extra compute)"),
-                 "compute": ("launch_overhead_s", "launch overhead (gaps between and inside tiny ops)")}
 NAMES = ("shipped", "yours")
 
 
@@ -110,7 +106,7 @@ def _check_results(ctx, jobs: dict, rtol: float, atol: float) -> None:
 
 
 def _check_category(ctx, category: str, summaries: dict, max_ratio: float) -> None:
-    key, label = CATEGORY_TIME[category]
+    key, label = trace_summary.CATEGORY_TIME[category]
     shipped, yours = summaries["shipped"], summaries["yours"]
     before, after = shipped.get(key) or 0.0, yours.get(key) or 0.0
     passed = after <= max_ratio * before
