@@ -42,7 +42,8 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom"
 OTHERS = (["the others", "other ranks", "the rest", "remaining ranks", "all other ranks", "everyone else"],
           ["其他", "其余", "别的 rank", "剩下"])
 BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "两个", "所有 rank"])
-CLAUSE = re.compile(r"[.;,:!?\n。；，：！？、]+|\s(?:while|whereas|but|and then)\s|而|但是|但")
+CLAUSE = re.compile(r"[.;,:!?\n。；，：！？、]+|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+                    r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
 # name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
@@ -136,13 +137,15 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
 
 
 def clauses(answer: str) -> list[str]:
-    """The answer in clauses; a clause without a rank joins the one before it (it goes on about it)."""
+    """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
+    and so does one after a bare subject ("rank 0 and rank 1 both wait in recv")."""
     units: list[str] = []
     for part in (p.strip() for p in CLAUSE.split(answer)):
         if not part:
             continue
         names_rank = bool(re.search(r"\d|号|others?|rest|both|其他|其余|都", part, re.I))
-        if units and (not names_rank or not _has_place(units[-1])):
+        bare_subject = units and len(units[-1].split()) <= 3 and not _has_place(units[-1])  # "rank 0" and ...
+        if units and (not names_rank or bare_subject):
             units[-1] += " " + part
         else:
             units.append(part)
@@ -153,9 +156,22 @@ def _has_place(text: str) -> bool:
     return any(_covers(phrases, text) for phrases in OP_PHRASES.values()) or _covers(FAILURE_PHRASES, text)
 
 
-def _said_together(group: Group, units: list[str], world_size: int, majority: bool) -> bool:
-    place = FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
-    return any(_names_ranks(group.ranks, unit, world_size, majority) and _covers(place, unit) for unit in units)
+def _place(group: Group) -> tuple[list[str], list[str]]:
+    return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
+
+
+def _said_together(group: Group, units: list[str], world_size: int, majority: bool, others: list[Group]) -> bool:
+    """Some clause puts these ranks in their place, and none puts them only in another group's."""
+    own = _place(group)
+    said = wrong = False
+    for unit in units:
+        if not _names_ranks(group.ranks, unit, world_size, majority):
+            continue
+        if _covers(own, unit):
+            said = True
+        elif any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+            wrong = True
+    return said and not wrong
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
@@ -191,14 +207,16 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     majority = [group for group in found.groups if group not in found.odd]
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
     for group in found.odd:
-        ok = _said_together(group, units, found.world_size, majority=False)
+        others = [other for other in found.groups if other is not group and other.op != group.op]
+        ok = _said_together(group, units, found.world_size, majority=False, others=others)
         label = _group_text(group, failed=found.failed is not None)[lang]
         total += 2.0
         gained += 2.0 if ok else 0.0
         (covered if ok else missing).append(label)
         required_missing |= not ok
     for group in majority:
-        ok = _said_together(group, units, found.world_size, majority=True)
+        others = [other for other in found.groups if other is not group and other.op != group.op]
+        ok = _said_together(group, units, found.world_size, majority=True, others=others)
         total += 1.0
         gained += 1.0 if ok else 0.0
         (covered if ok else missing).append(_group_text(group, failed=False)[lang])

@@ -1,0 +1,105 @@
+"""Every hang lab both ways on CPU with gloo (issue 8, DESIGN §2.4).
+
+As shipped, the check's run hangs or crashes within the no-progress limit + 5 s, with a stack
+for every rank, and nothing is left running; the reference solution passes every check,
+including what the bug sat inside (the checkpoint, the early stop, the tied embedding ...).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_tutor
+from tests.labs.conftest import leftovers
+from tutor.labs.catalog import get_lab
+from tutor.labs.checks import check_lab
+from tutor.labs.events import read_all
+
+pytestmark = pytest.mark.slow
+TIMEOUT_S = 3.0
+# lab -> (outcome as shipped, a check only the fixed program passes)
+LABS = {
+    "checkpoint-rank0": ("hang", "checkpoint holds every rank's data position"),
+    "pp-sendrecv": ("hang", "the tied embedding trains from --unfreeze-at"),
+    "crashed-rank": ("crash", "rank 0 still reports the token accuracy"),
+    "long-batch": ("crash", "the long document is still trained on"),
+    "uneven-batches": ("hang", "the epoch still covers the data"),
+    "diverging-control-flow": ("hang", "every rank stops at the same step, before its update"),
+    "collective-order": ("hang", "the learning rate follows the job's tokens"),
+}
+
+
+def _last_activity(run_dir: Path) -> float:
+    """When the last rank last did something (entered a collective, stepped, or raised)."""
+    times = [event["t"] for path in run_dir.glob("rank*.jsonl") for event in read_all(path)
+             if event["ev"] in ("coll", "step", "exception")]
+    return max(times)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(LABS))
+def test_shipped_hangs_or_crashes_with_every_ranks_stack_and_the_solution_passes(name, tmp_path):
+    entry = get_lab(name)
+    outcome, kept = LABS[name]
+    shipped = check_lab(entry, program=entry.program, world_size=2, timeout_s=TIMEOUT_S, run_root=tmp_path / "shipped")
+    finished = time.time()
+    evidence = shipped["evidence"]
+    assert evidence["outcome"] == outcome, evidence["summary"]
+    assert not shipped["passed"]
+    assert finished - _last_activity(Path(evidence["run_dir"])) <= TIMEOUT_S + 5.0
+    assert all(rank["stack"] for rank in evidence["ranks"]), [r["stack_source"] for r in evidence["ranks"]]
+    assert len(evidence["ranks"]) == 2
+
+    solution = check_lab(entry, solution=True, world_size=2, timeout_s=10, run_root=tmp_path / "solution")
+    failed = [check for check in solution["checks"] if not check["passed"]]
+    assert solution["passed"], failed
+    names = {check["name"] for check in solution["checks"]}
+    assert kept in names and "weights equal a one-process replay of every rank's batches" in names
+    for result in (shipped, solution):
+        assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
+
+
+@pytest.mark.timeout(150)
+def test_run_evidence_diagnose_and_a_detail_rerun_from_the_command_line(tutor_home):
+    run = run_tutor("lab", "run", "collective-order", "--world-size", "2", "--timeout", "3", "--json", timeout=120)
+    assert json.loads(run.stdout)["outcome"] == "hang"
+    before = run_tutor("lab", "evidence", "collective-order", "--json")
+    shown = json.loads(before.stdout)
+    assert shown["first_divergence"] is None
+    assert [stack["waiting_in"] for stack in shown["stacks"]] == ["broadcast", "all_gather"]
+    assert "sync_schedule (train.py:" in shown["stacks"][0]["frames"][0]
+    wrong = json.loads(run_tutor("lab", "diagnose", "collective-order", "rank 1 waits in broadcast", "--json").stdout)
+    assert wrong["correct"] is False
+    right = run_tutor("lab", "diagnose", "collective-order", "r0 卡在 broadcast,1号卡在 all_gather;两个分支的调用顺序不一样,"
+                      "改成同样的顺序:先 gather 再 broadcast", "--json")
+    assert json.loads(right.stdout)["correct"] is True
+    after = json.loads(run_tutor("lab", "evidence", "collective-order", "--json", "--fr").stdout)
+    assert "rank 0 calls broadcast[1] root 0" in after["first_divergence"]["text"]["en"]
+    assert "COLLECTIVE_TYPE_MISMATCH" in after["flight_recorder"]["output"]
+    detail = run_tutor("lab", "run", "collective-order", "--world-size", "2", "--timeout", "3", "--debug", "detail",
+                       "--json", timeout=120)
+    evidence = json.loads(detail.stdout)
+    assert evidence["outcome"] == "crash" and "Detected mismatch between collectives" in evidence["summary"]["message"]
+    again = json.loads(run_tutor("lab", "diagnose", "collective-order", "rank 0 in broadcast, rank 1 in all_gather: the "
+                                 "order differs; use the same order", "--json").stdout)
+    assert again["correct"] is True  # graded against the run as it is, not the debug rerun
+
+
+@pytest.mark.timeout(120)
+def test_a_mystery_runs_unnamed_then_is_graded_and_revealed(tutor_home):
+    first = run_tutor("lab", "mystery", "--seed", "5", "--timeout", "3", "--json", timeout=110)
+    shown = json.loads(first.stdout)
+    from tutor.labs import mystery
+
+    case = mystery.draw(5)
+    assert shown["mystery"]["world_size"] == case.world_size and case.lab not in first.stdout
+    assert shown["evidence"]["outcome"] in ("hang", "crash") and shown["evidence"]["first_divergence"] is None
+    early = run_tutor("lab", "mystery", "--reveal")
+    assert early.returncode == 2 and "answer first" in early.stderr
+    graded = json.loads(run_tutor("lab", "mystery", "--answer", "the network is slow", "--reveal", "--json").stdout)
+    assert graded["verdict"]["correct"] is False and graded["reveal"]["lab"] == case.lab
+    assert graded["evidence"]["first_divergence"] is not None

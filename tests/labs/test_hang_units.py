@@ -1,0 +1,186 @@
+"""The hang tools without processes: views of evidence, the run-aware diagnosis grader, mystery draws."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tutor.labs import hangtools, hangview, mystery
+from tutor.labs.catalog import get_lab
+from tutor.labs.hangfacts import clauses, facts, grade_run
+from tutor.labs.hangreport import text, view
+
+ROOT = Path(__file__).resolve().parents[2]
+PY_SPY = """Process 101: python -m tutor.labs.rank train.py
+Thread 101 (idle): "MainThread"
+    all_gather (torch/distributed/distributed_c10d.py:4287)
+    recorded (tutor/labs/rank/recorder.py:84)
+    data_positions (train.py:42)
+    save_checkpoint (train.py:48)
+    main (train.py:69)
+    <module> (train.py:77)
+Thread 105 (idle): "tutor-lab-dumps"
+    _wait_for_request (tutor/labs/rank/dumps.py:43)
+"""
+BACKWARD = """Thread 102 (idle): "MainThread"
+    all_reduce (torch/distributed/distributed_c10d.py:3252)
+    _average_gradients (tutor/labs/rank/training.py:235)
+    Trainer.backward (tutor/labs/rank/training.py:313)
+    Trainer.train_step (tutor/labs/rank/training.py:331)
+    main (train.py:65)
+"""
+TRACEBACK = """Traceback (most recent call last):
+  File "/home/u/labs/07-crashed-rank/train.py", line 56, in main
+    loss = trainer.train_step(step, batch)
+  File "/x/tutor/labs/rank/memory.py", line 53, in allocate
+    raise torch.OutOfMemoryError(
+torch.OutOfMemoryError: CUDA out of memory (simulated).
+"""
+
+
+def _coll(seq, op, site, shape=(4,), peer=None, done=True):
+    events = [{"ev": "coll", "t": seq, "seq": seq, "op": op, "shape": list(shape), "group": None, "peer": peer,
+               "site": site, "asynchronous": False}]
+    return events + ([{"ev": "coll_end", "t": seq + 0.5, "seq": seq, "dt": 0.1, "error": None}] if done else [])
+
+
+def _run_dir(tmp_path, per_rank: dict[int, list[dict]]) -> Path:
+    for rank, events in per_rank.items():
+        (tmp_path / f"rank{rank}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    return tmp_path
+
+
+def _evidence(run_dir, outcome="hang", stacks=None, pending=None, exceptions=None, first_failure=None,
+              at_failure=None, world=4):
+    ranks = []
+    for rank in range(world):
+        ranks.append({"rank": rank, "pid": 100 + rank, "exit_code": None, "last_step": 5,
+                      "stack": (stacks or {}).get(rank), "stack_source": "py-spy", "collectives": [],
+                      "pending": (pending or {}).get(rank), "exception": (exceptions or {}).get(rank)})
+    return {"lab": "demo", "outcome": outcome, "world_size": world, "run_dir": str(run_dir), "ranks": ranks,
+            "summary": {"message": "stuck", "first_failure": first_failure}, "at_failure": at_failure or {},
+            "launcher": {}}
+
+
+@pytest.fixture
+def checkpoint_hang(tmp_path):
+    step = [_coll(i, "all_reduce", "train.py:65 in main", (12544,)) for i in range(1, 5)]
+    done = [event for events in step for event in events]
+    run_dir = _run_dir(tmp_path, {
+        0: done + _coll(5, "all_gather", "train.py:42 in data_positions", (1,), done=False),
+        **{rank: done + _coll(5, "all_reduce", "train.py:65 in main", (12544,), done=False) for rank in (1, 2, 3)}})
+    pending = {0: {"op": "all_gather", "site": "train.py:42 in data_positions"},
+               **{rank: {"op": "all_reduce", "site": "train.py:65 in main"} for rank in (1, 2, 3)}}
+    return _evidence(run_dir, stacks={0: PY_SPY, 1: BACKWARD, 2: BACKWARD, 3: BACKWARD}, pending=pending)
+
+
+def test_stack_frames_are_the_programs_own_innermost_first():
+    frames = [str(frame) for frame in hangview.program_frames(PY_SPY)]
+    assert frames == ["data_positions (train.py:42)", "save_checkpoint (train.py:48)", "main (train.py:69)"]
+    assert [str(f) for f in hangview.program_frames(BACKWARD)] == [
+        "_average_gradients (training.py:235)", "Trainer.backward (training.py:313)",
+        "Trainer.train_step (training.py:331)", "main (train.py:65)"]
+    assert [str(f) for f in hangview.program_frames(TRACEBACK)] == ["allocate (memory.py:53)", "main (train.py:56)"]
+
+
+def test_collectives_line_up_by_position_and_the_first_divergence_is_found(checkpoint_hang):
+    timeline = hangview.timeline(checkpoint_hang)
+    divergence = hangview.first_divergence(timeline)
+    assert divergence.kind == "collective" and divergence.position == 4
+    assert divergence.by_rank[0].op == "all_gather" and {divergence.by_rank[r].op for r in (1, 2, 3)} == {"all_reduce"}
+    assert divergence.text["en"] == ("rank 0 calls all_gather[1] (train.py:42 in data_positions); "
+                                     "ranks 1-3 call all_reduce[12544] (train.py:65 in main)")
+
+
+def test_the_divergence_is_shown_only_once_answered(checkpoint_hang):
+    hidden = view(checkpoint_hang, reveal=False)
+    assert hidden["first_divergence"] is None and not any(row["diverges"] for row in hidden["collectives"])
+    assert "marked once you have answered" in "\n".join(text(hidden, "demo"))
+    shown = view(checkpoint_hang, reveal=True)
+    assert shown["collectives"][-1]["diverges"] and shown["collectives"][-1]["position"] == 4
+    lines = "\n".join(text(shown, "demo", "zh"))
+    assert "← 第一个分歧" in lines and "data_positions (train.py:42)" in lines
+
+
+def test_receives_that_no_send_meets_are_the_pipelines_divergence(tmp_path):
+    pairs = [event for i in range(1, 4) for event in _coll(i, "send", "train.py:80 in step", peer=1)]
+    answers = [event for i in range(1, 4) for event in _coll(i, "recv", "train.py:70 in step", peer=0)]
+    run_dir = _run_dir(tmp_path, {0: pairs + _coll(4, "recv", "train.py:109 in sync", peer=1, done=False),
+                                  1: answers + _coll(4, "recv", "train.py:109 in sync", peer=0, done=False)})
+    divergence = hangview.first_divergence(hangview.timeline(_evidence(run_dir, world=2)))
+    assert divergence.kind == "p2p"
+    assert "rank 0 waits in recv[4]←1" in divergence.text["en"] and "rank 1 waits in recv[4]←0" in divergence.text["en"]
+
+
+@pytest.mark.parametrize("answer, correct", [
+    ("Rank 0 is stuck in all_gather inside save_checkpoint under if rank == 0: only rank 0 calls it. "
+     "The other ranks wait in the gradient all-reduce.", True),
+    ("r0 waits in an allgather (data_positions, called under `if ctx.rank == 0`), only rank 0 ever calls it; "
+     "ranks 1-3 sit in all_reduce", True),
+    ("0号卡在 save_checkpoint 的 all_gather 里,只有 rank 0 调用;其他 rank 停在 all_reduce。", True),
+    ("rank 0 waits in all_reduce, ranks 1-3 in all_gather: only rank 0 calls it in save_checkpoint", False),
+    ("rank 1 is stuck in all_gather in save_checkpoint; only rank 1 calls it", False),
+    ("rank 10 waits in all_gather in save_checkpoint, only rank 0 calls it", False),
+    ("the network is slow", False),
+])
+def test_diagnosis_of_a_run_accepts_phrasings_and_rejects_wrong_ones(checkpoint_hang, answer, correct):
+    items = list(get_lab("checkpoint-rank0").lab.diagnosis)
+    verdict = grade_run(items, answer, checkpoint_hang)
+    assert verdict["correct"] is correct, verdict["feedback"]
+
+
+def test_a_crash_is_diagnosed_by_its_first_failure(tmp_path):
+    evidence = _evidence(tmp_path, outcome="crash", world=4, first_failure=2,
+                         stacks={2: TRACEBACK, 0: BACKWARD, 1: BACKWARD, 3: BACKWARD},
+                         exceptions={2: {"type": "OutOfMemoryError", "message": "CUDA out of memory (simulated)"}},
+                         at_failure={str(r): {"op": "all_reduce", "site": "train.py:56 in main"} for r in (0, 1, 3)})
+    found = facts(evidence)
+    assert found.failed == 2 and [g.ranks for g in found.groups] == [[0, 1, 3]]
+    assert grade_run([], "Rank 2 ran out of memory; the others waited in all_reduce.", evidence)["correct"]
+    assert grade_run([], "2号 OOM 挂了,其余 rank 在 all_reduce 里等", evidence)["correct"]
+    assert not grade_run([], "Rank 0 ran out of memory; rank 2 waited in all_reduce.", evidence)["correct"]
+
+
+def test_clauses_carry_the_rank_to_the_clause_that_says_where_it_is():
+    assert clauses("rank 0, which is in save_checkpoint, waits in all_gather") == [
+        "rank 0 which is in save_checkpoint waits in all_gather"]
+    assert clauses("rank 0 waits in all_reduce, ranks 1-3 in all_gather") == [
+        "rank 0 waits in all_reduce", "ranks 1-3 in all_gather"]
+
+
+def test_torchruns_error_files_are_read_first_failure_first(tmp_path):
+    for local, (stamp, message) in enumerate([(20, "RuntimeError: Connection closed by peer"),
+                                              (10, "OutOfMemoryError: CUDA out of memory")]):
+        folder = tmp_path / "torchrun" / "abc_1" / "attempt_0" / str(local)
+        folder.mkdir(parents=True)
+        (folder / "error.json").write_text(json.dumps(
+            {"message": {"message": message + "\nmore", "extraInfo": {"timestamp": str(stamp)}}}))
+    found = hangtools.error_files({"run_dir": str(tmp_path), "ranks": [{"pid": 1}, {"pid": 2}]})
+    assert [(item["rank"], item["message"]) for item in found] == [
+        (1, "OutOfMemoryError: CUDA out of memory"), (0, "RuntimeError: Connection closed by peer")]
+
+
+def test_debug_reruns_set_torchs_switches_and_the_labs_barrier():
+    assert hangtools.debug_env("detail", 10) == {"TORCH_DISTRIBUTED_DEBUG": "DETAIL", "TORCH_CPP_LOG_LEVEL": "INFO"}
+    assert hangtools.debug_env("barrier", 10) == {hangtools.MONITORED_BARRIER_ENV: "5"}
+    training = (ROOT / "tutor" / "labs" / "rank" / "training.py").read_text()
+    assert re.search(rf'MONITORED_BARRIER_ENV = "{hangtools.MONITORED_BARRIER_ENV}"', training)
+
+
+def test_mystery_draws_every_scenario_unnamed_with_its_knob_varied(tutor_home):
+    cases = [mystery.draw(seed) for seed in range(60)]
+    assert {case.lab for case in cases} == set(mystery.scenarios())
+    assert len(mystery.scenarios()) >= 7 and {case.world_size for case in cases} == {2, 3, 4}
+    assert mystery.draw(7) == mystery.draw(7)
+    for case in cases:
+        entry = get_lab(case.lab)
+        for key, (low, high) in ((k, v) for k, v in entry.lab.check.items() if k.startswith("vary ")):
+            flag = key.split(" ", 1)[1]
+            assert low <= int(case.args[case.args.index(flag) + 1]) <= high
+        assert case.lab not in json.dumps(case.public())
+    spec = mystery.spec(cases[0])
+    assert spec.lab == "mystery" and cases[0].lab not in str(spec.program)
+    assert spec.program.read_text() == get_lab(cases[0].lab).program.read_text()
