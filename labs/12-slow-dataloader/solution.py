@@ -96,7 +96,7 @@ class DocumentWindows:
             offset = (self.step * 97 + row * 31) % (len(tokens) - SEQ - 1)
             windows.append(tokens[offset: offset + SEQ + 1])
         self.step += 1
-        batch = torch.tensor(windows)
+        batch = torch.tensor(windows, device="cpu")
         return batch[:, :-1], batch[:, 1:]
 
 
@@ -107,7 +107,7 @@ class SyntheticWindows:
         self.generator = torch.Generator().manual_seed(rank)
 
     def next_batch(self) -> tuple[torch.Tensor, torch.Tensor]:
-        batch = torch.randint(1, VOCAB, (BATCH, SEQ + 1), generator=self.generator)
+        batch = torch.randint(1, VOCAB, (BATCH, SEQ + 1), generator=self.generator, device="cpu")
         return batch[:, :-1], batch[:, 1:]
 
 

@@ -59,13 +59,13 @@ class TokenStream:
     def __init__(self, rank: int, synthetic: bool = False):
         self.generator = torch.Generator().manual_seed(rank)
         self.synthetic = synthetic
-        starts = torch.randint(1, VOCAB, (STREAM_TOKENS // 8, 1), generator=self.generator)
-        self.tokens = ((starts + torch.arange(8)) % VOCAB).flatten()  # runs of consecutive tokens
+        starts = torch.randint(1, VOCAB, (STREAM_TOKENS // 8, 1), generator=self.generator, device="cpu")
+        self.tokens = ((starts + torch.arange(8, device="cpu")) % VOCAB).flatten()  # runs of consecutive tokens
         self.position = 0
 
     def next_batch(self) -> tuple[torch.Tensor, torch.Tensor]:
         if self.synthetic:
-            batch = torch.randint(1, VOCAB, (BATCH, SEQ + 1), generator=self.generator)
+            batch = torch.randint(1, VOCAB, (BATCH, SEQ + 1), generator=self.generator, device="cpu")
         else:
             span = BATCH * (SEQ + 1)
             if self.position + span > self.tokens.numel():

@@ -73,13 +73,13 @@ class TokenStream:
         self.generator = torch.Generator().manual_seed(rank)
         self.synthetic = synthetic
         # A stream with some structure to learn: runs of tokens that follow one another.
-        starts = torch.randint(1, VOCAB, (STREAM_TOKENS // 8, 1), generator=self.generator)
-        self.tokens = ((starts + torch.arange(8)) % VOCAB).flatten()
+        starts = torch.randint(1, VOCAB, (STREAM_TOKENS // 8, 1), generator=self.generator, device="cpu")
+        self.tokens = ((starts + torch.arange(8, device="cpu")) % VOCAB).flatten()
         self.position = 0
 
     def next_batch(self) -> tuple[torch.Tensor, torch.Tensor]:
         if self.synthetic:
-            batch = torch.randint(1, VOCAB, (SEQUENCES_PER_STEP, SEQ + 1), generator=self.generator)
+            batch = torch.randint(1, VOCAB, (SEQUENCES_PER_STEP, SEQ + 1), generator=self.generator, device="cpu")
         else:
             span = SEQUENCES_PER_STEP * (SEQ + 1)
             if self.position + span > self.tokens.numel():

@@ -48,15 +48,15 @@ class Corpus:
     def global_batch(self, step: int) -> list[torch.Tensor]:
         generator = torch.Generator().manual_seed(step)
         count = DOCUMENTS_PER_RANK * self.world_size
-        order = torch.randperm(count, generator=generator).tolist()
+        order = torch.randperm(count, generator=generator, device="cpu").tolist()
         documents = []
         for index in order:
-            length = LENGTHS[index % len(LENGTHS)] + int(torch.randint(0, 16, (1,), generator=generator))
+            length = LENGTHS[index % len(LENGTHS)] + int(torch.randint(0, 16, (1,), generator=generator, device="cpu"))
             if self.synthetic:
-                documents.append(torch.randint(1, VOCAB, (length,), generator=generator))
+                documents.append(torch.randint(1, VOCAB, (length,), generator=generator, device="cpu"))
             else:  # runs of consecutive tokens: something to learn
-                start = int(torch.randint(1, VOCAB, (1,), generator=generator))
-                documents.append((start + torch.arange(length)) % VOCAB)
+                start = int(torch.randint(1, VOCAB, (1,), generator=generator, device="cpu"))
+                documents.append((start + torch.arange(length, device="cpu")) % VOCAB)
         return documents
 
 

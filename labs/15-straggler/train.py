@@ -49,15 +49,15 @@ class Corpus:
     def global_batch(self, step: int) -> list[torch.Tensor]:
         generator = torch.Generator().manual_seed(step)
         count = DOCUMENTS_PER_RANK * self.world_size
-        order = torch.randperm(count, generator=generator).tolist()
+        order = torch.randperm(count, generator=generator, device="cpu").tolist()
         documents = []
         for index in order:
-            length = LENGTHS[index % len(LENGTHS)] + int(torch.randint(0, 16, (1,), generator=generator))
+            length = LENGTHS[index % len(LENGTHS)] + int(torch.randint(0, 16, (1,), generator=generator, device="cpu"))
             if self.synthetic:
-                documents.append(torch.randint(1, VOCAB, (length,), generator=generator))
+                documents.append(torch.randint(1, VOCAB, (length,), generator=generator, device="cpu"))
             else:  # runs of consecutive tokens: something to learn
-                start = int(torch.randint(1, VOCAB, (1,), generator=generator))
-                documents.append((start + torch.arange(length)) % VOCAB)
+                start = int(torch.randint(1, VOCAB, (1,), generator=generator, device="cpu"))
+                documents.append((start + torch.arange(length, device="cpu")) % VOCAB)
         return documents
 
 
@@ -72,8 +72,8 @@ def padded_batch(documents: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Ten
     """Inputs and next-token targets, one row per document, padded to the longest; padded targets
     are IGNORE, so they add nothing to the loss or the gradients."""
     longest = max(len(document) for document in documents) - 1
-    inputs = torch.zeros(len(documents), longest, dtype=torch.long)
-    targets = torch.full((len(documents), longest), IGNORE, dtype=torch.long)
+    inputs = torch.zeros(len(documents), longest, dtype=torch.long, device="cpu")
+    targets = torch.full((len(documents), longest), IGNORE, dtype=torch.long, device="cpu")
     for row, document in enumerate(documents):
         inputs[row, : len(document) - 1] = document[:-1]
         targets[row, : len(document) - 1] = document[1:]
