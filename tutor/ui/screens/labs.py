@@ -1,0 +1,330 @@
+"""Labs: pick a lab, read its brief, run or check it with every rank's output live, read the evidence.
+
+A run goes in a thread worker that outlives it (the runner's parent-death signal follows the
+thread that started the launcher) and iterates the run's events, hopping back to the app with
+`call_from_thread`; leaving the screen, or the app, stops the run (the runner then stops every
+process it started). When a run hangs or crashes, the Evidence tab shows the hang view (each
+rank's stack, the collectives by position) and a diagnosis line graded against that run; the
+first divergence is marked once the learner has answered.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
+
+from tutor.ui.screens.base import SectionScreen
+from tutor.ui.screens.labs_text import brief_markdown, outcome_text
+from tutor.ui.strings import text
+from tutor.ui.widgets.lab_hang import LabHangView
+from tutor.ui.widgets.lab_logs import LabLogs
+from tutor.ui.widgets.lab_metrics import LabMetrics
+
+STATUS_MARK = {"new": "·", "started": "◐", "passed": "✓"}
+
+
+class LabsScreen(SectionScreen):
+    CSS_PATH = "labs.tcss"
+    BINDINGS = [
+        Binding("f3", "hint", "Hint", id="labs-hint"),
+        Binding("f4", "start_copy", "Start", id="labs-start"),
+        Binding("f5", "run", "Run", id="labs-run"),
+        Binding("f6", "check", "Check", id="labs-check"),
+        Binding("f7", "stop", "Stop", id="labs-stop"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.labs: dict = {}
+        self.status: dict[str, str] = {}
+        self.entry = None
+        self.hints = 0
+        self.run = None
+        """The LabRun going now, if any."""
+        self.evidence: dict | None = None
+        self.check: dict | None = None
+        self.revealed = False
+        self.verdict: dict | None = None
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="labs"):
+            yield OptionList(id="lab-list")
+            with Vertical(id="lab-main"):
+                with TabbedContent(id="lab-tabs"):
+                    with TabPane("Brief", id="tab-brief"):
+                        with VerticalScroll():
+                            yield Markdown(id="lab-brief")
+                    with TabPane("Run", id="tab-run"):
+                        yield Static(id="lab-phase")
+                        yield LabLogs(id="lab-logs")
+                    with TabPane("Evidence", id="tab-evidence"):
+                        with VerticalScroll(id="lab-evidence-pane"):
+                            yield Static(id="lab-outcome")
+                            yield LabMetrics(id="lab-metrics")
+                            yield LabHangView(id="lab-hang")
+                            yield Markdown(id="lab-verdict")
+                yield Input(id="lab-answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#lab-answer").display = False
+        self.query_one("#lab-list", OptionList).focus()
+        self._load()
+
+    @work(thread=True, exclusive=True, group="labs-load")
+    def _load(self) -> None:
+        from tutor.labs.catalog import all_labs
+        from tutor.labs.history import has_passed
+        from tutor.labs.workspace import workspace_dir
+
+        labs = all_labs()
+        status = {name: "passed" if has_passed(name) else "started" if workspace_dir(name).is_dir() else "new"
+                  for name in labs}
+        self.app.call_from_thread(self._loaded, labs, status)
+
+    def _loaded(self, labs: dict, status: dict) -> None:
+        self.labs, self.status, self.loaded = labs, status, True
+        self.render_texts(self.app.lang)
+        if labs and self.entry is None:
+            self.open_lab(next(iter(labs)))
+
+    # -- what is on screen
+
+    def render_texts(self, lang: str) -> None:
+        tabs = self.query_one("#lab-tabs", TabbedContent)
+        for pane, key in (("tab-brief", "labs.tab_brief"), ("tab-run", "labs.tab_run"),
+                          ("tab-evidence", "labs.tab_evidence")):
+            tabs.get_tab(pane).label = text(key, lang)
+        listing = self.query_one("#lab-list", OptionList)
+        listing.border_title = text("labs.list", lang)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        listing.add_options(Option(f"{STATUS_MARK[self.status.get(name, 'new')]} {name}\n"
+                                   f"  [dim]{entry.lab.kind} · {entry.lab.title.get(lang)}[/dim]", id=name)
+                            for name, entry in self.labs.items())
+        listing.highlighted = highlighted if highlighted is not None else (0 if self.labs else None)
+        self.query_one("#lab-answer", Input).placeholder = text("labs.answer", lang)
+        if self.entry is None:
+            self.query_one("#lab-brief", Markdown).update(text("labs.none" if self.loaded else "labs.loading", lang))
+            return
+        self._show_brief()
+        self._show_evidence()
+
+    def _show_brief(self) -> None:
+        from tutor.labs.workspace import working_program
+
+        copy = working_program(self.entry)
+        self.query_one("#lab-brief", Markdown).update(
+            brief_markdown(self.entry, self.app.lang, self.status.get(self.entry.name, "new"), self.hints,
+                           str(copy) if copy else None))
+
+    def _show_evidence(self) -> None:
+        lang = self.app.lang
+        answer = self.query_one("#lab-answer", Input)
+        if self.evidence is None:
+            self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
+            self.query_one("#lab-metrics", LabMetrics).show(None, lang)
+            self.query_one("#lab-hang", LabHangView).show(None, lang)
+            answer.display = False
+            return
+        from tutor.labs.hangreport import view
+
+        self.query_one("#lab-outcome", Static).update(outcome_text(self.evidence, lang, self.check))
+        self.query_one("#lab-metrics", LabMetrics).show(self.evidence, lang)
+        hung = self.evidence["outcome"] in ("hang", "crash")
+        self.query_one("#lab-hang", LabHangView).show(view(self.evidence, reveal=self.revealed) if hung else None, lang)
+        answer.display = bool(self.entry.lab.diagnosis) and hung
+        self._show_verdict()
+
+    def _show_verdict(self) -> None:
+        from tutor.interview.review_tasks import lab_feedback_markdown
+
+        self.query_one("#lab-verdict", Markdown).update(
+            lab_feedback_markdown(self.verdict, self.app.lang) if self.verdict else "")
+
+    # -- choosing a lab
+
+    @on(OptionList.OptionHighlighted, "#lab-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.entry is None or event.option.id != self.entry.name:
+            self.open_lab(event.option.id)
+
+    def open_lab(self, name: str) -> None:
+        if self.run is not None:
+            return  # the running lab stays on screen until its run ends or is stopped
+        self.entry, self.hints, self.evidence, self.check, self.verdict, self.revealed = \
+            self.labs[name], 0, None, None, None, False
+        self._show_brief()
+        self._show_evidence()
+        self._latest(name)
+
+    @work(thread=True, exclusive=True, group="labs-latest")
+    def _latest(self, name: str) -> None:
+        from tutor.labs.hangreport import answered, latest
+
+        found = latest(name)
+        if found is not None:
+            self.app.call_from_thread(self._restored, name, found[1], answered(name, found[0]))
+
+    def _restored(self, name: str, evidence: dict, answered: bool) -> None:
+        if self.entry is not None and self.entry.name == name and self.evidence is None and self.run is None:
+            self.evidence, self.revealed = evidence, answered
+            self._show_evidence()
+
+    # -- the keys
+
+    def action_hint(self) -> None:
+        if self.entry is None:
+            return
+        if self.hints < len(self.entry.lab.hints):
+            self.hints += 1
+            self._show_brief()
+            self.query_one("#lab-tabs", TabbedContent).active = "tab-brief"
+        else:
+            self.notify(text("labs.no_hints", self.app.lang))
+
+    def action_start_copy(self) -> None:
+        from tutor.labs.workspace import start
+
+        if self.entry is None:
+            return
+        path, created = start(self.entry)
+        self.notify(text("labs.started" if created else "labs.already", self.app.lang, path=path))
+        if self.status.get(self.entry.name, "new") == "new":
+            self.status[self.entry.name] = "started"
+        self.render_texts(self.app.lang)
+
+    def action_run(self) -> None:
+        self._launch("run")
+
+    def action_check(self) -> None:
+        self._launch("check")
+
+    def action_stop(self) -> None:
+        if self.run is None:
+            self.notify(text("labs.idle", self.app.lang))
+        else:
+            self.run.cancel()
+
+    def _launch(self, action: str) -> None:
+        if self.entry is None:
+            return
+        if self.run is not None:
+            self.notify(text("labs.busy", self.app.lang), severity="warning")
+            return
+        self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
+        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
+        self._show_evidence()
+        self._execute(self.entry, action)
+
+    @work(thread=True, exclusive=True, group="labs-run")
+    def _execute(self, entry, action: str) -> None:
+        from tutor.labs.actions import RunOptions, record_check, record_run, run_spec
+        from tutor.labs.checks import check_spec, judge
+        from tutor.labs.launch import resolve_backend
+        from tutor.labs.runner import LabRun
+        from tutor.labs.workspace import working_program
+
+        if action == "check":
+            spec = check_spec(entry, working_program(entry) or entry.program,
+                              backend=resolve_backend("auto", entry.lab.world_size))
+        else:
+            spec = run_spec(entry, RunOptions())
+        run = LabRun(spec)
+        self.run = run
+        run.start()
+        try:
+            for event in run.events():
+                self.app.call_from_thread(self._on_event, action, event)
+        except RuntimeError:  # the app is closing: stop the run; the runner cleans up
+            run.cancel()
+        evidence = run.wait()
+        check = None
+        if action == "check":
+            check = {"lab": entry.name, "passed": evidence["outcome"] == "ok", "checks": judge(entry, evidence,
+                                                                                             run.rank_states),
+                     "evidence": evidence}
+            check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
+            record_check(entry, check, solution=False)
+        else:
+            record_run(entry, evidence, solution=False)
+        self.run = None
+        try:
+            self.app.call_from_thread(self._finished, entry, evidence, check)
+        except RuntimeError:
+            pass
+
+    def _on_event(self, action: str, event) -> None:
+        from tutor.labs.runner import LogLine, Phase, RankProgress
+
+        logs = self.query_one("#lab-logs", LabLogs)
+        if isinstance(event, LogLine) and (event.rank is not None or event.text.startswith(("E", "ERROR"))):
+            logs.line(event.rank, event.text)
+        elif isinstance(event, RankProgress):
+            logs.progress(event.rank, event.step, event.state)
+        elif isinstance(event, Phase):
+            self.query_one("#lab-phase", Static).update(text("labs.phase", self.app.lang, action=action,
+                                                             phase=f"{event.name} {event.detail}"[:200]))
+
+    def _finished(self, entry, evidence: dict, check: dict | None) -> None:
+        if check is not None and check["passed"]:
+            self.status[entry.name] = "passed"
+            self.render_texts(self.app.lang)
+        if self.entry is not entry:
+            return
+        self.evidence, self.check = evidence, check
+        self._show_evidence()
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+
+    # -- the diagnosis
+
+    @on(Input.Submitted, "#lab-answer")
+    def _answered(self, event: Input.Submitted) -> None:
+        lang = self.app.lang
+        if self.entry is None or not self.entry.lab.diagnosis:
+            self.notify(text("labs.no_diagnosis", lang))
+            return
+        if self.evidence is None:
+            self.notify(text("labs.answer_after_run", lang))
+            return
+        if not event.value.strip():
+            self.notify(text("labs.empty_answer", lang), severity="warning")
+            return
+        self._grade(self.entry, event.value[:20_000], self.evidence, lang)
+
+    @work(thread=True, exclusive=True, group="labs-grade")
+    def _grade(self, entry, answer: str, evidence: dict, lang: str) -> None:
+        from tutor.interview.review import record_diagnosis
+        from tutor.labs.hangfacts import grade_run
+        from tutor.labs.history import record
+
+        verdict = grade_run(list(entry.lab.diagnosis), answer, evidence, lang)
+        record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
+        store = self.app.open_store()
+        if store is not None:
+            record_diagnosis(store, entry.name, verdict["correct"])
+        self.app.call_from_thread(self._graded, entry, verdict)
+
+    def _graded(self, entry, verdict: dict) -> None:
+        if self.entry is entry:
+            self.verdict, self.revealed = verdict, True
+            self._show_evidence()
+            self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+
+    # -- leaving
+
+    def on_screen_suspend(self) -> None:
+        if self.run is not None:
+            self.run.cancel()
+
+    def on_unmount(self) -> None:
+        if self.run is not None:
+            self.run.cancel()

@@ -1,0 +1,88 @@
+"""Texts of the Labs screen: the brief, a run's outcome, a check's verdict (pure functions, tested
+without a terminal), and the screen's interface strings in both languages."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tutor.ui.strings import register, text
+
+register({
+    "labs.list": ("Labs", "实验"),
+    "labs.tab_brief": ("Brief", "说明"),
+    "labs.tab_run": ("Run", "运行"),
+    "labs.tab_evidence": ("Evidence", "证据"),
+    "labs.loading": ("Loading the labs…", "正在读取实验…"),
+    "labs.none": ("No labs installed.", "没有安装实验。"),
+    "labs.keys": ("F4 start (your copy) · F5 run · F6 check · F7 stop · F3 hint · Esc home",
+                  "F4 开始(拷贝一份)· F5 运行 · F6 检查 · F7 停止 · F3 提示 · Esc 回首页"),
+    "labs.meta": ("{kind} · {ranks} ranks · no-progress limit {timeout:g} s · {status}",
+                  "{kind} · {ranks} 个 rank · 无进展超时 {timeout:g} 秒 · {status}"),
+    "labs.status.new": ("not started", "未开始"),
+    "labs.status.started": ("started", "已开始"),
+    "labs.status.passed": ("passed", "已通过"),
+    "labs.copy": ("Your copy: `{path}`", "你的副本:`{path}`"),
+    "labs.no_copy": ("No copy yet: F4 copies the program for you to edit; F5 runs the shipped one.",
+                     "还没有副本:F4 拷贝一份程序给你改;F5 运行原始程序。"),
+    "labs.hints": ("Hints", "提示"),
+    "labs.diagnose": ("Diagnose", "诊断"),
+    "labs.answer": ("Your diagnosis: which ranks, which call, which line, why — Enter to grade",
+                    "你的诊断:哪些 rank、哪个调用、哪一行、为什么——回车评分"),
+    "labs.started": ("Copied to {path}", "已拷贝到 {path}"),
+    "labs.already": ("Already started: {path}", "已经开始过了:{path}"),
+    "labs.busy": ("A run is going: F7 stops it first.", "正在运行:先按 F7 停止。"),
+    "labs.idle": ("Nothing is running.", "没有在运行。"),
+    "labs.no_hints": ("No more hints.", "没有更多提示了。"),
+    "labs.phase": ("{action} · {phase}", "{action} · {phase}"),
+    "labs.no_run": ("No run yet: F5 runs the lab, F6 checks it.", "还没有运行过:F5 运行,F6 检查。"),
+    "labs.answer_after_run": ("Run the lab first (F5): the diagnosis is graded against what the run showed.",
+                              "先运行(F5):诊断要对照这次运行的证据来评分。"),
+    "labs.empty_answer": ("Type a diagnosis first.", "请先写下诊断。"),
+    "labs.no_diagnosis": ("This lab has no diagnosis questions; F6 checks your fix.",
+                          "这个实验没有诊断题;F6 检查你的修改。"),
+    "labs.outcome": ("{outcome} in {elapsed:.1f} s ({ranks} ranks, {backend})",
+                     "{outcome},用时 {elapsed:.1f} 秒({ranks} 个 rank,{backend})"),
+    "labs.passed": ("✓ Passed", "✓ 通过"),
+    "labs.not_yet": ("✗ Not yet: {failed} check(s) failed", "✗ 还没通过:{failed} 项检查失败"),
+})
+
+OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red", "wrong": "bold red",
+                 "slow": "bold magenta", "cancelled": "dim"}
+
+
+def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: str | None) -> str:
+    lab = entry.lab
+    lines = [f"## {lab.title.get(lang)}", "",
+             f"*{text('labs.meta', lang, kind=lab.kind, ranks=lab.world_size, timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
+             "", lab.brief.get(lang).rstrip(), "",
+             text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
+             f"`{text('labs.keys', lang)}`", ""]
+    if hints_shown:
+        lines += [f"**{text('labs.hints', lang)}**", ""]
+        lines += [f"{index}. {hint.get(lang)}" for index, hint in enumerate(lab.hints[:hints_shown], 1)] + [""]
+    if lab.diagnosis:
+        lines += [f"**{text('labs.diagnose', lang)}**", ""]
+        lines += [f"- {item.prompt.get(lang)}" for item in lab.diagnosis]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def outcome_text(evidence: dict, lang: str, check: dict | None = None) -> Text:
+    """The run's outcome line, the runner's summary, each rank's last step, and a check's verdict."""
+    line = Text(text("labs.outcome", lang, outcome=evidence["outcome"], elapsed=evidence.get("elapsed_s") or 0.0,
+                     ranks=evidence.get("world_size"), backend=evidence.get("backend")),
+                style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
+    line.append(f"\n{(evidence.get('summary') or {}).get('message', '')}\n")
+    for rank in evidence.get("ranks") or []:
+        pending = rank.get("pending") or {}
+        where = f"{pending.get('op')} ({pending.get('site')})" if pending and evidence["outcome"] != "ok" else ""
+        line.append(f"  rank {rank['rank']}: step {'-' if rank['last_step'] is None else rank['last_step']}, "
+                    f"exit {'-' if rank['exit_code'] is None else rank['exit_code']} {where}\n", style="dim")
+    if check is not None:
+        failed = sum(not item["passed"] for item in check["checks"])
+        line.append("\n" + (text("labs.passed", lang) if check["passed"] else
+                            text("labs.not_yet", lang, failed=failed)) + "\n",
+                    style="bold green" if check["passed"] else "bold red")
+        for item in check["checks"]:
+            line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
+            line.append(f"{item['detail']}\n")
+    return line
