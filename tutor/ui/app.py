@@ -32,7 +32,8 @@ class TutorApp(App):
     # cost start-up time the Home screen does not need.
     MODES = {"home": HomeScreen, "lessons": _lazy("lessons", "LessonsScreen"),
              "practice": _lazy("practice", "PracticeScreen"), "playground": _lazy("playground", "PlaygroundScreen"),
-             "mock": _lazy("mock", "MockScreen"), "progress": _lazy("progress", "ProgressScreen")}
+             "mock": _lazy("mock", "MockScreen"), "progress": _lazy("progress", "ProgressScreen"),
+             "labs": _lazy("labs", "LabsScreen")}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
