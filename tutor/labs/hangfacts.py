@@ -99,6 +99,10 @@ def facts(evidence: dict) -> Facts | None:
     return Facts(evidence["outcome"], groups, odd, failed, evidence.get("world_size") or len(groups))
 
 
+def majority_groups(found: Facts) -> list[Group]:
+    return [group for group in found.groups if group not in found.odd]
+
+
 # ---------------------------------------------------------------- the run's rubric item
 
 
@@ -180,8 +184,9 @@ def _group_text(group: Group, failed: bool) -> dict[str, str]:
         return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
     if group.op is None:
         return {"en": f"{who} is outside any collective", "zh": f"{who} 不在任何 collective 里"}
-    return {"en": f"{who} wait{'s' if len(group.ranks) == 1 else ''} in {group.op} ({group.site})",
-            "zh": f"{who} 停在 {group.op}({group.site})"}
+    # the site in backticks: shown as Markdown, `<module>` would read as a tag
+    return {"en": f"{who} wait{'s' if len(group.ranks) == 1 else ''} in {group.op} (`{group.site}`)",
+            "zh": f"{who} 停在 {group.op}(`{group.site}`)"}
 
 
 def _who(ranks: list[int]) -> str:
@@ -204,11 +209,14 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         return grade(items, answer, lang)
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
     units = clauses(text)
-    majority = [group for group in found.groups if group not in found.odd]
+    majority = majority_groups(found)
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
-    for group in found.odd:
+    for index, group in enumerate(found.odd):
         others = [other for other in found.groups if other is not group and other.op != group.op]
-        ok = _said_together(group, units, found.world_size, majority=False, others=others)
+        # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
+        # "the others" names the rest.
+        ok = _said_together(group, units, found.world_size, majority=index > 0 and not majority_groups(found),
+                            others=others)
         label = _group_text(group, failed=found.failed is not None)[lang]
         total += 2.0
         gained += 2.0 if ok else 0.0
