@@ -79,7 +79,8 @@ def checkpoint_hang(tmp_path):
 
 def test_stack_frames_are_the_programs_own_innermost_first():
     frames = [str(frame) for frame in hangview.program_frames(PY_SPY)]
-    assert frames == ["data_positions (train.py:42)", "save_checkpoint (train.py:48)", "main (train.py:69)"]
+    assert frames == ["data_positions (train.py:42)", "save_checkpoint (train.py:48)", "main (train.py:69)",
+                      "<module> (train.py:77)"]
     assert [str(f) for f in hangview.program_frames(BACKWARD)] == [
         "_average_gradients (training.py:235)", "Trainer.backward (training.py:313)",
         "Trainer.train_step (training.py:331)", "main (train.py:65)"]

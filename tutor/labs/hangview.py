@@ -95,7 +95,7 @@ def program_frames(stack: str | None) -> list[Frame]:
         if match is None:
             continue
         frame = Frame(match["func"].strip(), match["file"], int(match["line"]))
-        if not SKIPPED_FILES.search(frame.file.replace("\\", "/")) and frame.func != "<module>":
+        if not SKIPPED_FILES.search(frame.file.replace("\\", "/")):
             frames.append(frame)
     # tracebacks list the outermost call first; py-spy and faulthandler the innermost first
     return list(reversed(frames)) if outer_first and "Traceback" in stack else frames
