@@ -4,6 +4,8 @@ trains once it is unfrozen."""
 
 from __future__ import annotations
 
+import torch
+
 from tutor.labs import rank as lab
 from tutor.labs.rank import training as tt
 
@@ -20,7 +22,8 @@ def main() -> None:
     trained = sorted(set(report["steps"][0])) if report else []
     ctx.check("every step ran", trained == list(range(steps)), f"{len(trained)} of {steps} steps on the first stage")
     model = report["replay"] if report else None
-    initial = tt.make_model(result["cfg"]).embed.weight
+    with torch.device("cpu"):  # where the replay is, whatever the job's device
+        initial = tt.make_model(result["cfg"]).embed.weight
     moved = model is not None and (model.embed.weight - initial).abs().max().item() > 0
     frozen_until = [entry["step"] for ledger in (report or {}).get("ledgers", []) for entry in ledger
                     if "embed.weight" in entry["frozen"]]

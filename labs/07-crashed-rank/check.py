@@ -12,7 +12,8 @@ from tutor.labs.rank import fixcheck, training as tt
 
 def expected_accuracy(cfg: tt.Config, report: dict) -> float:
     """Rank 0's token accuracy, each batch scored by the weights it was trained from (replay)."""
-    model = tt.make_model(cfg)
+    with torch.device("cpu"):  # where the replay's snapshots are, whatever the job's device
+        model = tt.make_model(cfg)
     snapshots = report["snapshots"]
     correct = total = 0.0
     for entry in report["ledgers"][0]:

@@ -35,7 +35,8 @@ def replay(cfg: Config, ledgers: list[list[dict]], parts: int, snapshot_at: tupl
     Each step's loss is the sum of its entries' mean token losses over `parts` (the world size
     for data parallelism, the micro-batch count for a pipeline).
     """
-    model = make_model(cfg)
+    with torch.device("cpu"):  # on CPU whatever the job's device (NCCL ranks default to their GPU)
+        model = make_model(cfg)
     optimizer = torch.optim.SGD(model.parameters(), lr=cfg.lr, momentum=cfg.momentum)
     by_step: dict[int, list[dict]] = defaultdict(list)
     for ledger in ledgers:
@@ -85,13 +86,13 @@ def gather_to_first(ctx, item: object) -> list | None:
     time.sleep(0.2)
     if ctx.rank != 0:
         return None
-    return [torch.load(io.BytesIO(bytes(part[: int(size.item())].tolist())), weights_only=False)
+    return [torch.load(io.BytesIO(bytes(part[: int(size.item())].tolist())), map_location="cpu", weights_only=False)
             for part, size in zip(parts, sizes)]
 
 
 def ledger_entries(ledger) -> list[dict]:
-    return [{"step": e.step, "tokens": e.tokens, "targets": e.targets, "mask": e.mask, "ids": e.ids, "lr": e.lr,
-             "frozen": tuple(e.frozen)} for e in ledger]
+    return [{"step": e.step, "tokens": e.tokens.cpu(), "targets": e.targets.cpu(), "mask": e.mask.cpu(), "ids": e.ids,
+             "lr": e.lr, "frozen": tuple(e.frozen)} for e in ledger]
 
 
 def check_weights(ctx, cfg: Config, ledger: list[dict], weights: dict[str, torch.Tensor], parts: int,
