@@ -33,7 +33,7 @@ from tutor.labs import rank as lab
 from tutor.labs.rank.perf import Meter, count_params
 
 VOCAB, WIDTH, BLOCKS = 512, 128, 8
-BATCH, SEQ = 4, 32
+BATCH, SEQ = 2, 32
 STEPS = 12
 STREAM_TOKENS = 1 << 16
 
