@@ -133,11 +133,7 @@ class TutorApp(App):
             self.action_show_help_panel()
 
     def action_open_section(self, section_id: str) -> None:
-        section = next(item for item in SECTIONS if item["id"] == section_id)
-        if section_id in self._modes:
-            self.switch_mode(section_id)
-        else:
-            self.notify(text("home.not_yet", self.lang, section=pick(section["name"], self.lang), cli=section["cli"]))
+        self.switch_mode(section_id)
 
     async def open_practice(self, section: str | None = None) -> None:
         """Practice, narrowed to one lesson section when given."""

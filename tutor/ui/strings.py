@@ -19,8 +19,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.store_error": ("History unavailable: {error}", "无法读取学习记录:{error}"),
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
-    "home.not_yet": ("{section} is not in this version yet. Meanwhile: {cli}",
-                     "本版本还没有「{section}」界面。可先用命令行:{cli}"),
     "progress.title": ("Progress", "进度"),
     "progress.totals": ("{attempts} attempts · {accuracy} right · {tried}/{total} questions tried · "
                         "streak {streak} day(s) · {labs} lab runs",
@@ -119,23 +117,17 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 SECTIONS: list[dict] = [
     {"id": "lessons", "key": "l", "name": ("Lessons", "课程"),
-     "hint": ("read the lesson; every number computed live", "读课;所有数字都由引擎实时计算"),
-     "cli": "tutor lessons"},
+     "hint": ("read the lesson; every number computed live", "读课;所有数字都由引擎实时计算")},
     {"id": "practice", "key": "p", "name": ("Practice", "练习"),
-     "hint": ("interview questions, checked by the sizing engine", "面试题,答案由 sizing 引擎核对"),
-     "cli": "tutor questions"},
+     "hint": ("interview questions, checked by the sizing engine", "面试题,答案由 sizing 引擎核对")},
     {"id": "playground", "key": "g", "name": ("Playground", "沙盘"),
-     "hint": ("change TP/PP/CP/DP and watch memory and bubble", "调 TP/PP/CP/DP,看显存和 bubble 的变化"),
-     "cli": "tutor size --help"},
+     "hint": ("change TP/PP/CP/DP and watch memory and bubble", "调 TP/PP/CP/DP,看显存和 bubble 的变化")},
     {"id": "labs", "key": "b", "name": ("Labs", "实验"),
-     "hint": ("real torch.distributed jobs: hangs and slowdowns to fix", "真实的 torch.distributed 任务:查 hang、查慢"),
-     "cli": "tutor --help"},
+     "hint": ("real torch.distributed jobs: hangs and slowdowns to fix", "真实的 torch.distributed 任务:查 hang、查慢")},
     {"id": "mock", "key": "m", "name": ("Mock interview", "模拟面试"),
-     "hint": ("timed: 30-second pitch, system design, debugging", "限时:30 秒陈述、系统设计、排障"),
-     "cli": "tutor mock"},
+     "hint": ("timed: 30-second pitch, system design, debugging", "限时:30 秒陈述、系统设计、排障")},
     {"id": "progress", "key": "r", "name": ("Progress", "进度"),
-     "hint": ("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点"),
-     "cli": "tutor progress"},
+     "hint": ("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点")},
 ]
 
 
