@@ -186,15 +186,7 @@ def _diagnose(args, entry) -> int:
     if args.json:
         print_json(verdict)
         return 0
-    print(f"{'right' if verdict['correct'] else 'not yet'}: score {verdict['score']:.0%}")
-    for item in verdict["feedback"]:
-        print(f"\n{item['prompt']}")
-        for point in item["covered"]:
-            print(f"  ✓ {point}")
-        for point in item["missing"]:
-            print(f"  ✗ {point}")
-        if verdict["correct"]:
-            print(f"  model answer: {item['model_answer']}")
+    lab_hang.print_verdict(verdict)
     return 0
 
 

@@ -23,7 +23,7 @@ from tutor.content.models import DiagnosisItem, KeyPoint
 from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.grading.rubric import covers
 from tutor.labs.diagnose import PASS_SCORE, grade
-from tutor.labs.hangview import stacks
+from tutor.labs.hangview import ranks_text, stacks
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -179,7 +179,7 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
-    who = _who(group.ranks)
+    who = ranks_text(group.ranks)
     if failed:
         return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
     if group.op is None:
@@ -187,15 +187,6 @@ def _group_text(group: Group, failed: bool) -> dict[str, str]:
     # the site in backticks: shown as Markdown, `<module>` would read as a tag
     return {"en": f"{who} wait{'s' if len(group.ranks) == 1 else ''} in {group.op} (`{group.site}`)",
             "zh": f"{who} 停在 {group.op}(`{group.site}`)"}
-
-
-def _who(ranks: list[int]) -> str:
-    ranks = sorted(ranks)
-    if len(ranks) == 1:
-        return f"rank {ranks[0]}"
-    if len(ranks) > 2 and ranks == list(range(ranks[0], ranks[-1] + 1)):
-        return f"ranks {ranks[0]}-{ranks[-1]}"
-    return "ranks " + ", ".join(map(str, ranks))
 
 
 def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str = "en") -> dict:

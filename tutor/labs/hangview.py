@@ -191,7 +191,7 @@ def _collective_text(row: dict[int, Call | None]) -> dict[str, str]:
         groups.setdefault(call.label() if call else "", []).append(rank)
     en, zh = [], []
     for label, ranks in sorted(groups.items(), key=lambda item: item[1]):
-        who, verb = _ranks_text(ranks), "calls" if len(ranks) == 1 else "call"
+        who, verb = ranks_text(ranks), "calls" if len(ranks) == 1 else "call"
         if label:
             site = next(call.site for rank, call in row.items() if rank in ranks and call is not None)
             en.append(f"{who} {verb} {label} ({site})")
@@ -251,7 +251,8 @@ def rows(view: Timeline, group: tuple[int, ...] | None = None, around: int | Non
             for position in range(max(0, end - window), end)]
 
 
-def _ranks_text(ranks: list[int]) -> str:
+def ranks_text(ranks: list[int]) -> str:
+    """"rank 3", "ranks 0-6", "ranks 1, 5": the way the views and the diagnosis name ranks."""
     ranks = sorted(ranks)
     if len(ranks) == 1:
         return f"rank {ranks[0]}"
