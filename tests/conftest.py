@@ -28,3 +28,14 @@ def fixture_content(monkeypatch) -> Path:
     load.cache_clear()
     yield root
     load.cache_clear()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist (`-n 2 --dist loadgroup`), the perf-lab tests run one after another on one worker.
+
+    They compare a fixed program with the shipped one by measured speed, in the same check; two
+    such checks side by side on two cores would each see the other's load come and go.
+    """
+    for item in items:
+        if item.path.name.startswith("test_perf_"):
+            item.add_marker(pytest.mark.xdist_group("perf-labs"))
