@@ -34,6 +34,9 @@ class TutorApp(App):
              "practice": _lazy("practice", "PracticeScreen"), "playground": _lazy("playground", "PlaygroundScreen"),
              "mock": _lazy("mock", "MockScreen"), "progress": _lazy("progress", "ProgressScreen"),
              "labs": _lazy("labs", "LabsScreen")}
+    # The app opens straight into Home: no blank default screen composed and then switched away
+    # from (that switch costs two stylesheet reparses before the first frame).
+    DEFAULT_MODE = "home"
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("f1", "toggle_help", "Keys", id="help"),
@@ -61,7 +64,6 @@ class TutorApp(App):
 
     def on_mount(self) -> None:
         self.title = text("app.title", self.lang)
-        self.switch_mode("home")
         # Well after the first frame is on the terminal: importing the engine holds the GIL for
         # a while, and Textual writes its output from a thread of its own.
         self.set_timer(1.0, self._warm_up)
