@@ -73,7 +73,7 @@ def test_labs_screen(snap_compare, lab_content, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_labs_hang_view_after_a_right_diagnosis(snap_compare, lab_content, lang):
     """The Evidence tab of a hang at 120×44, after a right diagnosis: the outcome (hang in 9.8 s,
-    2 ranks, gloo), the runner's summary and each rank's step; "No measurements yet"; the two
+    2 ranks, gloo), the runner's summary and each rank's step (no metrics panel: a hang lab measures nothing); the two
     ranks' stacks side by side (rank 0 in broadcast at train.py:12, rank 1 in all_reduce at
     train.py:13); the collectives by position with row 3 marked as the first divergence, and its
     sentence; the verdict ✓ Right with the points covered and the model answers; the answer line."""

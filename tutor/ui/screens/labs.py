@@ -130,14 +130,19 @@ class LabsScreen(SectionScreen):
         answer = self.query_one("#lab-answer", Input)
         if self.evidence is None:
             self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
-            self.query_one("#lab-metrics", LabMetrics).show(None, lang)
+            metrics = self.query_one("#lab-metrics", LabMetrics)
+            metrics.show(None, lang)
+            metrics.display = self.entry.lab.kind == "perf"
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
             return
         from tutor.labs.hangreport import view
 
         self.query_one("#lab-outcome", Static).update(outcome_text(self.evidence, lang, self.check))
-        self.query_one("#lab-metrics", LabMetrics).show(self.evidence, lang)
+        metrics = self.query_one("#lab-metrics", LabMetrics)
+        metrics.show(self.evidence, lang)
+        # A hang lab measures nothing: its Evidence tab is the hang view, without an empty panel above.
+        metrics.display = self.entry.lab.kind == "perf" or bool((self.evidence.get("metrics") or {}).get("step_time_s"))
         hung = self.evidence["outcome"] in ("hang", "crash")
         self.query_one("#lab-hang", LabHangView).show(view(self.evidence, reveal=self.revealed) if hung else None, lang)
         answer.display = bool(self.entry.lab.diagnosis) and hung

@@ -95,7 +95,7 @@ class LabHangView(Vertical):
     LabHangView { height: auto; }
     LabHangView #hang-stacks { height: auto; }
     LabHangView .hang-rank { width: 1fr; height: auto; border: round $secondary; padding: 0 1; }
-    LabHangView #hang-timeline, LabHangView #hang-divergence { height: auto; padding: 0 1; }
+    LabHangView #hang-title, LabHangView #hang-timeline, LabHangView #hang-divergence { height: auto; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
