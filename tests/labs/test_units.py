@@ -235,3 +235,24 @@ def test_every_shipped_lab_loads_with_its_files(tmp_path):
         assert "TODO" in shipped and "TODO" not in solution
         docstring = shipped.split('"""')[1]
         assert "torchrun --nproc-per-node" in docstring and "What to observe" in docstring
+
+
+@pytest.mark.timeout(60)
+def test_a_finished_rank_leaves_without_the_interpreters_teardown(tmp_path):
+    """gloo's work objects freed during finalization abort about one exit in ten on torch 2.13
+    ("terminate called without an active exception"); a rank whose program finished therefore
+    exits at once: atexit handlers do not run, output is flushed, the code is 0. A program that
+    exits non-zero still exits the usual way, with its code."""
+    program = tmp_path / "prog.py"
+    program.write_text("import atexit, sys\natexit.register(lambda: print('TEARDOWN'))\n"
+                       "print('body', end='')\nsys.exit(int(sys.argv[1]))\n")
+    env = {key: value for key, value in os.environ.items() if key not in ("RANK", "WORLD_SIZE")}
+    for code, teardown in ((0, False), (3, True)):
+        done = subprocess.run([sys.executable, "-m", "tutor.labs.rank", str(program), str(code)], env=env,
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == code, done.stderr
+        assert done.stdout.startswith("body") and ("TEARDOWN" in done.stdout) == teardown
+    program.write_text("import atexit\natexit.register(lambda: print('TEARDOWN'))\nprint('end of program')\n")
+    done = subprocess.run([sys.executable, "-m", "tutor.labs.rank", str(program)], env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout) == (0, "end of program\n"), done.stderr

@@ -40,6 +40,8 @@ def main(argv: list[str]) -> None:
         if isinstance(exit_.code, str):  # `raise SystemExit("message")`: the message is the cause
             session.emit("exception", type="SystemExit", message=exit_.code, where=None, traceback=None)
         session.emit("exit", code=code)
+        if code == 0:
+            _exit_without_teardown()
         raise
     except BaseException as error:
         session.emit("exception", type=type(error).__name__, message=str(error)[:2000],
@@ -49,6 +51,23 @@ def main(argv: list[str]) -> None:
         session.emit("exit", code=1)
         raise
     session.emit("exit", code=0)
+    _exit_without_teardown()
+
+
+def _exit_without_teardown() -> None:
+    """End a rank whose program has finished, skipping the interpreter's teardown.
+
+    Why: with gloo (measured on torch 2.13 CPU), objects that still reference a destroyed
+    process group's work, such as a DDP reducer, are freed during interpreter finalization, and
+    about one exit in ten then aborts with "terminate called without an active exception"
+    (a bare DDP script under torchrun: 1 run in 10; the perf labs: 5 runs in 14). torchrun reports
+    that as a crash of a program that finished. Known upstream (pytorch/pytorch#190489, and the
+    abandoned atexit fix #179291). Every event is written line by line and the program's own
+    files are closed, so nothing is lost by leaving at once.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _hold_for_evidence(session) -> None:
