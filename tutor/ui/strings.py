@@ -117,15 +117,15 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 SECTIONS: list[dict] = [
     {"id": "lessons", "key": "l", "name": ("Lessons", "课程"),
-     "hint": ("read the lesson; every number computed live", "读课;所有数字都由引擎实时计算")},
+     "hint": ("the lesson, every number computed live", "读课;所有数字都由引擎实时计算")},
     {"id": "practice", "key": "p", "name": ("Practice", "练习"),
-     "hint": ("interview questions, checked by the sizing engine", "面试题,答案由 sizing 引擎核对")},
+     "hint": ("questions checked by the sizing engine", "面试题,答案由 sizing 引擎核对")},
     {"id": "playground", "key": "g", "name": ("Playground", "沙盘"),
-     "hint": ("change TP/PP/CP/DP and watch memory and bubble", "调 TP/PP/CP/DP,看显存和 bubble 的变化")},
+     "hint": ("change TP/PP/CP/DP; watch memory, bubble", "调 TP/PP/CP/DP,看显存和 bubble 的变化")},
     {"id": "labs", "key": "b", "name": ("Labs", "实验"),
-     "hint": ("real torch.distributed jobs: hangs and slowdowns to fix", "真实的 torch.distributed 任务:查 hang、查慢")},
+     "hint": ("real torch.distributed hangs, slowdowns", "真实的 torch.distributed 任务:查 hang、查慢")},
     {"id": "mock", "key": "m", "name": ("Mock interview", "模拟面试"),
-     "hint": ("timed: 30-second pitch, system design, debugging", "限时:30 秒陈述、系统设计、排障")},
+     "hint": ("timed pitch, system design, debugging", "限时:30 秒陈述、系统设计、排障")},
     {"id": "progress", "key": "r", "name": ("Progress", "进度"),
      "hint": ("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点")},
 ]

@@ -76,7 +76,9 @@ class HomeScreen(Screen):
         today.update(self._today(lang))
         news = self.query_one("#news", Static)
         news.border_title = text("home.news", lang)
-        news.update("\n".join(f"• {entry[lang]}" for entry in (self._record or {}).get("news", [])[:4]))
+        # Chinese runs without spaces wrap as one word: after "• " it would leave the bullet alone.
+        bullet = "•" if lang == "zh" else "• "
+        news.update("\n".join(f"{bullet}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
 
     def _today(self, lang: str) -> str:
         if self._record is None:
