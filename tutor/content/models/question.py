@@ -1,131 +1,15 @@
-"""Typed, frozen models of the content files (DESIGN §6).
-
-Lessons (`lessons/*.yaml`), questions (`questions/*.yaml`, a list per file) and labs
-(`labs/NN-name/lab.yaml`) are loaded into these models; unknown keys are errors, and every
-learner-facing text is a `Text` with both languages. Field docstrings are the reference for
-authors (`docs/content-format.md` summarises them).
-"""
+"""A question (`questions/*.yaml`): its steps of each kind, hints, mistakes, parameters."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
-from tutor.units import as_number, parse_count
-
-
-def _to_number(value: object) -> object:
-    # PyYAML reads `70e9` (no dot) as a string, so authors may write numbers as strings
-    # and with suffixes (`70B`); anything else is left for pydantic to reject.
-    if isinstance(value, str):
-        return parse_count(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return as_number(value)
-    return value
+from tutor.content.models.base import LANGS, FormulaName, Ident, NonEmpty, Number, Text, ContentModel
 
 
-Number = Annotated[Union[int, float], BeforeValidator(_to_number)]
-Ident = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
-FormulaName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
-LANGS = ("en", "zh")
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-
-class Text(_Model):
-    """A learner-facing text in both languages."""
-
-    en: NonEmpty
-    """English text."""
-    zh: NonEmpty
-    """Chinese text."""
-
-    def get(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
-
-
-# ---------------------------------------------------------------- lessons
-
-
-class Figure(_Model):
-    """A number shown in a lesson, computed by the sizing engine, never typed in."""
-
-    formula: FormulaName | None = None
-    """Name of an engine formula (`tutor size` registry)."""
-    inputs: dict[str, Number | str] = {}
-    """Values for the formula's symbols (numbers, or preset names where the formula takes one)."""
-    unit: str = ""
-    """Display unit of `tutor.sizing.format_value`: B, KB, MB, GB, TB, MiB, GiB, s, min, h, days, %,
-    FLOPs, TFLOP/s, tokens/s, params (a count with K/M/B/T, 万/亿), x (plain)."""
-    digits: int = Field(default=1, ge=0, le=6)
-    """Decimals shown in the rendered figure (`format_value`'s `digits`)."""
-    fact: Number | None = None
-    """A published figure instead of a formula; then `source` is required."""
-    fact_unit: str | None = None
-    """The unit `fact` is written in (s, h, days, B, FLOPs, FLOP/s, fraction, count); default: base units."""
-    source: str | None = None
-    """Where a published figure comes from (paper and table, vendor page)."""
-
-
-class Scenario(_Model):
-    """A sizing set-up the playground can open from this section (a worked example)."""
-
-    id: Ident
-    """Unique within the lesson."""
-    title: Text
-    """What the scenario is, as the playground lists it."""
-    settings: dict[str, Number | str | bool]
-    """`tutor size` settings without dashes: model, gpus, tp, pp, cp, dp, seq, global_batch, sharding, …"""
-
-
-class Section(_Model):
-    """One section of a lesson."""
-
-    id: Ident
-    """Unique within the lesson; `lesson-id/section-id` is how questions point here."""
-    title: Text
-    """Heading."""
-    body: Text
-    """Markdown; `{{name}}` inserts a figure declared in the lesson's `figures`."""
-    questions: list[Ident] = []
-    """Practice questions for this section, by id."""
-    labs: list[Ident] = []
-    """Labs for this section, by name (folder name without its `NN-` prefix)."""
-    see_also: list[Ident] = []
-    """Deep-dive lessons this section points to, by lesson id."""
-    scenarios: list[Scenario] = []
-    """Worked examples the playground opens preset (`g` in the lesson reader)."""
-
-
-class Lesson(_Model):
-    """A lesson or a deep dive, in sections."""
-
-    id: Ident
-    """Unique lesson id."""
-    kind: Literal["lesson", "deep-dive"] = "lesson"
-    """The main lesson, or a deep dive it points to."""
-    order: int = 0
-    """Position in the lesson list."""
-    title: Text
-    """Title."""
-    summary: Text
-    """One or two sentences shown in lists."""
-    figures: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], Figure] = {}
-    """Named figures the bodies insert with `{{name}}`."""
-    sections: list[Section] = Field(min_length=1)
-    """The sections, in reading order."""
-
-
-# ---------------------------------------------------------------- questions
-
-
-class Vary(_Model):
+class Vary(ContentModel):
     """The values a parametric input draws from: `choices`, or a `min`..`max` range by `step`."""
 
     choices: list[Number | str] | None = None
@@ -151,7 +35,7 @@ class Vary(_Model):
         return self
 
 
-class Derived(_Model):
+class Derived(ContentModel):
     """An input computed from the others by an engine formula (e.g. dp from gpus, tp, pp, cp)."""
 
     formula: FormulaName
@@ -160,7 +44,7 @@ class Derived(_Model):
     """Formula symbol -> a number, or the name of a `given`/`vary`/earlier `derive` input."""
 
 
-class Hinted(_Model):
+class Hinted(ContentModel):
     """Fields shared by every step kind."""
 
     id: Ident = "main"
@@ -175,7 +59,7 @@ class Hinted(_Model):
     """Share of a design question's score."""
 
 
-class Mistake(_Model):
+class Mistake(ContentModel):
     """A wrong answer the grader recognises, and what to tell the learner who gives it.
 
     Numeric steps: the wrong value is the step's formula (or `formula`) evaluated with the
@@ -194,7 +78,7 @@ class Mistake(_Model):
     """What the learner probably did and why it is wrong."""
 
 
-class NumericAnswer(_Model):
+class NumericAnswer(ContentModel):
     """A number computed by an engine formula."""
 
     formula: FormulaName
@@ -246,7 +130,7 @@ class ConfigStep(Hinted):
     `min_m_over_p` (4), `max_pp`, `cp` (a required CP), `ep` (a required EP)."""
 
 
-class Choice(_Model):
+class Choice(ContentModel):
     """One option of a choice step."""
 
     id: Ident
@@ -269,7 +153,7 @@ class ChoiceStep(Hinted):
     """Whether more than one option is right and all must be chosen."""
 
 
-class KeyPoint(_Model):
+class KeyPoint(ContentModel):
     """A rubric point: what a good answer says, with the phrasings that count as saying it."""
 
     id: Ident
@@ -324,7 +208,7 @@ Step = Annotated[
 STEP_KINDS = ("numeric", "formula", "config", "choice", "open", "clarify")
 
 
-class Question(_Model):
+class Question(ContentModel):
     """A practice question: one step, or several (`design`)."""
 
     id: Ident
@@ -354,60 +238,3 @@ class Question(_Model):
     @property
     def kind(self) -> str:
         return self.steps[0].kind if len(self.steps) == 1 else "design"
-
-
-# ---------------------------------------------------------------- labs
-
-
-class DiagnosisItem(_Model):
-    """One question of a lab's diagnosis (which rank, which call, which line, why)."""
-
-    id: Ident
-    """Item id."""
-    prompt: Text
-    """The question."""
-    points: list[KeyPoint] = Field(min_length=1)
-    """What a right answer names."""
-    model_answer: Text
-    """Shown after answering."""
-
-
-class Lab(_Model):
-    """`labs/NN-name/lab.yaml`: a real multi-process job with a planted bug or a TODO."""
-
-    title: Text
-    """Title."""
-    brief: Text
-    """What the learner is asked to do."""
-    kind: Literal["parallel", "hang", "perf"]
-    """Parallelism exercise, planted hang, or planted slowdown."""
-    world_size: Annotated[int, Field(ge=1, le=64)] = 2
-    """Ranks by default."""
-    world_sizes: list[Annotated[int, Field(ge=1, le=64)]] = []
-    """Other world sizes the lab supports (CI runs each)."""
-    gpu_only: bool = False
-    """Needs CUDA GPUs; skipped with a message on CPU."""
-    program: str = "train.py"
-    """The program as shipped, relative to the lab folder."""
-    solution: str = "solution.py"
-    """The reference solution, relative to the lab folder."""
-    checker: str | None = None
-    """The lab's checker, relative to the lab folder: `tutor lab check` runs it as the job's program
-    and it exercises the learner's program (imported as a module) against a reference. Without
-    one, the check runs the program itself and requires it to finish with its self-checks passing."""
-    args: list[str] = []
-    """Command-line arguments the program gets by default (e.g. the step a planted bug fires at)."""
-    files: list[str] = []
-    """Other files the program needs, copied into the workspace with it."""
-    symptom: Literal["hang", "crash", "wrong", "slow", "fail-check"]
-    """What the shipped program shows."""
-    timeout_s: Annotated[float, Field(gt=0, le=600)] = 30
-    """Process-group timeout and no-progress limit for one run."""
-    section: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+/[a-z0-9-]+$")] | None = None
-    """The lesson section it belongs to."""
-    hints: list[Text] = []
-    """Hints in tiers."""
-    diagnosis: list[DiagnosisItem] = []
-    """The diagnosis the learner must give (hang and perf labs)."""
-    check: dict[str, Number | str | bool | list[Number]] = {}
-    """Parameters of the fix check (thresholds, tolerances); the lab's checker reads them."""

@@ -1,0 +1,46 @@
+"""What every content model shares: the frozen base, bilingual `Text`, typed scalars."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StringConstraints
+
+from tutor.units import as_number, parse_count
+
+
+def _to_number(value: object) -> object:
+    # PyYAML reads `70e9` (no dot) as a string, so authors may write numbers as strings
+    # and with suffixes (`70B`); anything else is left for pydantic to reject.
+    if isinstance(value, str):
+        return parse_count(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return as_number(value)
+    return value
+
+
+Number = Annotated[Union[int, float], BeforeValidator(_to_number)]
+Ident = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
+FormulaName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
+LANGS = ("en", "zh")
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+class ContentModel(BaseModel):
+    """Every content model: frozen, unknown keys refused, field docstrings kept as descriptions."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class Text(ContentModel):
+    """A learner-facing text in both languages."""
+
+    en: NonEmpty
+    """English text."""
+    zh: NonEmpty
+    """Chinese text."""
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
