@@ -81,7 +81,16 @@ class PlaygroundScreen(SectionScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        # Typed numbers are watched, not messaged: a watcher runs as the value changes, so the
+        # charts are redrawn in the same frame as the keystroke (an Input.Changed message bubbles
+        # up after that frame and its redraw waits for the next one, ~20 ms later).
+        for name in NUMBER_FIELDS:
+            self.watch(self.query_one(f"#field-{name}", Input), "value", self._typed, init=False)
         self.load_settings(self._settings)
+
+    def _typed(self) -> None:
+        if not self._filling:
+            self.recompute()
 
     # -- settings in and out
 
@@ -118,7 +127,6 @@ class PlaygroundScreen(SectionScreen):
             settings[name] = self.query_one(f"#field-{name}", Checkbox).value
         return settings
 
-    @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self, event) -> None:
