@@ -128,21 +128,19 @@ class LabsScreen(SectionScreen):
     def _show_evidence(self) -> None:
         lang = self.app.lang
         answer = self.query_one("#lab-answer", Input)
+        metrics = self.query_one("#lab-metrics", LabMetrics)
+        metrics.show(self.evidence, lang)
+        # A hang lab measures nothing: its Evidence tab is the hang view, without an empty panel above.
+        metrics.display = self.entry.lab.kind == "perf" or bool(((self.evidence or {}).get("metrics") or {})
+                                                                .get("step_time_s"))
         if self.evidence is None:
             self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
-            metrics = self.query_one("#lab-metrics", LabMetrics)
-            metrics.show(None, lang)
-            metrics.display = self.entry.lab.kind == "perf"
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
             return
         from tutor.labs.hangreport import view
 
         self.query_one("#lab-outcome", Static).update(outcome_text(self.evidence, lang, self.check))
-        metrics = self.query_one("#lab-metrics", LabMetrics)
-        metrics.show(self.evidence, lang)
-        # A hang lab measures nothing: its Evidence tab is the hang view, without an empty panel above.
-        metrics.display = self.entry.lab.kind == "perf" or bool((self.evidence.get("metrics") or {}).get("step_time_s"))
         hung = self.evidence["outcome"] in ("hang", "crash")
         self.query_one("#lab-hang", LabHangView).show(view(self.evidence, reveal=self.revealed) if hung else None, lang)
         answer.display = bool(self.entry.lab.diagnosis) and hung
