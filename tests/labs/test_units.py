@@ -256,3 +256,20 @@ def test_a_finished_rank_leaves_without_the_interpreters_teardown(tmp_path):
     done = subprocess.run([sys.executable, "-m", "tutor.labs.rank", str(program)], env=env,
                           capture_output=True, text=True, timeout=30)
     assert (done.returncode, done.stdout) == (0, "end of program\n"), done.stderr
+
+
+def test_without_torch_a_run_is_refused_in_one_line_not_reported_as_a_crash(monkeypatch, capsys, tmp_path):
+    import importlib.util
+
+    from tutor.cli import main
+    from tutor.errors import TutorError
+    from tutor.labs.runner import LabRun
+    from tutor.labs.runspec import RunSpec
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "torch" else real(name, *rest))
+    with pytest.raises(TutorError, match="the labs need PyTorch"):
+        LabRun(RunSpec(lab="tp-mlp", program=tmp_path / "train.py", world_size=2))
+    assert main(["lab", "run", "tp-mlp"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install torch==2.13.0 '.[labs]'" in err

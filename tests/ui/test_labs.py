@@ -113,3 +113,18 @@ async def test_check_stop_and_leaving_stop_the_run_hints_come_in_tiers(lab_conte
         await pilot.press("escape")  # leaving the screen stops the run
         await until(pilot, lambda: run.finished, seconds=30)
         assert run.evidence["outcome"] == "cancelled" and leftovers(run.run_id) == []
+
+
+@pytest.mark.timeout(60)
+async def test_without_torch_run_says_how_to_install_it_and_starts_nothing(lab_content, tutor_home, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "torch" else real(name, *rest))
+    app = TutorApp()
+    async with app.run_test(size=(110, 34)) as pilot:
+        screen = await open_labs(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen.run is None and screen.evidence is None
+        assert any("the labs need PyTorch" in str(note.message) for note in app._notifications)

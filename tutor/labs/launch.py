@@ -119,6 +119,22 @@ class LaunchPlan:
         return "\n".join(blocks)
 
 
+def require_torch() -> None:
+    """Refuse a run, in one line, when this Python has no PyTorch.
+
+    Why check here: every rank would die importing torch and the run would read as a crash of
+    the learner's program. `find_spec` looks for the package without importing it (the core
+    never imports torch).
+    """
+    from importlib.util import find_spec
+
+    from tutor.errors import TutorError
+
+    if find_spec("torch") is None:
+        raise TutorError("the labs need PyTorch, which this Python does not have: in the tutor's checkout, "
+                         "pip install torch==2.13.0 '.[labs]'")
+
+
 def visible_gpus() -> int:
     """CUDA GPUs this process could use, without importing torch (for `--backend auto`).
 

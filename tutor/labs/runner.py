@@ -31,6 +31,7 @@ from tutor.labs import procs, stacks
 from tutor.labs.agent import PARENT_PID_ENV
 from tutor.labs.events import DUMP_REQUEST, FAILURE_RELEASE, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
+from tutor.labs.launch import require_torch
 from tutor.labs.measure import enrich
 from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent, RunSpec, new_run_dir
 
@@ -44,6 +45,7 @@ RUN_ID_ENV = "TUTOR_LAB_RUN_ID"
 
 class LabRun:
     def __init__(self, spec: RunSpec, on_event: Callable[[RunEvent], None] | None = None):
+        require_torch()
         self.spec = spec
         self.run_dir = new_run_dir(spec)
         self.plan = spec.plan(self.run_dir)

@@ -222,6 +222,14 @@ class LabsScreen(SectionScreen):
         if self.run is not None:
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
+        from tutor.errors import TutorError
+        from tutor.labs.launch import require_torch
+
+        try:
+            require_torch()
+        except TutorError as error:
+            self.notify(str(error), severity="error")
+            return
         self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
         self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
         self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
