@@ -9,3 +9,11 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def open_labs(pilot):
+    """From Home to the Labs screen (key b), settled; returns the screen."""
+    await settle(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    return pilot.app.screen

@@ -5,35 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Markdown, Static
 
 from tests.labs.conftest import leftovers
-from tests.ui.helpers import settle
+from tests.ui.helpers import open_labs, settle
 from tutor.ui.app import TutorApp
 from tutor.ui.widgets.lab_logs import LabLogs
 
-FIXTURE = Path(__file__).resolve().parents[1] / "labs" / "fixtures"
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def lab_content(monkeypatch):
-    monkeypatch.setenv("TUTOR_CONTENT", str(FIXTURE))
-    from tutor.content import load
-
-    load.cache_clear()
-    yield FIXTURE
-    load.cache_clear()
-
-
-async def open_labs(pilot):
-    await settle(pilot)
-    await pilot.press("b")
-    await settle(pilot)
-    return pilot.app.screen
 
 
 async def until(pilot, condition, seconds: float = 60.0) -> None:

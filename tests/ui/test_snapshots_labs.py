@@ -7,14 +7,12 @@ after a deliberate change.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from tests.ui.helpers import settle
+from tests.ui.helpers import open_labs, settle
 from tutor.ui.app import TutorApp
 
-FIXTURE = Path(__file__).resolve().parents[1] / "labs" / "fixtures"
 LANGS = ["en", "zh"]
 
 
@@ -42,23 +40,6 @@ EVIDENCE = {
 }
 
 
-@pytest.fixture
-def lab_content(monkeypatch):
-    monkeypatch.setenv("TUTOR_CONTENT", str(FIXTURE))
-    from tutor.content import load
-
-    load.cache_clear()
-    yield FIXTURE
-    load.cache_clear()
-
-
-async def _open(pilot):
-    await settle(pilot)
-    await pilot.press("b")
-    await settle(pilot)
-    return pilot.app.screen
-
-
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
 def test_labs_screen(snap_compare, lab_content, lang):
@@ -66,7 +47,7 @@ def test_labs_screen(snap_compare, lab_content, lang):
     title, "hang · 2 ranks · no-progress limit 3 s · not started", the brief, the note that F4 makes a
     copy and F5 runs the shipped program, the key line, and the diagnosis question; the footer with
     Hint, Start, Run, Check and Stop."""
-    assert snap_compare(TutorApp(lang=lang), terminal_size=(110, 34), run_before=_open)
+    assert snap_compare(TutorApp(lang=lang), terminal_size=(110, 34), run_before=open_labs)
 
 
 @pytest.mark.timeout(60)
@@ -80,7 +61,7 @@ def test_labs_hang_view_after_a_right_diagnosis(snap_compare, lab_content, lang)
     async def show(pilot):
         from tutor.labs.hangfacts import grade_run
 
-        screen = await _open(pilot)
+        screen = await open_labs(pilot)
         screen.evidence, screen.revealed = EVIDENCE, True
         screen.verdict = grade_run(list(screen.entry.lab.diagnosis), "rank 0 waits in broadcast, rank 1 in all_reduce",
                                    EVIDENCE, lang)
