@@ -7,7 +7,6 @@ after a deliberate change.
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.ui.helpers import open_labs, settle
