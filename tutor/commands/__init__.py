@@ -19,5 +19,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("review", "spaced review of what you got wrong: due questions and lab diagnoses"),
     "lab": ("lab", "real distributed jobs: list, show, start, run, check, diagnose, reset, evidence, mystery, "
                    "experiment, bandwidth"),
+    "serve": ("serve", "the app in a browser tab (textual-serve); loopback only unless --allow-remote"),
     "store": ("store", "where your history lives; check, back up or recover it"),
 }

@@ -1,0 +1,213 @@
+"""The real `tutor serve` in headless Chromium: Home -> Practice -> answer -> verdict, then no process left.
+
+The page is xterm.js drawing on a canvas, so its text is not in the DOM. A script installed
+before the page's own catches textual-serve's terminal object as it is built (the first object
+that gets a `fitAddon`) and the test reads the terminal's screen buffer: the exact characters
+the learner sees. A screenshot of the page is saved under build/test-artifacts/ (git-ignored).
+
+Chromium is Debian's (`chromium`, `chromium-driver`, installed by .ci/run), driven by selenium
+through the system chromedriver: nothing is downloaded. Without them the test is skipped and
+says why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import FIXTURES, REPO
+
+CHROMIUM = next((path for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
+                 if path and Path(path).is_file()), None)
+CHROMEDRIVER = next((path for path in ("/usr/bin/chromedriver", shutil.which("chromedriver") or "")
+                     if path and Path(path).is_file()), None)
+ARTIFACTS = Path(os.environ.get("TUTOR_TEST_ARTIFACTS", REPO / "build" / "test-artifacts"))
+MARK = "TUTOR_SERVE_TEST_RUN"
+"""Set in the server's environment only: every process it starts inherits it, Chromium does not."""
+
+# Catch textual.js's terminal wrapper when its constructor assigns `this.fitAddon`, then let
+# the assignment land as an ordinary property.
+HOOK = """
+Object.defineProperty(Object.prototype, 'fitAddon', {configurable: true, set(value) {
+  Object.defineProperty(this, 'fitAddon', {value, writable: true, configurable: true, enumerable: true});
+  window.__tutorTerminal = this;
+}});
+"""
+SCREEN_TEXT = """
+const wrapper = window.__tutorTerminal, terminal = wrapper && wrapper.terminal;
+if (!terminal) return null;
+const buffer = terminal.buffer.active, rows = [];
+for (let i = 0; i < terminal.rows; i++) {
+  const line = buffer.getLine(buffer.viewportY + i);
+  rows.push(line ? line.translateToString(true) : '');
+}
+return rows.join('\\n');
+"""
+
+
+def _skip_reason() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    try:
+        import textual_serve  # noqa: F401
+    except ImportError:
+        return "textual-serve is not installed (pip install -e '.[serve]')"
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        return "Chromium or its driver is absent (apt-get install chromium chromium-driver)"
+    return None
+
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def marked_pids(run_id: str) -> set[int]:
+    from tutor.labs.procs import pids_with_env
+
+    return set(pids_with_env(MARK, run_id))
+
+
+def wait_for(predicate, timeout: float, what: str, detail=lambda: ""):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{detail()}")
+
+
+class Page:
+    """One Chromium window showing the tutor; `screen()` is the terminal's text."""
+
+    def __init__(self, driver, url: str):
+        self.driver = driver
+        self.url = url
+
+    def screen(self) -> str:
+        return self.driver.execute_script(SCREEN_TEXT) or ""
+
+    def expect(self, text: str, timeout: float = 20) -> str:
+        return wait_for(lambda: text in self.screen() and self.screen(), timeout, repr(text), self.screen)
+
+    def press(self, keys: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys(keys)
+
+
+def start_chromium(profile: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    # The network is closed: nothing may try to reach out (updates, sync, QUIC probes).
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,860"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def open_app(driver, url: str) -> Page:
+    """The tutor in the current window (the hook is per window, so it is installed here)."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+    driver.get(url)
+    page = Page(driver, url)
+    page.expect("Sections", timeout=25)  # Home
+    return page
+
+
+@pytest.fixture
+def served(tmp_path, tutor_home):
+    """`tutor serve` on a free loopback port, with the fixture content; stopped (and checked) after."""
+    run_id = uuid.uuid4().hex
+    port = free_port()
+    env = {**os.environ, "TUTOR_CONTENT": str(FIXTURES / "content"), "TUTOR_HOME": str(tutor_home), MARK: run_id}
+    server = subprocess.Popen([sys.executable, "-m", "tutor", "serve", "--port", str(port)], cwd=str(REPO), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_for(lambda: _answers(port), 20, "the server to listen", lambda: _drain(server))
+        yield server, url, run_id
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+        for pid in marked_pids(run_id):  # never leave one behind, even when the test failed
+            os.kill(pid, signal.SIGKILL)
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _drain(server: subprocess.Popen) -> str:
+    if server.poll() is None:
+        return "(server still running)"
+    return server.stdout.read()
+
+
+@pytest.mark.timeout(90)
+def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tutor_home):
+    server, url, run_id = served
+    driver = start_chromium(tmp_path / "chromium-profile")
+    try:
+        page = open_app(driver, url)
+        page.press("l")                       # Lessons
+        page.expect("16 bytes per")
+        page.press("p")                       # practise this section
+        page.expect("Questions")
+        page.press("\n")                      # open the highlighted question
+        page.expect("How many bytes")
+        page.press("1120 GB\n")               # a numeric answer
+        screen = page.expect("Right")         # the verdict, read from the page
+        assert "1120" in screen
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert driver.save_screenshot(str(ARTIFACTS / "serve-practice-verdict.png"))
+
+        # A second tab: its own app process, opened while the first one still runs.
+        first = driver.current_window_handle
+        first_tabs = marked_pids(run_id) - {server.pid}
+        assert len(first_tabs) == 1, first_tabs
+        driver.switch_to.new_window("tab")
+        open_app(driver, url)
+        second_tabs = marked_pids(run_id) - {server.pid} - first_tabs
+        assert len(second_tabs) == 1, second_tabs
+
+        # Closing the first tab ends its app process, and only that one.
+        driver.switch_to.window(first)
+        driver.close()
+        wait_for(lambda: not (marked_pids(run_id) & first_tabs), 15, "the closed tab's app to end")
+        assert second_tabs <= marked_pids(run_id)
+
+        # Ctrl-C stops the server with the second tab still open: nothing it started is left.
+        server.send_signal(signal.SIGINT)
+        assert server.wait(20) == 0, _drain(server)
+        assert marked_pids(run_id) == set()
+    finally:
+        driver.quit()
+
+    # The answer given in the browser is in the learner's history.
+    from tutor.store import Store, attempts
+
+    with Store(tutor_home / "tutor.sqlite3") as store:
+        assert [(a.question_id, a.correct) for a in attempts(store)] == [("memory-total", True)]
