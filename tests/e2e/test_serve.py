@@ -68,7 +68,18 @@ def _skip_reason() -> str | None:
     return None
 
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))]
+def _serve_missing() -> str | None:
+    try:
+        import textual_serve  # noqa: F401
+    except ImportError:
+        return "textual-serve is not installed (pip install -e '.[serve]')"
+    return None
+
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(_serve_missing() is not None, reason=str(_serve_missing()))]
+needs_chromium = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
+LAB_FIXTURE = REPO / "tests" / "labs" / "fixtures"
+F5 = "\x1b[15~"
 
 
 def free_port() -> int:
@@ -136,11 +147,16 @@ def open_app(driver, url: str) -> Page:
 
 
 @pytest.fixture
-def served(tmp_path, tutor_home):
+def content():
+    return FIXTURES / "content"
+
+
+@pytest.fixture
+def served(tmp_path, tutor_home, content):
     """`tutor serve` on a free loopback port, with the fixture content; stopped (and checked) after."""
     run_id = uuid.uuid4().hex
     port = free_port()
-    env = {**os.environ, "TUTOR_CONTENT": str(FIXTURES / "content"), "TUTOR_HOME": str(tutor_home), MARK: run_id}
+    env = {**os.environ, "TUTOR_CONTENT": str(content), "TUTOR_HOME": str(tutor_home), MARK: run_id}
     server = subprocess.Popen([sys.executable, "-m", "tutor", "serve", "--port", str(port)], cwd=str(REPO), env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -166,6 +182,7 @@ def _drain(server: subprocess.Popen) -> str:
     return server.stdout.read()
 
 
+@needs_chromium
 @pytest.mark.timeout(90)
 def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tutor_home):
     server, url, run_id = served
@@ -211,3 +228,73 @@ def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tuto
 
     with Store(tutor_home / "tutor.sqlite3") as store:
         assert [(a.question_id, a.correct) for a in attempts(store)] == [("memory-total", True)]
+
+
+class Tab:
+    """A browser tab as textual-serve sees it: a WebSocket that sends keys and receives the screen."""
+
+    def __init__(self, url: str):
+        self.url = url.replace("http://", "ws://") + "ws?width=130&height=40"
+        self.received = b""
+
+    async def __aenter__(self):
+        import aiohttp
+
+        self.session = aiohttp.ClientSession()
+        origin = self.url.split("/ws", 1)[0].replace("ws://", "http://")
+        self.socket = await self.session.ws_connect(self.url, headers={"Origin": origin})
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.socket.close()
+        await self.session.close()
+
+    async def expect(self, data: bytes, timeout: float = 30) -> None:
+        import asyncio
+
+        async def read() -> None:
+            while data not in self.received:
+                message = await self.socket.receive()
+                if message.type.name in ("CLOSE", "CLOSED", "ERROR"):
+                    raise AssertionError(f"the tab closed before showing {data!r}")
+                if isinstance(message.data, bytes):
+                    self.received += message.data
+
+        await asyncio.wait_for(read(), timeout)
+
+    async def press(self, keys: str) -> None:
+        await self.socket.send_json(["stdin", keys])
+
+
+async def start_a_lab_run(url: str, run_id: str, server_pid: int) -> tuple[Tab, set[int]]:
+    """A tab on Labs, its lab run started (F5) and its ranks up; returns the tab and its processes."""
+    tab = await Tab(url).__aenter__()
+    await tab.expect(b"Sections")
+    await tab.press("b")                 # Labs
+    await tab.expect(b"Hang demo")
+    await tab.press(F5)                  # run the shipped program: two ranks that hang
+    import asyncio
+
+    deadline = time.monotonic() + 40
+    while len(marked_pids(run_id) - {server_pid}) < 4:  # the tab's app, the launcher, two ranks
+        assert time.monotonic() < deadline, f"the lab did not start: {marked_pids(run_id)}"
+        await asyncio.sleep(0.2)
+    return tab, marked_pids(run_id) - {server_pid}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("content", [LAB_FIXTURE])
+async def test_a_lab_run_from_a_tab_ends_with_the_tab_and_with_a_killed_server(served):
+    server, url, run_id = served
+    # Closing the tab mid-run: the tab's app, the launcher and every rank end.
+    tab, first = await start_a_lab_run(url, run_id, server.pid)
+    await tab.__aexit__(None, None, None)
+    wait_for(lambda: not (marked_pids(run_id) & first), 20, "the closed tab's lab processes to end",
+             lambda: str(marked_pids(run_id)))
+    # The server killed outright (no clean-up of its own) mid-run: nothing is left either.
+    tab, second = await start_a_lab_run(url, run_id, server.pid)
+    server.kill()
+    server.wait(10)
+    wait_for(lambda: not marked_pids(run_id), 20, "every process of the killed server to end",
+             lambda: str(marked_pids(run_id)))
+    await tab.__aexit__(None, None, None)
