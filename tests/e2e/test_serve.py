@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import FIXTURES, REPO
+from tests.helpers import FIXTURES, REPO, run_tutor
+from tutor.commands.serve import allowed_hosts, is_loopback
 
 CHROMIUM = next((path for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
                  if path and Path(path).is_file()), None)
@@ -76,7 +77,8 @@ def _serve_missing() -> str | None:
     return None
 
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(_serve_missing() is not None, reason=str(_serve_missing()))]
+pytestmark = pytest.mark.slow
+needs_serve = pytest.mark.skipif(_serve_missing() is not None, reason=str(_serve_missing()))
 needs_chromium = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
 LAB_FIXTURE = REPO / "tests" / "labs" / "fixtures"
 F5 = "\x1b[15~"
@@ -182,6 +184,7 @@ def _drain(server: subprocess.Popen) -> str:
     return server.stdout.read()
 
 
+@needs_serve
 @needs_chromium
 @pytest.mark.timeout(90)
 def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tutor_home):
@@ -282,6 +285,7 @@ async def start_a_lab_run(url: str, run_id: str, server_pid: int) -> tuple[Tab, 
     return tab, marked_pids(run_id) - {server_pid}
 
 
+@needs_serve
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("content", [LAB_FIXTURE])
 async def test_a_lab_run_from_a_tab_ends_with_the_tab_and_with_a_killed_server(served):
@@ -298,3 +302,92 @@ async def test_a_lab_run_from_a_tab_ends_with_the_tab_and_with_a_killed_server(s
     wait_for(lambda: not marked_pids(run_id), 20, "every process of the killed server to end",
              lambda: str(marked_pids(run_id)))
     await tab.__aexit__(None, None, None)
+
+
+# -- who may connect (no browser needed)
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.5.5.5", "::1", "[::1]", "localhost", "LocalHost"])
+def test_loopback_hosts(host):
+    assert is_loopback(host)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.10", "10.0.0.1", "example.com",
+                                  "localhost.example.com", "127.0.0.1.example.com", ""])
+def test_hosts_other_machines_can_reach_are_not_loopback(host):
+    assert not is_loopback(host)
+
+
+def test_on_loopback_only_loopback_names_of_this_port_are_answered():
+    hosts = allowed_hosts("127.0.0.1", 8123)
+    assert {"127.0.0.1:8123", "localhost:8123", "[::1]:8123"} <= hosts
+    assert not {"127.0.0.1:8000", "evil.example:8123", "localhost", "127.0.0.1"} & hosts
+    assert "localhost" in allowed_hosts("localhost", 80)  # a browser leaves out port 80
+    assert allowed_hosts("0.0.0.0", 8123) is None          # remote (with --allow-remote): any name
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.10", "localhost.example.com"])
+def test_another_host_without_allow_remote_is_refused_in_one_line(host):
+    result = run_tutor("serve", "--host", host, "--port", str(free_port()), timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "--allow-remote" in result.stderr and "run labs" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_port_in_use_is_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_tutor("serve", "--port", str(port), timeout=30)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"tutor: port {port} on 127.0.0.1 is already in use; pick another with --port N\n"
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http"])
+def test_a_bad_port_is_one_line(port):
+    result = run_tutor("serve", "--port", port, timeout=30)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--port" in result.stderr
+
+
+def test_without_textual_serve_the_install_command_is_given():
+    probe = ("import sys; sys.modules['textual_serve'] = None\n"  # any import of it now fails
+             "from tutor.cli import main\n"
+             f"raise SystemExit(main(['serve', '--port', '{free_port()}']))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=30, cwd=str(REPO))
+    assert result.returncode == 1
+    assert result.stderr == ("tutor: `tutor serve` needs textual-serve, which this Python does not have: in the tutor's "
+                             "checkout, pip install '.[serve]'\n")
+
+
+def _get(port: int, path: str, headers: dict) -> tuple[int, str]:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+UPGRADE = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+           "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
+@needs_serve
+@pytest.mark.timeout(60)
+def test_pages_of_other_sites_cannot_reach_the_app(served):
+    server, url, run_id = served
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    status, page = _get(port, "/", {"Host": f"localhost:{port}"})
+    assert status == 200 and f"ws://localhost:{port}/ws" in page  # the page names the server as reached
+    # DNS rebinding: a site's own name resolving to 127.0.0.1 (its page is then same-origin with itself).
+    assert _get(port, "/", {"Host": f"evil.example:{port}"})[0] == 403
+    assert _get(port, "/ws", {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}",
+                              **UPGRADE})[0] == 403
+    # Cross-site WebSocket: a page elsewhere opening ws://127.0.0.1:PORT/ws (browsers allow that).
+    assert _get(port, "/ws", {"Host": f"127.0.0.1:{port}", "Origin": "https://evil.example", **UPGRADE})[0] == 403
+    assert _get(port, "/download/x", {"Host": f"evil.example:{port}"})[0] == 403
+    assert marked_pids(run_id) == {server.pid}  # no tab was started for any of them
+    assert _get(port, "/ws", {"Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}", **UPGRADE})[0] == 101
