@@ -12,6 +12,7 @@ says why.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -239,6 +240,8 @@ class Tab:
     def __init__(self, url: str):
         self.url = url.replace("http://", "ws://") + "ws?width=130&height=40"
         self.received = b""
+        self.messages: list = []
+        """The text messages textual-serve sent the page (open_url, deliver_file_start)."""
 
     async def __aenter__(self):
         import aiohttp
@@ -252,16 +255,21 @@ class Tab:
         await self.socket.close()
         await self.session.close()
 
+    async def receive(self, what: str = "more") -> None:
+        message = await self.socket.receive()
+        if message.type.name in ("CLOSE", "CLOSED", "ERROR"):
+            raise AssertionError(f"the tab closed before showing {what}")
+        if isinstance(message.data, bytes):
+            self.received += message.data
+        elif isinstance(message.data, str):
+            self.messages.append(json.loads(message.data))
+
     async def expect(self, data: bytes, timeout: float = 30) -> None:
         import asyncio
 
         async def read() -> None:
             while data not in self.received:
-                message = await self.socket.receive()
-                if message.type.name in ("CLOSE", "CLOSED", "ERROR"):
-                    raise AssertionError(f"the tab closed before showing {data!r}")
-                if isinstance(message.data, bytes):
-                    self.received += message.data
+                await self.receive(repr(data))
 
         await asyncio.wait_for(read(), timeout)
 
@@ -391,3 +399,96 @@ def test_pages_of_other_sites_cannot_reach_the_app(served):
     assert _get(port, "/download/x", {"Host": f"evil.example:{port}"})[0] == 403
     assert marked_pids(run_id) == {server.pid}  # no tab was started for any of them
     assert _get(port, "/ws", {"Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}", **UPGRADE})[0] == 101
+
+
+@needs_serve
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("content", [LAB_FIXTURE])
+async def test_a_trace_of_the_shown_run_is_offered_and_downloads_whole(served, tmp_path):
+    """The palette's "Download …" delivers the file through textual-serve, byte for byte.
+
+    The trace is large (many chunks) and the screen busy while it goes: Textual's web driver
+    writes a chunk from its input thread while the app draws from another, and without
+    whole, serialised writes the two interleave on the pipe (seen: a truncated download and a
+    tab whose stream no longer decodes).
+    """
+    import asyncio
+
+    import aiohttp
+
+    from tutor.labs.history import record
+
+    server, url, run_id = served
+    trace = tmp_path / "traces" / "rank0.trace.json"
+    trace.parent.mkdir()
+    events = [{"name": f"op{i}", "ph": "X", "ts": i, "dur": 1, "pid": 0, "tid": 0} for i in range(40_000)]
+    trace.write_text(json.dumps({"traceEvents": events}))
+    record("hang-demo", "run", "ok", evidence={"lab": "hang-demo", "outcome": "ok", "world_size": 2, "ranks": [],
+                                               "metrics": {}, "trace_files": [str(trace)], "launcher": {}})
+    async with Tab(url) as tab:
+        await tab.expect(b"Sections")
+        await tab.press("b")                      # Labs: the lab's latest run, with its trace, is shown
+        await tab.expect(b"trace file(s) ready")  # and offered
+        await tab.press("\x10")                   # ctrl+p: the command palette
+        await tab.expect(b"Search for commands")
+        await tab.press("Download")
+        await tab.expect(b"a trace of the last lab run")
+        await tab.press("\r")
+        deadline = time.monotonic() + 20
+        while not any(message[0] == "deliver_file_start" for message in tab.messages):
+            assert time.monotonic() < deadline, tab.messages
+            await asyncio.wait_for(tab.receive("the download"), 20)
+        key = next(message[1] for message in tab.messages if message[0] == "deliver_file_start")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{url}download/{key}") as response:
+                assert response.status == 200
+                assert "attachment; filename=rank0.trace.json" in response.headers["Content-Disposition"]
+                body = await response.read()
+        assert len(body) == trace.stat().st_size and body == trace.read_bytes()
+        # The tab still works after the download: its stream was not corrupted.
+        tab.received = b""
+        await tab.press("\x1b")                   # Esc: Home
+        await tab.expect(b"Sections")
+
+
+def _packets(stream: bytes) -> list[bytes]:
+    """Split textual-serve's stream into packets (type byte, 4-byte length, payload)."""
+    packets = []
+    while stream:
+        size = int.from_bytes(stream[1:5], "big")
+        packets.append(stream[5:5 + size])
+        stream = stream[5 + size:]
+    return packets
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("serialised", [True])  # False (the driver's bare os.write) fails: seen 5 of 5
+def test_packets_written_by_two_threads_reach_the_server_whole(serialised):
+    """Textual's web driver writes with a bare os.write from two threads; tutor's tab serialises whole writes.
+
+    Two writers of 128 KiB packets into a pipe whose reader is slow: the pipe fills, a bare
+    write is split, and the other thread's packet lands inside it.
+    """
+    import threading
+
+    from tutor.commands.serve_tab import whole_writes
+
+    size, count = 128 * 1024, 4
+    read_end, write_end = os.pipe()
+    write = whole_writes(write_end) if serialised else (lambda data: os.write(write_end, data))
+    packets = {name: b"D" + size.to_bytes(4, "big") + name * size for name in (b"a", b"b")}
+    threads = [threading.Thread(target=lambda name=name: [write(packets[name]) for _ in range(count)])
+               for name in packets]
+    for thread in threads:
+        thread.start()
+    received, expected = b"", sum(len(packet) for packet in packets.values()) * count
+    try:
+        while len(received) < expected:
+            time.sleep(0.001)  # a slow reader: the pipe fills up
+            received += os.read(read_end, 16 * 1024)
+    finally:
+        for thread in threads:
+            thread.join(10)
+        os.close(write_end)
+        os.close(read_end)
+    assert sorted(_packets(received)) == sorted([b"a" * size] * count + [b"b" * size] * count)

@@ -38,6 +38,26 @@ def trace_files(screen) -> list[Path]:
     return [Path(path) for path in paths or [] if Path(path).is_file()]
 
 
+def whole_writes(fileno: int):
+    """A write function for the pipe to textual-serve: each packet whole, one writer at a time.
+
+    Textual's web driver writes packets with a bare os.write from two threads: the app's output
+    from the event loop, a download's chunks from its input thread. A write larger than the
+    pipe's atomic size (4 KiB) can be split when the pipe is full (the reader is busy), so the
+    other thread's packet lands inside it and textual-serve can no longer decode the stream; a
+    write interrupted by a signal comes back short, and the driver drops the rest.
+    """
+    lock = threading.Lock()
+
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        with lock:
+            while view:
+                view = view[os.write(fileno, view):]
+
+    return write
+
+
 def served_app(lang: str | None):
     import inspect
 
@@ -48,6 +68,20 @@ def served_app(lang: str | None):
 
         # Textual reads a relative CSS_PATH next to the module of the class that sets it.
         CSS_PATH = Path(inspect.getfile(TutorApp)).parent / TutorApp.CSS_PATH
+
+        def get_driver_class(self):
+            from textual.drivers.web_driver import WebDriver
+
+            driver_class = super().get_driver_class()
+            if not issubclass(driver_class, WebDriver):
+                return driver_class  # not run by textual-serve: nothing to mend
+
+            class WholeWritesDriver(driver_class):
+                def __init__(self, *args, **kwargs) -> None:
+                    super().__init__(*args, **kwargs)
+                    self._write = whole_writes(self.fileno)  # the driver's own: partial(os.write, fileno)
+
+            return WholeWritesDriver
 
         def on_mount(self) -> None:
             # Textual calls TutorApp.on_mount too (handlers run for each class in the MRO).
