@@ -36,9 +36,12 @@ ARTIFACTS = Path(os.environ.get("TUTOR_TEST_ARTIFACTS", REPO / "build" / "test-a
 MARK = "TUTOR_SERVE_TEST_RUN"
 """Set in the server's environment only: every process it starts inherits it, Chromium does not."""
 
-# Catch textual.js's terminal wrapper when its constructor assigns `this.fitAddon`, then let
+# Record the page's window.open calls (links, downloads) instead of opening anything, and catch
+# textual.js's terminal wrapper when its constructor assigns `this.fitAddon`, then let
 # the assignment land as an ordinary property.
 HOOK = """
+window.__tutorOpened = [];
+window.open = (url, target) => { window.__tutorOpened.push([url, target]); return null; };
 Object.defineProperty(Object.prototype, 'fitAddon', {configurable: true, set(value) {
   Object.defineProperty(this, 'fitAddon', {value, writable: true, configurable: true, enumerable: true});
   window.__tutorTerminal = this;
@@ -125,6 +128,26 @@ class Page:
 
         self.driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea").send_keys(keys)
 
+    def click_text(self, text: str) -> None:
+        """A mouse click on the middle of the first `text` on the screen, as a learner would click."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+
+        rows = self.screen().split("\n")
+        row = next(index for index, line in enumerate(rows) if text in line)
+        column = rows[row].index(text) + len(text) // 2
+        grid = self.driver.execute_script(
+            "const t = window.__tutorTerminal.terminal, r = t.element.querySelector('.xterm-screen')"
+            ".getBoundingClientRect(); return [r.width, r.height, t.cols, t.rows];")
+        width, height, columns, lines = grid
+        x = (column + 0.5) * width / columns - width / 2   # offsets from the element's centre
+        y = (row + 0.5) * height / lines - height / 2
+        element = self.driver.find_element(By.CSS_SELECTOR, ".xterm-screen")
+        ActionChains(self.driver).move_to_element_with_offset(element, int(x), int(y)).click().perform()
+
+    def opened(self) -> list:
+        return self.driver.execute_script("return window.__tutorOpened || [];")
+
 
 def start_chromium(profile: Path):
     from selenium import webdriver
@@ -149,9 +172,20 @@ def open_app(driver, url: str) -> Page:
     return page
 
 
+PLAYBOOK = "https://huggingface.co/spaces/nanotron/ultrascale-playbook"
+SENTENCE = "Mixed-precision Adam keeps 16 bytes per parameter."
+
+
 @pytest.fixture
-def content():
-    return FIXTURES / "content"
+def content(request, tmp_path):
+    """The fixture content; with the param "with-link", a copy whose first lesson section links out."""
+    if getattr(request, "param", None) != "with-link":
+        return getattr(request, "param", FIXTURES / "content")
+    copy = tmp_path / "content"
+    shutil.copytree(FIXTURES / "content", copy)
+    lesson = copy / "lessons" / "01-basics.yaml"
+    lesson.write_text(lesson.read_text().replace(SENTENCE, f"{SENTENCE} See [the Playbook]({PLAYBOOK}).", 1))
+    return copy
 
 
 @pytest.fixture
@@ -188,6 +222,7 @@ def _drain(server: subprocess.Popen) -> str:
 @needs_serve
 @needs_chromium
 @pytest.mark.timeout(90)
+@pytest.mark.parametrize("content", ["with-link"], indirect=True)
 def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tutor_home):
     server, url, run_id = served
     driver = start_chromium(tmp_path / "chromium-profile")
@@ -195,6 +230,9 @@ def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tuto
         page = open_app(driver, url)
         page.press("l")                       # Lessons
         page.expect("16 bytes per")
+        page.click_text("the Playbook")       # a link in the lesson opens in a new browser tab
+        wait_for(lambda: page.opened(), 10, "the link to open", lambda: page.screen())
+        assert page.opened() == [[PLAYBOOK, "_blank"]]
         page.press("p")                       # practise this section
         page.expect("Questions")
         page.press("\n")                      # open the highlighted question
