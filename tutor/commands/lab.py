@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from tutor.commands import lab_hang, lab_perf
+from tutor.commands import lab_hang, lab_perf, lab_selfcheck
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
 
@@ -56,6 +56,7 @@ def add_arguments(parser) -> None:
     add_json_flag(reset)
     lab_perf.add_parsers(sub)
     lab_hang.add_parsers(sub)
+    lab_selfcheck.add_parsers(sub)
 
 
 def run(args) -> int:
@@ -69,6 +70,8 @@ def run(args) -> int:
         return lab_perf.run_bandwidth(args)
     if args.lab_command == "mystery":
         return lab_hang.run_mystery(args)
+    if args.lab_command == "selfcheck":
+        return lab_selfcheck.run(args)
     entry = get_lab(args.name)
     handler = {"show": _show, "start": _start, "run": _run, "check": _check, "diagnose": _diagnose,
                "reset": _reset, "experiment": lab_perf.run_experiment,
