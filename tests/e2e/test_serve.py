@@ -262,6 +262,8 @@ def test_practice_answer_in_the_browser_then_nothing_left(served, tmp_path, tuto
         server.send_signal(signal.SIGINT)
         assert server.wait(20) == 0, _drain(server)
         assert marked_pids(run_id) == set()
+        output = server.stdout.read()
+        assert "Traceback" not in output and "Exception ignored" not in output, output  # a clean stop
     finally:
         driver.quit()
 

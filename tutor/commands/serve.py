@@ -138,6 +138,7 @@ def run(args) -> int:
     from tutor.errors import TutorError, UserInputError
 
     lang = args.lang or _env_lang()
+    args.host = args.host.strip("[]")  # `[::1]` as in a URL is `::1` to bind
     if not is_loopback(args.host):
         if not args.allow_remote:
             raise UserInputError(f"--host {args.host} is reachable from other machines: anyone who reaches "
@@ -215,10 +216,16 @@ def server_class():
         """One tab's app process, whose stop is bounded: a tab that ignores `quit` is killed."""
 
         async def stop(self) -> None:
+            process = self._process  # textual-serve keeps it private and offers no kill
+
+            async def quit_and_reap() -> None:
+                await AppService.stop(self)  # sends `quit`, returns when the app closes its output
+                if process is not None:
+                    await process.wait()     # which is before it has exited: wait for that too
+
             try:
-                await asyncio.wait_for(super().stop(), SHUTDOWN_GRACE_S)
+                await asyncio.wait_for(quit_and_reap(), SHUTDOWN_GRACE_S)
             except (TimeoutError, asyncio.TimeoutError):
-                process = self._process  # textual-serve keeps it private and offers no kill
                 if process is not None and process.returncode is None:
                     process.kill()
                     await process.wait()
@@ -255,6 +262,11 @@ def server_class():
             # closed, so close each: its handler then stops its tab (TabService.stop).
             await asyncio.gather(*(socket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
                                    for socket in list(self.sockets)), return_exceptions=True)
+            # Then wait for every tab to be stopped (a handler leaves self.sockets only after its
+            # tab's process has exited), so none is left to a closed event loop.
+            deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_S + 2
+            while self.sockets and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.05)
 
         async def handle_index(self, request: web.Request):
             if (why := self.refusal(request)) is not None:
@@ -292,9 +304,11 @@ def server_class():
             except Exception as error:
                 log.exception(error)
             finally:
-                self.sockets.discard(websocket)
-                if service is not None:
-                    await service.stop()
+                try:
+                    if service is not None:
+                        await service.stop()
+                finally:
+                    self.sockets.discard(websocket)
             return websocket
 
     return TutorServer
