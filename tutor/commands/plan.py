@@ -1,10 +1,13 @@
 """`tutor plan`: the lesson's recipe for a model on N GPUs — best layout, why, and ranked alternatives.
 
 JSON (DESIGN §5): {"best": {tp, pp, cp, ep, dp, vpp, ...every `tutor size` key}, "alternatives": [...],
-"steps": [{"id", "text"}]}; `best` is null when no layout fits (exit status 1).
+"steps": [{"id", "text"}]}; `best` is null when no layout fits (exit status 1); exit status 2 when
+the best layout carries an error (a throughput above the peak).
 """
 
 from __future__ import annotations
+
+import sys
 
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.commands.size import (_whole, add_hardware_flags, add_model_train_flags, hardware_from, model_from,
@@ -32,4 +35,9 @@ def run(args) -> int:
         print_json(result)
     else:
         print("\n".join(plan_lines(result, model.name, lang)))
-    return 0 if result["best"] is not None else 1
+    if result["best"] is None:
+        return 1
+    if result["best"]["errors"]:  # e.g. a throughput above the hardware's peak: the plan is not usable
+        print(f"tutor: the best layout carries an error: {result['best']['errors'][0]}", file=sys.stderr)
+        return 2
+    return 0

@@ -18,7 +18,7 @@ from tutor.sizing.display import format_auto
 from tutor.sizing.errors import SizingError
 from tutor.sizing.printing import show, show_with
 from tutor.sizing.specs import Hardware, Model
-from tutor.sizing.symbols import COUNT, FRACTION, SYMBOLS
+from tutor.sizing.symbols import COUNT, COUNT0, FRACTION, SYMBOLS
 from tutor.units import parse_count
 
 # Inputs that stand for several symbols at once: a model preset and a GPU from the catalog.
@@ -80,9 +80,11 @@ def check_input(symbol: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SizingError(f"{symbol} must be a number, got {value!r}")
     number = float(value)
+    if info.kind == COUNT0 and number == 0:
+        return number
     if not math.isfinite(number) or number <= 0:
         raise SizingError(f"{symbol} must be a positive finite number, got {value!r}")
-    if info.kind == COUNT and not number.is_integer():
+    if info.kind in (COUNT, COUNT0) and not number.is_integer():
         raise SizingError(f"{symbol} must be a whole number, got {value!r}")
     if info.kind == FRACTION and number > 1:
         raise SizingError(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)")
@@ -130,6 +132,8 @@ def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
         if shape is None:
             raise SizingError(f"{model.name}: a mixture of experts needs its architecture "
                               "(arch, layers, hidden, heads, ffn, vocab) to split expert weights")
+        if model.modern_moe:
+            return {**values, **moe_values(model)}
         moe = {**shape, "experts": model.experts}
         values["params"] = evaluate(f"params_moe_{model.arch}", **moe)
         values["expert_params"] = evaluate(f"expert_params_{model.arch}", layers=model.layers, hidden=model.hidden,
@@ -145,6 +149,25 @@ def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
                           "(arch, layers, hidden, heads, ffn, vocab)")
     values["active_params"] = values["params"]
     return values
+
+
+def moe_values(model: Model) -> dict[str, float]:
+    """A Llama-style MoE counted by the general formulas: attention (GQA or MLA) per layer, leading
+    dense layers, routed and shared experts of their own width."""
+    if model.mla:
+        attention = evaluate("attention_params_mla", hidden=model.hidden, heads=model.heads, q_rank=model.q_rank,
+                             kv_rank=model.kv_rank, rope_dim=model.rope_dim, nope_dim=model.nope_dim,
+                             v_dim=model.v_dim)
+    else:
+        attention = evaluate("attention_params_gqa", hidden=model.hidden, heads=model.heads, kv_heads=model.kv)
+    shape = {"layers": model.layers, "dense_layers": model.dense_layers, "hidden": model.hidden, "ffn": model.ffn,
+             "expert_ffn": model.expert_ffn or model.ffn, "experts": model.experts,
+             "shared_experts": model.shared_experts, "vocab": model.vocab, "attn_params": float(attention)}
+    return {**shape, "params": evaluate("params_moe", **shape),
+            "active_params": evaluate("active_params_moe", **shape, top_k=model.top_k),
+            "expert_params": evaluate("expert_params_moe", **{key: shape[key] for key in
+                                                              ("layers", "dense_layers", "hidden", "expert_ffn",
+                                                               "experts")})}
 
 
 def step(step_id: str, name: str, values: Mapping[str, float], value: float, lang: str = "en",

@@ -38,6 +38,18 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         f"{fitting} fit with {RESERVE:.0%} of memory kept free, TP ≤ {hardware.gpus_per_node} and m ≥ p.",
         f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置;其中 {fitting} 种在留出 "
         f"{RESERVE:.0%} 显存、TP ≤ {hardware.gpus_per_node}、m ≥ p 的条件下放得下。")
+    if "global_batch" in train.assumed:
+        say("assumed", f"The global batch was not given: assumed {train.global_batch} sequences.",
+            f"没给 global batch:按 {train.global_batch} 条序列假设。")
+    if not reports and evaluated == 0:
+        say("none", f"No layout could be evaluated: a global batch of {train.global_batch} sequences "
+            f"(micro-batch {train.micro_batch}) cannot be split over the data-parallel ranks of {gpus} GPUs with at "
+            "least one micro-batch per pipeline stage. Memory was not the reason: use fewer GPUs or a larger global "
+            "batch.",
+            f"一个配置也评估不了:{train.global_batch} 条序列的 global batch(micro-batch {train.micro_batch})"
+            f"在 {gpus} 张卡上分不到每个 DP rank、每个 pipeline stage 至少一个 micro-batch。不是显存的问题:"
+            "减少卡数或加大 global batch。")
+        return steps
     if not reports:
         say("none", f"No layout of {gpus} GPUs fits {cap} per GPU: add GPUs, shorten the sequence or the micro-batch.",
             f"{gpus} 张卡怎么切都放不进每卡 {cap}:加卡,或缩短序列、减小 micro-batch。")

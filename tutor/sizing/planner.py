@@ -16,15 +16,14 @@ from tutor.sizing.chains import Mode, activation_row, planner_function
 from tutor.sizing.engine import model_values
 from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
-from tutor.sizing.report import size
+from tutor.sizing.report import size, stage_formula
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
-from tutor.sizing.validate import validate_config
+from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 
-# Planning margins (policy, not published figures): keep 10% of memory for the CUDA context,
-# NCCL buffers, fragmentation and logits; split a sequence over CP only down to 4K tokens per
-# rank (the lesson's 70B example runs CP 2 at 8K; Llama 3 runs 8K per rank at 128K).
+# Planning margin (policy, not a published figure): keep 10% of memory for the CUDA context,
+# NCCL buffers, fragmentation and logits. CP splits a sequence only down to
+# MIN_TOKENS_PER_CP_RANK tokens per rank (validate.py, where a given layout below it is warned about).
 RESERVE = 0.10
-MIN_TOKENS_PER_CP_RANK = 4096
 # Interleave at most 4 ways (the lesson's v = 4): beyond that the bubble is already small and the
 # pipeline's point-to-point traffic keeps growing v-fold (Narayanan et al. 2021 §2.2.2).
 MAX_VPP = 4
@@ -93,7 +92,10 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
     if tp > hardware.gpus_per_node:
         return False
-    if any(count is not None and count % tp for count in (model.heads, model.kv_heads)):
+    if model.heads is not None and model.heads % tp:
+        return False
+    kv = model.kv_heads
+    if kv is not None and kv % tp and tp % kv:  # TP above the KV heads replicates them (validate: kv-replicated)
         return False
     if cp > 1 and (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK):
         return False
@@ -116,9 +118,11 @@ def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, 
               flash: bool) -> Candidate:
     tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
     shape_known = model.layers is not None and model.hidden is not None
-    mode = Mode(sharding="distopt", activation_row=activation_row(tp, True, flash, recompute) if shape_known else None,
+    mode = Mode(sharding="distopt" if dp * cp > 1 else "none",
+                activation_row=activation_row(tp, True, flash, recompute) if shape_known else None,
                 moe=model.is_moe, attention=shape_known, heads=shape_known and model.heads is not None,
-                first_stage=model.arch if not model.is_moe and model.architecture_inputs() else None)
+                first_stage=stage_formula(model, pp, values["seq"]), stage_memory=model.params is None,
+                positions=model.positions)
     outputs, names, function = planner_function(mode)
     args = {**values, **layout}
     out = dict(zip(outputs, function(*(args[name] for name in names))))

@@ -99,6 +99,13 @@ FORMULAS = (
             "DP·CP/EP 张卡切分,合起来仍是 12·Ψ/(TP·PP·DP·CP)。",
             DISTOPT + "; Megatron-LM moe/README.md (expert data parallel = DP·CP/EP)",
             order=("params", "expert_params", "tp", "pp", "dp", "cp", "ep")),
+    formula("moe_stage_distopt_bytes", 6 * S["stage_params"] + 12 * S["stage_shard_params"] / N, "B",
+            "MoE with the distributed optimizer on the most loaded stage: 6 bytes per held parameter, and the "
+            "optimizer state of the stage's parameters (every expert counted) sharded over N = DP·CP ranks.",
+            "MoE + distributed optimizer,最满的 stage:每个持有的参数 6 字节,本 stage 参数(expert 全部计入)"
+            "的 optimizer state 沿 N = DP·CP 张卡切分。",
+            DISTOPT + "; Megatron-LM moe/README.md (expert data parallel = DP·CP/EP)",
+            order=("stage_params", "stage_shard_params", "n_shard")),
     formula("expert_data_parallel", dp * cp / ep, "count",
             "MoE folding: ranks holding the same experts = DP × CP / EP (EP reuses the DP × CP ranks, "
             "so it does not multiply the GPU count).",
