@@ -170,8 +170,8 @@ def size_derivation(mode: Mode) -> Derivation:
     links += [link("checkpoint_bytes", "checkpoint_bytes"),
               link("checkpoint_bytes_per_gpu", "checkpoint_bytes_per_gpu"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
-    if mode.attention:  # the per-layer traffic needs the hidden size
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),
+    if mode.attention:  # the per-layer traffic needs the hidden size; a TP group works on s/CP tokens
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
@@ -198,7 +198,7 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
               link("bubble_interleaved", "bubble_fraction_interleaved"), link("bubble_wallclock", "bubble_wallclock"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
     if mode.attention:
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))

@@ -15,9 +15,10 @@ def _pct(value: float) -> str:
 
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
-               counts: tuple[int, int, int], lang: str) -> list[dict]:
-    from tutor.sizing.planner import RESERVE
+               counts: tuple[int, int, int], lang: str, reserve: float | None = None) -> list[dict]:
+    from tutor.sizing.rules import RESERVE
 
+    RESERVE = RESERVE if reserve is None else reserve  # noqa: N806 - the reserve this plan used
     zh = lang == "zh"
     considered, evaluated, fitting = counts
     steps = []
@@ -95,9 +96,10 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             f"EP {best.ep}:{model.experts} 个 expert 分到 DP × CP 组里的 {best.ep} 张卡(每卡 {model.experts // best.ep} 个);"
             "MoE folding,EP 不额外乘卡数。")
     if best.recompute == "full":
-        say("recompute", "Full recompute: nothing fits without it; each layer keeps only its input (2·s·b·h) for about "
-            "a third more compute (8ND instead of 6ND).",
-            "Full recompute:不重算就放不下;每层只留输入(2·s·b·h),多花约三分之一的算力(8ND 而不是 6ND)。")
+        say("recompute", "Full recompute: nothing fits without it (or it was asked for); each layer keeps only its "
+            "input (2·s·b·h, split over TP with SP) for about a third more compute (8ND instead of 6ND).",
+            "Full recompute:不重算就放不下(或指定了);每层只留输入(2·s·b·h,开 SP 时再按 TP 切),"
+            "多花约三分之一的算力(8ND 而不是 6ND)。")
     else:
         say("recompute", "No recompute: FlashAttention and sequence parallelism keep 34·s·b·h/(TP·CP) per layer.",
             "不需要 recompute:FlashAttention 加 SP 后每层 34·s·b·h/(TP·CP)。")
