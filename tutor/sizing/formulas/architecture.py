@@ -57,8 +57,9 @@ MOE_ORDER = ("layers", "dense_layers", "hidden", "ffn", "expert_ffn", "experts",
              "attn_params")
 GPT_ORDER = ("layers", "hidden", "ffn", "vocab", "seq")
 N_STAGE = ceiling(L / p)  # layers of the fullest stage
-N_DENSE_FIRST = Min(Ld, N_STAGE)  # leading dense layers that land on the first stage
-N_MOE_LAST = Min(N_STAGE, MOE_LAYERS)  # the last stage's layers are MoE unless the dense ones reach it
+# Unevaluated: SymPy would otherwise try to order the arguments symbolically (slow, and no use).
+N_DENSE_FIRST = Min(Ld, N_STAGE, evaluate=False)  # leading dense layers that land on the first stage
+N_MOE_LAST = Min(N_STAGE, MOE_LAYERS, evaluate=False)  # the last stage's layers are MoE unless the dense ones reach it
 
 
 def _stage_moe(expert_split):
@@ -68,7 +69,7 @@ def _stage_moe(expert_split):
         + (N_STAGE - N_DENSE_FIRST) * E * EXPERT / (t * expert_split)
     last = (V * h + h + (N_STAGE - N_MOE_LAST) * DENSE_LAYER + N_MOE_LAST * MOE_SHARED_PART) / t \
         + N_MOE_LAST * E * EXPERT / (t * expert_split)
-    return Max(first, last)
+    return Max(first, last, evaluate=False)
 
 
 def _stage_moe_gpt(expert_split):
