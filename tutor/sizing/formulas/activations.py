@@ -56,8 +56,10 @@ FORMULAS = (
             K22 + " (full recompute, t-way sequence parallel); Megatron-LM language_model_embedding.py "
             "(scatter_to_sequence_parallel_region)", order=ORDER),
     formula("activation_bytes_per_layer", 34 * s * b * h / (t * cp), "B",
-            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer.",
-            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节。",
+            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer (K22's coefficient, "
+            "for an MLP of 4h; Megatron-LM's estimator uses 18 + 4f/h, 31 for Llama 3 405B).",
+            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节(K22 的系数,对应 4h 宽的 MLP;"
+            "Megatron-LM 的估算器用 18 + 4f/h,Llama 3 405B 是 31)。",
             K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
             "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",

@@ -23,8 +23,10 @@ DISTOPT = "Megatron-LM docs/user-guide/features/dist_optimizer.md (bf16 params, 
 
 FORMULAS = (
     formula("model_state_bytes", 16 * Psi, "B",
-            "Model state without sharding: 16 bytes per parameter (bf16 weight and gradient, fp32 master, m, v).",
-            "不切分时的 model state:每个参数 16 字节(bf16 weight 和 gradient,fp32 master、m、v)。",
+            "Model state without sharding: 16 bytes per parameter (bf16 weight and gradient, fp32 master, m, v; "
+            "the ZeRO paper's accounting, Megatron-LM's estimator counts 18 with fp32 main gradients).",
+            "不切分时的 model state:每个参数 16 字节(bf16 weight 和 gradient,fp32 master、m、v;"
+            "按 ZeRO 论文的算法,Megatron-LM 的估算器用 fp32 main gradient 算 18 字节)。",
             "lesson §memory; " + ZERO),
     formula("params_per_gpu", Psi / (tp * pp), "params",
             "Parameters one GPU holds: TP and PP split the weights, DP and CP replicate them.",
