@@ -1,15 +1,15 @@
-"""The sizing engine beside Megatron-LM's theoretical memory estimator, on a grid of configurations.
+"""The sizing engine beside Megatron-LM's and DeepSpeed's estimators, on a grid of configurations.
 
-For each configuration it runs `tutor.sizing.size()` and the re-implemented estimator
-(benchmarks/references/megatron.py, Megatron-LM commit cited there) and prints, per quantity,
+For each configuration it runs `tutor.sizing.size()` and the re-implemented estimators
+(benchmarks/references/megatron.py and deepspeed.py, commits cited there) and prints, per quantity,
 how many agree within 1% as they stand, and how many after the named convention that separates
 them (each convention is stated in the engine's derivation text or docs/sizing.md). Exit status 1
 when any difference over 1% is left without a convention.
 
     python benchmarks/compare_references.py [--limit N] [--show-worst]
 
-Not covered here (issue 18 asks for them too): the EleutherAI cookbook and DeepSpeed's ZeRO
-estimators, and Megatron's FLOPs formula.
+Not covered here (issue 18 asks for them too): the EleutherAI cookbook, DeepSpeed's ZeRO-3
+estimator and Megatron's FLOPs formula.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from references import megatron  # noqa: E402
+from references import deepspeed, megatron  # noqa: E402
 
 from tutor.sizing import Parallel, Train, gpu, model_preset, size  # noqa: E402
 from tutor.sizing.engine import model_values  # noqa: E402
@@ -124,6 +124,14 @@ def compare(limit: int | None = None):
             if convention is None:
                 convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
             checks.append(("first-stage activations", report["memory"]["activations"], raw, adjusted, convention))
+        # 5. ZeRO-2 model state against DeepSpeed's estimator (no TP or PP there)
+        if not model.is_moe and tp == 1 and pp == 1 and dp > 1 and sharding == "none":
+            zero2 = size(model, train, Parallel(tp=1, pp=1, dp=dp, sharding="zero2"), H100)
+            psi = values["params"]
+            raw = deepspeed.zero2_gpu_bytes(psi, dp)
+            checks.append(("ZeRO-2 model state", zero2["memory"]["model_state"], raw, 2 * psi + 14 * psi / dp,
+                           "ZeRO-2 at 2 + 14/N (ZeRO paper, K = 12) against DeepSpeed's 2 + 18/N (it also counts "
+                           "a sharded 32-bit gradient copy)"))
         rows.append((name, tp, pp, dp, seq, sharding, checks))
     return rows
 
@@ -142,7 +150,8 @@ def main() -> int:
             table.setdefault(quantity, []).append((raw_diff, adjusted_diff, convention))
             if abs(adjusted_diff) > TOLERANCE:
                 unexplained.append((quantity, name, tp, pp, dp, seq, sharding, adjusted_diff))
-    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}), {len(rows)} configurations")
+    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}) and DeepSpeed "
+          f"stage_1_and_2.py ({deepspeed.COMMIT[:10]}), {len(rows)} configurations")
     print(f"{'quantity':<26}{'n':>5}{'raw ≤1%':>9}{'max raw':>10}{'with convention ≤1%':>21}{'max':>9}")
     for quantity, items in table.items():
         raw_ok = sum(abs(raw) <= TOLERANCE for raw, _, _ in items)

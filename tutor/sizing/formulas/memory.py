@@ -53,8 +53,10 @@ FORMULAS = (
             "ZeRO stage 1: optimizer state (12 bytes) sharded over N; fp16 weights and gradients (2 + 2) replicated.",
             "ZeRO stage 1:optimizer state(12 字节)沿 N 切分;fp16 weight 和 gradient(2 + 2)每卡一份。", ZERO),
     formula("zero2_bytes", 2 * Psi + 14 * Psi / N, "B",
-            "ZeRO stage 2: gradients sharded too; only the fp16 weights (2 bytes) stay replicated.",
-            "ZeRO stage 2:gradient 也切分,只有 fp16 weight(2 字节)每卡一份。", ZERO),
+            "ZeRO stage 2: gradients sharded too; only the fp16 weights (2 bytes) stay replicated (the paper's "
+            "2 + 14/N; DeepSpeed's estimator counts a 32-bit gradient copy too, 2 + 18/N).",
+            "ZeRO stage 2:gradient 也切分,只有 fp16 weight(2 字节)每卡一份(论文的 2 + 14/N;"
+            "DeepSpeed 的估算器另算一份 32 位 gradient,2 + 18/N)。", ZERO),
     formula("zero3_bytes", 16 * Psi / N, "B",
             "ZeRO stage 3: weights, gradients and optimizer state all sharded over N.",
             "ZeRO stage 3:weight、gradient、optimizer state 全部沿 N 切分。", ZERO),
