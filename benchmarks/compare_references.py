@@ -8,8 +8,8 @@ when any difference over 1% is left without a convention.
 
     python benchmarks/compare_references.py [--limit N] [--show-worst]
 
-Not covered here (issue 18 asks for them too): the EleutherAI cookbook, DeepSpeed's ZeRO-3
-estimator and Megatron's FLOPs formula.
+FLOPs per token are compared with Megatron's 2024 formula (non-causal, GPT shapes). Not covered
+here (issue 18 asks for them too): the EleutherAI cookbook and DeepSpeed's ZeRO-3 estimator.
 """
 
 from __future__ import annotations
@@ -124,7 +124,12 @@ def compare(limit: int | None = None):
             if convention is None:
                 convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
             checks.append(("first-stage activations", report["memory"]["activations"], raw, adjusted, convention))
-        # 5. ZeRO-2 model state against DeepSpeed's estimator (no TP or PP there)
+        # 5. FLOPs per token with attention (GPT: the 2024 formula has no SwiGLU factor)
+        if gpt:
+            raw = megatron.flops_per_token(ref_args)
+            checks.append(("FLOPs per token", report["flops"]["per_token"], raw, raw,
+                           None))
+        # 6. ZeRO-2 model state against DeepSpeed's estimator (no TP or PP there)
         if not model.is_moe and tp == 1 and pp == 1 and dp > 1 and sharding == "none":
             zero2 = size(model, train, Parallel(tp=1, pp=1, dp=dp, sharding="zero2"), H100)
             psi = values["params"]

@@ -88,3 +88,15 @@ def activation_bytes(args: Args) -> float:
     if p == 1:
         memory += s * b * h * 4 * (1 + args.vocab / h)  # inputs to the output layer and the loss
     return memory / args.tp
+
+
+FLOPS_COMMIT = "38644dd756c46142787b1bd5dc08ed82ca0e6de1"
+
+
+def flops_per_token(args: Args) -> float:
+    """Model FLOPs per token of megatron/training/training.py `num_floating_point_operations` at
+    FLOPS_COMMIT (2024-03, before the causal halving): 12·L·h²·(1 + f/h + groups/heads + s/h +
+    V/(2·L·h)), i.e. K22 Eq. 7 for f = 4h; it has no SwiGLU factor yet, so it is compared on GPT."""
+    h, layers = args.hidden, args.layers
+    return 12 * layers * h * h * (1 + args.ffn / h + args.kv_heads / args.heads + args.seq / h
+                                  + args.vocab / (2 * layers * h))
