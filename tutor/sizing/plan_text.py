@@ -15,12 +15,17 @@ def _pct(value: float) -> str:
 
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
-               counts: tuple[int, int, int], lang: str, reserve: float | None = None) -> list[dict]:
+               counts: tuple[int, int, int], lang: str, reserve: float | None = None,
+               sharding: str = "distopt") -> list[dict]:
     from tutor.sizing.rules import RESERVE
 
     RESERVE = RESERVE if reserve is None else reserve  # noqa: N806 - the reserve this plan used
     zh = lang == "zh"
     considered, evaluated, fitting = counts
+    shard_en, shard_zh = {
+        "distopt": ("the distributed optimizer", "distributed optimizer"), "none": ("no sharding", "不切分"),
+        "zero1": ("ZeRO-1", "ZeRO-1"), "zero2": ("ZeRO-2", "ZeRO-2"), "zero3": ("ZeRO-3 (FSDP)", "ZeRO-3(FSDP)"),
+    }[sharding]
     steps = []
 
     def say(step_id: str, en: str, zh_text: str) -> None:
@@ -58,8 +63,8 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     best, report = chosen[0], reports[0]
     memory = report["memory"]
     if best.tp == 1:
-        say("tp", "TP 1: with the distributed optimizer over data parallel the model fits without tensor parallelism.",
-            "TP 1:沿 DP 开 distributed optimizer 就放得下,不需要 TP。")
+        say("tp", f"TP 1: with {shard_en} over data parallel the model fits without tensor parallelism.",
+            f"TP 1:沿 DP 用 {shard_zh} 就放得下,不需要 TP。")
     else:
         say("tp", f"TP {best.tp}: inside one {hardware.gpus_per_node}-GPU node, on NVLink (4 all-reduces per layer); "
             "the smallest TP that fits.",
@@ -104,14 +109,14 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         say("recompute", "No recompute: FlashAttention and sequence parallelism keep 34·s·b·h/(TP·CP) per layer.",
             "不需要 recompute:FlashAttention 加 SP 后每层 34·s·b·h/(TP·CP)。")
     if memory["activations"] is None:
-        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: {_gb(memory['model_state'], lang)} of "
+        say("dp", f"The remaining DP {best.dp} with {shard_en}: {_gb(memory['model_state'], lang)} of "
             f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",
-            f"剩下的 DP {best.dp} 开 distributed optimizer:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
+            f"剩下的 DP {best.dp} 用 {shard_zh}:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
             "没有 --layers 和 --hidden,activation 没算进去。")
     else:
-        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: "
+        say("dp", f"The remaining DP {best.dp} with {shard_en}: "
             f"{_gb(memory['model_state'], lang)} model state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
-            f"剩下的 DP {best.dp} 开 distributed optimizer:model state {_gb(memory['model_state'], lang)} + activation "
+            f"剩下的 DP {best.dp} 用 {shard_zh}:model state {_gb(memory['model_state'], lang)} + activation "
             f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}(共 {cap})。")
     if len(reports) > 1:
         say("alternatives", f"{len(reports) - 1} other layouts follow in the recipe's order; compare their headroom, "

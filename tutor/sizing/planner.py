@@ -190,7 +190,7 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         report["why"] = why_after(chosen[0], candidate, lang)
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
             "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
-                                lang, options.reserve)}
+                                lang, options.reserve, options.sharding)}
 
 
 def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
