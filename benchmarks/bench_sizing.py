@@ -5,15 +5,22 @@ layout of the planner's search (model, batch, TP/PP/CP/DP/v, recompute) evaluate
 state, first-stage activations, micro-batches, bubble and traffic — the same compiled function
 `tutor plan` calls. Baseline, measured in the same run: the same composite expressions
 evaluated with SymPy `subs` + `evalf` per configuration (what "compile once" avoids). Also
-reported: scalar `evaluate()` calls per second and full `size()` reports (with steps) per second.
+reported: scalar `evaluate()` calls per second and full `size()` reports (with steps) per second,
+and, as processes in the same run, `tutor check` on a numeric step against `tutor --version`
+(issue 18: at most 2.5x, since numbers are evaluated by generated code without importing SymPy).
 
-    python benchmarks/bench_sizing.py [--configs 200000] [--baseline 200]
+    python benchmarks/bench_sizing.py [--configs 200000] [--baseline 200] [--process-runs 9]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from tutor.sizing import Model, Parallel, Train, evaluate, size
@@ -21,8 +28,29 @@ from tutor.sizing.chains import Mode, planner_derivation, planner_function
 from tutor.sizing.symbols import S
 
 MODE = Mode(sharding="distopt", activation_row="activation_bytes_per_layer", heads=True, attention=True,
-            first_stage="llama")
+            first_stage="first_stage_params_llama")
 TARGET = 100_000
+CHECK_RATIO = 2.5
+
+
+def process_seconds(argv: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=120)
+    return time.perf_counter() - started
+
+
+def check_against_version(runs: int) -> tuple[float, float]:
+    """Median seconds of `tutor --version` and of `tutor check` on a numeric step, interleaved."""
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "TUTOR_HOME": home}
+        version = [sys.executable, "-m", "tutor", "--version"]
+        check = [sys.executable, "-m", "tutor", "check", "distopt-bytes-per-gpu", "39 GB"]
+        process_seconds(check, env)  # create the database once; warm the OS cache
+        base, measured = [], []
+        for _ in range(runs):
+            base.append(process_seconds(version, env))
+            measured.append(process_seconds(check, env))
+    return statistics.median(base), statistics.median(measured)
 
 
 def configurations(count: int) -> list[dict]:
@@ -48,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configs", type=int, default=200_000)
     parser.add_argument("--baseline", type=int, default=200)
+    parser.add_argument("--process-runs", type=int, default=9)
     args = parser.parse_args()
 
     outputs, names, compiled = planner_function(MODE)
@@ -81,6 +110,12 @@ def main() -> None:
     print(f"scalar evaluate() with input checks:     {scalar:>12,.0f} calls/s")
     print(f"full size() reports with derivation:     {reports:>12,.0f} reports/s")
     print("target met" if fast >= TARGET else "TARGET MISSED")
+    if args.process_runs:
+        version, check = check_against_version(args.process_runs)
+        ratio = check / version
+        print(f"tutor --version: median {version * 1000:.0f} ms; tutor check (numeric step): median "
+              f"{check * 1000:.0f} ms over {args.process_runs} runs; ratio {ratio:.2f} (target <= {CHECK_RATIO})")
+        print("check target met" if ratio <= CHECK_RATIO else "CHECK TARGET MISSED")
 
 
 if __name__ == "__main__":

@@ -50,10 +50,10 @@ def test_right_layouts(question, answer):
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("question", "answer", "rule"), [
     (LESSON_70B, "TP=4 PP=4 CP=2 DP=4", "layout"),       # 128 ≠ 64
-    (LESSON_70B, "TP=16 PP=4", "layout"),                # 8 KV heads are not divisible by 16
+    (LESSON_70B, "TP=16 PP=4", "tp-node"),               # KV heads replicated, but TP 16 leaves the node
     (LESSON_70B, "TP=3 PP=4", "layout"),                 # 64 GPUs do not split by 12
     (LESSON_70B, "TP=8 PP=8", "smallest-pp"),            # PP 2 already fits
-    (LESSON_70B, "TP=2 PP=4 CP=2 DP=4", "cp-needed"),    # fits without CP
+    (LESSON_70B, "TP=2 PP=4 CP=2 DP=4", "smallest-cp"),  # fits without CP
     (LESSON_70B, "TP=4 PP=1 DP=16", "fits"),             # 17.5B parameters per GPU
     (TRILLION, "TP=8 PP=8 DP=128", "fits"),
     (TRILLION, "TP=8 PP=32 DP=32", "smallest-pp"),       # PP 16 fits with the same recompute

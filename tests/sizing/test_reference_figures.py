@@ -58,10 +58,14 @@ def test_70b_pipeline(size):
 
 
 def test_405b_per_gpu_before_dp_sharding(size):
-    for model in (("--params", "405B"), ("--model", "llama3-405b")):
-        report = size(*model, "--gpus", "16384", "--tp", "8", "--pp", "16", "--global-batch", "2048", "--seq", "8192")
-        assert step(report, "gpus_per_replica") == 128
-        assert rounds_to(report["memory"]["model_state"] / GB, 50.6, 1)
+    layout = ("--gpus", "16384", "--tp", "8", "--pp", "16", "--global-batch", "2048", "--seq", "8192")
+    report = size("--params", "405B", *layout)  # the lesson's even split, Ψ/(TP·PP)
+    assert step(report, "gpus_per_replica") == 128
+    assert rounds_to(report["memory"]["model_state"] / GB, 50.6, 1)
+    # With the real shape the most loaded stage counts: ⌈126/16⌉ = 8 layers and the embedding, over TP 8.
+    real = size("--model", "llama3-405b", *layout)
+    assert real["memory"]["model_state"] == pytest.approx(16 * step(real, "first_stage_params"))
+    assert rounds_to(step(real, "first_stage_params") / 1e9, 3.45, 2)
 
 
 def test_1t_memory(size):
@@ -98,8 +102,11 @@ def test_1t_checkpoint(size):
 
 
 def test_8b_throughput_and_plan(size, cli):
-    report = size("--model", "llama3-8b", "--gpus", "32", "--gpu", "h100", "--mfu", "0.4")
-    assert rounds_to(report["throughput"]["tokens_per_s"] / 1e4, 26)  # 约 26 万 tokens/s
+    report = size("--params", "8e9", "--gpus", "32", "--gpu", "h100", "--mfu", "0.4")
+    assert rounds_to(report["throughput"]["tokens_per_s"] / 1e4, 26)  # 约 26 万 tokens/s: the lesson's 6Ψ, Ψ = 8B
+    real = size("--model", "llama3-8b", "--gpus", "32", "--gpu", "h100", "--mfu", "0.4")
+    # counted from the shape, 6Ψ leaves out the 0.53B-parameter input embedding (a lookup): 7.5B multiply
+    assert real["throughput"]["tokens_per_s"] == pytest.approx(0.4 * 32 * 989e12 / (6 * (8.030261248e9 - 128256 * 4096)))
     status, plan, err = cli("plan", "--model", "llama3-8b", "--gpus", "32", "--gpu", "h100", "--json")
     assert status == 0, err
     best = plan["best"]

@@ -23,10 +23,11 @@ def test_a_sound_layout_is_clean():
 @pytest.mark.parametrize("layout, model, train, error", [
     (dict(gpus=64, tp=4, pp=4, cp=2, dp=4), LLAMA70, Train(), "gpu-product"),
     (dict(gpus=48, tp=6, pp=8), LLAMA70, Train(), "heads-tp"),
-    (dict(gpus=64, tp=16, pp=4), LLAMA70, Train(), "kv-heads-tp"),
+    (dict(gpus=48, tp=3, pp=16), Model(params=1e9, layers=32, hidden=6144, heads=48, kv_heads=8), Train(),
+     "kv-heads-tp"),
+    (dict(gpus=8, tp=1), Model(params=1e9, layers=32, hidden=4096, heads=32, kv_heads=3), Train(), "kv-heads-heads"),
     (dict(gpus=64, tp=8, pp=2, vpp=3), LLAMA70, Train(global_batch=1024), "layers-pp"),
     (dict(gpus=24, tp=8), LLAMA70, Train(global_batch=1000), "batch-split"),
-    (dict(gpus=64, tp=8, pp=8), LLAMA70, Train(global_batch=4), "m-below-p"),
     (dict(gpus=64, tp=8, ep=2), LLAMA70, Train(), "ep-dense"),
     (dict(gpus=64, ep=16), model_preset("mixtral-8x7b"), Train(), "experts-ep"),
     (dict(gpus=8, tp=8, ep=8), model_preset("mixtral-8x7b"), Train(), "ep-dpcp"),
@@ -43,6 +44,9 @@ def test_errors(layout, model, train, error):
     (dict(gpus=64, tp=16, pp=1), Train(), "tp-node"),
     (dict(gpus=96, tp=8, pp=12), Train(global_batch=1024), "layers-pp"),
     (dict(gpus=64, tp=8, pp=8), Train(global_batch=16), "m-below-4p"),
+    (dict(gpus=64, tp=8, pp=8), Train(global_batch=4), "m-below-p"),
+    (dict(gpus=64, tp=16, pp=4), Train(), "kv-replicated"),
+    (dict(gpus=64, cp=64), Train(seq=8192), "cp-tokens"),
     (dict(gpus=64, tp=8, pp=8, sharding="zero3"), Train(), "zero3-pp"),
     (dict(gpus=8, tp=8, sharding="distopt"), Train(), "shard-one"),
     (dict(gpus=64, tp=8, cp=2, flash=False), Train(seq=8192), "cp-flash"),
@@ -95,4 +99,4 @@ def test_memory_over_capacity_says_by_how_much():
 
 def test_first_stage_embedding_is_reported():
     report = size(model_preset("llama3-405b"), Train(global_batch=2048), Parallel(gpus=16384, tp=8, pp=16), H100)
-    assert any("first pipeline stage" in warning for warning in report["warnings"])
+    assert any("most loaded pipeline stage" in warning for warning in report["warnings"])

@@ -1,20 +1,55 @@
 """`tutor plan`: the lesson's recipe for a model on N GPUs — best layout, why, and ranked alternatives.
 
 JSON (DESIGN §5): {"best": {tp, pp, cp, ep, dp, vpp, ...every `tutor size` key}, "alternatives": [...],
-"steps": [{"id", "text"}]}; `best` is null when no layout fits (exit status 1).
+"steps": [{"id", "text"}]}; `best` is null when no layout fits (exit status 1); exit status 2 when
+the best layout carries an error (a throughput above the peak).
 """
 
 from __future__ import annotations
 
+import sys
+
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
-from tutor.commands.size import (_whole, add_hardware_flags, add_model_train_flags, hardware_from, model_from,
-                                 throughput_from, train_from)
+import argparse
+
+from tutor.commands.size import (_fraction, _whole, add_hardware_flags, add_model_train_flags, hardware_from,
+                                 model_from, throughput_from, train_from)
+from tutor.errors import UserInputError
+
+
+def _reserve(text: str) -> float:
+    text = text.strip()
+    if text in ("0", "0%"):
+        return 0.0
+    value = _fraction(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"the reserve must be below 100%, got {text!r}")
+    return value
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(_whole(part) for part in text.split(","))
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"EP sizes as a comma-separated list (8,16,64): {error}") from None
 
 
 def add_arguments(parser) -> None:
     add_model_train_flags(parser)
     parser.add_argument("--gpus", type=_whole, required=True, help="GPUs to plan for")
     parser.add_argument("--alternatives", type=int, default=10, metavar="N", help="alternatives to list (default 10)")
+    choices = parser.add_argument_group("what the plan may use")
+    sharding = choices.add_mutually_exclusive_group()
+    sharding.add_argument("--zero", type=int, choices=(0, 1, 2, 3),
+                          help="ZeRO stage over DP × CP instead of Megatron's distributed optimizer (0: none)")
+    sharding.add_argument("--fsdp", action="store_true", help="fully sharded data parallel (counted as ZeRO-3)")
+    choices.add_argument("--recompute", choices=("none", "selective", "full"),
+                         help="use this recompute (default: the lightest that fits)")
+    choices.add_argument("--flash", action=argparse.BooleanOptionalAction, default=True, help="FlashAttention")
+    choices.add_argument("--sp", action=argparse.BooleanOptionalAction, default=True, help="sequence parallelism")
+    choices.add_argument("--reserve", type=_reserve, default=None, metavar="FRACTION",
+                         help="memory kept free, e.g. 10%% (default) or 0.05")
+    choices.add_argument("--ep", type=_sizes, metavar="SIZES", help="EP sizes to try, e.g. 8,64 (default: all)")
     add_hardware_flags(parser)
     add_json_flag(parser)
     add_lang_flag(parser)
@@ -24,12 +59,26 @@ def run(args) -> int:
     from tutor.sizing import plan
     from tutor.sizing.text import plan_lines
 
+    from tutor.sizing.planner import Options
+    from tutor.sizing.rules import RESERVE
+
     lang = lang_of(args)
     model = model_from(args)
+    if args.ep and not model.is_moe:
+        raise UserInputError("--ep needs a mixture-of-experts model (--experts)")
+    sharding = "zero3" if args.fsdp else ("distopt" if args.zero is None else
+                                          ("none" if args.zero == 0 else f"zero{args.zero}"))
+    options = Options(sharding=sharding, recompute=args.recompute, flash=args.flash, sp=args.sp,
+                      reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep)
     result = plan(model, train_from(args), args.gpus, hardware_from(args), throughput_from(args),
-                  alternatives=max(0, args.alternatives), lang=lang)
+                  alternatives=max(0, args.alternatives), lang=lang, options=options)
     if args.json:
         print_json(result)
     else:
         print("\n".join(plan_lines(result, model.name, lang)))
-    return 0 if result["best"] is not None else 1
+    if result["best"] is None:
+        return 1
+    if result["best"]["errors"]:  # e.g. a throughput above the hardware's peak: the plan is not usable
+        print(f"tutor: the best layout carries an error: {result['best']['errors'][0]}", file=sys.stderr)
+        return 2
+    return 0

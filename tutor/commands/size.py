@@ -102,6 +102,10 @@ def model_from(args):
     shape = {name: getattr(args, name) for name in _SHAPE
              if getattr(args, name) is not None and getattr(args, name) != getattr(base, name)}
     model = replace(base, **shape)
+    if model.arch == "gpt" and model.ffn is None and model.hidden is not None:
+        # GPT's MLP is 4h wide (Radford et al. 2019, Brown et al. 2020): assumed, and the report says so.
+        model = replace(model, ffn=4 * model.hidden, assumed=model.assumed + ("ffn",))
+        shape["ffn"] = model.ffn
     if args.params is not None:
         return replace(model, params=args.params)
     if shape and model.architecture_inputs() is not None:
@@ -117,7 +121,7 @@ def train_from(args):
 
     given = {name: getattr(args, name) for name in ("seq", "micro_batch", "global_batch", "tokens")
              if getattr(args, name) is not None}
-    return Train(**given)
+    return Train(**given, assumed=() if "global_batch" in given else ("global_batch",))
 
 
 def hardware_from(args):

@@ -1,18 +1,19 @@
-"""Config steps: a TP/PP/CP/EP/DP layout judged by the engine's validator and the lesson's recipe.
+"""Config steps: a TP/PP/CP/EP/DP layout judged by the rules `tutor plan` uses (tutor.sizing.rules).
 
 Many layouts can be right. Each rule below passes or fails with its own feedback line, and the
-score is the share passed; the layout is right when every rule passes (lesson §recipe):
-  layout       the engine's validator finds no error (TP × PP × CP × DP = GPUs, heads ÷ TP,
-               batch ÷ (DP × micro-batch), m ≥ p, EP folds into DP × CP, seq ÷ 2·CP, …)
+score is the share of the counted rules passed; the layout is right when every counted rule
+passes (lesson §recipe). Only the rules actually judged are listed in the feedback:
+  layout       the engine's validator finds no error (TP × PP × CP × DP = GPUs, heads ÷ TP, KV
+               heads divide the heads and TP or are replicated, PP ≤ layers, batch ÷ (DP ×
+               micro-batch), EP folds into DP × CP, seq ÷ 2·CP, …) and m ≥ p (hard, as the planner)
   tp-node      TP ≤ `max_tp` (8, one NVLink node): its all-reduces need NVLink
-  fits         model state (distributed optimizer) + first-stage activations fit the GPU,
-               with full recompute if need be (said in the feedback)
-  m-4p         with PP > 1, m ≥ `min_m_over_p` · p (4p) micro-batches, or the bubble is large
+  fits         model state (distributed optimizer) + first-stage activations fit the GPU less the
+               planner's reserve (10%), with full recompute if need be (said in the feedback)
   smallest-pp  no layout with a smaller PP (TP ≤ max_tp, same CP, TP × CP in a node) fits as well
-  cp-needed    CP > 1 only when the same layout without CP does not fit
+  smallest-cp  no smaller CP with the same TP and PP fits as well (CP is for activations)
   moe-ep       a mixture of experts uses EP > 1; `require: {ep: N}` / `{cp: N}` pin a size
-Memory is the engine's `size()` with GB = 10^9 bytes and no planning reserve, so the lesson's
-own answers (70B: TP4 PP4 CP2 DP2; 1T: TP8 PP16 DP64) pass.
+Advisory (named, not counted): m-4p (m ≥ 4p, else the bubble is large), even-stages (uneven
+stages allowed, as Llama 3 runs 126 layers on PP 16). `--reveal`'s example is the plan's best.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tutor.content.models import ConfigStep
 from tutor.grading.config_parse import ConfigError, parse_config, show_layout
 from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
+from tutor.sizing.rules import RESERVE, budget, pipeline_ok
 
 RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
 MODEL_FIELDS = ("params", "arch", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k")
@@ -68,7 +70,7 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
     from tutor.sizing import SizingError
 
     where = scenario(step, variant)
-    expected = {"gpus": where.gpus, "rules": [rule_text(rule_id) for rule_id in RULE_IDS]}
+    expected = {"gpus": where.gpus, "rules": [rule_text(rule_id, where) for rule_id in ("layout",)]}
     try:
         layout = parse_config(answer)
     except ConfigError as error:
@@ -77,25 +79,29 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
         rules = judge(where, layout)
     except SizingError as error:
         return unreadable([Message(f"That layout cannot be sized: {error}", f"这个配置算不出来：{error}")], expected)
-    passed = [rule for rule in rules if rule.passed]
-    correct = len(passed) == len(rules)
+    expected = {"gpus": where.gpus, "rules": [rule_text(rule.id, where) for rule in rules]}
+    counted = [rule for rule in rules if rule.id not in ADVISORY]
+    passed = [rule for rule in counted if rule.passed]
+    correct = len(passed) == len(counted)
     head = Message(f"Right: {show_layout(layout)} follows the recipe." if correct else
-                   f"Not yet: {len(rules) - len(passed)} of {len(rules)} rules broken.",
+                   f"Not yet: {len(counted) - len(passed)} of {len(counted)} rules broken.",
                    f"正确：{show_layout(layout)} 符合配方。" if correct else
-                   f"还不对：{len(rules)} 条规则里有 {len(rules) - len(passed)} 条没满足。")
-    lines = [head] + [_line(rule) for rule in rules]
-    details = {"rules": [{"id": rule.id, "passed": rule.passed, "en": _line(rule).en, "zh": _line(rule).zh}
-                         for rule in rules]}
-    return Verdict(correct, len(passed) / len(rules), layout, expected, join(lines),
-                   mistake=None if correct else next(rule.id for rule in rules if not rule.passed), details=details)
+                   f"还不对：{len(counted)} 条规则里有 {len(counted) - len(passed)} 条没满足。")
+    lines = [head] + [_line(rule, where) for rule in rules]
+    details = {"rules": [{"id": rule.id, "passed": rule.passed, "advisory": rule.id in ADVISORY,
+                          "en": _line(rule, where).en, "zh": _line(rule, where).zh} for rule in rules]}
+    return Verdict(correct, len(passed) / len(counted), layout, expected, join(lines),
+                   mistake=None if correct else next(rule.id for rule in counted if not rule.passed), details=details)
 
 
-def _line(rule: Rule) -> Message:
-    """A failed rule says what is wrong; a passed one says what it checked (the fit says how much)."""
+def _line(rule: Rule, where: Scenario) -> Message:
+    """A failed rule says what is wrong; a passed one says what it checked (the fit says how much);
+    advice not taken is marked ⚠ and does not count."""
     if rule.passed and rule.id in RULE_TEXT and rule.id != "fits":
-        en, zh = RULE_TEXT[rule.id]
-        return Message(f"✓ {en}", f"✓ {zh}")
-    return Message(f"{'✓' if rule.passed else '✗'} {rule.message.en}", f"{'✓' if rule.passed else '✗'} {rule.message.zh}")
+        text = rule_text(rule.id, where)
+        return Message(f"✓ {text['en']}", f"✓ {text['zh']}")
+    mark = "✓" if rule.passed else ("⚠" if rule.id in ADVISORY else "✗")
+    return Message(f"{mark} {rule.message.en}", f"{mark} {rule.message.zh}")
 
 
 def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
@@ -111,18 +117,34 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     errors = _errors(where, par)
     if errors:
         return [Rule("layout", False, Message("; ".join(e.en for e in errors), ";".join(e.zh for e in errors)))]
+    train = where.train
+    if not pipeline_ok(train.global_batch, par.dp, train.micro_batch, par.pp):
+        m = train.global_batch // (par.dp * train.micro_batch)
+        return [Rule("layout", False, Message(
+            f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle (bubble (p−1)/m = "
+            f"{(par.pp - 1) / m:.0%}); a plan needs m ≥ p.",
+            f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 PP {par.pp}：有 stage 空转（bubble (p−1)/m = "
+            f"{(par.pp - 1) / m:.0%}）；方案至少要 m ≥ p。"))]
     rules = [Rule("layout", True, Message("The layout is valid.", "配置合法。"))]
     rules.append(Rule("tp-node", par.tp <= where.max_tp, Message(
         f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
         f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。")))
     level, total = fit_level(where, par)
     rules.append(_fits_rule(where, level, total))
-    m = where.train.global_batch // (par.dp * where.train.micro_batch)
+    m = train.global_batch // (par.dp * train.micro_batch)
     rules.append(Rule("m-4p", par.pp == 1 or m >= where.min_m_over_p * par.pp, Message(
         f"m = {m} micro-batches per pipeline is below {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}: "
-        f"the bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} is large.",
+        f"the bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} is large (advice: a larger global batch or a smaller PP).",
         f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}："
-        f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 太大。")))
+        f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 偏大（建议加大 global batch 或减小 PP）。")))
+    layers = where.model.layers
+    if layers is not None and par.pp > 1 and layers % par.pp:
+        fullest = -(-layers // par.pp)
+        rules.append(Rule("even-stages", False, Message(
+            f"{layers} layers over PP {par.pp} split unevenly (the fullest stage holds {fullest}): allowed, as "
+            "Llama 3 runs 126 layers on PP 16, and the fullest stage sets the pace.",
+            f"{layers} 层分到 PP {par.pp} 分不匀（最满的 stage {fullest} 层）：允许，Llama 3 就是 126 层配 PP 16，"
+            "最满的 stage 决定速度。")))
     if level is not None:
         smaller = _smaller_pp(where, par, level)
         rules.append(Rule("smallest-pp", smaller is None, Message(
@@ -130,13 +152,11 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
             "then the smallest PP that fits.",
             f"PP {par.pp} 开大了：{smaller} 就放得下。配方是先把 TP 开到机内上限，再取放得下的最小 PP。")))
         if par.cp > 1:
-            without = Parallel(gpus=where.gpus, tp=par.tp, pp=par.pp, cp=1, ep=par.ep, dp=par.dp * par.cp,
-                               vpp=par.vpp, sharding="distopt")
-            needless = not _errors(where, without) and _fits_within(where, without, level)
-            rules.append(Rule("cp-needed", not needless, Message(
-                f"CP {par.cp} is not needed: without it (DP {par.dp * par.cp}) the layout fits. "
-                "Add CP for long sequences, when activations do not fit.",
-                f"不需要 CP {par.cp}：不开 CP（DP {par.dp * par.cp}）也放得下。序列长、activation 放不下时才加 CP。")))
+            rival = _smaller_cp(where, par, level)
+            rules.append(Rule("smallest-cp", rival is None, Message(
+                f"CP {par.cp} is more than needed: {rival} fits as well. Add CP for long sequences, only as far "
+                "as activations need it.",
+                f"CP {par.cp} 开大了：{rival} 也放得下。序列长、activation 放不下时才加 CP，够用即可。")))
     if where.model.is_moe:
         rules.append(Rule("moe-ep", par.ep > 1, Message(
             "A mixture of experts spreads its experts with EP > 1 (folded into DP × CP, no extra GPUs).",
@@ -145,6 +165,22 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         rules.append(Rule(f"require-{dim}", getattr(par, dim, None) == size, Message(
             f"The question fixes {dim.upper()} = {size}.", f"题目规定 {dim.upper()} = {size}。")))
     return rules
+
+
+def _smaller_cp(where: Scenario, par, level: str) -> str | None:
+    """A smaller CP with the same TP and PP that is valid (m ≥ p) and fits as lightly, as text."""
+    from tutor.sizing import Parallel
+    from tutor.sizing.planner import divisors
+
+    for cp in [d for d in divisors(par.cp) if d < par.cp]:
+        dp = par.dp * par.cp // cp
+        rival = Parallel(gpus=where.gpus, tp=par.tp, pp=par.pp, cp=cp, ep=par.ep, dp=dp, vpp=par.vpp,
+                         sharding="distopt")
+        if _errors(where, rival) or not pipeline_ok(where.train.global_batch, dp, where.train.micro_batch, par.pp):
+            continue
+        if _fits_within(where, rival, level):
+            return show_layout({"tp": par.tp, "pp": par.pp, "cp": cp, "dp": dp})
+    return None
 
 
 def _parallel(where: Scenario, layout: Mapping[str, int], recompute: str):
@@ -171,7 +207,7 @@ def fit_level(where: Scenario, par) -> tuple[str | None, float]:
     for level in RECOMPUTE_LEVELS:
         report = size(where.model, where.train, replace(par, recompute=level), where.hardware)
         total = report["memory"]["total"]
-        if report["memory"]["fits"]:
+        if total <= budget(where.hardware.gpu_mem):
             return level, total
     return None, total
 
@@ -186,9 +222,12 @@ def _fits_rule(where: Scenario, level: str | None, total: float) -> Rule:
 
     capacity_en = format_value(where.hardware.gpu_mem, "GB", 0)
     if level is None:
+        room = format_value(budget(where.hardware.gpu_mem), "GB", 0)
         return Rule("fits", False, Message(
-            f"Does not fit: {format_value(total, 'GB')} per GPU even with full recompute, on {capacity_en} GPUs.",
-            f"放不下：即使 full recompute 每卡也要 {format_value(total, 'GB', 1, 'zh')}，卡只有 {capacity_en}。"))
+            f"Does not fit: {format_value(total, 'GB')} per GPU even with full recompute, on {capacity_en} GPUs "
+            f"({room} usable after the {RESERVE:.0%} reserve `tutor plan` keeps).",
+            f"放不下：即使 full recompute 每卡也要 {format_value(total, 'GB', 1, 'zh')}，卡只有 {capacity_en}"
+            f"（留出 `tutor plan` 的 {RESERVE:.0%} 余量后可用 {room}）。"))
     if level == "full":
         return Rule("fits", True, Message(
             f"Fits with full recompute ({format_value(total, 'GB')} of {capacity_en}); that costs an extra forward.",
@@ -212,7 +251,8 @@ def _smaller_pp(where: Scenario, par, level: str) -> str | None:
             candidate = Parallel(gpus=where.gpus, tp=tp, pp=pp, cp=par.cp, ep=par.ep, dp=dp, vpp=1, sharding="distopt")
             m = where.train.global_batch // (dp * where.train.micro_batch) if where.train.global_batch % (
                 dp * where.train.micro_batch) == 0 else 0
-            if pp > 1 and m < where.min_m_over_p * pp:
+            if pp > 1 and m < where.min_m_over_p * pp or not pipeline_ok(
+                    where.train.global_batch, dp, where.train.micro_batch, pp):
                 continue
             if not _errors(where, candidate) and _fits_within(where, candidate, level):
                 return show_layout({"tp": tp, "pp": pp, "cp": par.cp, "dp": dp})
@@ -220,18 +260,27 @@ def _smaller_pp(where: Scenario, par, level: str) -> str | None:
 
 
 RULE_TEXT = {
-    "layout": ("valid layout: TP × PP × CP × DP = GPUs; heads, layers and batch divide evenly",
-               "配置合法：TP × PP × CP × DP = 卡数；head、层数、batch 都能整除"),
-    "tp-node": ("TP inside one NVLink node (≤ 8)", "TP 在机内（≤ 8）"),
-    "fits": ("model state + activations fit in GPU memory", "model state + activation 放得进显存"),
-    "m-4p": ("m ≥ 4p micro-batches per pipeline", "每条 pipeline 的 micro-batch 数 m ≥ 4p"),
+    "layout": ("valid layout: TP × PP × CP × DP = GPUs; heads, KV heads and the batch divide; PP ≤ layers; "
+               "m ≥ p", "配置合法：TP × PP × CP × DP = 卡数；head、KV head、batch 都能整除；PP ≤ 层数；m ≥ p"),
+    "tp-node": ("TP inside one NVLink node (≤ {max_tp})", "TP 在机内（≤ {max_tp}）"),
+    "fits": ("model state + activations fit in GPU memory less the {reserve} reserve",
+             "model state + activation 放得进显存（留 {reserve} 余量）"),
+    "m-4p": ("advice: m ≥ 4p micro-batches per pipeline", "建议：每条 pipeline 的 micro-batch 数 m ≥ 4p"),
+    "even-stages": ("advice: layers split evenly over PP", "建议：层数能均分到 PP"),
     "smallest-pp": ("the smallest PP that fits, after TP", "TP 之后取放得下的最小 PP"),
-    "cp-needed": ("CP only when activations need it", "activation 放不下时才开 CP"),
+    "smallest-cp": ("the smallest CP that fits (CP only as far as activations need it)",
+                    "放得下的最小 CP（activation 需要多少才开多少）"),
     "moe-ep": ("EP > 1 for a mixture of experts", "MoE 用 EP > 1"),
 }
 RULE_IDS = tuple(RULE_TEXT)
+ADVISORY = ("m-4p", "even-stages")
 
 
-def rule_text(rule_id: str) -> dict[str, str]:
+def rule_text(rule_id: str, where: Scenario | None = None) -> dict[str, str]:
+    if rule_id.startswith("require-"):
+        dim = rule_id.split("-", 1)[1].upper()
+        size = where.required.get(rule_id.split("-", 1)[1]) if where is not None else "?"
+        return {"id": rule_id, "en": f"{dim} = {size}, as the question fixes", "zh": f"题目规定 {dim} = {size}"}
     en, zh = RULE_TEXT[rule_id]
-    return {"id": rule_id, "en": en, "zh": zh}
+    fill = {"max_tp": where.max_tp if where is not None else 8, "reserve": f"{RESERVE:.0%}"}
+    return {"id": rule_id, "en": en.format(**fill), "zh": zh.format(**fill)}

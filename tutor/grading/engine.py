@@ -48,31 +48,32 @@ def evaluate_base(formula: str, inputs: Mapping[str, object]) -> float:
     return result
 
 
+# Signatures come from the engine's generated module, so a numeric check imports no SymPy.
 def result_dimension(formula: str) -> str:
     """Dimension of a formula's result (bytes, time, ...), for checking a question's unit."""
-    from tutor.sizing import registry
+    from tutor.sizing.engine import signature
 
-    return RESULT_BASE.get(registry.get(formula).unit, ("any", 1))[0]
+    return RESULT_BASE.get(signature(formula)[1], ("any", 1))[0]
 
 
 def unit_fits(formula: str, unit: str) -> bool:
     """Whether the formula's result can be shown in display unit `unit` (a plain `x` shows anything)."""
-    from tutor.sizing import registry
     from tutor.sizing.display import compatible
+    from tutor.sizing.engine import signature
 
-    return compatible(registry.get(formula).unit, unit)
+    return compatible(signature(formula)[1], unit)
 
 
 def formula_symbols(formula: str) -> tuple[str, ...]:
-    from tutor.sizing import registry
+    from tutor.sizing.engine import signature
 
-    return tuple(registry.get(formula).symbols)
+    return tuple(signature(formula)[0])
 
 
 def formula_exists(formula: str) -> bool:
-    from tutor.sizing import registry
+    from tutor.sizing.compiled_formulas import FORMULAS
 
-    return formula in registry.names()
+    return formula in FORMULAS
 
 
 def format_display(base_value: float, unit: str, digits: int, lang: str = "en") -> str:
@@ -94,8 +95,9 @@ def format_input(name: str, value: object, lang: str = "en") -> str:
     """A question input as a prompt shows it: 70B params, 8192 tokens, 80 GB, 989 TFLOP/s, 40%."""
     if isinstance(value, str) or isinstance(value, bool):
         return str(value)
-    info = symbol_catalog().get(name)
-    unit = getattr(info, "unit", "count")
+    from tutor.sizing.compiled_formulas import SYMBOLS
+
+    unit = SYMBOLS[name][2] if name in SYMBOLS else "count"
     number = float(value)
     if name == "seq" and number.is_integer():
         # Sequence lengths are binary (128K = 131,072): a decimal suffix would print 131.072K.

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import sympy
+
 from tutor.sizing.derivation import Derivation, Link, link, ref
 from tutor.sizing.symbols import S
 
 N = S["dp"] * S["cp"]  # ranks holding the same weights: CP ranks do too (DESIGN §4)
-SHARD_BASIS = S["params"] / (S["tp"] * S["pp"])  # what the sharded parts are split from (MoE too)
+EVEN_SPLIT = S["params"] / (S["tp"] * S["pp"])  # what the sharded parts are split from without a stage count
 ACTIVE = S["active_params"]  # FLOPs count the parameters a token uses (all of them when dense)
+FULL_ROWS = ("activation_per_layer_full", "activation_per_layer_full_sp")
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,17 @@ class Mode:
     interleaved: bool = False
     moe: bool = False
     first_stage: str | None = None
-    """"gpt"/"llama": count the first stage's parameters with its embedding (dense, shape known)."""
+    """With PP > 1 and the shape known, the formula of the most loaded stage's parameters per GPU
+    (first_stage_params_gpt/_llama, stage_params_moe/_moe_gpt): memory is that stage's."""
+    stage_memory: bool = True
+    """Memory counts that stage. False when Ψ is stated rather than counted (the lesson's round 1T):
+    the stated Ψ's even split is used, and the stage count only feeds the first-stage note."""
+    positions: int | None = None
+    """GPT's learned position rows when the model fixes them (GPT-3: 2048), else the sequence length."""
+    lookup: str | None = None
+    """"untied"/"tied": FLOPs count Ψ less the embedding lookups (flop_params_*); None: Ψ as given."""
+    hardware: str | None = None
+    """Formula of the FLOPs the GPUs execute per token when it differs from the model FLOPs (recompute)."""
     rate: str | None = None
     """Which of mfu, tokens_per_s, step_time, achieved_flops is given."""
     tokens: bool = False
@@ -43,7 +56,7 @@ class Mode:
 def activation_row(tp: int, sp: bool, flash: bool, recompute: str) -> str:
     """The Korthikanti Table 2 row for this setting (FlashAttention drops the 5as/h term like selective)."""
     if recompute == "full":
-        return "activation_per_layer_full"
+        return "activation_per_layer_full_sp" if sp and tp > 1 else "activation_per_layer_full"
     if flash or recompute == "selective":
         return "activation_bytes_per_layer" if tp == 1 or sp else "activation_per_layer_tp_selective"
     if tp == 1:
@@ -52,26 +65,49 @@ def activation_row(tp: int, sp: bool, flash: bool, recompute: str) -> str:
 
 
 def _memory(mode: Mode) -> list[Link]:
-    held = ref("params_per_gpu")
+    """Weights, gradients and optimizer state of the most loaded stage when its count is known
+    (first_stage_params), else of the even split Ψ/(TP·PP)."""
+    staged = mode.first_stage is not None and mode.stage_memory
+    held = ref("first_stage_params") if staged else ref("params_per_gpu")
+    if staged:
+        basis = ref("first_stage_shard_params") if mode.moe else held
+    else:
+        basis = EVEN_SPLIT
     sharded = mode.sharding != "none"
-    links = [link("weights", "weight_bytes_sharded", params=SHARD_BASIS, n_shard=N) if mode.sharding == "zero3"
+    links = [link("weights", "weight_bytes_sharded", params=basis, n_shard=N) if mode.sharding == "zero3"
              else link("weights", "weight_bytes", params=held)]
     if mode.sharding == "distopt":
         links.append(link("grads", "grad_bytes_fp32", params=held))
     elif mode.sharding in ("zero2", "zero3"):
-        links.append(link("grads", "grad_bytes_sharded", params=SHARD_BASIS, n_shard=N))
+        links.append(link("grads", "grad_bytes_sharded", params=basis, n_shard=N))
     else:
         links.append(link("grads", "grad_bytes", params=held))
-    links.append(link("optimizer", "optimizer_bytes_sharded", params=SHARD_BASIS, n_shard=N) if sharded
+    links.append(link("optimizer", "optimizer_bytes_sharded", params=basis, n_shard=N) if sharded
                  else link("optimizer", "optimizer_bytes", params=held))
     if mode.sharding == "none":
-        total = link("model_state", "model_state_bytes", params=held) if mode.moe \
+        total = link("model_state", "model_state_bytes", params=held) if mode.moe or staged \
             else link("model_state", "model_state_per_gpu")
+    elif mode.sharding == "distopt" and mode.moe and staged:
+        total = link("model_state", "moe_stage_distopt_bytes", stage_params=held, stage_shard_params=basis,
+                     n_shard=N)
+    elif mode.sharding == "distopt" and staged:
+        total = link("model_state", "distopt_bytes", params=held, n_shard=N)
     elif mode.sharding == "distopt":
         total = link("model_state", "moe_distopt_bytes_per_gpu" if mode.moe else "distopt_bytes_per_gpu")
     else:
         total = link("model_state", f"{mode.sharding}_bytes", params=held, n_shard=N)
     return links + [total]
+
+
+def _stage_links(mode: Mode) -> list[Link]:
+    if mode.first_stage is None:
+        return []
+    rows = {"seq": sympy.Integer(mode.positions)} if mode.positions and "gpt" in mode.first_stage else {}
+    links = [link("first_stage_params", mode.first_stage, **rows)]
+    if mode.moe and mode.stage_memory:
+        links.append(link("first_stage_shard_params", mode.first_stage.replace("stage_params", "stage_shard_params"),
+                          **rows))
+    return links
 
 
 def _activations(mode: Mode) -> list[Link]:
@@ -86,29 +122,35 @@ def _activations(mode: Mode) -> list[Link]:
 
 
 def _throughput(mode: Mode) -> list[Link]:
-    links = [link("flops_per_token_6n", "flops_per_token", params=ACTIVE)]
+    flop_params = ref("flop_params") if mode.lookup else ACTIVE
+    rows = {"seq": sympy.Integer(mode.positions)} if mode.positions and mode.lookup == "tied" else {}
+    links = [link("flop_params", f"flop_params_{mode.lookup}", **rows)] if mode.lookup else []
+    links.append(link("flops_per_token_6n", "flops_per_token", params=flop_params))
     if mode.attention:
-        links.append(link("flops_per_token", "flops_per_token_attn", params=ACTIVE))
-    if mode.attention and mode.activation_row == "activation_per_layer_full":  # what the GPUs really execute
-        links.append(link("hardware_flops_per_token", "hardware_flops_per_token_full", params=ACTIVE))
+        links.append(link("flops_per_token", "flops_per_token_attn", params=flop_params))
+    model_flops = ref("flops_per_token") if mode.attention else ref("flops_per_token_6n")
+    if mode.hardware:  # what the GPUs really execute: the forward again under full recompute
+        links.append(link("hardware_flops_per_token", mode.hardware, params=flop_params))
+    executed = ref("hardware_flops_per_token") if mode.hardware else model_flops
     rate = {
-        "mfu": [link("tokens_per_s", "tokens_per_s_at_mfu", params=ACTIVE), link("step_time_s", "step_time_s")],
-        "tokens_per_s": [link("mfu", "mfu_from_tokens", params=ACTIVE), link("step_time_s", "step_time_s")],
-        "step_time": [link("tokens_per_s", "tokens_per_s_from_step"), link("mfu", "mfu_from_tokens", params=ACTIVE)],
-        "achieved_flops": [link("mfu", "mfu_from_achieved"),
-                           link("tokens_per_s", "tokens_per_s_from_achieved", params=ACTIVE),
+        "mfu": [link("tokens_per_s", "tokens_per_s_at_mfu", params=flop_params), link("step_time_s", "step_time_s")],
+        "tokens_per_s": [link("mfu", "mfu_from_tokens", params=flop_params), link("step_time_s", "step_time_s")],
+        "step_time": [link("tokens_per_s", "tokens_per_s_from_step"),
+                      link("mfu", "mfu_from_tokens", params=flop_params)],
+        "achieved_flops": [link("tokens_per_s", "tokens_per_s_from_hw_flops", hw_flops=executed),
+                           link("mfu", "mfu_from_tokens", params=flop_params),
                            link("step_time_s", "step_time_s")],
     }.get(mode.rate or "", [])
     links += rate
     if rate and mode.rate != "achieved_flops":
-        links.append(link("achieved_flops_per_gpu", "achieved_flops_per_gpu", params=ACTIVE))
+        links.append(link("achieved_flops_per_gpu", "hw_flops_per_gpu", hw_flops=executed))
     if rate and mode.attention:
-        links.append(link("mfu_attn", "mfu_attn_from_tokens", params=ACTIVE))
+        links.append(link("mfu_attn", "mfu_attn_from_tokens", params=flop_params))
     if mode.tokens:
-        links.append(link("train_flops", "train_flops", params=ACTIVE))
+        links.append(link("train_flops", "train_flops", params=flop_params))
         if rate:
-            links += [link("train_time_s", "train_time_s", params=ACTIVE),
-                      link("train_days", "train_days", params=ACTIVE)]
+            links += [link("train_time_s", "train_time_s", params=flop_params),
+                      link("train_days", "train_days", params=flop_params)]
     return links
 
 
@@ -121,18 +163,15 @@ def size_derivation(mode: Mode) -> Derivation:
              link("params_per_gpu", "moe_params_per_gpu" if mode.moe else "params_per_gpu")]
     if mode.moe:
         links.append(link("expert_data_parallel", "expert_data_parallel"))
-    if mode.first_stage:
-        links.append(link("first_stage_params", f"first_stage_params_{mode.first_stage}"))
-    links += _memory(mode) + _activations(mode)
-    links += [link("microbatches", "microbatches"),
-              link("bubble", "bubble_fraction_interleaved" if mode.interleaved else "bubble_fraction"),
+    links += _stage_links(mode) + _memory(mode) + [link("microbatches", "microbatches")] + _activations(mode)
+    links += [link("bubble", "bubble_fraction_interleaved" if mode.interleaved else "bubble_fraction"),
               link("bubble_wallclock", "bubble_wallclock")]
     links += _throughput(mode)
     links += [link("checkpoint_bytes", "checkpoint_bytes"),
               link("checkpoint_bytes_per_gpu", "checkpoint_bytes_per_gpu"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
-    if mode.attention:  # the per-layer traffic needs the hidden size
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),
+    if mode.attention:  # the per-layer traffic needs the hidden size; a TP group works on s/CP tokens
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
@@ -150,18 +189,16 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
     """The planner's figures and their output names. Both schedules in one (`activations`/`bubble`
     for 1F1B, `activations_interleaved`/`bubble_interleaved`), so one compile per activation row."""
     links = [link("params_per_gpu", "moe_params_per_gpu" if mode.moe else "params_per_gpu")]
-    if mode.first_stage:
-        links.append(link("first_stage_params", f"first_stage_params_{mode.first_stage}"))
-    links += _memory(mode)
+    links += _stage_links(mode) + _memory(mode) + [link("microbatches", "microbatches")]
     if mode.activation_row is not None:
         links += _activations(Mode(activation_row=mode.activation_row))
         links.append(link("activations_interleaved", "first_stage_activations_interleaved",
                           act_layer=ref("activations_per_layer")))
-    links += [link("microbatches", "microbatches"), link("bubble", "bubble_fraction"),
+    links += [link("bubble", "bubble_fraction"),
               link("bubble_interleaved", "bubble_fraction_interleaved"), link("bubble_wallclock", "bubble_wallclock"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
     if mode.attention:
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer"),
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))

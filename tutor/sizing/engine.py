@@ -1,6 +1,8 @@
 """Evaluate and explain registry formulas.
 
-Each formula is compiled once with `sympy.lambdify` to plain `math` code (cached), so a call
+Each formula is plain `math` code generated once from its SymPy expression by `sympy.lambdify`
+(tutor/sizing/compiled_formulas.py, written by `python -m tutor.sizing.generate`), so evaluating
+imports no SymPy and a call
 costs a few microseconds and never runs SymPy `subs`. `explain()` prints the same expression
 with the numbers standing in for its symbols.
 """
@@ -11,18 +13,16 @@ import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-import sympy
-
-from tutor.sizing import registry
+from tutor.sizing import compiled_formulas as generated
 from tutor.sizing.display import format_auto
 from tutor.sizing.errors import SizingError
-from tutor.sizing.printing import show, show_with
 from tutor.sizing.specs import Hardware, Model
-from tutor.sizing.symbols import COUNT, FRACTION, SYMBOLS
 from tutor.units import parse_count
 
 # Inputs that stand for several symbols at once: a model preset and a GPU from the catalog.
 PRESET_KEYS = ("model", "gpu")
+# Symbol kinds (tutor.sizing.symbols), repeated here so evaluating needs no SymPy.
+COUNT, COUNT0, FRACTION = "count", "count0", "fraction"
 
 
 class Value(float):
@@ -36,24 +36,38 @@ class Value(float):
         return value
 
 
-@lru_cache(maxsize=None)
 def compiled(name: str) -> Callable[..., float]:
-    """The formula as a plain Python function of its inputs, in `Formula.symbols` order."""
-    item = registry.get(name)
-    return sympy.lambdify([SYMBOLS[symbol].symbol for symbol in item.symbols], item.expr, modules="math")
+    """The formula as a plain Python function of its inputs, in `Formula.symbols` order: the
+    generated module (tutor.sizing.generate), so no SymPy is imported to evaluate a number."""
+    try:
+        return generated.FUNCTIONS[name]
+    except KeyError:
+        from tutor.sizing import registry
+
+        registry.get(name)  # an unknown name: SizingError with the closest names
+        raise SizingError(f"formula {name!r} is not in tutor/sizing/compiled_formulas.py: run "
+                          "`python -m tutor.sizing.generate`") from None
+
+
+def signature(name: str) -> tuple[tuple[str, ...], str]:
+    """(input names in order, result unit) of formula `name`, without SymPy."""
+    found = generated.FORMULAS.get(name)
+    if found is None:
+        compiled(name)  # raises the right error
+    return found
 
 
 def evaluate(name: str, **inputs: object) -> Value:
     """The value of formula `name` (base units); SizingError on a missing, extra or bad input."""
-    item = registry.get(name)
+    symbols, unit = signature(name)
     values = bind(name, inputs)
-    return Value(compute(name, [values[symbol] for symbol in item.symbols]), item.unit)
+    return Value(compute(name, [values[symbol] for symbol in symbols]), unit)
 
 
 def bind(name: str, inputs: Mapping[str, object]) -> dict[str, float]:
     """The checked value of each of the formula's inputs, presets expanded."""
-    item = registry.get(name)
-    wanted = set(item.symbols)
+    symbols, _ = signature(name)
+    wanted = set(symbols)
     values: dict[str, object] = {}
     for key in PRESET_KEYS:
         if key in inputs:
@@ -61,17 +75,17 @@ def bind(name: str, inputs: Mapping[str, object]) -> dict[str, float]:
             values.update({symbol: value for symbol, value in preset.items() if symbol in wanted})
     extra = sorted(set(inputs) - wanted - set(PRESET_KEYS))
     if extra:
-        raise SizingError(f"{name} does not take {', '.join(extra)}; it takes {', '.join(item.symbols)}")
+        raise SizingError(f"{name} does not take {', '.join(extra)}; it takes {', '.join(symbols)}")
     values.update({key: value for key, value in inputs.items() if key not in PRESET_KEYS})
-    missing = [symbol for symbol in item.symbols if symbol not in values]
+    missing = [symbol for symbol in symbols if symbol not in values]
     if missing:
-        raise SizingError(f"{name} needs {', '.join(missing)} (inputs: {', '.join(item.symbols)})")
-    return {symbol: check_input(symbol, values[symbol]) for symbol in item.symbols}
+        raise SizingError(f"{name} needs {', '.join(missing)} (inputs: {', '.join(symbols)})")
+    return {symbol: check_input(symbol, values[symbol]) for symbol in symbols}
 
 
 def check_input(symbol: str, value: object) -> float:
     """One input as a float, or SizingError saying what is wrong with it."""
-    info = SYMBOLS[symbol]
+    _, kind, _, limit, *_ = generated.SYMBOLS[symbol]
     if isinstance(value, str):
         try:
             value = parse_count(value)
@@ -80,14 +94,16 @@ def check_input(symbol: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SizingError(f"{symbol} must be a number, got {value!r}")
     number = float(value)
+    if kind == COUNT0 and number == 0:
+        return number
     if not math.isfinite(number) or number <= 0:
         raise SizingError(f"{symbol} must be a positive finite number, got {value!r}")
-    if info.kind == COUNT and not number.is_integer():
+    if kind in (COUNT, COUNT0) and not number.is_integer():
         raise SizingError(f"{symbol} must be a whole number, got {value!r}")
-    if info.kind == FRACTION and number > 1:
+    if kind == FRACTION and number > 1:
         raise SizingError(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)")
-    if number > info.limit:
-        raise SizingError(f"{symbol} = {number:g} is absurd (at most {info.limit:g})")
+    if number > limit:
+        raise SizingError(f"{symbol} = {number:g} is absurd (at most {limit:g})")
     return number
 
 
@@ -130,6 +146,8 @@ def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
         if shape is None:
             raise SizingError(f"{model.name}: a mixture of experts needs its architecture "
                               "(arch, layers, hidden, heads, ffn, vocab) to split expert weights")
+        if model.modern_moe:
+            return {**values, **moe_values(model)}
         moe = {**shape, "experts": model.experts}
         values["params"] = evaluate(f"params_moe_{model.arch}", **moe)
         values["expert_params"] = evaluate(f"expert_params_{model.arch}", layers=model.layers, hidden=model.hidden,
@@ -147,9 +165,31 @@ def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
     return values
 
 
+def moe_values(model: Model) -> dict[str, float]:
+    """A Llama-style MoE counted by the general formulas: attention (GQA or MLA) per layer, leading
+    dense layers, routed and shared experts of their own width."""
+    if model.mla:
+        attention = evaluate("attention_params_mla", hidden=model.hidden, heads=model.heads, q_rank=model.q_rank,
+                             kv_rank=model.kv_rank, rope_dim=model.rope_dim, nope_dim=model.nope_dim,
+                             v_dim=model.v_dim)
+    else:
+        attention = evaluate("attention_params_gqa", hidden=model.hidden, heads=model.heads, kv_heads=model.kv)
+    shape = {"layers": model.layers, "dense_layers": model.dense_layers, "hidden": model.hidden, "ffn": model.ffn,
+             "expert_ffn": model.expert_ffn or model.ffn, "experts": model.experts,
+             "shared_experts": model.shared_experts, "vocab": model.vocab, "attn_params": float(attention)}
+    return {**shape, "params": evaluate("params_moe", **shape),
+            "active_params": evaluate("active_params_moe", **shape, top_k=model.top_k),
+            "expert_params": evaluate("expert_params_moe", **{key: shape[key] for key in
+                                                              ("layers", "dense_layers", "hidden", "expert_ffn",
+                                                               "experts")})}
+
+
 def step(step_id: str, name: str, values: Mapping[str, float], value: float, lang: str = "en",
          bound: str = "") -> dict:
     """One derivation step {id, formula, substituted, value, unit} (DESIGN §5)."""
+    from tutor.sizing import registry
+    from tutor.sizing.printing import show, show_with
+
     item = registry.get(name)
     shown = show_with(item.expr, {symbol: values[symbol] for symbol in item.symbols})
     return {"id": step_id, "formula": f"{name} = {show(item.expr)}",
@@ -159,6 +199,8 @@ def step(step_id: str, name: str, values: Mapping[str, float], value: float, lan
 
 def explain(name: str, inputs: Mapping[str, object], lang: str = "en") -> list[dict]:
     """The steps to formula `name`: the formulas it builds on (if any), then itself."""
+    from tutor.sizing import registry
+
     item = registry.get(name)
     values = bind(name, inputs)
     steps = []

@@ -15,11 +15,17 @@ def _pct(value: float) -> str:
 
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
-               counts: tuple[int, int, int], lang: str) -> list[dict]:
-    from tutor.sizing.planner import RESERVE
+               counts: tuple[int, int, int], lang: str, reserve: float | None = None,
+               sharding: str = "distopt") -> list[dict]:
+    from tutor.sizing.rules import RESERVE
 
+    RESERVE = RESERVE if reserve is None else reserve  # noqa: N806 - the reserve this plan used
     zh = lang == "zh"
     considered, evaluated, fitting = counts
+    shard_en, shard_zh = {
+        "distopt": ("the distributed optimizer", "distributed optimizer"), "none": ("no sharding", "不切分"),
+        "zero1": ("ZeRO-1", "ZeRO-1"), "zero2": ("ZeRO-2", "ZeRO-2"), "zero3": ("ZeRO-3 (FSDP)", "ZeRO-3(FSDP)"),
+    }[sharding]
     steps = []
 
     def say(step_id: str, en: str, zh_text: str) -> None:
@@ -38,6 +44,18 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         f"{fitting} fit with {RESERVE:.0%} of memory kept free, TP ≤ {hardware.gpus_per_node} and m ≥ p.",
         f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置;其中 {fitting} 种在留出 "
         f"{RESERVE:.0%} 显存、TP ≤ {hardware.gpus_per_node}、m ≥ p 的条件下放得下。")
+    if "global_batch" in train.assumed:
+        say("assumed", f"The global batch was not given: assumed {train.global_batch} sequences.",
+            f"没给 global batch:按 {train.global_batch} 条序列假设。")
+    if not reports and evaluated == 0:
+        say("none", f"No layout could be evaluated: a global batch of {train.global_batch} sequences "
+            f"(micro-batch {train.micro_batch}) cannot be split over the data-parallel ranks of {gpus} GPUs with at "
+            "least one micro-batch per pipeline stage. Memory was not the reason: use fewer GPUs or a larger global "
+            "batch.",
+            f"一个配置也评估不了:{train.global_batch} 条序列的 global batch(micro-batch {train.micro_batch})"
+            f"在 {gpus} 张卡上分不到每个 DP rank、每个 pipeline stage 至少一个 micro-batch。不是显存的问题:"
+            "减少卡数或加大 global batch。")
+        return steps
     if not reports:
         say("none", f"No layout of {gpus} GPUs fits {cap} per GPU: add GPUs, shorten the sequence or the micro-batch.",
             f"{gpus} 张卡怎么切都放不进每卡 {cap}:加卡,或缩短序列、减小 micro-batch。")
@@ -45,8 +63,8 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     best, report = chosen[0], reports[0]
     memory = report["memory"]
     if best.tp == 1:
-        say("tp", "TP 1: with the distributed optimizer over data parallel the model fits without tensor parallelism.",
-            "TP 1:沿 DP 开 distributed optimizer 就放得下,不需要 TP。")
+        say("tp", f"TP 1: with {shard_en} over data parallel the model fits without tensor parallelism.",
+            f"TP 1:沿 DP 用 {shard_zh} 就放得下,不需要 TP。")
     else:
         say("tp", f"TP {best.tp}: inside one {hardware.gpus_per_node}-GPU node, on NVLink (4 all-reduces per layer); "
             "the smallest TP that fits.",
@@ -83,21 +101,22 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             f"EP {best.ep}:{model.experts} 个 expert 分到 DP × CP 组里的 {best.ep} 张卡(每卡 {model.experts // best.ep} 个);"
             "MoE folding,EP 不额外乘卡数。")
     if best.recompute == "full":
-        say("recompute", "Full recompute: nothing fits without it; each layer keeps only its input (2·s·b·h) for about "
-            "a third more compute (8ND instead of 6ND).",
-            "Full recompute:不重算就放不下;每层只留输入(2·s·b·h),多花约三分之一的算力(8ND 而不是 6ND)。")
+        say("recompute", "Full recompute: nothing fits without it (or it was asked for); each layer keeps only its "
+            "input (2·s·b·h, split over TP with SP) for about a third more compute (8ND instead of 6ND).",
+            "Full recompute:不重算就放不下(或指定了);每层只留输入(2·s·b·h,开 SP 时再按 TP 切),"
+            "多花约三分之一的算力(8ND 而不是 6ND)。")
     else:
         say("recompute", "No recompute: FlashAttention and sequence parallelism keep 34·s·b·h/(TP·CP) per layer.",
             "不需要 recompute:FlashAttention 加 SP 后每层 34·s·b·h/(TP·CP)。")
     if memory["activations"] is None:
-        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: {_gb(memory['model_state'], lang)} of "
+        say("dp", f"The remaining DP {best.dp} with {shard_en}: {_gb(memory['model_state'], lang)} of "
             f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",
-            f"剩下的 DP {best.dp} 开 distributed optimizer:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
+            f"剩下的 DP {best.dp} 用 {shard_zh}:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
             "没有 --layers 和 --hidden,activation 没算进去。")
     else:
-        say("dp", f"The remaining DP {best.dp} with the distributed optimizer: "
+        say("dp", f"The remaining DP {best.dp} with {shard_en}: "
             f"{_gb(memory['model_state'], lang)} model state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
-            f"剩下的 DP {best.dp} 开 distributed optimizer:model state {_gb(memory['model_state'], lang)} + activation "
+            f"剩下的 DP {best.dp} 用 {shard_zh}:model state {_gb(memory['model_state'], lang)} + activation "
             f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}(共 {cap})。")
     if len(reports) > 1:
         say("alternatives", f"{len(reports) - 1} other layouts follow in the recipe's order; compare their headroom, "

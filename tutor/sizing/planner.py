@@ -14,21 +14,34 @@ from dataclasses import dataclass
 
 from tutor.sizing.chains import Mode, activation_row, planner_function
 from tutor.sizing.engine import model_values
+from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
-from tutor.sizing.report import size
+from tutor.sizing.report import size, stage_formula
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
-from tutor.sizing.validate import validate_config
+from tutor.sizing.rules import RESERVE, budget, pipeline_ok, recompute_levels
+from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 
-# Planning margins (policy, not published figures): keep 10% of memory for the CUDA context,
-# NCCL buffers, fragmentation and logits; split a sequence over CP only down to 4K tokens per
-# rank (the lesson's 70B example runs CP 2 at 8K; Llama 3 runs 8K per rank at 128K).
-RESERVE = 0.10
-MIN_TOKENS_PER_CP_RANK = 4096
+# The reserve and the hard rules are shared with the layout grader (tutor.sizing.rules). CP splits
+# a sequence only down to MIN_TOKENS_PER_CP_RANK tokens per rank (validate.py warns below it).
 # Interleave at most 4 ways (the lesson's v = 4): beyond that the bubble is already small and the
 # pipeline's point-to-point traffic keeps growing v-fold (Narayanan et al. 2021 §2.2.2).
 MAX_VPP = 4
 RECOMPUTE_RANK = {"none": 0, "selective": 1, "full": 2}
+SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a plan may use (`tutor plan` switches): sharding over DP × CP, recompute (None: the
+    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and EP sizes."""
+
+    sharding: str = "distopt"
+    recompute: str | None = None
+    flash: bool = True
+    sp: bool = True
+    reserve: float = RESERVE
+    ep: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,14 +72,16 @@ def divisors(number: int) -> list[int]:
     return sorted(set(small + [number // d for d in small]))
 
 
-def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash: bool = True) -> tuple[list, int, int]:
+def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash: bool = True,
+               options: Options | None = None) -> tuple[list, int, int]:
     """Every configuration that fits with the reserve and keeps the hard rules (TP in a node, m ≥ p), ranked;
     how many divisor layouts were considered; how many configurations were evaluated."""
+    options = options or Options(flash=flash)
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch, gpus=gpus)
-    recomputes = ("none", "selective", "full") if not flash else ("none", "full")
+    recomputes = recompute_levels(options.flash, options.recompute)
     found, considered, evaluated = [], 0, 0
-    budget = (1 - RESERVE) * hardware.gpu_mem
+    limit = budget(hardware.gpu_mem, options.reserve)
     for tp in divisors(gpus):
         for cp in divisors(gpus // tp):
             for pp in divisors(gpus // (tp * cp)):
@@ -74,18 +89,16 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 if not _allowed(model, train, hardware, tp, cp, pp):
                     continue
                 dp = gpus // (tp * cp * pp)
-                if train.global_batch % (dp * train.micro_batch):
+                if not pipeline_ok(train.global_batch, dp, train.micro_batch, pp):
                     continue
                 m = train.global_batch // (dp * train.micro_batch)
-                if m < pp:
-                    continue
-                for ep in _expert_sizes(model, dp * cp):
+                for ep in _expert_sizes(model, dp * cp, options.ep):
                     for vpp in _chunk_counts(model, pp, m):
                         for recompute in recomputes:
                             layout = dict(tp=tp, pp=pp, cp=cp, ep=ep, dp=dp, vpp=vpp)
-                            candidate = _evaluate(model, values, layout, recompute, m, hardware, flash)
+                            candidate = _evaluate(model, values, layout, recompute, m, hardware, options)
                             evaluated += 1
-                            if candidate.total <= budget:
+                            if candidate.total <= limit:
                                 found.append(candidate)
     return sorted(found, key=Candidate.key), considered, evaluated
 
@@ -93,17 +106,20 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
     if tp > hardware.gpus_per_node:
         return False
-    if any(count is not None and count % tp for count in (model.heads, model.kv_heads)):
+    if model.heads is not None and model.heads % tp:
+        return False
+    kv = model.kv_heads
+    if kv is not None and kv % tp and tp % kv:  # TP above the KV heads replicates them (validate: kv-replicated)
         return False
     if cp > 1 and (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK):
         return False
     return model.layers is None or pp <= model.layers
 
 
-def _expert_sizes(model: Model, dp_cp: int) -> list[int]:
+def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = None) -> list[int]:
     if not model.is_moe:
         return [1]
-    return [ep for ep in divisors(model.experts) if dp_cp % ep == 0]
+    return [ep for ep in divisors(model.experts) if dp_cp % ep == 0 and (allowed is None or ep in allowed)]
 
 
 def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
@@ -113,12 +129,14 @@ def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
 
 
 def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, hardware: Hardware,
-              flash: bool) -> Candidate:
+              options: Options) -> Candidate:
     tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
     shape_known = model.layers is not None and model.hidden is not None
-    mode = Mode(sharding="distopt", activation_row=activation_row(tp, True, flash, recompute) if shape_known else None,
+    mode = Mode(sharding=options.sharding if dp * cp > 1 else "none",
+                activation_row=activation_row(tp, options.sp, options.flash, recompute) if shape_known else None,
                 moe=model.is_moe, attention=shape_known, heads=shape_known and model.heads is not None,
-                first_stage=model.arch if not model.is_moe and model.architecture_inputs() else None)
+                first_stage=stage_formula(model, pp, values["seq"]), stage_memory=model.params is None,
+                positions=model.positions)
     outputs, names, function = planner_function(mode)
     args = {**values, **layout}
     out = dict(zip(outputs, function(*(args[name] for name in names))))
@@ -147,31 +165,71 @@ def _slow_link_bytes(out: dict, layout: dict, model: Model, m: int, node: int) -
 
 
 def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hardware | None = None,
-         throughput: Throughput | None = None, alternatives: int = 10, lang: str = "en") -> dict:
-    """The `tutor plan --json` report: best layout, ranked alternatives, the recipe's steps."""
+         throughput: Throughput | None = None, alternatives: int = 10, lang: str = "en",
+         options: Options | None = None) -> dict:
+    """The `tutor plan --json` report: best layout, ranked alternatives (each with `why` it ranks
+    after the best), the recipe's steps."""
     train, hardware = train or Train(), hardware or gpu("h100-80gb")
+    options = options or Options()
+    if options.sharding not in SHARDINGS:
+        raise SizingError(f"sharding must be one of {', '.join(SHARDINGS)}, got {options.sharding!r}")
+    if not 0 <= options.reserve < 1:
+        raise SizingError(f"the reserve is a fraction of memory in [0, 1), got {options.reserve:g}")
+    if model.is_moe and options.sharding.startswith("zero"):
+        raise SizingError("ZeRO stages are not modelled for MoE; plan with the distributed optimizer")
     gpus = int(check_number("gpus", gpus))
-    ranked, considered, evaluated = candidates(model, train, gpus, hardware)
+    ranked, considered, evaluated = candidates(model, train, gpus, hardware, options=options)
     best_per_shape: dict[tuple, Candidate] = {}
     for candidate in ranked:
         best_per_shape.setdefault((candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.recompute),
                                   candidate)
     chosen = [c for c in best_per_shape.values()
-              if validate_config(model, train, _parallel(c, gpus), hardware, throughput).ok][:alternatives + 1]
-    reports = [_report(model, train, c, gpus, hardware, throughput, lang) for c in chosen]
+              if validate_config(model, train, _parallel(c, gpus, options), hardware, throughput).ok][:alternatives + 1]
+    reports = [_report(model, train, c, gpus, hardware, throughput, lang, options) for c in chosen]
+    for candidate, report in zip(chosen[1:], reports[1:]):
+        report["why"] = why_after(chosen[0], candidate, lang)
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
             "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
-                                lang)}
+                                lang, options.reserve, options.sharding)}
 
 
-def _parallel(candidate: Candidate, gpus: int) -> Parallel:
+def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
+    """In words, the first rule of the recipe's order by which `other` ranks after `best`."""
+    zh = lang == "zh"
+    shown = f"TP {best.tp} PP {best.pp} CP {best.cp}" + (f" EP {best.ep}" if best.ep > 1 else "")
+    if other.below_4p and not best.below_4p:
+        return (f"m = {other.microbatches} < 4p = {4 * other.pp}: 气泡更大;{shown} 做到了 m ≥ 4p" if zh else
+                f"m = {other.microbatches} is below 4p = {4 * other.pp}, a larger bubble; {shown} keeps m ≥ 4p")
+    if RECOMPUTE_RANK[other.recompute] > RECOMPUTE_RANK[best.recompute]:
+        return (f"要 {other.recompute} recompute 才放得下(多算一遍 forward);{shown} 不用" if zh else
+                f"fits only with {other.recompute} recompute (an extra forward); {shown} fits with "
+                f"{best.recompute}")
+    if other.uneven and not best.uneven:
+        return (f"PP {other.pp} 分不匀层,最满的 stage 决定速度;{shown} 分得匀" if zh else
+                f"PP {other.pp} splits the layers unevenly, the fullest stage sets the pace; {shown} splits evenly")
+    for name, label in (("pp", "PP"), ("tp", "TP"), ("cp", "CP"), ("ep", "EP")):
+        mine, theirs = getattr(other, name), getattr(best, name)
+        if mine > theirs:
+            return (f"{label} {mine} 比需要的大:{shown} 用 {label} {theirs} 就放得下,通信更少" if zh else
+                    f"{label} {mine} is more than needed: {shown} fits with {label} {theirs}, less traffic")
+        if mine < theirs:
+            return (f"{shown} 按配方顺序(先小 PP,再 TP、CP、EP)排在前面" if zh else
+                    f"{shown} ranks first on an earlier rule of the recipe order (smaller PP, then TP, CP, EP)")
+    if other.bubble > best.bubble:
+        return (f"bubble {other.bubble:.1%} 大于 {best.bubble:.1%}" if zh else
+                f"a larger bubble, {other.bubble:.1%} against {best.bubble:.1%}")
+    return ("余量更小" if zh else f"less memory headroom ({other.headroom:.0%} against {best.headroom:.0%})")
+
+
+def _parallel(candidate: Candidate, gpus: int, options: Options) -> Parallel:
     return Parallel(gpus=gpus, tp=candidate.tp, pp=candidate.pp, cp=candidate.cp, ep=candidate.ep, dp=candidate.dp,
-                    vpp=candidate.vpp, sharding="distopt", sp=True, recompute=candidate.recompute)
+                    vpp=candidate.vpp, sharding=options.sharding, sp=options.sp, recompute=candidate.recompute,
+                    flash=options.flash)
 
 
 def _report(model: Model, train: Train, candidate: Candidate, gpus: int, hardware: Hardware,
-            throughput: Throughput | None, lang: str) -> dict:
-    report = size(model, train, _parallel(candidate, gpus), hardware, throughput, lang)
+            throughput: Throughput | None, lang: str, options: Options) -> dict:
+    report = size(model, train, _parallel(candidate, gpus, options), hardware, throughput, lang)
     layout = {"tp": candidate.tp, "pp": candidate.pp, "cp": candidate.cp, "ep": candidate.ep, "dp": candidate.dp,
               "vpp": candidate.vpp, "recompute": candidate.recompute, "headroom": candidate.headroom,
               "slow_link_bytes": candidate.slow_link_bytes}

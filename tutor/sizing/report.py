@@ -1,9 +1,10 @@
 """`size()`: the `tutor size --json` report (DESIGN §5) for one model, batch, layout and GPU.
 
 Numbers are in base units (bytes, seconds, fractions); `steps` is the derivation the learner can
-follow. Memory is the lesson's accounting: model state of Ψ/(TP·PP) parameters per GPU plus the
-first pipeline stage's activations; when the architecture is known, a warning says how much more
-the first stage holds with its embedding.
+follow. Memory per GPU is the model state of the most loaded pipeline stage plus the first stage's
+activations: with PP > 1 and the architecture known, the stage's own parameters (⌈L/p⌉ layers
+and the embedding or output layer, Megatron's "most loaded shard"), else the lesson's even split
+Ψ/(TP·PP); a note says how far the stage is above the even split.
 """
 
 from __future__ import annotations
@@ -21,6 +22,30 @@ FIRST_STAGE_MARGIN = 0.05
 TRAFFIC_STEPS = ("tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch", "cp_bytes_per_layer")
 
 
+def stage_formula(model: Model, pp: int, seq: int | None = None) -> str | None:
+    """The formula of the most loaded stage's parameters per GPU, when PP > 1 and the shape is known."""
+    if pp == 1 or model.architecture_inputs(seq) is None:
+        return None
+    if model.modern_moe:
+        return "stage_params_moe"
+    if model.is_moe:
+        return "stage_params_moe_gpt" if model.arch == "gpt" else None
+    return f"first_stage_params_{model.arch}"
+
+
+def lookup_kind(model: Model, seq: int | None = None) -> str | None:
+    """Which embedding is a lookup without FLOPs: the untied input table (Llama) or GPT's positions.
+    Only for a Ψ counted from the shape; a stated Ψ (the lesson's round 1T) is used as stated."""
+    if model.architecture_inputs(seq) is None:
+        return None
+    return "tied" if model.arch == "gpt" else "untied"
+
+
+def effective_sharding(par: Parallel) -> str:
+    """Sharding over DP × CP = 1 rank saves nothing: counted as none (16 B/param), never more."""
+    return par.sharding if par.dp * par.cp > 1 else "none"
+
+
 def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
              reliability: Reliability | None = None) -> Mode:
     """The formulas this configuration needs (see tutor.sizing.chains)."""
@@ -30,9 +55,14 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
             and model.heads is None:
         raise SizingError("activations without FlashAttention or selective recompute need the number of heads "
                           "(--heads)")
-    dense_shape = not model.is_moe and par.pp > 1 and model.architecture_inputs(train.seq) is not None
-    return Mode(sharding=par.sharding, activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
-                first_stage=model.arch if dense_shape else None, rate=throughput.kind,
+    hardware = None
+    if par.recompute == "full":
+        hardware = "hardware_flops_per_token_full" if shape_known else "hardware_flops_per_token_full_8n"
+    return Mode(sharding=effective_sharding(par), activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
+                first_stage=stage_formula(model, par.pp, train.seq), stage_memory=model.params is None,
+                positions=model.positions,
+                lookup=lookup_kind(model, train.seq) if model.params is None else None,
+                hardware=hardware, rate=throughput.kind,
                 tokens=train.tokens is not None, attention=shape_known,
                 heads=shape_known and model.heads is not None,
                 failures=reliability is not None and None not in (reliability.days, reliability.interruptions),
@@ -84,7 +114,7 @@ def size(model: Model, train: Train | None = None, parallel: Parallel | None = N
         "pipeline": {"microbatches": _count(out["microbatches"]), "bubble": out["bubble"],
                      "bubble_wallclock": out["bubble_wallclock"]},
         "flops": {"per_token_6n": out["flops_per_token_6n"], "per_token": out.get("flops_per_token")},
-        "throughput": {"tokens_per_s": out.get("tokens_per_s"),
+        "throughput": {"tokens_per_s": out.get("tokens_per_s", throughput.tokens_per_s),
                        "step_time_s": out.get("step_time_s", throughput.step_time),
                        "mfu": out.get("mfu", throughput.mfu), "mfu_attn": out.get("mfu_attn")},
         "train_time_s": out.get("train_time_s"),
@@ -119,11 +149,11 @@ def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardwar
     first, even = out.get("first_stage_params"), out["params_per_gpu"]
     if first is not None and first > even * (1 + FIRST_STAGE_MARGIN):
         share = first / even - 1
-        found.warn("first-stage", f"the first pipeline stage holds its embedding too: "
+        found.warn("first-stage", f"the most loaded pipeline stage holds an embedding too: "
                    f"{format_value(first, 'params', 2)} parameters per GPU, {share:.0%} more than Ψ/(TP·PP) = "
-                   f"{format_value(even, 'params', 2)}",
-                   f"第一个 pipeline stage 还要放 embedding:每卡 {format_value(first, 'params', 2, 'zh')} 参数,"
-                   f"比 Ψ/(TP·PP) = {format_value(even, 'params', 2, 'zh')} 多 {share:.0%}")
+                   f"{format_value(even, 'params', 2)}; memory counts that stage",
+                   f"最满的 pipeline stage 还要放 embedding:每卡 {format_value(first, 'params', 2, 'zh')} 参数,"
+                   f"比 Ψ/(TP·PP) = {format_value(even, 'params', 2, 'zh')} 多 {share:.0%};显存按这个 stage 算")
 
 
 def _rate_findings(found: Findings, out: dict, throughput: Throughput) -> None:
@@ -133,6 +163,7 @@ def _rate_findings(found: Findings, out: dict, throughput: Throughput) -> None:
     if mfu > 1:
         found.error("mfu-over-1", f"that throughput means MFU {mfu:.0%}, above the hardware's peak: check the numbers",
                     f"这个吞吐对应 MFU {mfu:.0%},超过硬件峰值:请检查输入")
-    elif mfu > HIGH_MFU and throughput.mfu is None:
+    elif max(mfu, out.get("mfu_attn") or 0.0) > HIGH_MFU and throughput.mfu is None:
+        mfu = max(mfu, out.get("mfu_attn") or 0.0)
         found.warn("high-mfu", f"that throughput means MFU {mfu:.0%}, above any published large run "
                    "(Llama 3 405B: 38–43%)", f"这个吞吐对应 MFU {mfu:.0%},高于所有公开的大规模训练(Llama 3 405B:38–43%)")

@@ -17,13 +17,18 @@ SHARDINGS = ("none", "distopt", "zero1", "zero2", "zero3")
 RECOMPUTE = ("none", "selective", "full")
 # Largest sensible value per field name; above it the input is absurd (`--params 1e30`).
 LIMITS = {
-    "params": 1e15, "layers": 1e5, "hidden": 1e6, "heads": 1e5, "kv_heads": 1e5, "ffn": 1e7, "vocab": 1e8,
-    "experts": 1e5, "top_k": 1e3, "seq": 1e8, "micro_batch": 1e6, "global_batch": 1e9, "tokens": 1e17,
+    "params": 1e15, "layers": 1e5, "hidden": 1e6, "heads": 1e5, "kv_heads": 1e5, "ffn": 1e7, "vocab": 1e8, "positions": 1e8,
+    "experts": 1e5, "top_k": 1e3, "expert_ffn": 1e7, "shared_experts": 1e3, "dense_layers": 1e5,
+    "q_rank": 1e6, "kv_rank": 1e6, "rope_dim": 1e5, "nope_dim": 1e5, "v_dim": 1e5, "seq": 1e8, "micro_batch": 1e6, "global_batch": 1e9, "tokens": 1e17,
     "gpus": 1e7, "tp": 1e7, "pp": 1e7, "cp": 1e7, "ep": 1e7, "dp": 1e7, "vpp": 1e4,
     "gpu_mem": 1e13, "peak_flops": 1e17, "gpus_per_node": 1e4, "mfu": 1.0, "tokens_per_s": 1e13,
     "step_time": 1e7, "achieved_flops": 1e17, "days": 1e5, "interruptions": 1e9, "ckpt_write_s": 1e7,
 }
-WHOLE = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k", "seq", "micro_batch",
+# Parts a model may lack: zero is a value, not a missing one.
+MAY_BE_ZERO = {"shared_experts", "dense_layers"}
+MLA_FIELDS = ("q_rank", "kv_rank", "rope_dim", "nope_dim", "v_dim")
+WHOLE = {"positions", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k", "seq", "micro_batch",
+         "expert_ffn", "shared_experts", "dense_layers", *MLA_FIELDS,
          "global_batch", "gpus", "tp", "pp", "cp", "ep", "dp", "vpp", "gpus_per_node"}
 
 
@@ -33,6 +38,8 @@ def check_number(name: str, value: object) -> float | int:
         raise SizingError(f"{name} must be a number, got {value!r}")
     if not math.isfinite(value):
         raise SizingError(f"{name} must be a finite number, got {value!r}")
+    if value == 0 and name in MAY_BE_ZERO:
+        return 0
     if value <= 0:
         raise SizingError(f"{name} must be positive, got {value:g}")
     if name in WHOLE and not float(value).is_integer():
@@ -72,6 +79,23 @@ class Model(_Checked):
     """Experts per MoE layer; 1 for a dense model."""
     top_k: int = 1
     source: str = ""
+    expert_ffn: int | None = None
+    """MLP width of one expert (DeepSeek-V3: 2048 beside a dense 18432); None: `ffn`."""
+    shared_experts: int = 0
+    """Experts every token runs besides its top-k (DeepSeek: 1)."""
+    dense_layers: int = 0
+    """Leading layers with a dense MLP in a MoE (DeepSeek-V3: 3)."""
+    q_rank: int | None = None
+    """Multi-head latent attention (MLA) when these five are given: query and KV compression ranks,"""
+    kv_rank: int | None = None
+    rope_dim: int | None = None
+    """the decoupled RoPE dimension, and the per-head query/key and value dimensions."""
+    nope_dim: int | None = None
+    v_dim: int | None = None
+    positions: int | None = None
+    """GPT: rows of the learned position table (GPT-3: 2048); None: the training sequence length."""
+    assumed: tuple[str, ...] = ()
+    """Fields not given and assumed (e.g. "ffn" = 4h for GPT), so the report can say so."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -79,6 +103,29 @@ class Model(_Checked):
             raise SizingError(f"arch must be one of {', '.join(ARCHS)}, got {self.arch!r}")
         if self.top_k > self.experts:
             raise SizingError(f"top_k {self.top_k} is larger than the {self.experts} experts")
+        given = [name for name in MLA_FIELDS if getattr(self, name) is not None]
+        if given and len(given) < len(MLA_FIELDS):
+            missing = [name for name in MLA_FIELDS if getattr(self, name) is None]
+            raise SizingError(f"multi-head latent attention needs {', '.join(MLA_FIELDS)}; missing {', '.join(missing)}")
+        if given and (self.arch != "llama" or not self.is_moe):
+            raise SizingError("multi-head latent attention is modelled for Llama-style mixtures of experts "
+                              "(arch llama with experts, as DeepSeek-V3)")
+        if (self.dense_layers or self.shared_experts or self.expert_ffn is not None) and not self.is_moe:
+            raise SizingError("dense layers, shared experts and an expert width describe a mixture of experts "
+                              "(give --experts)")
+        if self.dense_layers and (self.layers is None or self.dense_layers >= self.layers):
+            raise SizingError(f"dense_layers {self.dense_layers} must be fewer than the layers ({self.layers})")
+        if (self.dense_layers or self.shared_experts or self.expert_ffn is not None) and self.arch == "gpt":
+            raise SizingError("dense layers, shared experts and an expert width are modelled for arch llama")
+
+    @property
+    def mla(self) -> bool:
+        return self.kv_rank is not None
+
+    @property
+    def modern_moe(self) -> bool:
+        """A Llama-style MoE, counted by the general MoE formulas (dense layers, shared experts, MLA)."""
+        return self.is_moe and self.arch == "llama"
 
     @property
     def is_moe(self) -> bool:
@@ -98,8 +145,8 @@ class Model(_Checked):
         values = {name: getattr(self, name) for name in names}
         if self.arch == "llama":
             values["kv_heads"] = self.kv
-        elif seq is not None:
-            values["seq"] = seq
+        elif self.positions is not None or seq is not None:
+            values["seq"] = self.positions or seq
         return values
 
 
@@ -113,6 +160,8 @@ class Train(_Checked):
     global_batch: int = 1024
     tokens: float | None = None
     """Training tokens D, for 6ND and training time."""
+    assumed: tuple[str, ...] = ()
+    """Fields left at their default without being given (e.g. "global_batch"), so the report says so."""
 
 
 @dataclass(frozen=True)

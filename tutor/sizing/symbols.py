@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import sympy
 
-# What a symbol accepts: a whole number >= 1, a real > 0, or a fraction in (0, 1].
-COUNT, POSITIVE, FRACTION = "count", "positive", "fraction"
+# What a symbol accepts: a whole number >= 1, a whole number >= 0 (a part that may be absent, such
+# as shared experts), a real > 0, or a fraction in (0, 1].
+COUNT, COUNT0, POSITIVE, FRACTION = "count", "count0", "positive", "fraction"
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,8 @@ class SymbolInfo:
 
 def _declare(name: str, display: str, kind: str, unit: str, limit: float, en: str, zh: str,
              aliases: tuple[str, ...] = ()) -> SymbolInfo:
-    assumptions = {"positive": True}
-    if kind == COUNT:
+    assumptions = {"nonnegative": True} if kind == COUNT0 else {"positive": True}
+    if kind in (COUNT, COUNT0):
         assumptions["integer"] = True
     return SymbolInfo(name, sympy.Symbol(name, **assumptions), display, kind, unit, limit, en, zh, aliases)
 
@@ -55,6 +56,29 @@ _ALL = (
     _declare("vocab", "V", COUNT, "count", 1e8, "vocabulary size", "词表大小"),
     _declare("experts", "E", COUNT, "count", 1e5, "experts per MoE layer", "每个 MoE 层的 expert 数"),
     _declare("top_k", "k", COUNT, "count", 1e3, "experts each token is routed to", "每个 token 路由到的 expert 数"),
+    _declare("expert_ffn", "f_E", COUNT, "count", 1e7, "hidden size of one expert's MLP", "单个 expert MLP 的中间维度"),
+    _declare("shared_experts", "E_s", COUNT0, "count", 1e3, "shared experts every token runs (DeepSeek)",
+             "每个 token 都会经过的 shared expert 数(DeepSeek)"),
+    _declare("dense_layers", "L_dense", COUNT0, "count", 1e5, "leading dense layers of a MoE (DeepSeek-V3: 3)",
+             "MoE 开头的 dense 层数(DeepSeek-V3:3)"),
+    _declare("attn_params", "Ψ_attn", POSITIVE, "params", 1e13, "parameters of one layer's attention",
+             "一层 attention 的参数量"),
+    _declare("q_rank", "r_q", COUNT, "count", 1e6, "MLA query compression rank", "MLA 的 query 压缩维度"),
+    _declare("kv_rank", "r_kv", COUNT, "count", 1e6, "MLA key/value compression rank", "MLA 的 key/value 压缩维度"),
+    _declare("rope_dim", "d_R", COUNT, "count", 1e5, "MLA decoupled RoPE dimension per head",
+             "MLA 每个 head 单独的 RoPE 维度"),
+    _declare("nope_dim", "d_nope", COUNT, "count", 1e5, "MLA query/key dimension per head without RoPE",
+             "MLA 每个 head 不带 RoPE 的 query/key 维度"),
+    _declare("v_dim", "d_v", COUNT, "count", 1e5, "MLA value dimension per head", "MLA 每个 head 的 value 维度"),
+    _declare("flop_params", "Ψ_mm", POSITIVE, "params", 1e15,
+             "parameters a token multiplies by (without embedding lookups)", "每个 token 参与矩阵乘的参数量(不含 embedding 查表)"),
+    _declare("stage_params", "Ψ_stage", POSITIVE, "params", 1e15,
+             "parameters per GPU of the most loaded pipeline stage", "最满的 pipeline stage 每卡的参数量"),
+    _declare("stage_shard_params", "Ψ_shard", POSITIVE, "params", 1e15,
+             "per-GPU parameters the optimizer state is sharded from (experts counted before EP)",
+             "optimizer state 切分前每卡对应的参数量(expert 按未切 EP 计)"),
+    _declare("hw_flops", "C_hw", POSITIVE, "FLOPs", 1e18, "FLOPs the GPUs execute per token (with recompute)",
+             "每个 token GPU 实际执行的 FLOPs(含重算)"),
     # training
     _declare("seq", "s", COUNT, "count", 1e8, "sequence length (tokens)", "序列长度(token)"),
     _declare("micro_batch", "b", COUNT, "count", 1e6, "micro-batch size (sequences)", "micro-batch 大小(条)"),

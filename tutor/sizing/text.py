@@ -15,7 +15,7 @@ _LABELS = {
            "mfu_attn": "MFU with attention", "train": "Training time", "ckpt": "Checkpoint", "each": "each GPU writes",
            "steps": "Derivation", "warnings": "Warnings", "errors": "Errors", "plan": "Plan", "best": "Best layout",
            "alternatives": "Alternatives (recipe order)", "headroom": "free", "slow": "slow-link traffic/step",
-           "none": "no layout fits"},
+           "none": "no layout fits", "why": "Why each ranks after the best"},
     "zh": {"model": "模型", "params": "参数", "per_gpu": "每卡", "memory": "每卡显存",
            "weights": "weight", "grads": "gradient", "optimizer": "optimizer state", "model_state": "model state",
            "activations": "activation(第一个 stage)", "per_layer": "每层", "total": "合计", "of": "/",
@@ -25,7 +25,7 @@ _LABELS = {
            "mfu_attn": "含 attention 的 MFU", "train": "训练时长", "ckpt": "Checkpoint", "each": "每卡写",
            "steps": "推导", "warnings": "警告", "errors": "错误", "plan": "方案", "best": "推荐配置",
            "alternatives": "其他配置(按配方顺序)", "headroom": "余量", "slow": "每步跨机通信量",
-           "none": "没有放得下的配置"},
+           "none": "没有放得下的配置", "why": "为什么排在推荐配置之后"},
 }
 
 
@@ -78,6 +78,9 @@ def plan_lines(result: dict, model_name: str, lang: str = "en") -> list[str]:
     lines += ["", t["best"], header, _row(result["best"], lang)]
     if result["alternatives"]:
         lines += ["", t["alternatives"], header] + [_row(item, lang) for item in result["alternatives"]]
+        lines += ["", t["why"]] + [f"  TP {item['tp']} PP {item['pp']} CP {item['cp']} EP {item['ep']} "
+                                   f"{item['recompute']}: {item['why']}" for item in result["alternatives"]
+                                   if item.get("why")]
     return lines + [""] + report_lines(result["best"], model_name, lang)[2:]
 
 

@@ -14,6 +14,18 @@ from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train
 
 # Published MFU of large dense runs tops out in the 40s (Llama 3 405B 38–43%, facts.md §7).
 HIGH_MFU = 0.6
+# Below this many tokens per CP rank, ring attention's chunks are too short to hide their transfers
+# (a planning floor, not a published limit: the lesson's 70B runs 4K per rank, Llama 3 8K per rank
+# at 128K). The planner does not split further; a given layout that does is warned about.
+MIN_TOKENS_PER_CP_RANK = 4096
+ASSUMED = {
+    "global_batch": ("global batch not given: assumed {value} sequences (micro-batches, bubble and step time depend "
+                     "on it; give --global-batch)",
+                     "没给 global batch:按 {value} 条序列假设(micro-batch 数、bubble、step 时间都取决于它;"
+                     "请给 --global-batch)"),
+    "ffn": ("--ffn not given: the GPT MLP width is assumed to be 4h = {value}",
+            "没给 --ffn:GPT 的 MLP 宽度按 4h = {value} 假设"),
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Ha
     _batches(found, train, par)
     _moe(found, model, par)
     _features(found, train, par)
+    _assumed(found, model, train)
     if throughput is not None and throughput.mfu is not None and throughput.mfu > HIGH_MFU:
         found.warn("high-mfu", f"MFU {throughput.mfu:.0%} is above any published large run (Llama 3 405B: 38–43%)",
                    f"MFU {throughput.mfu:.0%} 高于所有公开的大规模训练(Llama 3 405B:38–43%)")
@@ -84,11 +97,31 @@ def _layout(found: Findings, par: Parallel, hardware: Hardware) -> None:
                    f"TP {par.tp} 超过一台机器的 {hardware.gpus_per_node} 张卡:每层 4 次 all-reduce 要走出 NVLink")
 
 
+def _assumed(found: Findings, model: Model, train: Train) -> None:
+    for name, spec in (("ffn", model), ("global_batch", train)):
+        if name in spec.assumed:
+            en, zh = ASSUMED[name]
+            value = getattr(spec, name)
+            found.warn(f"assumed-{name.replace('_', '-')}", en.format(value=value), zh.format(value=value))
+
+
 def _model_split(found: Findings, model: Model, par: Parallel) -> None:
-    for name, count in (("heads", model.heads), ("KV heads", model.kv_heads)):
-        if count is not None and count % par.tp:
-            found.error(f"{name.replace(' ', '-').lower()}-tp", f"{count} {name} are not divisible by TP {par.tp}",
-                        f"{count} 个 {name} 不能被 TP {par.tp} 整除")
+    if model.heads is not None and model.heads % par.tp:
+        found.error("heads-tp", f"{model.heads} heads are not divisible by TP {par.tp}",
+                    f"{model.heads} 个 heads 不能被 TP {par.tp} 整除")
+    kv = model.kv_heads
+    if kv is not None and model.heads is not None and (kv > model.heads or model.heads % kv):
+        found.error("kv-heads-heads", f"{kv} KV heads do not divide the {model.heads} heads (each KV head serves "
+                    "a whole group of query heads)",
+                    f"{kv} 个 KV heads 不能整除 {model.heads} 个 heads(每个 KV head 服务一整组 query head)")
+    elif kv is not None and kv % par.tp and par.tp % kv:
+        found.error("kv-heads-tp", f"{kv} KV heads are not divisible by TP {par.tp}, nor TP by them",
+                    f"{kv} 个 KV heads 不能被 TP {par.tp} 整除,TP 也不是它的整数倍")
+    elif kv is not None and kv % par.tp:
+        found.warn("kv-replicated", f"TP {par.tp} is more than the {kv} KV heads: each KV head is replicated on "
+                   f"{par.tp // kv} TP ranks (as Megatron-LM and vLLM do), so K/V weights are not split {par.tp} ways",
+                   f"TP {par.tp} 多于 {kv} 个 KV heads:每个 KV head 在 {par.tp // kv} 个 TP rank 上各存一份"
+                   f"(Megatron-LM、vLLM 都这样做),K/V 的 weight 没有切成 {par.tp} 份")
     if model.heads is not None and model.hidden is not None and model.hidden % model.heads:
         found.error("hidden-heads", f"hidden {model.hidden} is not divisible by {model.heads} heads",
                     f"hidden {model.hidden} 不能被 {model.heads} 个 head 整除")
@@ -119,8 +152,10 @@ def _batches(found: Findings, train: Train, par: Parallel) -> None:
         return
     m = train.global_batch // per_step
     if par.pp > 1 and m < par.pp:
-        found.error("m-below-p", f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle",
-                    f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 PP {par.pp}:有 stage 空转")
+        found.warn("m-below-p", f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle, "
+                   f"bubble (p−1)/m = {(par.pp - 1) / m:.0%} of the compute time",
+                   f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 PP {par.pp}:有 stage 空转,"
+                   f"bubble (p−1)/m = {(par.pp - 1) / m:.0%}")
     elif par.pp > 1 and m < 4 * par.pp:
         found.warn("m-below-4p", f"m = {m} is below 4p = {4 * par.pp}: the bubble (p−1)/m = {(par.pp - 1) / m:.0%} "
                    "is large", f"m = {m} 小于 4p = {4 * par.pp}:bubble (p−1)/m = {(par.pp - 1) / m:.0%} 偏大")
@@ -156,6 +191,11 @@ def _features(found: Findings, train: Train, par: Parallel) -> None:
         found.error("seq-cp", f"sequence {train.seq} is not a multiple of 2 × CP = {2 * par.cp} (Megatron splits it "
                     "into 2·CP chunks)", f"序列长度 {train.seq} 不是 2 × CP = {2 * par.cp} 的倍数"
                     "(Megatron 把序列切成 2·CP 块)")
+    if par.cp > 1 and train.seq / par.cp < MIN_TOKENS_PER_CP_RANK:
+        found.warn("cp-tokens", f"{train.seq / par.cp:g} tokens per CP rank: ring attention's chunks are too short to "
+                   f"hide their transfers (the planner keeps at least {MIN_TOKENS_PER_CP_RANK})",
+                   f"每个 CP rank 只有 {train.seq / par.cp:g} 个 token:ring attention 的块太短,通信藏不住"
+                   f"(planner 至少留 {MIN_TOKENS_PER_CP_RANK} 个)")
     if par.cp > 1 and not par.flash:
         found.warn("cp-flash", "context parallelism runs with FlashAttention-style kernels; without them the "
                    "activation figures are rough", "CP 依赖 FlashAttention 类的 kernel;不开时 activation 只是粗估")
@@ -163,5 +203,6 @@ def _features(found: Findings, train: Train, par: Parallel) -> None:
         found.warn("zero3-pp", "ZeRO-3 with pipeline parallelism gathers the weights again for every micro-batch",
                    "ZeRO-3 配 PP 时每个 micro-batch 都要重新 all-gather weight")
     if par.sharding != "none" and par.dp * par.cp == 1:
-        found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved",
-                   f"{par.sharding} 沿 DP × CP = 1 张卡切分:什么也没省")
+        found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved, counted as no "
+                   "sharding (16 bytes per parameter)",
+                   f"{par.sharding} 沿 DP × CP = 1 张卡切分:什么也没省,按不切分算(每个参数 16 字节)")

@@ -4,17 +4,22 @@ Bytes per transformer layer in 16-bit training, Table 2 of K22 (s sequence, b mi
 h hidden, a heads, t TP). FlashAttention never stores the s×s attention scores, which removes
 the 5·a·s/h term exactly as selective recompute does; context parallelism gives each rank s/CP
 tokens. The lesson's case (FlashAttention + SP + CP) is therefore 34·s·b·h/(TP·CP).
-The first stage of non-interleaved 1F1B holds p micro-batches of L/p layers, i.e. L layers'
-worth (K22 §4.2.3); interleaving with v chunks multiplies that by 1 + (p−1)/(p·v).
+The first stage of non-interleaved 1F1B holds min(m, p) micro-batches of ⌈L/p⌉ layers, L layers'
+worth when the layers split evenly and m ≥ p (K22 §4.2.3); interleaving with v chunks multiplies
+that by 1 + (p−1)/(p·v). Full recompute keeps each layer's input, split over TP under sequence
+parallelism (Megatron-core scatters the embedding output to the sequence-parallel region, so the
+checkpointed input is s·b·h/t per rank; transformer_config.py forbids distributing it further).
 """
 
 from __future__ import annotations
+
+from sympy import Min, ceiling
 
 from tutor.sizing.formula import formula
 from tutor.sizing.symbols import S
 
 s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
-L, cp, p, v, A = S["layers"], S["cp"], S["pp"], S["vpp"], S["act_layer"]
+L, cp, p, v, A, m = S["layers"], S["cp"], S["pp"], S["vpp"], S["act_layer"], S["microbatches"]
 K22 = "Korthikanti et al. 2022, Table 2"
 ORDER = ("seq", "micro_batch", "hidden")
 
@@ -45,9 +50,16 @@ FORMULAS = (
     formula("activation_per_layer_full", 2 * s * b * h, "B",
             "Full recompute: only the layer's 16-bit input (2·s·b·h bytes) is kept.",
             "Full recompute:只留每层的 16 位输入(2·s·b·h 字节)。", K22 + " (full recompute)", order=ORDER),
+    formula("activation_per_layer_full_sp", 2 * s * b * h / t, "B",
+            "Full recompute with sequence parallelism: the kept 16-bit input is split over TP, 2·s·b·h/t.",
+            "Full recompute + sequence parallel:留下的 16 位输入沿 TP 切分,2·s·b·h/t。",
+            K22 + " (full recompute, t-way sequence parallel); Megatron-LM language_model_embedding.py "
+            "(scatter_to_sequence_parallel_region)", order=ORDER),
     formula("activation_bytes_per_layer", 34 * s * b * h / (t * cp), "B",
-            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer.",
-            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节。",
+            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer (K22's coefficient, "
+            "for an MLP of 4h; Megatron-LM's estimator uses 18 + 4f/h, 31 for Llama 3 405B).",
+            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节(K22 的系数,对应 4h 宽的 MLP;"
+            "Megatron-LM 的估算器用 18 + 4f/h,Llama 3 405B 是 31)。",
             K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
             "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
@@ -58,9 +70,12 @@ FORMULAS = (
             "First stage under interleaved 1F1B with v chunks per GPU: × (1 + (p−1)/(p·v)).",
             "interleaved 1F1B(每卡 v 段)下第一个 stage:再乘 (1 + (p−1)/(p·v))。",
             "Korthikanti et al. 2022 §4.2.3", steps=("activation_bytes_per_layer",), order=ORDER),
-    formula("first_stage_activations", A * L, "B",
-            "First pipeline stage under 1F1B: L layers' worth of activations.",
-            "1F1B 下第一个 stage 存 L 层的 activation。", "Korthikanti et al. 2022 §4.2.3"),
+    formula("first_stage_activations", A * Min(m, p) * ceiling(L / p), "B",
+            "First pipeline stage under 1F1B: min(m, p) micro-batches in flight, each with the stage's ⌈L/p⌉ "
+            "layers (L layers' worth when the layers split evenly and m ≥ p).",
+            "1F1B 下第一个 stage:同时在途 min(m, p) 个 micro-batch,每个存本 stage 的 ⌈L/p⌉ 层"
+            "(层数均分且 m ≥ p 时就是 L 层的量)。", "Korthikanti et al. 2022 §4.2.3",
+            order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",
             "First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",
             "interleaved 1F1B 下第一个 stage:L 层的量 × (1 + (p−1)/(p·v))。", "Korthikanti et al. 2022 §4.2.3"),

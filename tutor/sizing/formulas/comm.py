@@ -1,7 +1,7 @@
 """Bytes moved by each kind of parallelism (used to rank layouts by traffic on slow links).
 
 All counts are bytes one GPU sends, in bf16. TP: two all-reduces forward and two backward per
-layer, 8·b·s·h·(t−1)/t values (Narayanan et al. 2021 §3.2), 16·b·s·h·(t−1)/t bytes. DP: a ring all-reduce sends 2(n−1)/n of the
+layer over the s tokens the rank holds (s/CP under context parallelism), 8·b·s·h·(t−1)/t values (Narayanan et al. 2021 §3.2), 16·b·s·h·(t−1)/t bytes. DP: a ring all-reduce sends 2(n−1)/n of the
 buffer per GPU (nccl-tests doc/PERFORMANCE.md), here the 2Ψ bytes of bf16 gradients. PP: one
 activation forward and one gradient backward per micro-batch at a stage boundary, split over TP
 by the scatter/gather optimisation (N21 §4.1). CP: ring attention passes each rank's K/V chunk
@@ -18,6 +18,10 @@ d = S["dp"]
 ORDER = ("seq", "micro_batch", "hidden")
 
 FORMULAS = (
+    formula("tokens_per_cp_rank", s / cp, "count",
+            "Tokens of each sequence one context-parallel rank holds: s/CP (its TP group all-reduces only these).",
+            "每个 context-parallel rank 持有的 token 数:s/CP(它的 TP 组只对这些 token 做 all-reduce)。",
+            "Megatron-LM docs context_parallel.md; lesson §placement (8192 / 2 = 4096)", order=("seq", "cp")),
     formula("tp_values_per_layer", b * s * h * 8 * (t - 1) / t, "count",
             "Tensor-parallel traffic per layer and micro-batch, in values: 8·b·s·h·(t−1)/t per GPU (2 all-reduces "
             "forward and 2 backward of b·s·h values, each a ring all-reduce sending 2(t−1)/t of it).",

@@ -2,9 +2,15 @@
 
 Model FLOPs per token are 6Ψ (forward 2Ψ, backward 4Ψ). With attention, Korthikanti et al.
 2022 Eq. 7 gives 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)) per iteration, i.e. per token
-6·(12·L·h² + V·h) + 12·L·h·s, and 12·L·h² + V·h ≈ Ψ: 6Ψ + 12·L·h·s. Full recompute repeats
-the forward: 8Ψ + 16·L·h·s per token (Narayanan et al. 2021 Eq. 3). MFU counts model FLOPs
-only (lesson: MFU = tokens/s × 6Ψ / (GPUs × peak)).
+6·(12·L·h² + V·h) + 12·L·h·s: 6Ψ + 12·L·h·s where Ψ counts each matrix a token multiplies by
+once — for a model with an untied input embedding (Llama) that is Ψ less the V·h lookup table,
+for a tied one (GPT) Ψ less the learned positions (`flop_params_*` in architecture.py); `tutor size`
+binds Ψ to that. Attention convention: the full s×s score matrix (K22 Eq. 7, PaLM App. B), no
+causal halving; Megatron-LM since 2025 halves it (6·L·h·s), which is the convention when comparing.
+Full recompute repeats the forward: 8Ψ + 16·L·h·s per token (Narayanan et al. 2021 Eq. 3).
+Measured FLOP/s (`--achieved-tflops`) are what the GPUs execute, recompute included, as in
+Narayanan et al. 2021 Eq. 4 (time ≈ 8TP/(nX) with full recompute); MFU counts model FLOPs only
+(lesson: MFU = tokens/s × 6Ψ / (GPUs × peak)), so MFU ≤ achieved / peak.
 """
 
 from __future__ import annotations
@@ -30,8 +36,10 @@ FORMULAS = (
             "每个训练 token 的 model FLOPs:6Ψ(forward 2Ψ,backward 4Ψ)。",
             "lesson §trillion-design (6ND); Kaplan et al. 2020 §2.1"),
     formula("flops_per_token_attn", 6 * Psi + 12 * L * h * s, "FLOPs",
-            "Model FLOPs per token with the attention scores: 6Ψ + 12·L·h·s.",
-            "算上 attention score 的每 token model FLOPs:6Ψ + 12·L·h·s。", K22_EQ7,
+            "Model FLOPs per token with the attention scores: 6Ψ + 12·L·h·s (the full s×s scores, not causal-halved; "
+            "Megatron-LM since 2025 counts 6·L·h·s for a causal mask).",
+            "算上 attention score 的每 token model FLOPs:6Ψ + 12·L·h·s(按完整 s×s score 算,不按 causal 减半;"
+            "Megatron-LM 2025 年起按 causal mask 算 6·L·h·s)。", K22_EQ7,
             order=("params", "layers", "hidden", "seq")),
     formula("flops_per_token_k22", 72 * L * h**2 * (1 + s / (6 * h) + V / (12 * L * h)), "FLOPs",
             "Korthikanti Eq. 7 per token: 72·L·h²·(1 + s/(6h) + V/(12·L·h)).",
@@ -41,6 +49,20 @@ FORMULAS = (
             "Hardware FLOPs per token with full recompute: the forward runs twice, 8Ψ + 16·L·h·s.",
             "full recompute 时每 token 的硬件 FLOPs:forward 跑两遍,8Ψ + 16·L·h·s。",
             "Narayanan et al. 2021 Eq. 3 (per token); DESIGN §4 (8ND)", order=("params", "layers", "hidden", "seq")),
+    formula("hardware_flops_per_token_full_8n", 8 * Psi, "FLOPs",
+            "Hardware FLOPs per token with full recompute, attention not counted: 8Ψ (the forward runs twice).",
+            "full recompute 时每 token 的硬件 FLOPs(不算 attention):8Ψ(forward 跑两遍)。",
+            "Narayanan et al. 2021 Eq. 4 (training time ≈ 8TP/(nX))"),
+    formula("tokens_per_s_from_hw_flops", F * G / S["hw_flops"], "tokens/s",
+            "Throughput from measured FLOP/s per GPU: achieved × GPUs / FLOPs the GPUs execute per token "
+            "(8Ψ + 16·L·h·s with full recompute, else the model FLOPs).",
+            "由每卡实测 FLOP/s 算吞吐:实测 × GPU 数 / 每 token GPU 实际执行的 FLOPs"
+            "(full recompute 为 8Ψ + 16·L·h·s,否则就是 model FLOPs)。",
+            "Narayanan et al. 2021 Eq. 4 (achieved X counts recompute)", order=("achieved_flops", "gpus", "hw_flops")),
+    formula("hw_flops_per_gpu", T * S["hw_flops"] / G, "FLOP/s",
+            "FLOP/s each GPU executes: tokens/s × FLOPs executed per token (recompute included) / GPUs.",
+            "每卡实际执行的 FLOP/s:tokens/s × 每 token 实际执行的 FLOPs(含重算)/ GPU 数。",
+            "Narayanan et al. 2021 Eq. 4", order=("tokens_per_s", "hw_flops", "gpus")),
     formula("train_flops", 6 * Psi * D, "FLOPs", "Training compute: 6·Ψ·D.", "训练总算力:6·Ψ·D。",
             "lesson §trillion-design (6ND = 1.2e25)"),
     formula("train_time_s", TRAIN_TIME, "s",

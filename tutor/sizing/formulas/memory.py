@@ -23,8 +23,10 @@ DISTOPT = "Megatron-LM docs/user-guide/features/dist_optimizer.md (bf16 params, 
 
 FORMULAS = (
     formula("model_state_bytes", 16 * Psi, "B",
-            "Model state without sharding: 16 bytes per parameter (bf16 weight and gradient, fp32 master, m, v).",
-            "不切分时的 model state:每个参数 16 字节(bf16 weight 和 gradient,fp32 master、m、v)。",
+            "Model state without sharding: 16 bytes per parameter (bf16 weight and gradient, fp32 master, m, v; "
+            "the ZeRO paper's accounting, Megatron-LM's estimator counts 18 with fp32 main gradients).",
+            "不切分时的 model state:每个参数 16 字节(bf16 weight 和 gradient,fp32 master、m、v;"
+            "按 ZeRO 论文的算法,Megatron-LM 的估算器用 fp32 main gradient 算 18 字节)。",
             "lesson §memory; " + ZERO),
     formula("params_per_gpu", Psi / (tp * pp), "params",
             "Parameters one GPU holds: TP and PP split the weights, DP and CP replicate them.",
@@ -51,8 +53,10 @@ FORMULAS = (
             "ZeRO stage 1: optimizer state (12 bytes) sharded over N; fp16 weights and gradients (2 + 2) replicated.",
             "ZeRO stage 1:optimizer state(12 字节)沿 N 切分;fp16 weight 和 gradient(2 + 2)每卡一份。", ZERO),
     formula("zero2_bytes", 2 * Psi + 14 * Psi / N, "B",
-            "ZeRO stage 2: gradients sharded too; only the fp16 weights (2 bytes) stay replicated.",
-            "ZeRO stage 2:gradient 也切分,只有 fp16 weight(2 字节)每卡一份。", ZERO),
+            "ZeRO stage 2: gradients sharded too; only the fp16 weights (2 bytes) stay replicated (the paper's "
+            "2 + 14/N; DeepSpeed's estimator counts a 32-bit gradient copy too, 2 + 18/N).",
+            "ZeRO stage 2:gradient 也切分,只有 fp16 weight(2 字节)每卡一份(论文的 2 + 14/N;"
+            "DeepSpeed 的估算器另算一份 32 位 gradient,2 + 18/N)。", ZERO),
     formula("zero3_bytes", 16 * Psi / N, "B",
             "ZeRO stage 3: weights, gradients and optimizer state all sharded over N.",
             "ZeRO stage 3:weight、gradient、optimizer state 全部沿 N 切分。", ZERO),
@@ -99,6 +103,13 @@ FORMULAS = (
             "DP·CP/EP 张卡切分,合起来仍是 12·Ψ/(TP·PP·DP·CP)。",
             DISTOPT + "; Megatron-LM moe/README.md (expert data parallel = DP·CP/EP)",
             order=("params", "expert_params", "tp", "pp", "dp", "cp", "ep")),
+    formula("moe_stage_distopt_bytes", 6 * S["stage_params"] + 12 * S["stage_shard_params"] / N, "B",
+            "MoE with the distributed optimizer on the most loaded stage: 6 bytes per held parameter, and the "
+            "optimizer state of the stage's parameters (every expert counted) sharded over N = DP·CP ranks.",
+            "MoE + distributed optimizer,最满的 stage:每个持有的参数 6 字节,本 stage 参数(expert 全部计入)"
+            "的 optimizer state 沿 N = DP·CP 张卡切分。",
+            DISTOPT + "; Megatron-LM moe/README.md (expert data parallel = DP·CP/EP)",
+            order=("stage_params", "stage_shard_params", "n_shard")),
     formula("expert_data_parallel", dp * cp / ep, "count",
             "MoE folding: ranks holding the same experts = DP × CP / EP (EP reuses the DP × CP ranks, "
             "so it does not multiply the GPU count).",

@@ -1,0 +1,1 @@
+"""Reference estimators re-implemented from their published code, for benchmarks/compare_references.py."""
