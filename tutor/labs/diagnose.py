@@ -39,3 +39,13 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en") -> dict:
                          "model_answer": item.model_answer.get(lang)})
     score = gained / total if total else 0.0
     return {"correct": score >= PASS_SCORE and not missing_required, "score": round(score, 3), "feedback": feedback}
+
+
+def grade_lab(items: list[DiagnosisItem], answer: str, evidence: dict | None, lang: str = "en") -> dict:
+    """The one diagnosis grader the CLI and the app share: against the run's evidence when it
+    hung or crashed, else against the lab's rubric alone."""
+    if evidence is not None and evidence.get("outcome") in ("hang", "crash"):
+        from tutor.labs.hangfacts import grade_run
+
+        return grade_run(items, answer, evidence, lang)
+    return grade(items, answer, lang)
