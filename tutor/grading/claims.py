@@ -47,21 +47,24 @@ _SPACES = re.compile(r"\s+")
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere)\b")
 _EN_WORD = re.compile(r"[a-z0-9]+")
 # Words that carry the structure of a statement (a run of terms has almost none of them).
-_EN_FUNCTION = frozenset("""a an the is are was were be been being it its it's this that these those of in on at to
-for with by from as than then so because and or but if when while whereas since only once each every per all
-both which who what how why where into onto inside within across between before after during until over under can
+# Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
+# conjunctions. A run of terms has almost none of them. Relation words that are part of the
+# terms themselves (once, per, inside, across, every) are left out: "once per step inside node"
+# is still a list.
+_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to
+for with by from as than then so because and or but if when while whereas since which who what how why where can
 could will would should must may might need needs do does did has have had there they them their we you i me my
-our your not no never without also just too very more most less least much many same other others rest instead
-via until up down out off again still already only even any some such own here one first last calls call runs run
-goes go stays stay uses use keeps keep makes make gives give gets get takes take sees see waits wait left leave
-stuck stops stop""".split())
+our your not no never without also just too very instead still already even any some such own here calls call
+called runs run goes go stays stay uses use used keeps keep makes make gives give gets get takes take sees see
+waits wait waiting left leave stuck stops stop means mean tells say says ask asked put save write copy set pick
+detect test check plot compare find dump turn cut drop raise move add""".split())
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
 _ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
-如果 那么 这 那 这个 那个 个 每 每个 一 次 里 上 下 中 时 后 前 先 再 用 做 等 停 卡 它 他们 其他 其余 没有 不 就是 还是 或者 并
-且 比 更 最 很 太 多 少 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 所有 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
+如果 那么 这 那 这个 那个 个 一 里 时 先 再 用 做 等 停 卡 它 他们 没有 不 就是 还是 或者 并
+且 比 更 最 很 太 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
 """.split())
 BARE_MIN_WORDS = 6
 BARE_FUNCTION_SHARE = 0.15
@@ -166,10 +169,21 @@ def _is_function(word: str) -> bool:
     return word in _EN_FUNCTION or word in _ZH_FUNCTION
 
 
-def _bare(words: list[str], raw: str) -> bool:
-    if "?" in raw or "？" in raw or len(words) < BARE_MIN_WORDS:
+def _bare(words: list[str], raw: str, fragments: int, alone: bool) -> bool:
+    """A run of terms: no question mark, and either four or more comma-separated pieces of a
+    word or two each, or six or more words with almost no structure words — when they are the
+    whole answer, unpunctuated (`alone`); inside a punctuated answer only a long run counts, since
+    terse experts write clauses like "synchronous all-reduce after backward"."""
+    if "?" in raw or "？" in raw:
         return False
-    return sum(_is_function(word) for word in words) / len(words) < BARE_FUNCTION_SHARE
+    if fragments >= 4 and len(words) / fragments < 2.5:
+        return True
+    if len(words) < BARE_MIN_WORDS or _is_function(words[0]):
+        return False  # "save fp32 weights + Adam + RNG": a statement that starts with its verb
+    share = sum(_is_function(word) for word in words) / len(words)
+    if alone:
+        return share < BARE_FUNCTION_SHARE
+    return share == 0 and len(words) >= 10
 
 
 def _content_words(words: list[str]) -> set[str]:
@@ -186,9 +200,8 @@ def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
         prompt_words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
     clauses: list[Clause] = []
     total = 0
-    for raw in _CLAUSE.split(text):
-        if not raw or not raw.strip():
-            continue
+    raws = [raw for raw in _CLAUSE.split(text) if raw and raw.strip()]
+    for raw in raws:
         fragments = []
         words: list[str] = []
         for piece in _FRAGMENT.split(raw):
@@ -202,7 +215,8 @@ def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
-        clauses.append(Clause(fragments, bare=_bare(words, raw), copied=copied))
+        alone = len(raws) == 1 and len(fragments) == 1
+        clauses.append(Clause(fragments, bare=_bare(words, raw, len(fragments), alone), copied=copied))
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
@@ -222,9 +236,9 @@ def pattern(phrase: str) -> re.Pattern | None:
         return re.compile(" ?".join(re.escape(char) for char in compact))
     words = [re.escape(word) for word in folded.split(" ")]
     last = folded[-1]
-    doubled = f"|{re.escape(last)}(?:ed|ing)" if last.isalpha() and last not in "aeiouy" else ""
+    doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
     # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing{doubled})?(?!\w)")
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled})?(?!\w)")
 
 
 def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
@@ -260,18 +274,18 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
 
 
 def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
-    """Whether the clause states these concepts together: True, False (negated), None (not said)."""
-    spans_by_fragment: dict[int, list[tuple[int, int]]] = {}
-    for phrases in concepts:
-        for index, fragment in enumerate(clause.fragments):
-            span = find(phrases, fragment)
-            if span is not None:
-                spans_by_fragment.setdefault(index, []).append(span)
-                break
-        else:
-            return None
-    negated = any(_negated(clause.fragments[index], spans) for index, spans in spans_by_fragment.items())
-    return not negated
+    """Whether the clause states these concepts together: True, False (negated), None (not said).
+
+    The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
+    E5M2" does not put E5M2 on the activations."""
+    found_negated = False
+    for fragment in clause.fragments:
+        spans = [find(phrases, fragment) for phrases in concepts]
+        if all(span is not None for span in spans):
+            if not _negated(fragment, spans):
+                return True
+            found_negated = True
+    return False if found_negated else None
 
 
 def polarity(concepts: list[list[str]], reading: Reading) -> bool | None:

@@ -105,19 +105,28 @@ def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:
 
 
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
-    """A category item with more than one category stated as the cause."""
-    from tutor.grading.claims import polarity
+    """A category item whose category statement — the first clause that names any category —
+    names another one too, or another one instead ("It's a straggler: … DataLoader workers")."""
+    from tutor.grading.claims import stated
 
     own = [point.id for point in item.points if point.id in CATEGORIES]
     if not own:
         return []
-    others = [key for key in CATEGORIES if key not in own and polarity([CATEGORIES[key][0] + CATEGORIES[key][1]],
-                                                                        reading) is True]
-    if not others:
-        return []
-    named = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
-    return [{"en": f"exactly one category is the cause; you also named {named}",
-             "zh": f"原因只属于一类，你还说了 {named}"}[lang]]
+    for clause in reading.clauses:
+        if not clause.states:
+            continue
+        named = {key for key, (en, zh, _, _) in CATEGORIES.items() if stated([[*en, *zh]], clause)}
+        own_said = any(judge(point, Reading([clause], 0, False, False)).counts
+                       for point in item.points if point.id in CATEGORIES)
+        if not named and not own_said:
+            continue
+        others = [key for key in CATEGORIES if key in named and key not in own]
+        if own_said or not others:
+            return []  # "Straggler — rank 1 computes longer": its own category, then the detail
+        shown = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
+        return [{"en": f"exactly one category is the cause; you named {shown}",
+                 "zh": f"原因只属于一类，你说的是 {shown}"}[lang]]
+    return []
 
 
 def _notes(reading: Reading, lang: str) -> list[str]:

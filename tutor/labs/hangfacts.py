@@ -40,7 +40,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom"
 OTHERS = (["the others", "other ranks", "the rest", "remaining ranks", "all other ranks", "everyone else"],
           ["其他", "其余", "别的 rank", "剩下"])
 BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "两个", "所有 rank"])
-CLAUSE = re.compile(r"[.;:!?\n。；：！？]+|,(?!\s*\d)|[，、](?!\s*\d)|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+CLAUSE = re.compile(r"[.;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
@@ -114,7 +114,8 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
 _RANGE = re.compile(r"(?:\b(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)\b|"
                     r"(?<![\w.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
-_LIST = re.compile(r"\branks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)", re.IGNORECASE)
+_LIST = re.compile(r"\branks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![\w.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
 _SINGLE = re.compile(r"(?:\b(?:ranks?|r|gpu|worker|process|第)\s?(\d+)(?![\w.])|(?<![\w.])(\d+)\s?号)", re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
                   re.IGNORECASE)
@@ -133,7 +134,7 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
             found |= set(range(low, high + 1))
     rest = _RANGE.sub(" ", rest)
     for match in _LIST.finditer(rest):
-        found |= {int(number) for number in re.findall(r"\d+", match.group(1))}
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
         found.add(int(match.group(1) or match.group(2)))
@@ -160,9 +161,17 @@ def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
     return polarity([[*phrases[0], *phrases[1]]], read(text)) is True
 
 
+# A rank waiting at the end of training has left the loop: the words people use for that place.
+LEFT_LOOP = (["left the loop", "leaves the loop", "left the training loop", "broke out", "breaks out", "exited the loop",
+              "stopped training", "finished", "end of training"],
+             ["退出了循环", "退出循环", "跳出循环", "退出了训练循环", "停止训练", "结束训练", "训练结束", "先退出"])
+
+
 def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     en, zh = OP_PHRASES.get(group.op or "", ([], []))
     names = [name.replace("_", " ") for name in group.funcs]
+    if "finish" in group.funcs or "end of training" in group.funcs:
+        en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
     return list(en) + names, list(zh) + names
 
 
@@ -191,13 +200,16 @@ def _place(group: Group) -> tuple[list[str], list[str]]:
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
-                   others: list[Group]) -> tuple[bool, bool]:
+                   others: list[Group], culprit: bool = False) -> tuple[bool, bool]:
     """(named, placed): some clause names exactly these ranks; one such clause puts them in their
     place and no other group's, and none puts them only in another group's place."""
     own = _place(group)
     named = placed = wrong = False
     for unit in units:
         if not _names_ranks(group.ranks, unit, world_size, majority):
+            if culprit and named_ranks(unit, world_size) and _covers(own, unit) and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+                wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
         named = True
         elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
@@ -248,7 +260,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
         named, placed = _said_together(group, units, found.world_size,
-                                       majority=index > 0 and not majority_groups(found), others=others)
+                                       majority=index > 0 and not majority_groups(found), others=others,
+                                       culprit=not (index > 0 and not majority_groups(found)))
         total += 2.0
         gained += 2.0 if placed else 0.0
         if placed:
