@@ -260,15 +260,15 @@ _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必",
 
 
 def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
-    """A cue before the claim's words negates it ("does not communicate once per step"); one after
-    them only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
+    """A cue before the claim's last words negates it ("does not communicate once per step",
+    "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
     are its subject ("rank 1 never arrives")."""
-    first = min(start for start, _ in spans)
+    last = max(start for start, _ in spans)
     flips = 0
     for start, end in fragment.negations:
         if any(low <= start < high for low, high in spans):
             continue  # the phrase carries its own negation ("not overlapped")
-        if start < first or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
+        if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
             flips += 1
     return flips % 2 == 1
 

@@ -82,13 +82,14 @@ def free_text_cases() -> tuple[Case, ...]:
     return tuple(cases)
 
 
-def _spellings(value: float, unit: str) -> list[str]:
+def _spellings(value: float, unit: str, tolerance: float) -> list[str]:
     """How candidates write a right value: rounded, with ≈, in Chinese, with a derivation."""
     def fmt(number: float) -> str:
         return f"{number:.3g}" if abs(number) < 1e5 else f"{number:.3e}".replace("e+", "e")
     shown = fmt(value)
     unit_text = {"x": "", "params": ""}.get(unit, " " + unit)
-    forms = [f"{shown}{unit_text}", f"≈ {fmt(value * 1.01)}{unit_text}", f"约 {shown}{unit_text}"]
+    near = value * 1.01 if tolerance >= 0.02 else value  # "≈" off by 1% only where 1% is inside the tolerance
+    forms = [f"{shown}{unit_text}", f"≈ {fmt(near)}{unit_text}", f"约 {shown}{unit_text}"]
     if unit in ("GB", "MB", "TB"):
         forms.append(f"{fmt(value * 1000)} {'MB' if unit == 'GB' else 'KB' if unit == 'MB' else 'GB'}")
     if unit == "%":
@@ -116,7 +117,7 @@ def closed_cases() -> tuple[Case, ...]:
                     variant = draw(question, seed)
                     expected = expected_value(step, variant)
                     shown = expected.base / expected.factor if expected.dimension != "any" else expected.base
-                    for text in _spellings(shown, expected.unit):
+                    for text in _spellings(shown, expected.unit, expected.tolerance):
                         cases.append(Case("numeric", target, text, True, "strong", seed))
                     for mistake in step.mistakes:
                         try:
