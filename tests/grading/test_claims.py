@@ -150,3 +150,15 @@ def test_choices_as_typed(answer, expected):
 def test_formulas_as_people_type_them(qid, answer):
     """The question's own symbols first (P is Ψ here, not PP); a root written as ^(1/2)."""
     assert _check(qid, answer).correct
+
+
+@pytest.mark.parametrize("answer, right", [
+    ("200 H100s", True), ("200 H100", True), ("at least 200", True), ("200+", True), ("≥ 200 GPUs", True),
+    ("400 H100s", False),
+])
+def test_counts_as_people_type_them(answer, right):
+    assert _check("min-gpus-for-model-state", answer).correct is right
+
+
+def test_a_value_with_its_derivation_in_brackets():
+    assert _check("distopt-bytes-per-gpu", "39.4 GB (4.375B params × 9 bytes)").correct
