@@ -16,8 +16,10 @@ ENV = {"TUTOR_CONTENT": str(FIXTURE)}
 
 def tutor_json(*args: str, input: str | None = None) -> dict:
     result = run_tutor(*args, "--json", env=ENV, input=input)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    payload = json.loads(result.stdout)
+    # `tutor check` exits 1 on a wrong answer (issue 14 item 8), 0 on a right one
+    assert result.returncode == (1 if args[0] == "check" and not payload["correct"] else 0), result.stderr
+    return payload
 
 
 @pytest.mark.timeout(60)
@@ -92,3 +94,14 @@ def test_bad_input_is_one_line_and_exit_2(args):
     result = run_tutor(*args, env=ENV)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.timeout(60)
+def test_check_exit_status_tells_right_from_wrong(tutor_home):
+    """Scripts can tell: 0 right, 1 wrong; plain output has no raw dict and no Markdown."""
+    first = tutor_json("ask", "fx-distopt", "--reveal")["steps"][0]["answer"]["text"]["en"]
+    right = run_tutor("check", "fx-distopt", first, env=ENV)
+    wrong = run_tutor("check", "fx-distopt", "1 GB", "--reveal", env=ENV)
+    assert right.returncode == 0 and wrong.returncode == 1
+    for output in (right.stdout, wrong.stdout):
+        assert "{'en'" not in output and "**" not in output and "`" not in output

@@ -4,7 +4,9 @@ Grades one answer to one step (the first step unless `--step`), prints the verdi
 the attempt in the learner's history (an answer that could not be read at all is not an
 attempt and is not recorded). The expected answer is shown when the answer is right, for open
 and clarify steps (the model answer comes after answering), or with `--reveal`. ANSWER `-`
-reads the answer from standard input. For a design question the output also gives the
+reads the answer from standard input; so does an answer that starts with `-` given after `--`
+(`tutor check overlap-switches -- --overlap-param-gather`). Exits 0 when the answer is right,
+1 when it is wrong or unreadable (2 for a usage error). For a design question the output also gives the
 question's score so far, from the latest attempt at each step.
 """
 
@@ -58,11 +60,12 @@ def run(args) -> int:
     payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
     if len(question.steps) > 1:
         payload["design"] = _design_progress(question, seed)
+    status = 0 if verdict.correct else 1  # scripts can tell a wrong answer from a right one
     if args.json:
         print_json(payload)
-        return 0
+        return status
     _print(payload, lang_of(args), reveal)
-    return 0
+    return status
 
 
 def _record(question_id: str, step_id: str, seed: int, answer: str, verdict, lang: str) -> bool:

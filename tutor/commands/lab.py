@@ -48,7 +48,9 @@ def add_arguments(parser) -> None:
     run.add_argument("program_args", nargs="*", metavar="ARG", help="arguments for the program (after --)")
     diagnose = sub.add_parser("diagnose", help="answer the lab's diagnosis questions")
     diagnose.add_argument("name")
-    diagnose.add_argument("answer", help="your diagnosis in words (- reads it from stdin)")
+    diagnose.add_argument("answer", nargs="?", help="your diagnosis in words (- reads it from stdin)")
+    diagnose.add_argument("--give-up", action="store_true",
+                          help="show the model answers instead (recorded as given up, reviewed as not known)")
     add_json_flag(diagnose)
     add_lang_flag(diagnose)
     reset = sub.add_parser("reset", help="a fresh copy of the program (the old one is kept as .previous)")
@@ -178,6 +180,20 @@ def _diagnose(args, entry) -> int:
 
     if not entry.lab.diagnosis:
         raise UserInputError(f"{entry.name} has no diagnosis questions; `tutor lab check {entry.name}` checks it")
+    if args.give_up:
+        from tutor.labs.diagnose import give_up
+
+        record(entry.name, "diagnose", "gave-up", passed=False)
+        lab_hang.schedule_review(entry.name, False)
+        shown = give_up(list(entry.lab.diagnosis), lang_of(args))
+        if args.json:
+            print_json({"gave_up": True, "model_answers": shown})
+        else:
+            for item in shown:
+                print(f"\n{item['prompt']}\n  model answer: {item['model_answer']}")
+        return 0
+    if args.answer is None:
+        raise UserInputError("give your diagnosis (quoted, or - for stdin), or --give-up to see the model answer")
     answer = sys.stdin.read() if args.answer == "-" else args.answer
     if not answer.strip():
         raise UserInputError("the answer is empty")

@@ -49,15 +49,14 @@ def read_answer(text: str) -> str:
 
 
 def grade_diagnosis(entry, answer: str, lang: str) -> dict:
-    """Graded against the lab's latest hung or crashed run when there is one, else its rubric alone."""
-    from tutor.labs.diagnose import grade
-    from tutor.labs.hangfacts import grade_run
-    from tutor.labs.hangreport import latest
+    """Graded against the run the learner studied — the latest `tutor lab run` (the one `tutor lab
+    evidence` shows), not a later `check` that stops at 2 ranks — else its rubric alone. The
+    same grader as the app (`diagnose.grade_lab`)."""
+    from tutor.labs.diagnose import grade_lab
+    from tutor.labs.hangreport import studied
 
-    found = latest(entry.name, for_diagnosis=True)
-    if found is not None and found[1].get("outcome") in ("hang", "crash"):
-        return grade_run(list(entry.lab.diagnosis), answer, found[1], lang)
-    return grade(list(entry.lab.diagnosis), answer, lang)
+    found = studied(entry.name)
+    return grade_lab(list(entry.lab.diagnosis), answer, found[1] if found else None, lang)
 
 
 def schedule_review(lab: str, correct: bool) -> None:
@@ -153,5 +152,9 @@ def print_verdict(verdict: dict) -> None:
             print(f"  ✓ {point}")
         for point in item["missing"]:
             print(f"  ✗ {point}")
-        if verdict["correct"]:
+        if item.get("model_answer"):
             print(f"  model answer: {item['model_answer']}")
+    for note in verdict.get("notes") or []:
+        print(f"\n{note}")
+    if not verdict["correct"]:
+        print("\nThe model answer comes after a pass, or with --give-up.")

@@ -47,7 +47,32 @@ def grade_choice(step: ChoiceStep, answer: str) -> Verdict:
                    details={"right": sorted(chosen & right), "wrong": sorted(chosen - right)})
 
 
+# What people put around the letters: "Answer: A", "option a", "I'd pick b", "The answer is c",
+# "选 a", "答案是 b". Stripped before the letters are read.
+_LEAD = re.compile(r"^\s*(?:(?:my\s+)?answers?\s*(?:is|are|:)?|the\s+answers?\s+(?:is|are)|i(?:'|’)?d\s+(?:pick|choose|go\s+with)|"
+                   r"i\s+(?:pick|choose|would\s+pick|would\s+choose)|options?|choices?|答案\s*(?:是|:)?|选项?|我选)\s*[:：]?\s*",
+                   re.IGNORECASE)
+_OPTION_WORD = re.compile(r"\boptions?\s+", re.IGNORECASE)
+
+
 def _chosen(step: ChoiceStep, cleaned: str) -> set[str] | None:
+    picked = _letters(step, cleaned)
+    if picked is not None:
+        return picked
+    stripped = _OPTION_WORD.sub("", _LEAD.sub("", cleaned, count=1)).strip(" .。")
+    if stripped and stripped != cleaned:
+        picked = _letters(step, stripped)
+        if picked is not None:
+            return picked
+    ids = {option.id.casefold() for option in step.options}
+    run = (stripped or cleaned).strip(" .。").casefold()
+    # "ABCD", "acd": a run of distinct option letters, when every option id is one letter
+    if all(len(i) == 1 for i in ids) and 1 < len(run) <= len(ids) and set(run) <= ids and len(set(run)) == len(run):
+        return {option.id for option in step.options if option.id.casefold() in run}
+    return None
+
+
+def _letters(step: ChoiceStep, cleaned: str) -> set[str] | None:
     folded = fold(cleaned)
     if not folded:
         return None

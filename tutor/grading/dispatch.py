@@ -36,7 +36,9 @@ def grade(question: Question, answer: object, step_id: str | None = None, seed: 
     if isinstance(step, (OpenStep, ClarifyStep)):
         from tutor.grading.rubric import grade_rubric
 
-        return grade_rubric(step, text, self_assessment)
+        shown = step_prompt(question, step, draw(question, seed)) if "{" in (step.prompt or question.prompt).en else \
+            (step.prompt or question.prompt).model_dump()
+        return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]))
     if isinstance(step, ChoiceStep):
         from tutor.grading.choice import grade_choice
 

@@ -66,6 +66,12 @@ def expected_formula(step: FormulaStep) -> dict:
     return {"formula": show(registry.get(step.formula).expr), "symbols": symbols}
 
 
+# How people write a question's own symbols when they do not use its display form; tried only
+# for the question's own symbols, after their listed spellings.
+COMMON_SPELLINGS = {"params": ("P", "W", "N_params", "n_params"), "ckpt_write_s": ("d", "D", "t_ckpt", "t_save"),
+                    "mtbf_s": ("m", "T_mtbf")}
+
+
 def make_resolver(step: FormulaStep, own_only: bool = False) -> Callable[[str], str | None]:
     """Typed name -> engine symbol: the step's spellings, then the formula's own symbols, then
     (unless `own_only`) any engine symbol, so a wrong symbol is read and named, not refused."""
@@ -78,14 +84,20 @@ def make_resolver(step: FormulaStep, own_only: bool = False) -> Callable[[str], 
     def resolve(typed: str) -> str | None:
         if typed in extra:
             return extra[typed]
-        for exact in (True, False):
-            for names in pools:
+        # The question's own symbols first, in every spelling, before any other engine symbol:
+        # `6P + 12P/N` on a question about Ψ and N is Ψ, not PP (issue 14 item 7).
+        for names in pools:
+            for exact in (True, False):
                 for name in names:
                     info = catalog[name]
                     spellings = (info.name, info.display, *info.aliases)
                     if exact and typed in spellings:
                         return name
                     if not exact and typed.casefold() in {spelling.casefold() for spelling in spellings}:
+                        return name
+            if names is own:
+                for name in names:
+                    if typed in COMMON_SPELLINGS.get(name, ()):
                         return name
         return None
 

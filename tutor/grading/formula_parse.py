@@ -206,6 +206,8 @@ def _walk(node: ast.AST, names: list[str], counter: list[int]) -> Tree:
 
 
 def _exponent(tree: Tree) -> Fraction:
+    if tree[0] == "div" and tree[1][0] == "num" and tree[2][0] == "num" and tree[2][1] != 0:
+        tree = ("num", Fraction(tree[1][1]) / Fraction(tree[2][1]))  # x^(1/2): a root written as a power
     value = tree[1] if tree[0] == "num" else (-tree[1][1] if tree[0] == "neg" and tree[1][0] == "num" else None)
     if value is None or abs(value) > MAX_EXPONENT or value.denominator > 2:
         raise FormulaError(Message(f"Exponents must be small constants (at most {MAX_EXPONENT}, or ½ for a root).",

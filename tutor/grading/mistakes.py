@@ -95,8 +95,72 @@ def diagnose(step: NumericStep, inputs: Mapping[str, object], reading: Reading, 
         feedback = declared_feedback(mistake)
         if feedback is not None and close(reading.value, wrong, tolerance) and not close(wrong, expected, tolerance):
             return Diagnosis(mistake.id, Message(feedback.en, feedback.zh))
-    return unit_slip(reading, expected, tolerance, display_unit) or factor_slip(
-        {**(context or {}), **inputs}, reading.value, expected, tolerance)
+    everything = {**(context or {}), **inputs}
+    return (known_slip(step.answer.formula, everything, reading.value, expected, tolerance)
+            or total_slip(everything, reading.value, expected, tolerance)
+            or unit_slip(reading, expected, tolerance, display_unit)
+            or factor_slip(everything, reading.value, expected, tolerance))
+
+
+def _number(inputs: Mapping[str, object], name: str) -> float | None:
+    value = inputs.get(name)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def known_slip(formula: str, inputs: Mapping[str, object], value: float, expected: float,
+               tolerance: float) -> Diagnosis | None:
+    """The classic slips of a formula family, recomputed by the engine's own rules (issue 14 item 3):
+    8ND for 6ND, the ring factor left out, the wall-clock bubble for the schedule's, 2 bytes per
+    parameter, hours written as days."""
+    if formula.startswith("train_") and close(value, expected * 8 / 6, tolerance):
+        return Diagnosis("eight-nd", Message(
+            "That is 8·N·D: the FLOPs with full recomputation (hardware work, HFU). Training compute is 6·N·D: "
+            "2 forward + 4 backward per parameter per token.",
+            "这是 8·N·D，即 full recompute 时硬件做的量（HFU）。训练计算量是 6·N·D：前向 2、反向 4。"))
+    if formula == "dp_grad_bytes":
+        dp = _number(inputs, "dp") or 0
+        if dp > 1 and close(value, expected / (2 * (dp - 1) / dp), tolerance):
+            return Diagnosis("no-ring-factor", Message(
+                "That is the gradient size alone. A ring all-reduce sends 2(d−1)/d of it from each GPU "
+                "(a reduce-scatter, then an all-gather).",
+                "这只是梯度本身的大小。ring all-reduce 每卡要发送它的 2(d−1)/d（先 reduce-scatter 再 all-gather）。"))
+    if formula in ("bubble_fraction", "bubble_wallclock"):
+        p, m = _number(inputs, "pp"), _number(inputs, "microbatches")
+        if p and m and p > 1:
+            other = (p - 1) / (m + p - 1) if formula == "bubble_fraction" else (p - 1) / m
+            if close(value, other, tolerance) and not close(other, expected, tolerance):
+                if formula == "bubble_fraction":
+                    return Diagnosis("wallclock-bubble", Message(
+                        "That is (p − 1)/(m + p − 1), the bubble's share of the wall-clock step; the question asks "
+                        "(p − 1)/m, the bubble relative to the useful compute.",
+                        "这是 (p − 1)/(m + p − 1)，bubble 占整个 step 墙钟时间的比例；题目问的是 (p − 1)/m，相对有效计算的比例。"))
+                return Diagnosis("ideal-bubble", Message(
+                    "That is (p − 1)/m, the bubble relative to the compute; the question asks its share of the "
+                    "wall-clock step, (p − 1)/(m + p − 1).",
+                    "这是 (p − 1)/m，相对计算的比例；题目问的是占墙钟时间的比例 (p − 1)/(m + p − 1)。"))
+    params = _number(inputs, "params")
+    if params and formula.startswith(("model_state", "distopt")):
+        symbols = set(engine.formula_symbols(formula))  # a total (model_state_bytes) is not divided
+        shard = 1.0
+        for name in ("tp", "pp"):
+            shard *= (_number(inputs, name) or 1.0) if name in symbols else 1.0
+        if close(value, 2 * params / shard, tolerance) and not close(2 * params / shard, expected, tolerance):
+            return Diagnosis("weights-only", Message(
+                "That is 2 bytes per parameter: the bf16 weights only. Model state also holds the gradients and "
+                "Adam's fp32 master weights and moments: 16 bytes per parameter before sharding.",
+                "这是每参数 2 字节，只有 bf16 weight。model state 还包括 gradient 和 Adam 的 fp32 master weight 与动量："
+                "切分前每参数 16 字节。"))
+    return None
+
+
+def total_slip(inputs: Mapping[str, object], value: float, expected: float, tolerance: float) -> Diagnosis | None:
+    """The total over all GPUs given for a per-GPU figure (before prefix slips: ×1024 is not ×1000)."""
+    gpus = _number(inputs, "gpus")
+    if gpus and gpus > 1 and close(value, expected * gpus, tolerance):
+        return Diagnosis("total-not-per-gpu", Message(
+            f"That is the total over all {gpus:g} GPUs; the question asks per GPU.",
+            f"这是全部 {gpus:g} 张卡的总量；题目问的是每卡。"))
+    return None
 
 
 def unit_slip(reading: Reading, expected: float, tolerance: float, display_unit: str) -> Diagnosis | None:
@@ -111,6 +175,14 @@ def unit_slip(reading: Reading, expected: float, tolerance: float, display_unit:
         return Diagnosis("gb-for-gib", Message(
             "Your number is in GB (10^9 bytes) but labelled GiB; 1 GiB = 2^30 bytes ≈ 1.074 GB.",
             "这个数是按 GB（10^9 字节）算的，却写成了 GiB；1 GiB = 2^30 字节 ≈ 1.074 GB。"))
+    if display_unit in ("s", "min", "h", "days"):
+        for factor, written, meant in ((24.0, "hours", "days"), (1 / 24.0, "days", "hours"), (60.0, "minutes", "hours"),
+                                       (1 / 60.0, "hours", "minutes")):
+            if close(value * factor, expected, tolerance):
+                return Diagnosis("time-unit-slip", Message(
+                    f"Your number is right in {meant} but written as {written}: check the unit (1 day = 24 h).",
+                    f"这个数按{ {'days': '天', 'hours': '小时', 'minutes': '分钟'}[meant]}算是对的，但单位写成了"
+                    f"{ {'days': '天', 'hours': '小时', 'minutes': '分钟'}[written]}：检查单位（1 天 = 24 小时）。"))
     if display_unit == "%" and (close(value * 100, expected, tolerance) or close(value / 100, expected, tolerance)):
         return Diagnosis("percent-slip", Message(
             "Off by a factor of 100: check percent versus fraction (23% = 0.23).",

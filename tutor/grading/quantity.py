@@ -98,8 +98,18 @@ def parse_quantity(text: object, display_unit: str, dimension: str, display_fact
     return Quantity(tuple(readings), approx, cleaned)
 
 
+# A value followed by its derivation in brackets, "39.4 GB (4.375B params × 9 bytes)": the
+# value is what comes before. A label before a count, "DP 8", and a floor, "at least 200", "200+".
+_DERIVATION = re.compile(r"^([^()（）]*\d[^()（）]*?)\s*[(（].*[)）]\s*$")
+_LABEL_PREFIX = re.compile(r"^(?:tp|pp|cp|dp|ep|at least|at minimum|minimum of|≥|>=|至少|最少)\s*", re.IGNORECASE)
+_PLUS_SUFFIX = re.compile(r"(?<=\d)\s*\+$")
+
+
 def _strip_decorations(text: str) -> tuple[str, bool]:
     approx = False
+    derivation = _DERIVATION.match(text)
+    if derivation and not re.search(r"[=≈]", derivation.group(1)):
+        text = derivation.group(1).strip()
     signs = list(_EQUALS.finditer(text))
     if signs and re.search(r"\d", text[signs[-1].end():]):
         last = signs[-1]
@@ -112,6 +122,7 @@ def _strip_decorations(text: str) -> tuple[str, bool]:
             approx = approx or stripped != text
             text = stripped
         text = _QUALIFIER_SUFFIX.sub("", _QUALIFIER_PREFIX.sub("", text)).strip()
+        text = _PLUS_SUFFIX.sub("", _LABEL_PREFIX.sub("", text)).strip()
         if text == before:
             break
     return text, approx

@@ -1,30 +1,35 @@
-"""Open and clarify steps: coverage of a rubric's key points, then the model answer.
+"""Open and clarify steps: the rubric's claims, stated or not, then the model answer.
 
-A point counts when any of its phrasings (either language) appears in the answer. Both sides
-are folded first (NFKC width, case, punctuation and hyphens as spaces), so `All-Reduce`,
-`allreduce` and `all reduce` are one phrase. An English phrase must stand as whole words, with
-optional English endings (`overlap` matches `overlapping`, `tp` does not match `output`);
-a phrase with Chinese in it matches anywhere, spaces ignored. The score is the covered weight
-over the total; the step is right at `pass_score` with every `required` point covered.
+Each key point is a claim (`tutor.grading.claims`): it counts when one clause of the answer
+states it with the right polarity; said the other way round ("DP does not communicate once
+per step") it does not count, and a stated contradiction ("TP across nodes") costs its weight
+and is named. A bare list of terms and the question pasted back state nothing, and the
+feedback says so. The score is the covered weight, less the contradicted weight, over the
+total; the step is right at `pass_score`, with every `required` point covered and no
+contradiction.
 
-Coverage is keyword evidence, not understanding: the model answer is always shown after, and
-the learner may grade themselves instead (`self_assessment`), which is recorded as such.
+This is still a reading of words, not of understanding: the model answer is always shown
+after, and the learner may grade themselves instead (`self_assessment`), recorded as such.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
-from tutor.grading.normalize import LONG_LIMIT, TooLong, clean, fold
+from tutor.grading.claims import Judgement, Reading, judge, read
+from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
 SELF_SCORES = {"yes": 1.0, "partly": 0.5, "no": 0.0}
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+BARE_LIST = Message("This reads as a list of terms, not as statements, and a list earns nothing: say how they "
+                    "relate — what runs where, how often, and why.",
+                    "这是一串术语，不是陈述，列词不得分：要说清它们之间的关系——什么放在哪里、多久一次、为什么。")
+COPIED = Message("That repeats the question; it earns nothing. Answer it in your own words.",
+                 "这是把题目又抄了一遍，不得分。请用自己的话回答。")
 
 
-def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str | None = None) -> Verdict:
+def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str | None = None,
+                 prompts: tuple[str, ...] = ()) -> Verdict:
+    """`prompts`: the question as the learner saw it (both languages), so a copy of it earns nothing."""
     expected = {"model_answer": step.model_answer.model_dump(),
                 "points": [{"id": point.id, "text": point.text.model_dump(), "required": point.required}
                            for point in step.points]}
@@ -32,72 +37,74 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
         text = clean(answer, LONG_LIMIT)
     except TooLong as error:
         return unreadable([error.message], expected)
-    covered = [point for point in step.points if covers(point, text)]
-    total = sum(point.weight for point in step.points)
-    coverage = sum(point.weight for point in covered) / total
-    missing_required = [point for point in step.points if point.required and point not in covered]
-    correct = coverage >= step.pass_score and not missing_required
-    messages = [Message(f"Key points covered: {coverage:.0%} (right from {step.pass_score:.0%}"
-                        f"{', with every required point' if any(p.required for p in step.points) else ''}).",
-                        f"要点覆盖 {coverage:.0%}（达到 {step.pass_score:.0%}"
-                        f"{'且必答要点都讲到' if any(p.required for p in step.points) else ''}算对）。"),
-                *_coverage_lines(step, covered)]
-    details = {"coverage": round(coverage, 4), "covered": [point.id for point in covered],
-               "missing": [point.id for point in step.points if point not in covered]}
+    reading = read(text, prompts)
+    judged = {point.id: judge(point, reading) for point in step.points}
+    score, covered, contradicted = tally(step.points, judged)
+    required = any(point.required for point in step.points)
+    missing_required = [point for point in step.points if point.required and point.id not in covered]
+    correct = score >= step.pass_score and not missing_required and not contradicted
+    messages = [Message(f"Key points stated: {score:.0%} (right from {step.pass_score:.0%}"
+                        f"{', with every required point' if required else ''}, and nothing contradicted).",
+                        f"要点得分 {score:.0%}（达到 {step.pass_score:.0%}"
+                        f"{'且必答要点都讲到' if required else ''}、没有说反才算对）。")]
+    messages += reading_notes(reading)
+    messages += _point_lines(step, judged)
+    details = {"coverage": round(score, 4), "covered": covered,
+               "missing": [point.id for point in step.points if point.id not in covered],
+               "contradicted": contradicted, "bare_list": reading.bare, "copied": reading.copied}
     if self_assessment is not None:
-        score = SELF_SCORES[self_assessment]
-        messages.insert(0, Message(f"Self-assessed: {self_assessment} (rubric coverage {coverage:.0%}).",
+        self_score = SELF_SCORES[self_assessment]
+        messages.insert(0, Message(f"Self-assessed: {self_assessment} (rubric score {score:.0%}).",
                                    f"自评：{ {'yes': '答对了', 'partly': '部分对', 'no': '没答对'}[self_assessment]}"
-                                   f"（要点覆盖 {coverage:.0%}）。"))
-        return Verdict(score == 1.0, score, details["covered"], expected, join(messages), self_assessed=True,
+                                   f"（要点得分 {score:.0%}）。"))
+        return Verdict(self_score == 1.0, self_score, covered, expected, join(messages), self_assessed=True,
                        details=details)
     if not text:
         messages.insert(0, Message("The answer is empty.", "答案是空的。"))
-    return Verdict(correct, coverage, details["covered"], expected, join(messages), details=details)
+    return Verdict(correct, score, covered, expected, join(messages), details=details)
+
+
+def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, list[str], list[str]]:
+    """(score, covered ids, contradicted ids): covered weight less contradicted weight, over the total."""
+    total = sum(point.weight for point in points)
+    covered = [point.id for point in points if judged[point.id].counts]
+    contradicted = [point.id for point in points if judged[point.id].contradiction is not None]
+    gained = sum(point.weight for point in points if point.id in covered)
+    lost = sum(point.weight for point in points if point.id in contradicted)
+    return max(0.0, (gained - lost) / total) if total else 0.0, covered, contradicted
+
+
+def reading_notes(reading: Reading) -> list[Message]:
+    if reading.bare:
+        return [BARE_LIST]
+    if reading.copied:
+        return [COPIED]
+    return []
 
 
 def covers(point: KeyPoint, text: str) -> bool:
-    """Whether `text` (cleaned) says the point in any of its phrasings."""
-    folded = fold(text)
-    compact = folded.replace(" ", "")
-    for phrases in point.phrases.values():
-        for phrase in phrases:
-            pattern = _pattern(phrase)
-            if pattern is None:
-                continue
-            if isinstance(pattern, str):
-                if pattern in compact:
-                    return True
-            elif pattern.search(folded):
-                return True
-    return False
+    """Whether `text` states the point (with the right polarity, not contradicted), for other graders."""
+    return judge(point, read(text)).counts
 
 
-@lru_cache(maxsize=4096)
-def _pattern(phrase: str) -> re.Pattern | str | None:
-    folded = fold(clean(phrase, LONG_LIMIT))
-    if not folded:
-        return None
-    if _CJK.search(folded):
-        return folded.replace(" ", "")
-    words = [re.escape(word) for word in folded.split(" ")]
-    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed,
-    # with the final consonant doubled too ("overlap" -> "overlapping").
-    last = folded[-1]
-    doubled = f"|{re.escape(last)}(?:ed|ing)" if last.isalpha() and last not in "aeiouy" else ""
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing{doubled})?(?!\w)")
-
-
-def _coverage_lines(step: OpenStep | ClarifyStep, covered: list[KeyPoint]) -> list[Message]:
+def _point_lines(step: OpenStep | ClarifyStep, judged: dict[str, Judgement]) -> list[Message]:
     lines: list[Message] = []
     said_en, said_zh = ("Asked", "问到了") if isinstance(step, ClarifyStep) else ("Covered", "讲到了")
     missed_en, missed_zh = ("Also ask", "还应该问") if isinstance(step, ClarifyStep) else ("Missing", "没讲到")
     for point in step.points:
-        hit = point in covered
-        mark = "✓" if hit else "✗"
+        verdict = judged[point.id]
+        if verdict.contradiction is not None:
+            feedback = verdict.contradiction.feedback
+            lines.append(Message(f"✗ Contradicted: {feedback.en}", f"✗ 说反了：{feedback.zh}"))
+            continue
+        if verdict.denied:
+            lines.append(Message(f"✗ Said the other way round: {point.text.en}",
+                                 f"✗ 说成了相反的意思：{point.text.zh}"))
+            continue
+        hit = verdict.counts
         label_en, label_zh = (said_en, said_zh) if hit else (missed_en, missed_zh)
         required_en, required_zh = (" (required)", "（必答）") if point.required and not hit else ("", "")
-        lines.append(Message(f"{mark} {label_en}: {point.text.en}{required_en}",
-                             f"{mark} {label_zh}:{point.text.zh}{required_zh}"))
+        lines.append(Message(f"{'✓' if hit else '✗'} {label_en}: {point.text.en}{required_en}",
+                             f"{'✓' if hit else '✗'} {label_zh}：{point.text.zh}{required_zh}"))
     lines.append(Message(f"Model answer: {step.model_answer.en}", f"参考答案：{step.model_answer.zh}"))
     return lines

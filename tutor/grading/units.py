@@ -50,6 +50,7 @@ _NOUNS = (
     "layer", "layers", "层", "microbatch", "microbatches", "micro batch", "micro batches", "个microbatch",
     "sequence", "sequences", "条", "条序列", "个", "次", "step", "steps", "步", "node", "nodes", "台", "台机器",
     "replica", "replicas", "份", "stage", "stages", "ranks", "rank", "x", "times", "倍", "interruptions",
+    "h100", "h100s", "h200", "h200s", "a100", "a100s", "b200", "b200s", "h100 gpus", "h200 gpus", "a100 gpus",
 )
 COUNT_NOUNS = frozenset(_NOUNS)
 _TOKEN_NOUNS = frozenset({"", "token", "tokens", "个token", "tok", "toks"})

@@ -52,6 +52,7 @@ def draw(question: Question, seed: int = 0, check: bool = True) -> Variant:
         try:
             values = _with_derived(question, values)
             _check_computes(question, values)
+            _mistakes_apart(question, values)
         except (engine.EngineError, VariantError) as error:
             last_error = str(error)
             continue
@@ -88,6 +89,26 @@ def _check_computes(question: Question, values: Mapping[str, object]) -> None:
     for step in question.steps:
         if isinstance(step, NumericStep):
             engine.evaluate_base(step.answer.formula, resolve(step.answer.inputs, values))
+
+
+def _mistakes_apart(question: Question, values: Mapping[str, object]) -> None:
+    """Every declared mistake of every numeric step lands outside the step's tolerance (issue 14
+    item 3): a variant where forgetting CP changes nothing, or less than the tolerance, cannot
+    tell the mistake from the answer, so it is drawn again."""
+    from tutor.grading.mistakes import close, declared_value
+
+    for step in question.steps:
+        if not isinstance(step, NumericStep) or not step.mistakes:
+            continue
+        inputs = resolve(step.answer.inputs, values)
+        expected = engine.evaluate_base(step.answer.formula, inputs)
+        for mistake in step.mistakes:
+            try:
+                wrong = declared_value(step, mistake, inputs)
+            except engine.EngineError:
+                continue
+            if close(wrong, expected, step.answer.tolerance):
+                raise VariantError(f"step {step.id}: mistake {mistake.id} is within the tolerance of the answer")
 
 
 def resolve(inputs: Mapping[str, object], values: Mapping[str, object]) -> dict[str, object]:

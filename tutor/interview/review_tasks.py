@@ -121,7 +121,7 @@ def lab_feedback_markdown(graded: dict, lang: str) -> str:
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")
         lines += [f"- ✓ {text}" for text in item["covered"]] + [f"- ✗ {text}" for text in item["missing"]]
-        lines += ["", f"*{item['model_answer']}*", ""]
+        lines += ["", f"*{item['model_answer']}*", ""] if item.get("model_answer") else [""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,41 +1,145 @@
-"""`tutor lab diagnose`: grade the learner's diagnosis against the lab's rubric.
+"""`tutor lab diagnose`: grade the learner's diagnosis, item by item.
 
-Each diagnosis item (which ranks, which call, which category, why) has key points, each with
-phrasings per language; a point counts when any phrasing appears in the answer, matched by
-the grading package's rubric matcher (`tutor.grading.rubric.covers`: width, case, hyphens and
-punctuation folded, English endings allowed, an English phrase only as whole words, so "r1"
-does not match "r10"). The answer is only ever searched, never evaluated.
+Each diagnosis item (which ranks, which call, which category, why) has key points, each a claim
+graded by the grading package (`tutor.grading.claims`): stated in one clause with the right
+polarity, a bare list of terms or the question pasted back stating nothing, a stated
+contradiction costing the point. A perf lab's "which category" item takes exactly one of the
+four categories: naming another one as the cause is a contradiction. The answer is only ever
+searched, never evaluated.
+
+A failed attempt says which item is wrong, not the missing text: the model answer is shown
+only after a pass or an explicit give-up (`reveal=True`).
 """
 
 from __future__ import annotations
 
 from tutor.content.models import DiagnosisItem
+from tutor.grading.claims import Reading, judge, read
 from tutor.grading.normalize import LONG_LIMIT, clean
-from tutor.grading.rubric import covers
 
 PASS_SCORE = 0.6
+# The four places step time goes (lesson §slow-training); a perf lab's category item is one of
+# them, named by its point id, and saying another is the cause contradicts it.
+CATEGORIES: dict[str, tuple[list[str], list[str], str, str]] = {
+    "data-loading": (["data loading", "data loader", "dataloader", "input pipeline", "data bound", "loading bound"],
+                     ["数据加载", "数据读取", "dataloader", "data loading"], "data loading", "数据加载"),
+    "communication": (["communication", "comm bound", "exposed comm", "network bound"],
+                      ["通信", "communication"], "communication", "通信"),
+    "launch-bound": (["compute", "launch bound", "kernel launch", "launch overhead", "cpu bound", "host bound"],
+                     ["计算", "launch bound", "compute"], "compute", "计算"),
+    "straggler": (["straggler", "load imbalance", "imbalance"], ["straggler", "负载不均", "不均衡", "慢节点"],
+                  "a straggler", "straggler"),
+}
 
 
-def grade(items: list[DiagnosisItem], answer: str, lang: str = "en") -> dict:
-    """{correct, score, feedback: [{item, covered, missing, model_answer}]}; any language counts.
+PARTS = {
+    "culprit": ("the ranks you name as the odd ones out are not the right set",
+                "你说的出问题的 rank 不对（要恰好是那几个）"),
+    "culprit-place": ("right ranks, but not the call they wait in", "rank 对了，但它们停在的调用不对"),
+    "others": ("where the other ranks are is not said", "没说清其他 rank 在哪里"),
+    "others-place": ("the call the other ranks wait in is not right", "其他 rank 停在的调用不对"),
+    "item": ("not right yet", "还不对"),
+    "denied": ("you said it the other way round", "说成了相反的意思"),
+}
 
-    Correct at PASS_SCORE of the points' weight, with every `required` point covered.
+
+def part_wrong(part: str, lang: str) -> str:
+    """Which part of a diagnosis is wrong, without the answer."""
+    en, zh = PARTS[part]
+    return zh if lang == "zh" else en
+
+
+def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: bool = False,
+          prompts: tuple[str, ...] = ()) -> dict:
+    """{correct, score, required_ok, notes, feedback: [{item, prompt, ok, covered, missing, model_answer}]}.
+
+    Correct at PASS_SCORE of the points' weight, with every `required` point stated and
+    nothing contradicted. `covered` lists the points the answer stated; `missing` says which
+    part is wrong (a contradiction named, "said the other way round", "not right yet"), never
+    the missing text; `model_answer` is None unless the diagnosis passed (or `reveal`).
     """
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)  # the caller bounds the length; never raise here
+    reading = read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     total = gained = 0.0
     feedback = []
-    missing_required = False
+    required_ok = True
     for item in items:
         covered, missing = [], []
+        item_total = item_gained = 0.0
         for point in item.points:
-            total += point.weight
-            if covers(point, text):
-                gained += point.weight
+            verdict = judge(point, reading)
+            item_total += point.weight
+            if verdict.contradiction is not None:
+                item_gained -= point.weight
+                missing.append(verdict.contradiction.feedback.get(lang))
+            elif verdict.counts:
+                item_gained += point.weight
                 covered.append(point.text.get(lang))
-            else:
-                missing.append(point.text.get(lang))
-                missing_required |= point.required
-        feedback.append({"item": item.id, "prompt": item.prompt.get(lang), "covered": covered, "missing": missing,
-                         "model_answer": item.model_answer.get(lang)})
-    score = gained / total if total else 0.0
-    return {"correct": score >= PASS_SCORE and not missing_required, "score": round(score, 3), "feedback": feedback}
+            elif verdict.denied:
+                missing.append(part_wrong("denied", lang))
+            required_ok &= verdict.counts or not point.required
+        clash = _category_clash(item, reading, lang)
+        if clash:
+            missing += clash
+            item_gained, required_ok = min(item_gained, 0.0), False
+        ok = item_gained >= PASS_SCORE * item_total and not missing
+        if not ok and not missing:
+            missing.append(part_wrong("item", lang))
+        total += item_total
+        gained += item_gained
+        feedback.append({"item": item.id, "prompt": item.prompt.get(lang), "ok": ok, "covered": covered,
+                         "missing": sorted(set(missing), key=missing.index), "model_answer": item.model_answer.get(lang)})
+    score = max(0.0, gained / total) if total else 0.0
+    correct = score >= PASS_SCORE and required_ok
+    if not (correct or reveal):
+        for entry in feedback:
+            entry["model_answer"] = None
+    return {"correct": correct, "score": round(score, 3), "required_ok": required_ok, "feedback": feedback,
+            "notes": _notes(reading, lang)}
+
+
+def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:
+    """The model answers, shown after an explicit give-up (recorded as such by the caller)."""
+    return [{"item": item.id, "prompt": item.prompt.get(lang), "model_answer": item.model_answer.get(lang)}
+            for item in items]
+
+
+def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
+    """A category item whose category statement — the first clause that names any category —
+    names another one too, or another one instead ("It's a straggler: … DataLoader workers")."""
+    from tutor.grading.claims import stated
+
+    own = [point.id for point in item.points if point.id in CATEGORIES]
+    if not own:
+        return []
+    for clause in reading.clauses:
+        if not clause.states:
+            continue
+        named = {key for key, (en, zh, _, _) in CATEGORIES.items() if stated([[*en, *zh]], clause)}
+        own_said = any(judge(point, Reading([clause], 0, False, False)).counts
+                       for point in item.points if point.id in CATEGORIES)
+        if not named and not own_said:
+            continue
+        others = [key for key in CATEGORIES if key in named and key not in own]
+        if own_said or not others:
+            return []  # "Straggler — rank 1 computes longer": its own category, then the detail
+        shown = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
+        return [{"en": f"exactly one category is the cause; you named {shown}",
+                 "zh": f"原因只属于一类，你说的是 {shown}"}[lang]]
+    return []
+
+
+def _notes(reading: Reading, lang: str) -> list[str]:
+    from tutor.grading.rubric import reading_notes
+
+    return [getattr(message, lang) for message in reading_notes(reading)]
+
+
+def grade_lab(items: list[DiagnosisItem], answer: str, evidence: dict | None, lang: str = "en") -> dict:
+    """The one diagnosis grader the CLI and the app share: against the run's evidence when it
+    hung or crashed, else against the lab's rubric alone."""
+    if evidence is not None and evidence.get("outcome") in ("hang", "crash"):
+        from tutor.labs.hangfacts import grade_run
+
+        return grade_run(items, answer, evidence, lang)
+    return grade(items, answer, lang)

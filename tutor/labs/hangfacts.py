@@ -19,10 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tutor.content.models import DiagnosisItem, KeyPoint
+from tutor.content.models import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
-from tutor.grading.rubric import covers
-from tutor.labs.diagnose import PASS_SCORE, grade
 from tutor.labs.hangview import ranks_text, stacks
 
 OP_PHRASES = {
@@ -42,7 +40,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom"
 OTHERS = (["the others", "other ranks", "the rest", "remaining ranks", "all other ranks", "everyone else"],
           ["其他", "其余", "别的 rank", "剩下"])
 BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "两个", "所有 rank"])
-CLAUSE = re.compile(r"[.;,:!?\n。；，：！？、]+|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+CLAUSE = re.compile(r"[.;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
@@ -113,30 +111,67 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
             [f"{rank}号", f"{rank} 号", f"rank {rank}", f"rank{rank}", f"第{rank}个"])
 
 
+# Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
+_RANGE = re.compile(r"(?:\b(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)\b|"
+                    r"(?<![\w.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+_LIST = re.compile(r"\branks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![\w.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
+_SINGLE = re.compile(r"(?:\b(?:ranks?|r|gpu|worker|process|第)\s?(\d+)(?![\w.])|(?<![\w.])(\d+)\s?号)", re.IGNORECASE)
+_ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
+                  re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
+                     re.IGNORECASE)
+_BOTH = re.compile(r"\bboth\b|\beach other\b|互相|两个|两边|都", re.IGNORECASE)
+
+
+def named_ranks(text: str, world_size: int) -> set[int] | None:
+    """The ranks a clause names, as a set; None when it names none by number."""
+    found: set[int] = set()
+    rest = text
+    for match in _RANGE.finditer(text):
+        low, high = (int(g) for g in (match.group(1) or match.group(3), match.group(2) or match.group(4)))
+        if low <= high < 4096:
+            found |= set(range(low, high + 1))
+    rest = _RANGE.sub(" ", rest)
+    for match in _LIST.finditer(rest):
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
+    rest = _LIST.sub(" ", rest)
+    for match in _SINGLE.finditer(rest):
+        found.add(int(match.group(1) or match.group(2)))
+    if _ALL.search(text) and not _OTHERS.search(text):
+        found |= set(range(world_size))
+    return found or None
+
+
 def _names_ranks(ranks: list[int], text: str, world_size: int, majority: bool) -> bool:
-    """Whether `text` names exactly this group: each rank, a range of them, or (the majority) the others."""
-    if majority and _covers(OTHERS, text):
+    """Whether `text` names exactly this group: its ranks as a set (naming more is not naming
+    them), or, for the majority, "the others"."""
+    named = named_ranks(text, world_size)
+    if named is not None:
+        return named == set(ranks)
+    if majority and _OTHERS.search(text):
         return True
-    if len(ranks) > 1 and len(ranks) == world_size and _covers(BOTH, text):
-        return True
-    if len(ranks) > 2 and ranks == list(range(ranks[0], ranks[-1] + 1)):
-        span = f"{ranks[0]} {ranks[-1]}"
-        if _covers(([f"ranks {span}", f"ranks {ranks[0]} to {ranks[-1]}", f"rank {span}", f"r{ranks[0]} r{ranks[-1]}"],
-                    [f"{ranks[0]} {ranks[-1]}号", f"{span} 号", f"rank {span}"]), text):
-            return True
-    return all(_covers(rank_phrases([rank]), text) or re.search(rf"(?<![\w.]){rank}(?![\w.])", text) and
-               _covers((["ranks", "rank"], ["rank", "号"]), text) for rank in ranks)
+    return len(ranks) > 1 and len(ranks) == world_size and bool(_BOTH.search(text))
 
 
 def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
-    point = KeyPoint.model_validate({"id": "p", "text": {"en": "p", "zh": "p"},
-                                     "phrases": {"en": phrases[0], "zh": phrases[1]}})
-    return covers(point, text)
+    """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
+    from tutor.grading.claims import polarity, read
+
+    return polarity([[*phrases[0], *phrases[1]]], read(text)) is True
+
+
+# A rank waiting at the end of training has left the loop: the words people use for that place.
+LEFT_LOOP = (["left the loop", "leaves the loop", "left the training loop", "broke out", "breaks out", "exited the loop",
+              "stopped training", "finished", "end of training"],
+             ["退出了循环", "退出循环", "跳出循环", "退出了训练循环", "停止训练", "结束训练", "训练结束", "先退出"])
 
 
 def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     en, zh = OP_PHRASES.get(group.op or "", ([], []))
     names = [name.replace("_", " ") for name in group.funcs]
+    if "finish" in group.funcs or "end of training" in group.funcs:
+        en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
     return list(en) + names, list(zh) + names
 
 
@@ -147,7 +182,7 @@ def clauses(answer: str) -> list[str]:
     for part in (p.strip() for p in CLAUSE.split(answer)):
         if not part:
             continue
-        names_rank = bool(re.search(r"\d|号|others?|rest|both|其他|其余|都", part, re.I))
+        names_rank = bool(_SINGLE.search(part) or _RANGE.search(part) or _OTHERS.search(part) or _BOTH.search(part))
         bare_subject = units and len(units[-1].split()) <= 3 and not _has_place(units[-1])  # "rank 0" and ...
         if units and (not names_rank or bare_subject):
             units[-1] += " " + part
@@ -164,18 +199,31 @@ def _place(group: Group) -> tuple[list[str], list[str]]:
     return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
 
 
-def _said_together(group: Group, units: list[str], world_size: int, majority: bool, others: list[Group]) -> bool:
-    """Some clause puts these ranks in their place, and none puts them only in another group's."""
+def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
+                   others: list[Group], culprit: bool = False) -> tuple[bool, bool]:
+    """(named, placed): some clause names exactly these ranks; one such clause puts them in their
+    place and no other group's, and none puts them only in another group's place."""
     own = _place(group)
-    said = wrong = False
+    named = placed = wrong = False
     for unit in units:
         if not _names_ranks(group.ranks, unit, world_size, majority):
+            if culprit and named_ranks(unit, world_size) and _covers(own, unit) and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+                wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
-        if _covers(own, unit):
-            said = True
-        elif any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+        named = True
+        elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
+        if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
+            placed = True
+        elif elsewhere:
             wrong = True
-    return said and not wrong
+    return named, placed and not wrong
+
+
+def _place_specific(group: Group, unit: str) -> bool:
+    """The clause names this group's own function (save_checkpoint), not only an op name."""
+    names = [name.replace("_", " ") for name in group.funcs]
+    return bool(names) and _covers((names, names), unit)
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
@@ -192,9 +240,14 @@ def _group_text(group: Group, failed: bool) -> dict[str, str]:
 def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str = "en") -> dict:
     """The diagnosis of this run: the "ranks" item from its evidence, the others from the rubric.
 
-    Same shape as `diagnose.grade`: {correct, score, feedback: [{item, prompt, covered, missing,
-    model_answer}]}; falls back to `grade` when the run neither hung nor crashed.
+    Same shape as `diagnose.grade`: {correct, score, feedback: [{item, prompt, ok, covered, missing,
+    model_answer}]}. The culprit ranks are graded as a set (naming every rank is not naming the
+    culprit), then where each group waits; `missing` says which part is wrong, never the answer;
+    `model_answer` is None until the diagnosis passes. Falls back to `grade` when the run
+    neither hung nor crashed.
     """
+    from tutor.labs.diagnose import PASS_SCORE, grade, part_wrong
+
     found = facts(evidence)
     if found is None:
         return grade(items, answer, lang)
@@ -206,33 +259,45 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         others = [other for other in found.groups if other is not group and other.op != group.op]
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
-        ok = _said_together(group, units, found.world_size, majority=index > 0 and not majority_groups(found),
-                            others=others)
-        label = _group_text(group, failed=found.failed is not None)[lang]
+        named, placed = _said_together(group, units, found.world_size,
+                                       majority=index > 0 and not majority_groups(found), others=others,
+                                       culprit=not (index > 0 and not majority_groups(found)))
         total += 2.0
-        gained += 2.0 if ok else 0.0
-        (covered if ok else missing).append(label)
-        required_missing |= not ok
+        gained += 2.0 if placed else 0.0
+        if placed:
+            covered.append(_group_text(group, failed=found.failed is not None)[lang])
+        else:
+            missing.append(part_wrong("culprit-place" if named else "culprit", lang))
+        required_missing |= not placed
     for group in majority:
         others = [other for other in found.groups if other is not group and other.op != group.op]
-        ok = _said_together(group, units, found.world_size, majority=True, others=others)
+        named, placed = _said_together(group, units, found.world_size, majority=True, others=others)
         total += 1.0
-        gained += 1.0 if ok else 0.0
-        (covered if ok else missing).append(_group_text(group, failed=False)[lang])
+        gained += 1.0 if placed else 0.0
+        if placed:
+            covered.append(_group_text(group, failed=False)[lang])
+        else:
+            missing.append(part_wrong("others-place" if named else "others", lang))
     model = "; ".join(_group_text(group, found.failed is not None and group in found.odd)[lang]
                       for group in found.odd + majority)
     prompt = {"en": "Which ranks are not where the others are, and which call is each one in?",
               "zh": "哪些 rank 和其他 rank 不在同一处?各自停在哪个调用里?"}[lang]
-    rest = grade([item for item in items if item.id != "ranks"], answer, lang) if items else None
-    feedback = [{"item": "ranks", "prompt": prompt, "covered": covered, "missing": missing,
+    rest_items = [item for item in items if item.id != "ranks"]
+    feedback = [{"item": "ranks", "prompt": prompt, "ok": not missing, "covered": covered, "missing": missing,
                  "model_answer": model + "."}]
-    if rest is not None and rest["feedback"]:
-        rest_total = sum(point.weight for item in items if item.id != "ranks" for point in item.points)
+    notes: list[str] = []
+    if rest_items:
+        rest = grade(rest_items, answer, lang, reveal=True)
+        rest_total = sum(point.weight for item in rest_items for point in item.points)
         gained += rest["score"] * rest_total
         total += rest_total
-        required_missing |= any(point.required and point.text.get(lang) in entry["missing"]
-                                for item, entry in zip([i for i in items if i.id != "ranks"], rest["feedback"])
-                                for point in item.points)
+        required_missing |= not rest["required_ok"]
         feedback += rest["feedback"]
+        notes = rest["notes"]
     score = gained / total if total else 0.0
-    return {"correct": score >= PASS_SCORE and not required_missing, "score": round(score, 3), "feedback": feedback}
+    correct = score >= PASS_SCORE and not required_missing
+    if not correct:
+        for entry in feedback:
+            entry["model_answer"] = None
+    return {"correct": correct, "score": round(score, 3), "feedback": feedback, "notes": notes,
+            "graded_run": {"world_size": found.world_size, "outcome": found.outcome}}

@@ -38,6 +38,22 @@ def latest(lab: str, for_diagnosis: bool = False) -> tuple[int, dict] | None:
     return None
 
 
+def studied(lab: str) -> tuple[int, dict] | None:
+    """The run a diagnosis is about: the latest `run` of the learner's program (what `tutor lab
+    evidence` showed them), falling back to the latest `check` only when there was no run."""
+    from tutor.store import Store
+
+    with Store() as store:
+        rows = store.query("SELECT id, action, evidence_json FROM lab_runs WHERE lab = ? AND action IN ('run', 'check') "
+                           "AND evidence_json IS NOT NULL ORDER BY id DESC LIMIT 50", (lab,))
+    usable = [(int(row["id"]), row["action"], json.loads(row["evidence_json"])) for row in rows]
+    usable = [(row_id, action, evidence) for row_id, action, evidence in usable if not evidence.get("debug")]
+    for row_id, action, evidence in usable:
+        if action == "run":
+            return row_id, evidence
+    return (usable[0][0], usable[0][2]) if usable else None
+
+
 def answered(lab: str, after_id: int) -> bool:
     """Whether the learner has given a diagnosis of `lab` since history row `after_id`."""
     from tutor.store import Store

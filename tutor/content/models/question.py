@@ -153,8 +153,32 @@ class ChoiceStep(Hinted):
     """Whether more than one option is right and all must be chosen."""
 
 
+class Phrases(ContentModel):
+    """One concept of a claim: its phrasings in both languages (any one names it)."""
+
+    en: list[NonEmpty] = Field(min_length=1)
+    zh: list[NonEmpty] = Field(min_length=1)
+
+
+class Contradiction(ContentModel):
+    """The opposite of a claim ("TP across nodes"): stated, it costs the point and is named."""
+
+    id: Ident
+    concepts: list[Phrases] = Field(min_length=1)
+    """Concepts said together in one clause (e.g. [TP], [across nodes])."""
+    feedback: Text
+    """What the learner said and what is true ("you put TP across nodes; it belongs inside one")."""
+
+
 class KeyPoint(ContentModel):
-    """A rubric point: what a good answer says, with the phrasings that count as saying it."""
+    """A rubric point: a claim, with the phrasings that count as stating it (docs/grading.md).
+
+    It counts when one clause of the answer states it with the right polarity: `phrases` (each a
+    whole concept-and-relation, "once per step") or every concept of one of `claims` (e.g. [TP]
+    with [inside the node]); a negation in that clause (not, never, 不, 没 …) turns it into its
+    opposite. A stated `contradicts` costs the point's weight and is named in the feedback; a
+    denied one ("TP 不要跨节点") counts as the claim.
+    """
 
     id: Ident
     """Point id."""
@@ -164,6 +188,10 @@ class KeyPoint(ContentModel):
     """Phrasings and synonyms per language (both languages required); any one present counts.
     Matching ignores case, width, punctuation and hyphens (`all-reduce` = `allreduce`) and
     English endings (-s, -ed, -ing)."""
+    claims: list[list[Phrases]] = []
+    """Other ways to state it: each a list of concepts that must appear together in one clause."""
+    contradicts: list[Contradiction] = []
+    """Statements that say the opposite."""
     weight: Annotated[float, Field(gt=0)] = 1.0
     """Share of the score."""
     required: bool = False

@@ -314,10 +314,10 @@ class LabsScreen(SectionScreen):
     @work(thread=True, exclusive=True, group="labs-grade")
     def _grade(self, entry, answer: str, evidence: dict, lang: str) -> None:
         from tutor.interview.review import record_diagnosis
-        from tutor.labs.hangfacts import grade_run
+        from tutor.labs.diagnose import grade_lab
         from tutor.labs.history import record
 
-        verdict = grade_run(list(entry.lab.diagnosis), answer, evidence, lang)
+        verdict = grade_lab(list(entry.lab.diagnosis), answer, evidence, lang)  # the CLI's grader
         record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
         store = self.app.open_store()
         if store is not None:

@@ -53,7 +53,8 @@ def _expected(question, step, variant, lang: str) -> list[str]:
 
     expected = expected_answer(question, step, variant)
     if step.kind == "numeric":
-        lines = [f"**{text('practice.expected', lang)}** {expected.get('text', expected.get('value'))}", ""]
+        shown = expected["text"][lang] if isinstance(expected.get("text"), dict) else expected.get("value")
+        lines = [f"**{text('practice.expected', lang)}** {shown}", ""]
         return lines + derivation_lines(step.answer.formula, _numeric_inputs(step, variant), lang)
     if step.kind == "formula":
         shown = expected.get("display") or expected.get("formula") if isinstance(expected, dict) else expected

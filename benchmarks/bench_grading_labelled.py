@@ -1,0 +1,106 @@
+"""How often the graders agree with a labelled set of answers, per kind, on both parts of it.
+
+The labelled set (`tests/grading/labelled/`) holds answers written from the prompts as
+candidates type them: strong answers in several wordings and both languages, honest partial
+ones, buzzword lists, negated answers, fluent but wrong ones, answers to another question and
+the question pasted back (free text); right spellings, declared and typical mistakes, letters
+and layouts as people write them (closed kinds). A quarter is held out (fixed by a hash of each
+case's text, `Case.split`) and was never used to write or tune a rubric or parser.
+
+Prints, per kind and part: false accepts (wrong answers graded right), false rejects (right
+answers graded wrong), agreement; then the score calibration of free-text tiers; then the
+median grading time per answer (the baseline is `str.casefold` on the same texts, for scale).
+Targets (issue 14): free text FA <= 3% and FR <= 8% per kind on both parts; closed kinds
+>= 98% agreement; grading < 5 ms median per answer.
+
+    python benchmarks/bench_grading_labelled.py [--kind open] [--show-misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.grading.labelled.cases import CLOSED_KINDS, FREE_KINDS, all_cases, evidence  # noqa: E402
+
+
+def grade_case(case) -> tuple[bool, float]:
+    from tutor.content import load
+    from tutor.grading import grade
+
+    content = load()
+    if case.kind == "diagnosis":
+        from tutor.labs.diagnose import grade_lab
+
+        lab = content.labs[case.target[4:]].model
+        verdict = grade_lab(list(lab.diagnosis), case.text, evidence(case.target[4:]), case.lang)
+        return verdict["correct"], verdict["score"]
+    qid, step = case.target[2:].split("/")
+    verdict = grade(content.questions[qid].model, case.text, step, case.seed)
+    return verdict.correct, verdict.score
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", help="only this kind")
+    parser.add_argument("--show-misses", action="store_true", help="print every case graded against its label")
+    parser.add_argument("--part", choices=["tuning", "held-out"], help="only list misses of this part")
+    args = parser.parse_args()
+    cases = [case for case in all_cases() if args.kind in (None, case.kind)]
+    for case in cases[:20]:
+        grade_case(case)  # warm-up: content, SymPy, segmenter dictionaries
+    rows: dict[tuple[str, str], list] = defaultdict(list)
+    tiers: dict[tuple[str, str], list[float]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    misses = []
+    for case in cases:
+        started = time.perf_counter()
+        correct, score = grade_case(case)
+        times[case.kind].append((time.perf_counter() - started) * 1000)
+        rows[(case.kind, case.split)].append((case.right, correct))
+        if case.kind in FREE_KINDS:
+            tiers[(case.kind, case.tier)].append(score)
+        if correct != case.right:
+            misses.append((case, correct, score))
+    print(f"{len(cases)} cases ({sum(c.split == 'held-out' for c in cases)} held out)\n")
+    print(f"{'kind':10} {'part':9} {'n':>4} {'right':>5} {'false accept':>14} {'false reject':>14} {'agree':>7}")
+    for kind in (*FREE_KINDS, *CLOSED_KINDS):
+        for part in ("tuning", "held-out"):
+            pairs = rows.get((kind, part))
+            if not pairs:
+                continue
+            wrong = [graded for label, graded in pairs if not label]
+            right = [graded for label, graded in pairs if label]
+            fa, fr = sum(wrong), sum(not graded for graded in right)
+            agree = 1 - (fa + fr) / len(pairs)
+            print(f"{kind:10} {part:9} {len(pairs):4} {len(right):5} {fa:4} {fa / max(len(wrong), 1):7.1%}   "
+                  f"{fr:4} {fr / max(len(right), 1):7.1%}   {agree:6.1%}")
+    print("\nscore by tier (free text): n, mean, max")
+    for (kind, tier), scores in sorted(tiers.items()):
+        print(f"  {kind:10} {tier:9} {len(scores):4} {statistics.mean(scores):5.2f} {max(scores):5.2f}"
+              f"  min {min(scores):.2f}")
+    texts = [case.text for case in cases]
+    started = time.perf_counter()
+    for text in texts:
+        text.casefold()
+    baseline = (time.perf_counter() - started) * 1000 / len(texts)
+    print(f"\nmedian ms per answer (baseline casefold {baseline:.4f} ms):")
+    for kind, values in times.items():
+        print(f"  {kind:10} median {statistics.median(values):6.2f}  p90 {sorted(values)[int(len(values) * .9)]:6.2f}")
+    if args.show_misses:
+        print("\nmisses:")
+        for case, correct, score in misses:
+            if args.part in (None, case.split):
+                print(f"  [{case.split}] {case.kind} {case.target} s{case.seed} {case.tier} label={'right' if case.right else 'wrong'}"
+                      f" graded={'right' if correct else 'wrong'} {score:.2f}: {case.text[:110]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

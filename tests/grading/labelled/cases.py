@@ -1,0 +1,200 @@
+"""The labelled answer set: every case is an answer as a candidate types it, with its label.
+
+Free text (open, clarify, lab diagnosis) is hand-written in `free_text.yaml`; closed kinds
+(numeric, formula, config, choice) are written here as typing patterns over the question's own
+variant: several spellings of the right value, the declared and typical mistakes, letters in the
+forms people type them. A case's split is fixed by its text (`split`): a quarter is held out
+and was never used to write or tune a rubric or a parser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+FREE_KINDS = ("open", "clarify", "diagnosis")
+CLOSED_KINDS = ("numeric", "formula", "config", "choice")
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    target: str
+    """"q:<question>/<step>" or "lab:<name>"."""
+    text: str
+    right: bool
+    tier: str
+    seed: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.target}|{self.seed}|{self.text}"
+
+    @property
+    def split(self) -> str:
+        return "held-out" if int(hashlib.sha1(self.key.encode()).hexdigest(), 16) % 4 == 0 else "tuning"
+
+    @property
+    def lang(self) -> str:
+        return "zh" if any("\u4e00" <= char <= "\u9fff" for char in self.text) else "en"
+
+
+def _content():
+    from tutor.content import load
+
+    return load()
+
+
+@lru_cache(maxsize=1)
+def free_text_cases() -> tuple[Case, ...]:
+    from tutor.grading import draw, step_prompt
+    from tutor.grading.dispatch import find_step
+
+    data = yaml.safe_load((HERE / "free_text.yaml").read_text(encoding="utf-8"))
+    content = _content()
+    cases: list[Case] = []
+    targets = list(data)
+    for target in targets:
+        tiers = data[target]
+        if target.startswith("q:"):
+            qid, step_id = target[2:].split("/")
+            question = content.questions[qid].model
+            step = find_step(question, step_id)
+            kind = step.kind
+            prompts = step_prompt(question, step, draw(question, 0))
+        else:
+            lab = content.labs[target[4:]].model
+            kind = "diagnosis"
+            prompts = {lang: " ".join(item.prompt.get(lang) for item in lab.diagnosis) for lang in ("en", "zh")}
+        for tier, texts in tiers.items():
+            for text in texts:
+                cases.append(Case(kind, target, text, tier == "strong", tier))
+        # Another question's strong answer, and the prompt pasted back.
+        same = [t for t in targets if t.split(":")[0] == target.split(":")[0]]
+        other = same[(same.index(target) + 3) % len(same)]  # three on: never the neighbouring, similar question
+        cases.append(Case(kind, target, data[other]["strong"][0], False, "offtopic"))
+        cases += [Case(kind, target, prompts[lang], False, "copy") for lang in ("en", "zh")]
+    return tuple(cases)
+
+
+def _spellings(value: float, unit: str, tolerance: float) -> list[str]:
+    """How candidates write a right value: rounded, with ≈, in Chinese, with a derivation."""
+    def fmt(number: float) -> str:
+        return f"{number:.3g}" if abs(number) < 1e5 else f"{number:.3e}".replace("e+", "e")
+    shown = fmt(value)
+    unit_text = {"x": "", "params": ""}.get(unit, " " + unit)
+    near = value * 1.01 if tolerance >= 0.02 else value  # "≈" off by 1% only where 1% is inside the tolerance
+    forms = [f"{shown}{unit_text}", f"≈ {fmt(near)}{unit_text}", f"约 {shown}{unit_text}"]
+    if unit in ("GB", "MB", "TB"):
+        forms.append(f"{fmt(value * 1000)} {'MB' if unit == 'GB' else 'KB' if unit == 'MB' else 'GB'}")
+    if unit == "%":
+        forms.append(f"{value / 100:.4g}")
+    if unit == "days":
+        forms.append(f"{value * 24:.4g} hours")
+    return forms
+
+
+@lru_cache(maxsize=1)
+def closed_cases() -> tuple[Case, ...]:
+    from tutor.grading import draw, expected_answer
+    from tutor.grading.mistakes import declared_value
+    from tutor.grading.numeric import expected_value
+    from tutor.grading import engine
+
+    content = _content()
+    cases: list[Case] = []
+    for qid, loaded in content.questions.items():
+        question = loaded.model
+        for step in question.steps:
+            target = f"q:{qid}/{step.id}"
+            if step.kind == "numeric":
+                for seed in (0, 1):
+                    variant = draw(question, seed)
+                    expected = expected_value(step, variant)
+                    shown = expected.base / expected.factor if expected.dimension != "any" else expected.base
+                    for text in _spellings(shown, expected.unit, expected.tolerance):
+                        cases.append(Case("numeric", target, text, True, "strong", seed))
+                    for mistake in step.mistakes:
+                        try:
+                            wrong = declared_value(step, mistake, expected.inputs)
+                        except engine.EngineError:
+                            continue
+                        wrong_shown = wrong / expected.factor if expected.dimension != "any" else wrong
+                        if abs(wrong - expected.base) > 1e-9 * abs(expected.base):
+                            cases.append(Case("numeric", target, f"{wrong_shown:.3g} {expected.unit}".replace(" x", ""),
+                                              False, f"mistake:{mistake.id}", seed))
+                    for factor, tier in ((2.0, "factor-2"), (0.5, "factor-half"), (8.0, "factor-8")):
+                        cases.append(Case("numeric", target, f"{shown * factor:.3g} {expected.unit}".replace(" x", ""),
+                                          False, tier, seed))
+            elif step.kind == "choice":
+                right = sorted(option.id for option in step.options if option.correct)
+                wrong = [option.id for option in step.options if not option.correct]
+                forms = [" ".join(right), ", ".join(right).upper(), f"({right[0]})" if len(right) == 1 else "".join(right),
+                         f"Answer: {' and '.join(right)}"]
+                forms += [step.options[[o.id for o in step.options].index(right[0])].text.zh] if len(right) == 1 else []
+                cases += [Case("choice", target, text, True, "strong") for text in forms]
+                if wrong:
+                    cases.append(Case("choice", target, wrong[0], False, "wrong-option"))
+                    cases.append(Case("choice", target, " ".join(right + wrong[:1]), False, "superset"))
+                if len(right) > 1:
+                    cases.append(Case("choice", target, right[0], False, "subset"))
+    cases += [Case("formula", target, text, right, "strong" if right else "near-miss")
+              for target, answers in FORMULAS.items() for text, right in answers]
+    for qid, step_id, seeds in CONFIG_TARGETS:
+        question = content.questions[qid].model
+        from tutor.grading.dispatch import find_step
+        step = find_step(question, step_id)
+        for seed in seeds:
+            example = expected_answer(question, step, draw(question, seed))["example"]
+            tp, pp, cp, dp = example["tp"], example["pp"], example["cp"], example["dp"]
+            target = f"q:{qid}/{step_id}"
+            ep = f" EP={example['ep']}" if example["ep"] > 1 else ""
+            cases += [Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp}{ep}", True, "strong", seed),
+                      Case("config", target, f"tp{tp} pp{pp}" + (f" cp{cp}" if cp > 1 else "") + (f" ep{example['ep']}" if ep else ""), True, "strong", seed),
+                      Case("config", target, f"TP={tp * 2} PP={pp} CP={cp} DP={max(dp // 2, 1)}{ep}", False, "tp-over-node", seed),
+                      Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp * 2}{ep}", False, "product", seed),
+                      Case("config", target, f"TP={tp} PP={pp} CP={cp * 16} DP={max(dp // 16, 1)}{ep}", False, "cp-not-needed", seed)]
+    return tuple(cases)
+
+
+CONFIG_TARGETS = [("config-small-model", "main", (0, 1)), ("config-moe", "main", (0, 1)),
+                  ("config-long-context", "main", (0, 1)), ("config-dense-cluster", "main", (0, 1)),
+                  ("trillion-parameter-design", "layout", (0, 1))]
+
+# Formula answers as people type them (right) and the near misses an interviewer would reject.
+FORMULAS = {
+    "q:distopt-formula/main": [("6Ψ + 12Ψ/N", True), ("6*Psi + 12*Psi/N", True), ("Ψ(6 + 12/N)", True),
+                               ("6P + 12P/N", True), ("6 params + 12 params / N", True), ("psi*(6+12/n)", True),
+                               ("16Ψ", False), ("6Ψ + 12Ψ", False), ("2Ψ + 14Ψ/N", False), ("6Ψ/N + 12Ψ", False)],
+    "q:zero2-formula/main": [("2Ψ + 14Ψ/N", True), ("2*psi + 14*psi/N", True), ("2P + 14P/N", True),
+                             ("Ψ(2 + 14/N)", True), ("6Ψ + 12Ψ/N", False), ("16Ψ/N", False), ("4Ψ + 12Ψ/N", False)],
+    "q:young-formula/main": [("sqrt(2δM)", True), ("√(2·δ·M)", True), ("(2δM)^(1/2)", True), ("sqrt(2*d*M)", True),
+                             ("(2*delta*MTBF)**0.5", True), ("sqrt(δM)", False), ("2 sqrt(δM)", False),
+                             ("2δM", False), ("sqrt(2δ/M)", False)],
+    "q:bubble-formula/main": [("(PP-1)/(m*v)", True), ("(p-1)/(v m)", True), ("(PP - 1)/(v·m)", True),
+                              ("(PP/v - 1/v)/m", True), ("(PP-1)/m", False), ("(PP-1)/(v*m+PP-1)", False),
+                              ("PP/(m v)", False)],
+    "q:activation-selective-formula/main": [("34sbh/TP", True), ("34*s*b*h/TP", True), ("34 s b h / t", True),
+                                            ("s*b*h*34/TP", True), ("34sbh", False), ("(34sbh + 5as²b)/TP", False),
+                                            ("10sbh + 24sbh/TP", False)],
+    "q:distopt-per-gpu-formula/main": [("(6 + 12/(DP·CP)) × Ψ/(TP·PP)", True), ("Psi*(6+12/(DP*CP))/(TP*PP)", True),
+                                       ("(6Ψ + 12Ψ/(DP CP))/(TP PP)", True), ("16Ψ/(TP·PP)", False),
+                                       ("(6 + 12/DP) × Ψ/(TP·PP)", False), ("(6 + 12/(DP·CP)) × Ψ", False)],
+}
+
+
+def all_cases() -> tuple[Case, ...]:
+    return free_text_cases() + closed_cases()
+
+
+def evidence(lab: str) -> dict | None:
+    """The recorded evidence of the lab's default run (a real `tutor lab run`), for hang labs."""
+    import json
+
+    path = HERE / "evidence" / f"{lab}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None

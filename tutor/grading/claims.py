@@ -1,0 +1,354 @@
+"""Free text read as statements: clauses, their polarity, and the claims they make.
+
+A rubric point is a claim (`KeyPoint`): a phrase that states it whole ("once per step"), or
+concepts that must be said together in one clause ([TP] with [inside the node]). Reading an
+answer:
+
+1. It is cut into clauses at sentence punctuation and at the conjunctions that start a new
+   statement (because, so, but, while, 因为, 所以, 但 …), and each clause into fragments at
+   commas and dashes.
+2. A fragment is *negated* when it holds an odd number of negation cues (not, n't, never, no,
+   without, 不, 没, 别, 无需, 并非 …) outside the phrases matched in it: a phrase that carries its
+   own negation ("not overlapped") keeps its meaning. A negated claim is its opposite; a
+   negated contradiction ("TP 不要跨节点") states the claim.
+3. A clause that is only a run of terms (six or more words, almost no function words, no
+   question mark) states nothing: "checkpoint async sharded Young MTBF" earns no point.
+4. A clause copied from the question states nothing either.
+
+Chinese is segmented with jieba (a maintained segmenter; loaded on the first Chinese answer)
+to count words and to tell 不 as a negation from 不同 or 差不多. Latin and CJK runs are spaced
+apart first, so `卡在all_gather里` matches `all gather` as a whole word. Nothing here evaluates
+the text; it is only searched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from tutor.grading.normalize import LONG_LIMIT, clean
+
+_CJK_CHAR = "\u3400-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_CHAR}]")
+_BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK_CHAR}])")
+# Clause boundaries: sentence punctuation, and conjunctions that begin another statement.
+# "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
+_CLAUSE = re.compile(
+    r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
+    r"\s(?:but|whereas|while|although|though|since|which|so|then|hence|thus|therefore|instead)\s|"
+    r"(?<!not)(?<!n't)\sbecause\s|"
+    r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
+_FRAGMENT = re.compile(r"[,，、—–(（)）]|\s-\s|\s--\s")
+_CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon['’]t\b"), "will not"),
+                 (re.compile(r"n['’]t\b"), " not")]
+_PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere)\b")
+_EN_WORD = re.compile(r"[a-z0-9]+")
+# Words that carry the structure of a statement (a run of terms has almost none of them).
+# Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
+# conjunctions. A run of terms has almost none of them. Relation words that are part of the
+# terms themselves (once, per, inside, across, every) are left out: "once per step inside node"
+# is still a list.
+_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to
+for with by from as than then so because and or but if when while whereas since which who what how why where can
+could will would should must may might need needs do does did has have had there they them their we you i me my
+our your not no never without also just too very instead still already even any some such own here calls call
+called runs run goes go stays stay uses use used keeps keep makes make gives give gets get takes take sees see
+waits wait waiting left leave stuck stops stop means mean tells say says ask asked put save write copy set pick
+detect test check plot compare find dump turn cut drop raise move add""".split())
+_ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
+_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭"})
+_ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
+                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
+_ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
+如果 那么 这 那 这个 那个 个 一 里 时 先 再 用 做 等 停 卡 它 他们 没有 不 就是 还是 或者 并
+且 比 更 最 很 太 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
+""".split())
+BARE_MIN_WORDS = 6
+BARE_FUNCTION_SHARE = 0.15
+COPY_SHARE = 0.8
+
+
+@dataclass
+class Fragment:
+    text: str
+    """Folded: case, width, punctuation as spaces, Latin and CJK runs spaced apart."""
+    compact: str
+    """The same without spaces (for Chinese phrases)."""
+    negations: list[tuple[int, int]]
+    """Spans of negation cues in `text`."""
+
+
+@dataclass
+class Clause:
+    fragments: list[Fragment]
+    bare: bool = False
+    """Only a run of terms: states nothing."""
+    copied: bool = False
+    """Copied from the question: states nothing."""
+
+    @property
+    def states(self) -> bool:
+        return not (self.bare or self.copied)
+
+
+@dataclass
+class Reading:
+    """An answer, read once, for every point of a rubric."""
+
+    clauses: list[Clause]
+    words: int
+    bare: bool
+    """The whole answer is a list of terms (every clause that has words is bare)."""
+    copied: bool
+    """The whole answer is the question pasted back."""
+    extra: dict = field(default_factory=dict)
+
+
+def fold(text: str) -> str:
+    text = text.casefold()
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    text = _BOUNDARY.sub(" ", text)
+    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+
+
+@lru_cache(maxsize=4096)
+def _segment(run: str) -> tuple[str, ...]:
+    return tuple(_jieba().lcut(run, HMM=False))
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+def _words(folded: str) -> list[str]:
+    """Words: English words as they stand, Chinese runs segmented."""
+    words: list[str] = []
+    for run in folded.split(" "):
+        if not run:
+            continue
+        if _CJK.search(run):
+            words += [word for word in _segment(run) if word.strip()]
+        else:
+            words.append(run)
+    return words
+
+
+def _negations(folded: str) -> list[tuple[int, int]]:
+    spans = [match.span() for match in _EN_NEGATION.finditer(folded)]
+    if _CJK.search(folded):
+        for token, start in _words_with_positions(folded):
+            if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
+                spans.append((start, start + len(token)))
+    return spans
+
+
+def _words_with_positions(folded: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for match in re.finditer(r"\S+", folded):
+        run = match.group()
+        if not _CJK.search(run):
+            continue
+        offset = match.start()
+        for token in _segment(run):
+            out.append((token, offset))
+            offset += len(token)
+    return out
+
+
+def _is_function(word: str) -> bool:
+    return word in _EN_FUNCTION or word in _ZH_FUNCTION
+
+
+def _bare(words: list[str], raw: str, fragments: int, alone: bool) -> bool:
+    """A run of terms: no question mark, and either four or more comma-separated pieces of a
+    word or two each, or six or more words with almost no structure words — when they are the
+    whole answer, unpunctuated (`alone`); inside a punctuated answer only a long run counts, since
+    terse experts write clauses like "synchronous all-reduce after backward"."""
+    if "?" in raw or "？" in raw:
+        return False
+    if fragments >= 4 and len(words) / fragments < 2.5:
+        return True
+    if len(words) < BARE_MIN_WORDS or _is_function(words[0]):
+        return False  # "save fp32 weights + Adam + RNG": a statement that starts with its verb
+    share = sum(_is_function(word) for word in words) / len(words)
+    if alone:
+        return share < BARE_FUNCTION_SHARE
+    return share == 0 and len(words) >= 10
+
+
+def _content_words(words: list[str]) -> set[str]:
+    return {word for word in words if not _is_function(word)}
+
+
+@lru_cache(maxsize=2048)
+def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
+    """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
+    diagnosis grader asks about the same clause once per group and phrase list; never mutated)."""
+    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    prompt_words: set[str] = set()
+    for prompt in prompts:
+        prompt_words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+    clauses: list[Clause] = []
+    total = 0
+    raws = [raw for raw in _CLAUSE.split(text) if raw and raw.strip()]
+    for raw in raws:
+        fragments = []
+        words: list[str] = []
+        for piece in _FRAGMENT.split(raw):
+            folded = fold(piece)
+            if not folded:
+                continue
+            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
+            words += _words(folded)
+        if not fragments:
+            continue
+        total += len(words)
+        content = _content_words(words)
+        copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
+        alone = len(raws) == 1 and len(fragments) == 1
+        clauses.append(Clause(fragments, bare=_bare(words, raw, len(fragments), alone), copied=copied))
+    worded = [clause for clause in clauses if clause.fragments]
+    return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
+                   copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# ------------------------------------------------------------------ matching phrases
+
+
+@lru_cache(maxsize=8192)
+def pattern(phrase: str) -> re.Pattern | None:
+    """A phrase as a pattern over folded text: English as whole words with endings, Chinese anywhere."""
+    folded = fold(clean(phrase, LONG_LIMIT))
+    if not folded:
+        return None
+    if _CJK.search(folded):
+        compact = folded.replace(" ", "")
+        return re.compile(" ?".join(re.escape(char) for char in compact))
+    words = [re.escape(word) for word in folded.split(" ")]
+    last = folded[-1]
+    doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
+    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled})?(?!\w)")
+
+
+def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
+    for phrase in phrases:
+        compiled = pattern(phrase)
+        if compiled is None:
+            continue
+        match = compiled.search(fragment.text)
+        if match:
+            return match.span()
+    return None
+
+
+_DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
+                               r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
+                               r"applies|a fix|fix|the cause|the reason|the problem)\b")
+_ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
+                            "没关系", "无关"})
+
+
+def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
+    """A cue before the claim's last words negates it ("does not communicate once per step",
+    "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
+    are its subject ("rank 1 never arrives")."""
+    last = max(start for start, _ in spans)
+    flips = 0
+    for start, end in fragment.negations:
+        if any(low <= start < high for low, high in spans):
+            continue  # the phrase carries its own negation ("not overlapped")
+        if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
+            flips += 1
+    return flips % 2 == 1
+
+
+def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
+    """Whether the clause states these concepts together: True, False (negated), None (not said).
+
+    The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
+    E5M2" does not put E5M2 on the activations."""
+    found_negated = False
+    for fragment in clause.fragments:
+        spans = [find(phrases, fragment) for phrases in concepts]
+        if all(span is not None for span in spans):
+            if not _negated(fragment, spans):
+                return True
+            found_negated = True
+    return False if found_negated else None
+
+
+def polarity(concepts: list[list[str]], reading: Reading) -> bool | None:
+    """Across the answer: True when some stating clause affirms it, False when it is only denied."""
+    seen = None
+    for clause in reading.clauses:
+        if not clause.states:
+            continue
+        said = stated(concepts, clause)
+        if said:
+            return True
+        if said is False:
+            seen = False
+    return seen
+
+
+# ------------------------------------------------------------------ rubric points
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the answer does with one point."""
+
+    said: bool
+    denied: bool
+    """Stated only in the negative (and not otherwise)."""
+    contradiction: object | None
+    """The `Contradiction` the answer states, if any (it costs the point)."""
+
+    @property
+    def counts(self) -> bool:
+        return self.said and self.contradiction is None
+
+
+def _concepts(phrases) -> list[str]:
+    return [*phrases.en, *phrases.zh]
+
+
+_FORMS: dict[int, tuple] = {}
+
+
+def _forms(point) -> tuple:
+    cached = _FORMS.get(id(point))
+    if cached is not None and cached[0] is point:
+        return cached[1]
+    forms = [[[phrase for phrases in point.phrases.values() for phrase in phrases]]]
+    forms += [[_concepts(concept) for concept in claim] for claim in point.claims]
+    contradictions = [(item, [_concepts(concept) for concept in item.concepts]) for item in point.contradicts]
+    _FORMS[id(point)] = (point, (forms, contradictions))  # the point is kept alive with its id
+    return forms, contradictions
+
+
+def judge(point, reading: Reading) -> Judgement:
+    """Said, denied or contradicted: the point's claim forms and contradictions over the clauses."""
+    forms, contradictions = _forms(point)
+    results = [polarity(form, reading) for form in forms]
+    said = any(result is True for result in results)
+    denied = not said and any(result is False for result in results)
+    contradiction = None
+    for item, concepts in contradictions:
+        result = polarity(concepts, reading)
+        if result is True and contradiction is None:
+            contradiction = item
+        elif result is False:
+            said, denied = True, False  # "TP 不要跨节点": denying the opposite states the claim
+    return Judgement(said, denied, contradiction)
