@@ -97,3 +97,48 @@ def test_fsdp_zero3_cheats_fail(name, replacements, check_name, words, tmp_path)
     failed = failed_checks(result)
     assert check_name in failed and words in failed[check_name], failed
     no_leftovers(result)
+
+
+# --- no-sync-accumulation ---------------------------------------------------------------------
+
+SYNC_EVERY_MICRO_STEP = [("            sync = micro == ACCUM - 1\n", "            sync = True\n")]
+
+BROADCAST_RANK0_AT_THE_END = [(
+    "        optimizer.step()\n",
+    "        optimizer.step()\n"
+    "        for param in model.module.parameters():  # make the replicas agree, whatever they learned\n"
+    "            torch.distributed.broadcast(param.data, 0)\n"), (
+    "            sync = micro == ACCUM - 1\n", "            sync = micro == 0\n")]
+
+
+@pytest.mark.timeout(240)
+def test_no_sync_accumulation_both_ways(tmp_path):
+    entry = get_lab("no-sync-accumulation")
+    shipped = check_lab(entry, program=entry.program, world_size=2, run_root=tmp_path / "shipped")
+    assert shipped["evidence"]["outcome"] == "ok", shipped["evidence"]["summary"]
+    failed = failed_checks(shipped)
+    assert "the replicas have drifted apart" in failed["every replica holds the same weights"], failed
+    assert "weights equal one process on the whole global batch" in failed
+
+    solution = check_lab(entry, solution=True, world_size=2, run_root=tmp_path / "solution")
+    assert solution["passed"], failed_checks(solution)
+    assert len(solution["checks"]) == 4
+    for result in (shipped, solution):
+        no_leftovers(result)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("name, replacements, check_name, words", [
+    ("sync_every_micro_step", SYNC_EVERY_MICRO_STEP, "gradients all-reduced once per optimizer step",
+     "16 gradient all-reduce(s)"),
+    ("broadcast_rank0_at_the_end", BROADCAST_RANK0_AT_THE_END, "weights equal one process on the whole global batch",
+     "max abs error"),
+])
+def test_no_sync_accumulation_cheats_fail(name, replacements, check_name, words, tmp_path):
+    entry = get_lab("no-sync-accumulation")
+    result = check_lab(entry, program=cheat(entry, tmp_path, name, replacements), world_size=2,
+                       run_root=tmp_path / name)
+    assert not result["passed"]
+    failed = failed_checks(result)
+    assert check_name in failed and words in failed[check_name], failed
+    no_leftovers(result)
