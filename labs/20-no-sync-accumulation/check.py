@@ -52,7 +52,8 @@ def main() -> None:
 
     def micro_batch(seed: int, rank: int, step: int, micro: int):
         """This run's data, not the program's: a different batch on every rank."""
-        generator = torch.Generator().manual_seed((seed * 7919 + rank * 104729 + step * 131 + micro) & 0x7FFFFFFF)
+        generator = torch.Generator(device=torch.get_default_device())  # the GPU's under NCCL
+        generator.manual_seed((seed * 7919 + rank * 104729 + step * 131 + micro) & 0x7FFFFFFF)
         inputs = torch.randn(batch, in_dim, generator=generator)
         return inputs, torch.sin(inputs[:, :out_dim] * 2) + 0.1 * torch.randn(batch, out_dim, generator=generator)
 

@@ -42,7 +42,8 @@ def make_model(seed: int) -> nn.Module:
 
 
 def micro_batch(seed: int, rank: int, step: int, micro: int) -> tuple[torch.Tensor, torch.Tensor]:
-    generator = torch.Generator().manual_seed(hash((seed, rank, step, micro)) & 0x7FFFFFFF)
+    generator = torch.Generator(device=torch.get_default_device())  # the GPU's under NCCL
+    generator.manual_seed(hash((seed, rank, step, micro)) & 0x7FFFFFFF)
     inputs = torch.randn(MICRO_BATCH, IN, generator=generator)
     return inputs, torch.sin(inputs[:, :OUT] * 2) + 0.1 * torch.randn(MICRO_BATCH, OUT, generator=generator)
 
