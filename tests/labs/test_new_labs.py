@@ -142,3 +142,34 @@ def test_no_sync_accumulation_cheats_fail(name, replacements, check_name, words,
     failed = failed_checks(result)
     assert check_name in failed and words in failed[check_name], failed
     no_leftovers(result)
+
+
+# --- ring-attention ---------------------------------------------------------------------------
+
+NO_RESCALE_OF_EARLIER_CHUNKS = [
+    ("            total = total * torch.exp(running_max - new_max) + part * torch.exp(part_max - new_max)\n",
+     "            total = total + part * torch.exp(part_max - new_max)\n"),
+    ("            denominator = denominator * torch.exp(running_max - new_max) + weight * torch.exp(part_max - new_max)\n",
+     "            denominator = denominator + weight * torch.exp(part_max - new_max)\n")]
+
+
+@pytest.mark.timeout(240)
+def test_ring_attention_both_ways(tmp_path):
+    entry = get_lab("ring-attention")
+    shipped = check_lab(entry, program=entry.program, world_size=2, run_root=tmp_path / "shipped")
+    assert shipped["evidence"]["outcome"] == "ok", shipped["evidence"]["summary"]
+    failed = failed_checks(shipped)
+    assert "output equals causal attention over the whole sequence" not in failed  # exact, but not a ring
+    assert "also all_gather_into_tensor, which the ring does not need" in failed[
+        "K/V pass around the ring, neighbour to neighbour"], failed
+    assert "measured 0 B, engine cp_bytes_per_layer = 24,576 B" in failed[
+        "K/V bytes each rank sends, forward, × 3 (the engine counts forward and backward)"]
+
+    solution = check_lab(entry, solution=True, world_size=2, run_root=tmp_path / "solution")
+    assert solution["passed"], failed_checks(solution)
+    assert len(solution["checks"]) == 4
+    broken = check_lab(entry, program=cheat(entry, tmp_path, "no_rescale", NO_RESCALE_OF_EARLIER_CHUNKS),
+                       world_size=2, run_root=tmp_path / "no_rescale")
+    assert "max abs error" in failed_checks(broken)["output equals causal attention over the whole sequence"]
+    for result in (shipped, solution, broken):
+        no_leftovers(result)
