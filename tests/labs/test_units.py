@@ -120,7 +120,7 @@ def test_launch_plan_single_node_and_multi_node(tmp_path):
     assert "--standalone" not in nodes.command() and "GLOO_SOCKET_IFNAME" not in nodes.env({})
     assert nodes.rank_env()["TORCH_NCCL_DUMP_ON_TIMEOUT"] == "1"
     printed = nodes.print_launch()
-    assert printed.count("torchrun --nproc-per-node 8") == 2 and "is_host=1" in printed and "is_host=0" in printed
+    assert printed.count("torchrun --nproc-per-node 8") == 2 and "--node-rank 0 " in printed and "--node-rank 1 " in printed
 
 
 def test_options_are_checked_against_the_lab(tmp_path):

@@ -45,8 +45,21 @@ def main() -> None:
     if die_with_parent(signal.SIGTERM, parent) and parent is not None:
         threading.Thread(target=_end_if_orphaned, args=(parent,), daemon=True, name="tutor-orphan-watch").start()
     os.environ[LAUNCHER_PID_ENV] = str(os.getpid())
-    sys.argv = ["torchrun", *sys.argv[1:]]
-    runpy.run_module("torch.distributed.run", run_name="__main__", alter_sys=True)
+    from tutor.labs.launch import rendezvous_failure, rendezvous_waiting
+
+    argv = sys.argv[1:]
+    waiting = rendezvous_waiting(argv)
+    if waiting:
+        print(waiting, file=sys.stderr, flush=True)
+    sys.argv = ["torchrun", *argv]
+    try:
+        runpy.run_module("torch.distributed.run", run_name="__main__", alter_sys=True)
+    except Exception as error:  # a rendezvous that timed out reads as one line, not a TCPStore traceback
+        message = rendezvous_failure(error, argv)
+        if message is None:
+            raise
+        print(message, file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

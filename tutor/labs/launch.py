@@ -7,13 +7,19 @@ first line, then runs the program as `__main__`.
 Ports: on one machine the launcher is started `--standalone`, so its c10d rendezvous store
 binds `localhost:0` and the kernel hands out a free port at bind time; no port is chosen
 first and used later, so two runs at once cannot race for one. Across machines the
-rendezvous endpoint is the learner's `HOST:PORT`, and node 0 hosts the store
-(`is_host=1`); the others connect to it.
+rendezvous endpoint is the learner's `HOST:PORT`: torchrun's static rendezvous, where node 0
+hosts the store and `--node-rank R` makes node R's ranks R·n … R·n + n − 1 whatever order the
+nodes start in (c10d's dynamic rendezvous numbers nodes in the order they join, so the node
+started with `--node-rank 1` could hold rank 0). The rendezvous gives up after the run's
+no-progress limit, not torchrun's 600 s, and says which node it waited for
+(`rendezvous_failure`).
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -56,14 +62,19 @@ class LaunchPlan:
     def pg_timeout_s(self) -> float:
         return self.timeout_s + PG_TIMEOUT_MARGIN_S
 
+    @property
+    def rendezvous_timeout_s(self) -> int:
+        """How long a node waits for the others to join: the no-progress limit, in whole seconds."""
+        return max(1, math.ceil(self.timeout_s))
+
     def torchrun_args(self, node_rank: int | None = None) -> list[str]:
         """The launcher's arguments (everything after `torchrun`)."""
         node_rank = self.node_rank if node_rank is None else node_rank
         args = ["--nproc-per-node", str(self.nproc_per_node), "--max-restarts", "0"]
         if self.multi_node:
-            args += ["--nnodes", str(self.nnodes), "--rdzv-backend", "c10d",
+            args += ["--nnodes", str(self.nnodes), "--node-rank", str(node_rank), "--rdzv-backend", "static",
                      "--rdzv-endpoint", str(self.rdzv_endpoint), "--rdzv-id", self.rdzv_id,
-                     "--rdzv-conf", f"is_host={1 if node_rank == 0 else 0}"]
+                     "--rdzv-conf", f"timeout={self.rendezvous_timeout_s}"]
         else:
             args.append("--standalone")
         return args + ["--module", "tutor.labs.rank", str(self.program), *self.args]
@@ -117,6 +128,58 @@ class LaunchPlan:
             command = " ".join(shlex.quote(part) for part in ["torchrun", *self.torchrun_args(node)])
             blocks.append(f"# node {node}\n{env} {command}")
         return "\n".join(blocks)
+
+
+def rendezvous_waiting(argv: list[str]) -> str | None:
+    """What a node of a multi-node run waits for, from its torchrun arguments; None on one node."""
+    options = _options(argv)
+    nnodes, node = int(options.get("--nnodes", "1")), int(options.get("--node-rank", "0"))
+    if nnodes < 2:
+        return None
+    per_node = int(options.get("--nproc-per-node", "1"))
+    others = ", ".join(str(other) for other in range(nnodes) if other != node)
+    endpoint, timeout = options.get("--rdzv-endpoint", "?"), options.get("--rdzv-conf", "timeout=?").split("=")[-1]
+    role = "hosting the rendezvous" if node == 0 else "joining the rendezvous"
+    first, last = node * per_node, node * per_node + per_node - 1
+    ranks = f"rank {first}" if first == last else f"ranks {first}-{last}"
+    return (f"tutor: node {node} of {nnodes} ({ranks}), {role} at "
+            f"{endpoint}: waiting for node(s) {others}; gives up after {timeout} s")
+
+
+def rendezvous_failure(error: BaseException, argv: list[str]) -> str | None:
+    """One clear line for a rendezvous that timed out or found no host; None for other errors.
+
+    torchrun reports these as a TCPStore traceback ("Timed out after 10 seconds waiting for
+    clients. 1/2 clients joined", "failed to connect"), which does not say what to do.
+    """
+    text = f"{type(error).__name__}: {error}"
+    options = _options(argv)
+    nnodes, node = int(options.get("--nnodes", "1")), int(options.get("--node-rank", "0"))
+    if nnodes < 2:
+        return None
+    endpoint, timeout = options.get("--rdzv-endpoint", "?"), options.get("--rdzv-conf", "timeout=?").split("=")[-1]
+    joined = re.search(r"(\d+)/(\d+) clients joined", text)
+    if node == 0 and (joined or "waiting for clients" in text or "Timed out" in text):
+        missing = nnodes - int(joined.group(1)) if joined else nnodes - 1
+        return (f"tutor: node 0 of {nnodes} gave up after {timeout} s: {missing} node(s) never joined the rendezvous "
+                f"at {endpoint}; start `tutor lab run … --nnodes {nnodes} --node-rank R --rdzv-endpoint {endpoint}` "
+                f"on {'node 1' if nnodes == 2 else f'each of nodes 1-{nnodes - 1}'} (R), within {timeout} s of each other")
+    if node != 0 and re.search(r"connect|timed out|timeout", text, re.IGNORECASE):
+        return (f"tutor: node {node} of {nnodes} gave up after {timeout} s: node 0 never answered at {endpoint} "
+                f"(it hosts the rendezvous); start `tutor lab run … --nnodes {nnodes} --node-rank 0 --rdzv-endpoint "
+                f"{endpoint}` on the machine at that address")
+    return None
+
+
+def _options(argv: list[str]) -> dict[str, str]:
+    """`--flag value` pairs of a torchrun command line (up to the program)."""
+    found = {}
+    for flag, value in zip(argv, argv[1:]):
+        if flag == "--module":
+            break
+        if flag.startswith("--"):
+            found[flag] = value
+    return found
 
 
 def require_torch() -> None:
