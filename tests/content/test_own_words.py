@@ -189,33 +189,6 @@ def content_strings(root: Path = REPO) -> list[Text]:
     return found
 
 
-# Rubric point texts that still repeat the source. They belong to issue 14, which turns rubric
-# points into claims; this branch may not edit them. docs/own-words.md gives a rewrite of each.
-# Only these (file, point id) pairs are skipped, and only while they are rubric points: a claim
-# that carries the same text is counted.
-PENDING_RUBRIC_REWRITES = frozenset({
-    ("interview/followups.yaml", "exclude"),
-    ("interview/pitch.yaml", "pp-across-nodes"),
-    ("interview/pitch.yaml", "four-categories"),
-    ("questions/design.yaml", "fault-tolerance"),
-    ("questions/design-more.yaml", "pp-across"),
-    ("questions/design-more.yaml", "slow-and-hang"),
-    ("questions/hangs.yaml", "partial-collective"),
-    ("questions/hangs.yaml", "random-means-hardware"),
-    ("questions/pipeline.yaml", "once-per-step"),
-    ("questions/pipeline.yaml", "pp-also-light"),
-    ("questions/running-fast.yaml", "profile"),
-    ("questions/running-fast.yaml", "control-variables"),
-    ("questions/running-fast-more.yaml", "pp-steady-state"),
-    ("questions/running-fast-more.yaml", "trace"),
-    ("questions/throughput-more.yaml", "restart"),
-})
-
-
-def checked(texts: list[Text]) -> list[Text]:
-    return [text for text in texts if (text.file, text.rubric_point) not in PENDING_RUBRIC_REWRITES]
-
-
 def chinese_runs(texts: list[Text], source_text: str) -> list[tuple[str, str]]:
     source = SuffixAutomaton(normalise(source_text))
     return [(text.where, run) for text in texts if CJK.search(text.value)
@@ -308,19 +281,6 @@ def test_content_strings_reads_every_language_with_lines(tmp_path: Path):
     assert ("lessons/01-a.yaml:5", "正文") in found
 
 
-def test_only_the_listed_rubric_point_texts_are_skipped(tmp_path: Path):
-    (tmp_path / "questions").mkdir()
-    (tmp_path / "questions" / "hangs.yaml").write_text(
-        "- id: q\n  steps:\n    - kind: open\n      points:\n"
-        "        - id: partial-collective\n          text: {zh: 甲}\n          phrases: {zh: [乙]}\n"
-        "        - id: other\n          text: {zh: 丙}\n"
-        "      claims:\n        - id: partial-collective\n          text: {zh: 丁}\n"
-        "      model_answer: {zh: 戊}\n", encoding="utf-8")
-    texts = content_strings(tmp_path)
-    assert {t.value for t in texts if t.rubric_point} == {"甲", "丙"}
-    assert {t.value for t in checked(texts) if CJK.search(t.value)} == {"乙", "丙", "丁", "戊"}
-
-
 # --- the rule, over the shipped content ----------------------------------------------------
 
 needs_seed = pytest.mark.skipif(
@@ -329,13 +289,13 @@ needs_seed = pytest.mark.skipif(
 
 @needs_seed
 def test_chinese_content_is_in_its_own_words():
-    runs = chinese_runs(checked(content_strings()), SEED.read_text(encoding="utf-8"))
+    runs = chinese_runs(content_strings(), SEED.read_text(encoding="utf-8"))
     listing = "\n".join(f"{where}: {run}" for where, run in runs)
     assert len(runs) <= MAX_RUNS, f"{len(runs)} runs shared with the source (at most {MAX_RUNS}):\n{listing}"
 
 
 @needs_seed
 def test_english_content_shares_no_eight_word_run():
-    hits = english_runs(checked(content_strings()), SEED.read_text(encoding="utf-8"))
+    hits = english_runs(content_strings(), SEED.read_text(encoding="utf-8"))
     listing = "\n".join(f"{where}: {run}" for where, run in hits)
     assert not hits, f"English shared with the source in runs of 8+ words:\n{listing}"
