@@ -1,0 +1,226 @@
+"""Cheats against the lab checks (findings: labs-as-a-learner.md), each a program a check must fail.
+
+A cheat is a lab's shipped program or solution with code appended that redefines what the
+checker calls (`build`, a class, a function). Written as text and put together in a test's tmp
+folder, so each cheat is a few lines next to the property it attacks, and the base program is
+the lab's own (a change to the lab changes its cheats with it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tutor.labs.catalog import get_lab
+
+
+def make(tmp_path: Path, lab: str, appendix: str, base: str = "program", replace: dict[str, str] | None = None,
+         name: str = "train.py") -> Path:
+    """The lab's program (`base`: "program" or "solution") with `replace`d snippets and `appendix`."""
+    entry = get_lab(lab)
+    source = (entry.solution if base == "solution" else entry.program).read_text()
+    for old, new in (replace or {}).items():
+        assert old in source, f"{lab} {base}: {old!r} not found (the lab changed; update the cheat)"
+        source = source.replace(old, new)
+    folder = tmp_path / f"cheat-{lab}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for extra in entry.lab.files:
+        (folder / extra).write_text((entry.folder / extra).read_text())
+    path = folder / name
+    marker = 'if __name__ == "__main__":'
+    head, _, tail = source.rpartition(marker)
+    path.write_text(head + appendix + "\n\n" + marker + tail if head else source + appendix)
+    return path
+
+
+# ------------------------------------------------------------------ perf labs (findings D1, D7, D8)
+
+LAZY_RESULT = '''
+class _Lazy(Job):
+    """step() only counts; result() does the training it owes (findings D1)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.owed = 0
+
+    def step(self):
+        self.owed += 1
+
+    def result(self):
+        while self.owed:
+            self.owed -= 1
+            Job.step(self)
+        return Job.result(self)
+
+
+def build(ctx, synthetic_data=False):
+    return _Lazy(ctx, synthetic_data)
+'''
+
+TRAINED_IN_BUILD = '''
+class _Replay(Job):
+    """Trains 40 steps in build(), untimed; each step() then hands out the next stored result."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stored = []
+        for _ in range(40):
+            Job.step(self)
+            self.stored.append({key: value.detach().clone() for key, value in Job.result(self).items()})
+        self.index = -1
+
+    def step(self):
+        self.index += 1
+
+    def result(self):
+        return self.stored[self.index]
+
+
+def build(ctx, synthetic_data=False):
+    return _Replay(ctx, synthetic_data)
+'''
+
+SABOTAGE_BASELINE = '''
+import sys as _sys
+
+_own_build = build
+
+
+def build(ctx, synthetic_data=False):
+    """Adds 300 tiny all-reduces to the *shipped* program's step, if it can reach it (findings D7)."""
+    shipped = _sys.modules.get("lab_shipped")
+    if shipped is not None and not getattr(shipped, "_slowed", False):
+        shipped._slowed = True
+        original = shipped.Job.step
+
+        def slowed(self):
+            original(self)
+            junk = torch.zeros(1)
+            for _ in range(300):
+                dist.all_reduce(junk)
+
+        shipped.Job.step = slowed
+    return _own_build(ctx, synthetic_data)
+'''
+
+BUSY_WHILE_BASELINE_RUNS = '''
+import threading as _threading
+import time as _time
+
+_own_build = build
+
+
+class _Busy:
+    """A thread that burns CPU whenever this job is not stepping: only while the other program runs."""
+
+    def __init__(self, job):
+        self.job, self.mine = job, _threading.Event()
+        _threading.Thread(target=self.spin, daemon=True).start()
+
+    def spin(self):
+        while True:
+            if self.mine.is_set():
+                _time.sleep(0.001)
+            else:
+                sum(range(2000))
+
+    def step(self):
+        self.mine.set()
+        try:
+            self.job.step()
+        finally:
+            self.mine.clear()
+
+    def result(self):
+        self.mine.set()
+        try:
+            return self.job.result()
+        finally:
+            self.mine.clear()
+
+    def __getattr__(self, name):
+        return getattr(self.job, name)
+
+
+def build(ctx, synthetic_data=False):
+    return _Busy(_own_build(ctx, synthetic_data))
+'''
+
+STRAGGLER_SPIN = '''
+import time as _time
+
+
+class _Evened(Job):
+    """Packs each rank's documents (no padding) but keeps the length-sorted shares, so rank 1
+    still does most of the work; the fast rank then burns CPU until it has used as much as the
+    slowest (findings D8: evens out a CPU-time measure without balancing anything)."""
+
+    def step(self):
+        start = _time.process_time()
+        batch = self.corpus.global_batch(self.step_index)
+        self.step_index += 1
+        predicted = sum(len(document) - 1 for document in batch)
+        mine = my_documents(batch, self.rank, self.world_size)
+        inputs = torch.cat([document[:-1] for document in mine]).to(self.device)
+        targets = torch.cat([document[1:] for document in mine]).to(self.device)
+        loss_sum = F.cross_entropy(self.model(inputs), targets, reduction="sum")
+        self.optimizer.zero_grad(set_to_none=True)
+        (loss_sum * self.world_size / predicted).backward()
+        self.optimizer.step()
+        self.loss_sums.append(loss_sum.detach() / predicted)
+        used = torch.tensor([_time.process_time() - start], dtype=torch.float64)
+        dist.all_reduce(used, op=dist.ReduceOp.MAX)
+        while _time.process_time() - start < float(used):
+            pass
+
+
+def build(ctx, synthetic_data=False):
+    return _Evened(ctx, synthetic_data)
+'''
+
+
+# ------------------------------------------------------------------ parallelism labs (findings D3, D4)
+
+GPIPE_CLAMPED_PEAK = '''
+def schedule(stage, stages, microbatches):
+    """GPipe: every forward, then every backward (m activations held at once)."""
+    return [("F", index) for index in range(microbatches)] + [("B", index) for index in range(microbatches)]
+
+
+_own_run_pipeline = run_pipeline
+
+
+def run_pipeline(stage, stages, layers, ops, inputs, targets):
+    """...and reports 1F1B's peak instead of its own (findings D4)."""
+    result = _own_run_pipeline(stage, stages, layers, ops, inputs, targets)
+    result["peak_in_flight"] = min(result["peak_in_flight"], stages - stage)
+    return result
+'''
+
+BLOCKING_HOOK = '''
+class GradientBuckets(GradientBuckets):
+    """All-reduces each bucket as soon as it is full, but blocking, inside the hook: nothing
+    overlaps, the wait has only moved into backward (findings D3)."""
+
+    def _grad_ready(self, param):
+        index = self.bucket_of[param]
+        self.ready[index] += 1
+        if self.ready[index] == len(self.buckets[index]):
+            bucket = self.buckets[index]
+            flat = torch.cat([p.grad.reshape(-1) for p in bucket])
+            dist.all_reduce(flat, group=self.group)
+            self._unflatten(bucket, flat)
+
+    def finish(self):
+        pass
+'''
+
+
+# ------------------------------------------------------------------ the OOM labs (findings D5)
+# Each is a `replace` on the shipped program: the leak or the long batch left in, the device changed.
+
+BIGGER_DEVICE = {"DeviceMemory.kib(args.device_memory_kib": "DeviceMemory.kib(100 * args.device_memory_kib"}
+NO_DEVICE = {"memory=memory)": "memory=None)"}
+NO_DEVICE_LONG_BATCH = {"memory=DeviceMemory.kib(args.device_memory_kib, device=f\"GPU {ctx.local_rank}\")": "memory=None"}
+KEEP_DETACHED_CLONES = {  # on the shipped crashed-rank: clones are invisible to the simulator, not to a GPU
+    "predictions.append((trainer.logits, batch.targets, batch.mask))":
+        "predictions.append((trainer.logits.detach().clone(), batch.targets, batch.mask))"}

@@ -1,0 +1,62 @@
+"""Every cheat of the findings (labs-as-a-learner.md) runs against its lab's check and must fail it.
+
+Each cheat passed the check before the fix it is named after (seen, and said in the commit that
+made it fail). A cheat is the lab's own program with a few lines changed (tests/labs/cheats.py);
+each test names the property that must catch it, so a cheat that fails for an unrelated reason
+(a crash, another check) does not count as caught. One check run per cheat, at 2 ranks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.labs import cheats
+from tests.labs.conftest import leftovers
+from tutor.labs.catalog import get_lab
+from tutor.labs.checks import check_lab
+
+pytestmark = pytest.mark.slow
+
+# id -> (lab, appendix or replacements, base program, the check that must fail)
+CHEATS = {
+    # D1: step() counts, result() trains.
+    "perf-lazy-result": ("exposed-comm", cheats.LAZY_RESULT, "program", "the step does the model's work"),
+    # D1, the next try: train ahead in build(), untimed; step() hands out stored results.
+    "perf-trained-in-build": ("launch-bound", cheats.TRAINED_IN_BUILD, "program", "the step does the model's work"),
+    # D7: patch the baseline through sys.modules["lab_shipped"] (300 extra all-reduces per step).
+    "perf-sabotage-baseline": ("exposed-comm", cheats.SABOTAGE_BASELINE, "program", "faster than the shipped program"),
+    # A thread that burns CPU while the shipped program is being timed.
+    "perf-busy-while-baseline-runs": ("exposed-comm", cheats.BUSY_WHILE_BASELINE_RUNS, "solution",
+                                      "your program is idle while the shipped one is timed"),
+    # D8: keep the imbalance, burn CPU on the fast rank until the CPU times match.
+    "straggler-spin-fast-rank": ("straggler", cheats.STRAGGLER_SPIN, "program", "time lost to straggler is gone"),
+    # D3: a blocking all-reduce inside the gradient hook.
+    "dp-overlap-blocking-hook": ("dp-overlap", cheats.BLOCKING_HOOK, "solution",
+                                 "exposed communication drops against the shipped program"),
+    # D4: GPipe reporting 1F1B's peak.
+    "pp-1f1b-gpipe-false-peak": ("pp-1f1b", cheats.GPIPE_CLAMPED_PEAK, "solution",
+                                 "activations in flight stay within 1F1B's bound"),
+    # D5: the OOM labs on a bigger device, on none, or with clones the simulator does not count.
+    "crashed-rank-bigger-device": ("crashed-rank", cheats.BIGGER_DEVICE, "program", "every step runs on the brief's device"),
+    "crashed-rank-no-device": ("crashed-rank", cheats.NO_DEVICE, "program", "every step runs on the brief's device"),
+    "crashed-rank-detached-clones": ("crashed-rank", cheats.KEEP_DETACHED_CLONES, "program",
+                                     "memory held does not grow from step to step"),
+    "long-batch-bigger-device": ("long-batch", cheats.BIGGER_DEVICE, "program", "every step runs on the brief's device"),
+    "long-batch-no-device": ("long-batch", cheats.NO_DEVICE_LONG_BATCH, "program", "every step runs on the brief's device"),
+}
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_the_cheat_fails_its_check(cheat, tmp_path):
+    lab, change, base, must_fail = CHEATS[cheat]
+    if isinstance(change, dict):
+        program = cheats.make(tmp_path, lab, "", base=base, replace=change)
+    else:
+        program = cheats.make(tmp_path, lab, change, base=base)
+    result = check_lab(get_lab(lab), program=program, world_size=2, run_root=tmp_path / "runs")
+    by_name = {check["name"]: check for check in result["checks"]}
+    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
+    assert not result["passed"], by_name
+    assert must_fail in by_name and not by_name[must_fail]["passed"], by_name
+    assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
