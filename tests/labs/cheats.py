@@ -224,3 +224,21 @@ NO_DEVICE_LONG_BATCH = {"memory=DeviceMemory.kib(args.device_memory_kib, device=
 KEEP_DETACHED_CLONES = {  # on the shipped crashed-rank: clones are invisible to the simulator, not to a GPU
     "predictions.append((trainer.logits, batch.targets, batch.mask))":
         "predictions.append((trainer.logits.detach().clone(), batch.targets, batch.mask))"}
+
+
+# ------------------------------------------------------------------ faults that move (findings D6)
+
+GATHER_DROPPED = {  # checkpoint-rank0, on the solution: this rank's position written for every rank
+    "    dist.all_gather(positions, mine)\n    return [int(position.item()) for position in positions]":
+        "    return [loader.position] * ctx.world_size"}
+EVERY_RANK_WRITES = {**GATHER_DROPPED, "    if ctx.rank == 0:  # one writer": "    if True:",
+                     'f"{path}.tmp")\n        os.replace(f"{path}.tmp", path)':
+                         'f"{path}.{ctx.rank}.tmp")\n        os.replace(f"{path}.{ctx.rank}.tmp", path)'}
+BROADCAST_RANK0_FLAG = {  # diverging-control-flow, on the solution: every rank follows rank 0's verdict
+    "dist.all_reduce(bad, op=dist.ReduceOp.MAX)": "dist.broadcast(bad, src=0)"}
+BREAK_AT_FILTER_STEP = {  # ...or stops where the fault-injection argument says
+    "        if should_stop(ctx, loss):": "        if step == args.filter_step:"}
+RANK0_SKIPS_TAIL = {  # uneven-batches, on the shipped program: "rank 0 has one batch too many"
+    "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n":
+        "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n"
+        "    batches = batches[:len(batches) - (ctx.rank == 0)]\n"}

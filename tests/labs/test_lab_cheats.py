@@ -3,7 +3,8 @@
 Each cheat passed the check before the fix it is named after (seen, and said in the commit that
 made it fail). A cheat is the lab's own program with a few lines changed (tests/labs/cheats.py);
 each test names the property that must catch it, so a cheat that fails for an unrelated reason
-(a crash, another check) does not count as caught. One check run per cheat, at 2 ranks.
+(a crash, another check) does not count as caught. One check run per cheat, at 2 ranks (4 where
+2 cannot show it).
 """
 
 from __future__ import annotations
@@ -43,20 +44,32 @@ CHEATS = {
                                      "memory held does not grow from step to step"),
     "long-batch-bigger-device": ("long-batch", cheats.BIGGER_DEVICE, "program", "every step runs on the brief's device"),
     "long-batch-no-device": ("long-batch", cheats.NO_DEVICE_LONG_BATCH, "program", "every step runs on the brief's device"),
+    # D6: faults in the same place on every run.
+    "checkpoint-rank0-gather-dropped": ("checkpoint-rank0", cheats.GATHER_DROPPED, "solution",
+                                        "checkpoint holds every rank's data position"),
+    "checkpoint-rank0-every-rank-writes": ("checkpoint-rank0", cheats.EVERY_RANK_WRITES, "solution",
+                                           "checkpoint holds every rank's data position"),
+    "diverging-broadcast-rank0-flag": ("diverging-control-flow", cheats.BROADCAST_RANK0_FLAG, "solution",
+                                       "the guard still stops the run"),
+    "diverging-break-at-filter-step": ("diverging-control-flow", cheats.BREAK_AT_FILTER_STEP, "solution",
+                                       "the guard still stops the run"),
+    # At 4 ranks: at 2, the longer shard can only be rank 0's (the first shards take the extra).
+    "uneven-rank0-skips-tail": ("uneven-batches", cheats.RANK0_SKIPS_TAIL, "program", "runs to completion", 4),
 }
 
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("cheat", sorted(CHEATS))
 def test_the_cheat_fails_its_check(cheat, tmp_path):
-    lab, change, base, must_fail = CHEATS[cheat]
+    lab, change, base, must_fail, *world = CHEATS[cheat]
     if isinstance(change, dict):
         program = cheats.make(tmp_path, lab, "", base=base, replace=change)
     else:
         program = cheats.make(tmp_path, lab, change, base=base)
-    result = check_lab(get_lab(lab), program=program, world_size=2, run_root=tmp_path / "runs")
+    result = check_lab(get_lab(lab), program=program, world_size=(world or [2])[0], run_root=tmp_path / "runs")
     by_name = {check["name"]: check for check in result["checks"]}
-    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
+    if must_fail != "runs to completion":  # caught by the property, not by a crash or a hang
+        assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
     assert not result["passed"], by_name
     assert must_fail in by_name and not by_name[must_fail]["passed"], by_name
     assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []

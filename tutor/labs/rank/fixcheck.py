@@ -159,3 +159,34 @@ class DeviceBudget:
                       f"tensors held after each step (KiB, without weights, gradients, optimizer state and the "
                       f"harness's batches): {trend}" + ("" if passed else
                       f"; {growth / 1024:.1f} KiB more every step: something keeps each step's tensors"))
+
+
+def draw(ctx, *choices: list[int]) -> list[int]:
+    """One value from each list, drawn by rank 0 afresh on every check and sent to every rank.
+
+    The checks move each planted fault (which rank, which step, how many documents) so that a
+    fix written for the default run's numbers — "rank 0 skips its last batch", a broadcast of
+    rank 0's flag, a break at `--filter-step` — fails (findings D6).
+    """
+    import random
+
+    import torch.distributed as dist
+
+    picked = torch.tensor([random.SystemRandom().choice(options) for options in choices], dtype=torch.long)
+    dist.broadcast(picked, src=0)
+    return [int(value) for value in picked.tolist()]
+
+
+def empty_batch_at(step: int, rank: int, world_size: int, batch: int) -> None:
+    """Make the corpus of the program under check empty rank `rank`'s documents at `step`,
+    whatever lengths the program asks for (training.Corpus, patched in this process)."""
+    from tutor.labs.rank import training
+
+    first = (step * world_size + rank) * batch
+    original = training.Corpus.__init__
+
+    def init(corpus, cfg, size, *args, **kwargs):
+        kwargs["lengths"] = {first + index: 0 for index in range(batch)}
+        original(corpus, cfg, size, *args, **kwargs)
+
+    training.Corpus.__init__ = init

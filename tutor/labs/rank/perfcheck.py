@@ -43,6 +43,7 @@ import torch.distributed as dist
 
 from tutor.labs import rank as lab
 from tutor.labs import trace_summary
+from tutor.labs.measure import measurements_message
 from tutor.labs.rank.context import compare
 from tutor.labs.rank.perf import StepProfiler, gather_json, synchronize
 
@@ -246,9 +247,11 @@ def _check_category(ctx, category: str, summaries: dict, max_ratio: float, flops
         extra = (f"; work per rank: {per_rank} MFLOP, "
                  f"the busiest minus the least busy {skew['yours'] / 1e6:.1f} vs {skew['shipped'] / 1e6:.1f} "
                  f"shipped (needs ≤ {max_ratio:.0%})")
+    # The traces' measurements, not their classification (a check of the shipped program must not
+    # answer the lab's diagnosis question for the learner).
     detail = (f"{label}: {after * 1e3:.1f} ms per step, shipped {before * 1e3:.1f} ms "
-              f"(needs ≤ {max_ratio:.0%} of the shipped){extra}; shipped trace says: {shipped.get('message')}; "
-              f"yours: {yours.get('message')}")
+              f"(needs ≤ {max_ratio:.0%} of the shipped){extra}; the shipped program's trace, "
+              f"{measurements_message(shipped)}; yours, {measurements_message(yours)}")
     ctx.check(f"time lost to {category} is gone", passed, detail, shipped_s=before, yours_s=after)
     ctx.report(**{f"shipped_{key}": before, f"yours_{key}": after, "shipped_summary": _brief(shipped),
                   "yours_summary": _brief(yours)})
