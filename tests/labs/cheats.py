@@ -242,3 +242,50 @@ RANK0_SKIPS_TAIL = {  # uneven-batches, on the shipped program: "rank 0 has one 
     "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n":
         "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n"
         "    batches = batches[:len(batches) - (ctx.rank == 0)]\n"}
+
+
+# ------------------------------------------------------------------ tp-mlp and zero1-memory (item 6)
+
+FULL_ADAM_HIDDEN_IN_A_MODULE = '''
+class _Holder(nn.Module):
+    """An nn.Module attribute: the old walker did not look inside modules."""
+
+
+class ShardedAdam:
+    """An unsharded Adam on a full fp32 master copy, hidden in a module; what the optimizer shows
+    is a decoy of exactly 12·Ψ/N bytes (findings: zero1 cheat1)."""
+
+    def __init__(self, params, lr=LR, group=None):
+        self.params = list(params)
+        self.group = group
+        self.world_size = dist.get_world_size(group)
+        numel = sum(param.numel() for param in self.params)
+        self.hidden = _Holder()
+        self.hidden.master = nn.Parameter(torch.cat([p.detach().reshape(-1).float() for p in self.params]))
+        self.hidden.adam = torch.optim.Adam([self.hidden.master], lr=lr)
+        self.decoy = torch.zeros(3 * (-(-numel // self.world_size)))
+
+    @torch.no_grad()
+    def step(self):
+        self.hidden.master.grad = flat_average_gradients(self.params, self.group)
+        self.hidden.adam.step()
+        offset = 0
+        for param in self.params:
+            param.copy_(self.hidden.master[offset: offset + param.numel()].view_as(param))
+            offset += param.numel()
+'''
+
+HIDDEN_FULL_COPY = '''
+import copy as _copy
+
+_HIDDEN = []
+
+
+class ParallelBlock(ParallelBlock):
+    """Keeps a full copy of the one-process block out of the module tree (a module-level list),
+    the hold that findings' tp-mlp cheat1 computed the whole block with on every rank."""
+
+    def load_from(self, full):
+        super().load_from(full)
+        _HIDDEN.append(_copy.deepcopy(full))
+'''

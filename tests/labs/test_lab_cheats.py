@@ -44,6 +44,11 @@ CHEATS = {
                                      "memory held does not grow from step to step"),
     "long-batch-bigger-device": ("long-batch", cheats.BIGGER_DEVICE, "program", "every step runs on the brief's device"),
     "long-batch-no-device": ("long-batch", cheats.NO_DEVICE_LONG_BATCH, "program", "every step runs on the brief's device"),
+    # Item 6: a full Adam hidden in an nn.Module attribute, a decoy of 12Ψ/N bytes on show.
+    "zero1-full-adam-hidden-in-a-module": ("zero1-memory", cheats.FULL_ADAM_HIDDEN_IN_A_MODULE, "solution",
+                                           "optimizer state per rank"),
+    # Item 6: a full copy of the block kept out of the module tree (what replicated compute needs).
+    "tp-mlp-hidden-full-copy": ("tp-mlp", cheats.HIDDEN_FULL_COPY, "solution", "each rank holds its slice, not the block"),
     # D6: faults in the same place on every run.
     "checkpoint-rank0-gather-dropped": ("checkpoint-rank0", cheats.GATHER_DROPPED, "solution",
                                         "checkpoint holds every rank's data position"),
