@@ -289,3 +289,19 @@ class ParallelBlock(ParallelBlock):
         super().load_from(full)
         _HIDDEN.append(_copy.deepcopy(full))
 '''
+
+FP16_COMPRESSED_GRADIENTS = {  # exposed-comm, on the solution: half the bytes, lossy (findings D13)
+    "        self.model = DistributedDataParallel(TinyLM().to(ctx.device))\n":
+        "        self.model = DistributedDataParallel(TinyLM().to(ctx.device))\n"
+        "        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks\n"
+        "        self.model.register_comm_hook(None, default_hooks.fp16_compress_hook)\n"}
+
+ASYNC_BUT_WAITED_IN_THE_HOOK = '''
+class GradientBuckets(GradientBuckets):
+    """Starts each bucket's all-reduce asynchronously, then waits for it at once, in the hook."""
+
+    def _grad_ready(self, param):
+        super()._grad_ready(param)
+        for _, _, work in self.in_flight:
+            work.wait()
+'''

@@ -33,7 +33,9 @@ CHEATS = {
     "straggler-spin-fast-rank": ("straggler", cheats.STRAGGLER_SPIN, "program", "time lost to straggler is gone"),
     # D3: a blocking all-reduce inside the gradient hook.
     "dp-overlap-blocking-hook": ("dp-overlap", cheats.BLOCKING_HOOK, "solution",
-                                 "exposed communication drops against the shipped program"),
+                                 "all-reduces start during backward and are waited for after it"),
+    "dp-overlap-async-waited-in-hook": ("dp-overlap", cheats.ASYNC_BUT_WAITED_IN_THE_HOOK, "solution",
+                                        "all-reduces start during backward and are waited for after it"),
     # D4: GPipe reporting 1F1B's peak.
     "pp-1f1b-gpipe-false-peak": ("pp-1f1b", cheats.GPIPE_CLAMPED_PEAK, "solution",
                                  "activations in flight stay within 1F1B's bound"),
@@ -54,8 +56,10 @@ CHEATS = {
                                         "checkpoint holds every rank's data position"),
     "checkpoint-rank0-every-rank-writes": ("checkpoint-rank0", cheats.EVERY_RANK_WRITES, "solution",
                                            "checkpoint holds every rank's data position"),
+    # Rank 0's batch is fine now, so nobody stops: the drawn rank trains on its NaN loss and the
+    # run's own replay check makes the outcome `wrong`.
     "diverging-broadcast-rank0-flag": ("diverging-control-flow", cheats.BROADCAST_RANK0_FLAG, "solution",
-                                       "the guard still stops the run"),
+                                       "runs to completion"),
     "diverging-break-at-filter-step": ("diverging-control-flow", cheats.BREAK_AT_FILTER_STEP, "solution",
                                        "the guard still stops the run"),
     # At 4 ranks: at 2, the longer shard can only be rank 0's (the first shards take the extra).

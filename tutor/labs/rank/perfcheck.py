@@ -197,6 +197,7 @@ def profiled(ctx, name: str, job) -> dict:
 
 def _check_results(ctx, results: list[tuple], rtol: float, atol: float) -> None:
     name = "results unchanged"
+    worst = 0.0
     for steps, expected, actual in results:
         for key, want in expected.items():
             if key not in actual:
@@ -206,8 +207,12 @@ def _check_results(ctx, results: list[tuple], rtol: float, atol: float) -> None:
             if not passed:
                 ctx.check(name, False, f"{key} differs from the shipped program's after {steps} steps: {detail}")
                 return
+            mine = actual[key].detach().double()
+            if mine.numel():
+                worst = max(worst, float((mine - want.to(mine.device).double()).abs().max()))
     ctx.check(name, True, f"{', '.join(results[0][1])} equal the shipped program's after every round "
-                          f"({', '.join(str(steps) for steps, _, _ in results)} steps; rtol {rtol:g}, atol {atol:g})")
+                          f"({', '.join(str(steps) for steps, _, _ in results)} steps; largest difference "
+                          f"{worst:.1e}; rtol {rtol:g}, atol {atol:g})")
 
 
 def _check_work(ctx, flops: list[dict]) -> None:
