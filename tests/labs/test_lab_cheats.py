@@ -31,6 +31,8 @@ CHEATS = {
                                       "your program is idle while the shipped one is timed"),
     # D8: keep the imbalance, burn CPU on the fast rank until the CPU times match.
     "straggler-spin-fast-rank": ("straggler", cheats.STRAGGLER_SPIN, "program", "time lost to straggler is gone"),
+    # D13: fp16-compressed gradients, lossy, passed as "results unchanged" at rtol 1e-3.
+    "exposed-comm-fp16-compressed": ("exposed-comm", cheats.FP16_COMPRESSED_GRADIENTS, "solution", "results unchanged"),
     # D3: a blocking all-reduce inside the gradient hook.
     "dp-overlap-blocking-hook": ("dp-overlap", cheats.BLOCKING_HOOK, "solution",
                                  "all-reduces start during backward and are waited for after it"),
