@@ -4,9 +4,19 @@ Run by `tutor lab check tp-mlp` on every rank. The reference block is defined he
 from the learner's file, and the weights' slices for each rank come from the learner's own
 `load_from`, applied a second time to a block that holds the reference *gradients* as its
 weights: so the expected gradient slices are sliced exactly as the weights were.
+
+Equal outputs do not show that the block is split: a rank can keep a full copy of the
+reference out of the module tree, compute everything itself and all-reduce zeros of the right
+size (findings, tp-mlp cheat1). So the check also counts what each rank holds: the block's own
+parameters must be Megatron's 1/N slices (column-parallel weights and biases, row-parallel
+weights; row-parallel biases and LayerNorms whole), and the tensors alive in the rank's process
+(the garbage collector's view), besides the checker's own, at most those parameters and their
+gradients.
 """
 
 from __future__ import annotations
+
+import gc
 
 import torch
 import torch.nn as nn
@@ -59,6 +69,7 @@ def main() -> None:
     ctx.check("input gradient equals one process", passed, detail)
     ctx.check(*_weight_gradients(program, ctx, reference, block))
     ctx.check(*_collective_count(forward, backward))
+    ctx.check(*_held_per_rank(reference, block, ctx.world_size, [x, target, expected, x_parallel, out]))
 
     volume = sum(entry["bytes"] // 4 for entry in forward + backward if entry["op"] == "all_reduce")
     t = ctx.world_size
@@ -82,6 +93,40 @@ def _weight_gradients(program, ctx, reference, block) -> tuple[str, bool, str]:
         if not passed:
             return "weight gradients equal one process", False, f"{name}: {detail}"
     return "weight gradients equal one process", True, "every weight and bias slice matches"
+
+
+def _sharded_numel(reference: ReferenceBlock, parts: int) -> int:
+    """Parameters one rank holds in Megatron's layout: qkv and fc1 (column-parallel) split with
+    their biases, proj and fc2 (row-parallel) split by input with their biases whole, LayerNorms whole."""
+    split = sum(p.numel() for p in (*reference.qkv.parameters(), *reference.fc1.parameters(),
+                                    reference.proj.weight, reference.fc2.weight))
+    whole = sum(p.numel() for p in (reference.proj.bias, reference.fc2.bias, *reference.ln1.parameters(),
+                                    *reference.ln2.parameters()))
+    return split // parts + whole
+
+
+def _held_per_rank(reference, block, parts: int, mine: list) -> tuple[str, bool, str]:
+    name = "each rank holds its slice, not the block"
+    numel = sum(p.numel() for p in block.parameters())
+    expected = _sharded_numel(reference, parts)
+    if numel != expected:
+        return name, False, (f"the block's parameters hold {numel:,} values on this rank; Megatron's layout at "
+                             f"{parts} ranks holds {expected:,} (the one-process block has "
+                             f"{sum(p.numel() for p in reference.parameters()):,})")
+    gc.collect()
+    exclude = {t.untyped_storage().data_ptr() for item in (*reference.parameters(), *mine)
+               for t in (item, getattr(item, "grad", None)) if isinstance(t, torch.Tensor)}
+    held = {}
+    for item in gc.get_objects():
+        if isinstance(item, torch.Tensor) and item.untyped_storage().data_ptr() not in exclude:
+            held[item.untyped_storage().data_ptr()] = item.untyped_storage().nbytes()
+    own = sum(t.untyped_storage().nbytes() for p in block.parameters() for t in (p, p.grad) if t is not None)
+    allowed = int(own * 1.1) + (64 << 10)  # a little room for a learner's small buffers
+    total = sum(held.values())
+    return name, total <= allowed, (f"{numel:,} parameter values on this rank (1/{parts} of the split layers); "
+                                    f"tensors held in this rank's process besides the checker's: {total:,} B, "
+                                    f"parameters and gradients {own:,} B"
+                                    + ("" if total <= allowed else ": something keeps more of the block than its slice"))
 
 
 def _collective_count(forward: list[dict], backward: list[dict]) -> tuple[str, bool, str]:

@@ -3,11 +3,20 @@ and the measured bubble against the sizing engine's (p−1)/m for several m.
 
 The schedule is checked for shape first (every F and B once, each B after its F), and all
 ranks agree on it before anything runs, so a malformed schedule is reported, not hung on.
+
+What the pipeline did is observed here, not taken from what `run_pipeline` returns (a GPipe
+engine that reports a clamped peak passed before; findings D4): the stage's layers are handed
+over wrapped in `Observed`, which records when each forward and backward pass starts and
+ends and pads each pass to the shipped program's fixed duration (KERNEL_S). The peak in flight
+is the largest count of forwards started minus backwards finished; busy time is the sum of the
+passes; the step is timed by the checker around the call.
 """
 
 from __future__ import annotations
 
 import copy
+import time
+import warnings
 
 import torch
 import torch.distributed as dist
@@ -35,6 +44,65 @@ def shape_problem(ops, microbatches: int) -> str | None:
             seen_backward.add(index)
     missing = sorted(set(range(microbatches)) - seen_backward)
     return f"no backward for micro-batch(es) {missing}" if missing else None
+
+
+class _Edge(torch.autograd.Function):
+    """Identity; its backward calls `on_backward` (the pass boundary seen from autograd)."""
+
+    @staticmethod
+    def forward(ctx, x, token, on_backward):
+        ctx.on_backward = on_backward
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.on_backward()
+        return grad, torch.zeros(()), None
+
+
+class Observed(nn.Module):
+    """The stage's layers, with every pass recorded as (kind, "start"|"end", time) and padded
+    to the fixed pass duration (KERNEL_S, the shipped program's stand-in for a GPU kernel)."""
+
+    def __init__(self, layers: nn.Module, kernel_s: dict[str, float]):
+        super().__init__()
+        self.layers, self.kernel_s = layers, kernel_s
+        self.token = nn.Parameter(torch.zeros(()))  # makes autograd reach the input edge on stage 0
+        self.events: list[tuple[str, str, float]] = []
+        self._began: dict[str, float] = {}
+
+    def _start(self, kind: str) -> None:
+        self._began[kind] = time.perf_counter()
+        self.events.append((kind, "start", self._began[kind]))
+
+    def _end(self, kind: str) -> None:
+        remaining = self.kernel_s[kind] - (time.perf_counter() - self._began[kind])
+        if remaining > 0:
+            time.sleep(remaining)
+        self.events.append((kind, "end", time.perf_counter()))
+
+    def forward(self, x):
+        self._start("F")
+        x = _Edge.apply(x, self.token, lambda: self._end("B"))
+        y = _Edge.apply(self.layers(x), self.token, lambda: self._start("B"))
+        self._end("F")
+        return y
+
+    def observed(self) -> dict:
+        """Peak in flight, busy seconds and the passes seen, from the recorded events."""
+        held = peak = 0
+        busy, seen = 0.0, {"F": 0, "B": 0}
+        for kind, edge, at in self.events:
+            if edge == "start":
+                self._began[kind] = at
+                held += kind == "F"
+                peak = max(peak, held)
+            else:
+                busy += at - self._began[kind]
+                seen[kind] += 1
+                held -= kind == "B"
+        self.events.clear()
+        return {"peak_in_flight": peak, "busy_s": busy, "passes": seen}
 
 
 def agree(ok: bool) -> bool:
@@ -66,7 +134,14 @@ def main() -> None:
     expected_loss = sum(nn.functional.mse_loss(reference(x), t) / microbatches for x, t in zip(inputs, targets))
     expected_loss.backward()
 
-    result = program.run_pipeline(stage, stages, layers, schedules[microbatches], inputs, targets)
+    warnings.filterwarnings("ignore", message="Full backward hook")
+    kernel_s = lab.load_shipped().KERNEL_S
+    observed = Observed(layers, kernel_s)
+    result = program.run_pipeline(stage, stages, observed, schedules[microbatches], inputs, targets)
+    seen = observed.observed()["passes"]
+    ctx.check("every pass runs through the stage's layers", seen == {"F": microbatches, "B": microbatches},
+              f"{seen['F']} forward and {seen['B']} backward passes of {microbatches} micro-batches seen "
+              "through the layers handed to run_pipeline")
     if stage == stages - 1:
         ok, detail = compare(torch.tensor(result["loss"], dtype=torch.float64),
                              expected_loss.detach().double(), rtol=1e-5, atol=1e-7)
@@ -80,24 +155,30 @@ def main() -> None:
             break
     ctx.check("gradients equal the unpipelined model", ok, detail)
 
-    measure_bubbles(ctx, program, layers, schedules, stage, stages)
+    measure_bubbles(ctx, program, observed, schedules, stage, stages)
     ctx.finish()
 
 
-def measure_bubbles(ctx, program, layers, schedules, stage: int, stages: int) -> None:
-    """Run the schedule at m = p, 2p, 4p; each stage's idle / busy time, the best of two runs."""
+def measure_bubbles(ctx, program, layers: Observed, schedules, stage: int, stages: int) -> None:
+    """Run the schedule at m = p, 2p, 4p; each stage's idle / busy time, the best of two runs,
+    from the passes the checker observed and its own clock around the call."""
     peak_limit, worst_peak = stages - stage, 0
     for m in (stages, 2 * stages, 4 * stages):
         inputs = [torch.randn(program.MICRO_BATCH, program.HIDDEN) for _ in range(m)]
         targets = [torch.randn(program.MICRO_BATCH, program.HIDDEN) for _ in range(m)]
         if m == stages:  # one untimed run: first calls are slow
             program.run_pipeline(stage, stages, layers, schedules[m], inputs, targets)
+            layers.observed()
         bubbles = []
         for _ in range(2):
             layers.zero_grad()
-            result = program.run_pipeline(stage, stages, layers, schedules[m], inputs, targets)
-            bubbles.append((result["step_s"] - result["busy_s"]) / result["busy_s"])
-            worst_peak = max(worst_peak, result["peak_in_flight"])
+            dist.barrier()
+            begin = time.perf_counter()
+            program.run_pipeline(stage, stages, layers, schedules[m], inputs, targets)
+            step_s = time.perf_counter() - begin
+            seen = layers.observed()
+            bubbles.append((step_s - seen["busy_s"]) / max(seen["busy_s"], 1e-9))
+            worst_peak = max(worst_peak, seen["peak_in_flight"])
         ctx.measure(f"pipeline bubble at p={stages}, m={m} (stage idle / busy time)", min(bubbles),
                     "bubble_fraction", {"pp": stages, "microbatches": m}, rtol=0.25, atol=0.06, unit="fraction")
     ctx.check("activations in flight stay within 1F1B's bound", worst_peak <= peak_limit,

@@ -1,13 +1,17 @@
 """Checker for zero1-memory: the update equals plain Adam, and the bytes held per rank equal
 the sizing engine's ZeRO-1 figure.
 
-The optimizer's bytes are measured, not asked for: every tensor reachable from the
-learner's optimizer object (its attributes, lists, dicts, and any torch optimizer's state and
-parameter groups) is counted once by its storage, the model's own weights and gradients left
-out. A view into a larger buffer counts the whole buffer, because the whole buffer is held.
+The optimizer's bytes are measured, not asked for: every tensor alive in the rank's process
+(the garbage collector's view, which no attribute, module, closure or global hides from) is
+counted once by its storage, leaving out the model's weights and gradients and what this
+checker holds itself (its plain-Adam reference, the batch). A view into a larger buffer counts
+the whole buffer, because the whole buffer is held. Walking only the optimizer object let a
+full Adam hidden in an nn.Module attribute pass with a decoy tensor of 12Ψ/N bytes.
 """
 
 from __future__ import annotations
+
+import gc
 
 import torch
 import torch.distributed as dist
@@ -19,30 +23,25 @@ from tutor.labs.rank.context import compare
 STEPS = 3
 
 
-def storages(root, exclude: set[int]) -> dict[int, int]:
-    """data_ptr -> bytes of every tensor storage reachable from `root`, minus `exclude`."""
+def held_storages(exclude: set[int]) -> dict[int, int]:
+    """data_ptr -> bytes of every tensor storage alive in this process, minus `exclude`."""
+    gc.collect()
     found: dict[int, int] = {}
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or isinstance(item, (str, bytes, int, float, bool, type(None), nn.Module)):
-            continue
-        seen.add(id(item))
+    for item in gc.get_objects():
         if isinstance(item, torch.Tensor):
             storage = item.untyped_storage()
             if storage.data_ptr() not in exclude and storage.nbytes():
                 found[storage.data_ptr()] = storage.nbytes()
-            if item.grad is not None:
-                stack.append(item.grad)
-        elif isinstance(item, torch.optim.Optimizer):
-            stack += [item.state, item.param_groups]
-        elif isinstance(item, dict):
-            stack += list(item.keys()) + list(item.values())
-        elif isinstance(item, (list, tuple, set)):
-            stack += list(item)
-        elif hasattr(item, "__dict__") and not callable(item):
-            stack += list(vars(item).values())
+    return found
+
+
+def owned(*tensors) -> set[int]:
+    """The storages of these tensors (and their gradients)."""
+    found = set()
+    for tensor in tensors:
+        for item in (tensor, getattr(tensor, "grad", None)):
+            if isinstance(item, torch.Tensor):
+                found.add(item.untyped_storage().data_ptr())
     return found
 
 
@@ -76,9 +75,9 @@ def main() -> None:
               detail if not passed else f"bf16 weights match plain Adam after {STEPS} steps")
 
     psi = sum(p.numel() for p in model.parameters())
-    model_storages = {t.untyped_storage().data_ptr() for p in model.parameters()
-                      for t in (p, p.grad) if t is not None}
-    optimizer_bytes = sum(storages(optimizer, model_storages).values())
+    reference_state = [value for state in reference.state.values() for value in state.values()]
+    mine = owned(*model.parameters(), reference_master, *reference_state, inputs, targets, grads, actual)
+    optimizer_bytes = sum(held_storages(mine).values())
     weights = sum(p.numel() * p.element_size() for p in model.parameters())
     grads = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
     inputs_ = {"params": psi, "n_shard": ctx.world_size}

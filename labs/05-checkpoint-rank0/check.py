@@ -19,8 +19,11 @@ def main() -> None:
     report = result["report"]
     fixcheck.all_steps(ctx, report, steps)
     last = (steps // every) * every - 1
-    fixcheck.checkpoint(ctx, result["checkpoint"], report, last, result["cfg"],
-                        positions=[last + 1] * ctx.world_size)
+    # Each rank's offset in its token stream after step `last` (training.ShardedLoader.position):
+    # they differ by rank, so only a gather of every rank's own position gives them.
+    positions = [int(sum(entry["mask"].sum().item() for entry in ledger if entry["step"] <= last))
+                 for ledger in report["ledgers"]]
+    fixcheck.checkpoint(ctx, result["checkpoint"], report, last, result["cfg"], positions=positions)
 
 
 if __name__ == "__main__":

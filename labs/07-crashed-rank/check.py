@@ -30,8 +30,10 @@ def main() -> None:
     params = lab.check_params()
     program = lab.load_program()
     ctx = lab.init()
+    device = fixcheck.DeviceBudget(params["device_memory_kib"])
     steps = int(params["steps"])
     result = program.main(["--steps", str(steps), "--device-memory-kib", str(params["device_memory_kib"])])
+    device.report(ctx)
     if ctx.rank != 0:
         return
     report = result["report"]

@@ -11,9 +11,11 @@ def main() -> None:
     params = lab.check_params()
     program = lab.load_program()
     ctx = lab.init()
+    device = fixcheck.DeviceBudget(params["device_memory_kib"])
     steps, long_doc = int(params["steps"]), int(params["long_doc"])
     result = program.main(["--steps", str(steps), "--long-doc", str(long_doc),
                            "--device-memory-kib", str(params["device_memory_kib"])])
+    device.report(ctx)
     if ctx.rank != 0:
         return
     report = result["report"]

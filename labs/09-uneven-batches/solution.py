@@ -26,6 +26,8 @@ from tutor.labs.rank import training as tt
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=9)
+    parser.add_argument("--documents", type=int, default=None,
+                        help="documents in the corpus (default: steps × ranks × batch + 1)")
     return parser.parse_args(argv)
 
 
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parse(argv)
     ctx = lab.init()
     cfg = tt.Config()
-    documents = args.steps * ctx.world_size * cfg.batch + 1
+    documents = args.documents or args.steps * ctx.world_size * cfg.batch + 1
     corpus = tt.Corpus(cfg, size=documents)
     # Every rank must take the same number of steps: each gradient all-reduce needs all of
     # them. DistributedSampler with drop_last gives each rank documents // world_size of them

@@ -182,6 +182,8 @@ def test_mystery_draws_every_scenario_unnamed_with_its_knob_varied(tutor_home):
             flag = key.split(" ", 1)[1]
             assert low <= int(case.args[case.args.index(flag) + 1]) <= high
         assert case.lab not in json.dumps(case.public())
+        # Issue 19: each lab's flags (--save-every, --filter-step…) named the scenario.
+        assert "--" not in json.dumps(case.public())
     spec = mystery.spec(cases[0])
     assert spec.lab == "mystery" and cases[0].lab not in str(spec.program)
     assert spec.program.read_text() == get_lab(cases[0].lab).program.read_text()

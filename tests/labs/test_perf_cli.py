@@ -36,8 +36,9 @@ def test_synthetic_data_experiment_convicts_the_slow_loader():
     report = json.loads(result.stdout)
     real, synthetic = report["runs"]
     assert (real["label"], synthetic["label"]) == ("its own loader", "synthetic data")
-    assert real["category"] == "data-loading" and synthetic["category"] != "data-loading"
-    assert report["speedup_with_synthetic"] > 1.5 and "the loader is on the critical path" in report["message"]
+    # Before a diagnosis attempt: the measurements, not the tutor's conclusion (issue 19).
+    assert real["category"] is None and "conclusion" not in report and "before the first op" in real["summary"]
+    assert report["speedup_with_synthetic"] > 1.5 and "synthetic data makes the step" in report["message"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -173,3 +173,58 @@ def test_busbw_is_nccl_tests_factor_of_algbw():
     assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 2 * 7 / 8)
     assert evaluate("allgather_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 7 / 8)
     assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=1) == 0
+
+
+def hook_trace(blocking: bool) -> list[dict]:
+    """One 100 ms step: backward (an AccumulateGrad op, 10-70 ms) holding a gradient hook that
+    calls an all-reduce at 20 ms; gloo runs it for 30 ms on its own thread. Blocking, the hook
+    waits for it inside AccumulateGrad; async, backward computes meanwhile (an mm at 21-50 ms)."""
+    events = [step(1, 0, 100), op("autograd::engine::evaluate_function: AccumulateGrad", 10, 60),
+              op("c10d::allreduce_", 20, 0.1), op("gloo:all_reduce", 20.1, 30, tid=2, cat="user_annotation")]
+    if not blocking:
+        events.append(op("aten::mm", 21, 29))
+    return events
+
+
+def test_a_wait_for_a_collective_inside_an_op_is_exposed_communication_not_compute():
+    # Findings D3: a blocking all-reduce in the gradient hook, timed only after backward, looked
+    # like perfect overlap. On the timeline, the wait inside the op is as exposed as any.
+    blocking, overlapped = (combine({0: rank_steps(hook_trace(flag))}) for flag in (True, False))
+    assert blocking["exposed_comm_s"] == pytest.approx(0.030, abs=1e-3)
+    assert overlapped["exposed_comm_s"] < 0.002  # the 1 ms before backward computes again, and the tail
+
+
+def test_blind_keeps_the_measurements_and_drops_the_category(tmp_path):
+    # Issue 19: `tutor lab run` named the category ("data loading: each step waits …") before
+    # the learner had diagnosed anything.
+    from tutor.labs.history import record
+    from tutor.labs.report import for_learner, run_text
+
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}.trace.json").write_text(json.dumps({"traceEvents": cpu_trace(data_ms=60,
+                                                                                                compute_ms=30)}))
+    files = [str(path) for path in sorted(tmp_path.glob("*.json"))]
+    evidence = measure.enrich({"lab": "slow-dataloader", "outcome": "ok", "world_size": 2, "elapsed_s": 1.0,
+                               "backend": "gloo", "run_dir": str(tmp_path), "summary": {"message": "done"},
+                               "metrics": {"profiled_steps": [1, 2]}, "trace_files": files})
+    assert evidence["summary"]["category"] == "data-loading"
+    shown = for_learner(evidence, "slow-dataloader", "perf")
+    text = json.dumps(shown) + "\n".join(run_text(shown))
+    assert "data-loading" not in text and "data loading" not in text and "category" not in shown["summary"]
+    assert "before the first op 60.0 ms (60%)" in shown["summary"]["message"]
+    assert shown["summary"]["data_wait_s"] == pytest.approx(0.060)
+    assert evidence["summary"]["category"] == "data-loading"  # the recorded evidence keeps it
+    record("slow-dataloader", "diagnose", "incorrect", passed=False)
+    assert for_learner(evidence, "slow-dataloader", "perf")["summary"]["category"] == "data-loading"
+
+
+def test_a_hang_summary_does_not_group_the_ranks_before_a_diagnosis():
+    from tutor.labs.report import for_learner
+
+    evidence = {"outcome": "hang", "summary": {
+        "category": "hang", "message": "no rank made progress for 10 s: rank 0 in all_gather (train.py:42); "
+                                       "ranks 1-3 in all_reduce (train.py:65)",
+        "waiting_in": {"in all_gather (train.py:42)": [0]}}}
+    shown = for_learner(evidence, "checkpoint-rank0", "hang")
+    assert shown["summary"]["message"].startswith("no rank made progress for 10 s: where each rank waits is below")
+    assert "train.py:42" not in json.dumps(shown["summary"])

@@ -273,3 +273,29 @@ def test_without_torch_a_run_is_refused_in_one_line_not_reported_as_a_crash(monk
     assert main(["lab", "run", "tp-mlp"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install torch==2.13.0 '.[labs]'" in err
+
+
+def test_a_crash_under_check_is_placed_at_the_learners_line_not_the_checkers(tmp_path, monkeypatch):
+    # Findings D11: "OutOfMemoryError … at check.py:34 in main" instead of train.py's line.
+    import importlib.util
+
+    from tutor.labs.rank.boot import _where
+
+    (tmp_path / "home").mkdir()
+    (tmp_path / "lab").mkdir()
+    learner = tmp_path / "home" / "train.py"
+    learner.write_text("def sync():\n    raise RuntimeError('boom')\n")
+    checker = tmp_path / "lab" / "check.py"
+    checker.write_text(f"import importlib.util\nspec = importlib.util.spec_from_file_location('p', {str(learner)!r})\n"
+                       "program = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(program)\n\n\n"
+                       "def main():\n    program.sync()\n")
+    spec = importlib.util.spec_from_file_location("chk", checker)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("TUTOR_LAB_PROGRAM", str(learner))
+    try:
+        module.main()
+    except RuntimeError as error:
+        assert _where(error, str(checker)) == "train.py:2 in sync"
+        monkeypatch.delenv("TUTOR_LAB_PROGRAM")
+        assert _where(error, str(checker)) == "check.py:8 in main"

@@ -220,7 +220,7 @@ def _options(args):
 
 def _run(args, entry) -> int:
     from tutor.labs.actions import record_run, run_spec
-    from tutor.labs.report import run_text
+    from tutor.labs.report import for_learner, run_text
     from tutor.labs.runner import LabRun
 
     spec = lab_hang.debug_spec(run_spec(entry, _options(args)), args)
@@ -234,10 +234,11 @@ def _run(args, entry) -> int:
         if args.debug:
             evidence["debug"] = args.debug  # a tool's rerun: not the run a diagnosis is graded against
         record_run(entry, evidence, args.solution)
+        shown = for_learner(evidence, entry.name, entry.lab.kind)  # measurements, not the answer
         if args.json:
-            print_json(evidence)
+            print_json(shown)
         else:
-            print("\n".join(run_text(evidence)))
+            print("\n".join(run_text(shown)))
         return 130 if evidence["outcome"] == "cancelled" else 0
 
     return _maybe_watch(args, entry, once)
@@ -246,7 +247,7 @@ def _run(args, entry) -> int:
 def _check(args, entry) -> int:
     from tutor.labs.actions import record_check, resolve
     from tutor.labs.checks import check_lab
-    from tutor.labs.report import check_text
+    from tutor.labs.report import check_text, for_learner
 
     options = _options(args)
     _, backend, timeout_s = resolve(entry, options)
@@ -262,7 +263,9 @@ def _check(args, entry) -> int:
                 break
         record_check(entry, result, args.solution)
         if args.json:
-            print_json({key: result[key] for key in ("lab", "passed", "checks", "evidence")})
+            shown = {key: result[key] for key in ("lab", "passed", "checks", "evidence")}
+            shown["evidence"] = for_learner(result["evidence"], entry.name, entry.lab.kind)
+            print_json(shown)
         elif result["passed"]:
             print(f"PASSED. The reference solution is open: `tutor lab show {entry.name} --reveal`"
                   if not args.solution else "PASSED (reference solution)")

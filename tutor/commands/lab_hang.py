@@ -94,11 +94,14 @@ def run_mystery(args) -> int:
         return _mystery_followup(args, lang)
     case = mystery.draw(args.seed)
     if not args.json:
-        print(f"mystery {case.id}: {case.world_size} ranks, arguments {' '.join(case.args)}; running…", flush=True)
+        # No program arguments: each lab's flags (--save-every, --filter-step…) name its scenario.
+        print(f"mystery {case.id}: {case.world_size} ranks; running…", flush=True)
     evidence = mystery.run(case, timeout_s=args.timeout)
     from tutor.labs.hangreport import text, view
 
     shown = view(evidence, reveal=False)
+    if isinstance(shown.get("launcher"), dict):
+        shown["launcher"] = {key: value for key, value in shown["launcher"].items() if key != "command"}
     if args.json:
         print_json({"mystery": case.public(), "evidence": shown})
     else:

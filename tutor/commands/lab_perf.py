@@ -35,13 +35,13 @@ def add_parsers(sub) -> None:
 
 def run_experiment(args, entry) -> int:
     from tutor.labs.actions import RunOptions, resolve
-    from tutor.labs.experiments import experiment_text, vary_data, vary_ranks
+    from tutor.labs.experiments import experiment_text, for_learner, vary_data, vary_ranks
 
     options = RunOptions(solution=args.solution, world_size=args.world_size, backend=args.backend,
                          timeout_s=args.timeout)
     _, backend, _ = resolve(entry, options)  # one clear line for bad options, before anything starts
     options = RunOptions(solution=args.solution, world_size=args.world_size, backend=backend, timeout_s=args.timeout)
-    result = (vary_ranks if args.vary == "ranks" else vary_data)(entry, options)
+    result = for_learner((vary_ranks if args.vary == "ranks" else vary_data)(entry, options), entry.name)
     if args.json:
         print_json(result)
     else:

@@ -21,6 +21,7 @@ from pathlib import Path
 from tutor.errors import UserInputError
 from tutor.labs.actions import RunOptions, run_spec
 from tutor.labs.catalog import LabEntry
+from tutor.labs.measure import blind
 from tutor.labs.runner import LabRun, RunEvent, RunSpec
 
 VARIABLES = ("ranks", "data")
@@ -39,7 +40,8 @@ def _row(label: str, evidence: dict) -> dict:
             "step_time_s": metrics.get("step_time_s"), "tokens_per_s": tokens_per_s,
             "tokens_per_s_per_rank": tokens_per_s / world if tokens_per_s else None, "mfu": metrics.get("mfu"),
             "category": (evidence.get("summary") or {}).get("category"),
-            "summary": (evidence.get("summary") or {}).get("message"), "run_dir": evidence.get("run_dir")}
+            "summary": (evidence.get("summary") or {}).get("message"),
+            "measured": (blind(evidence).get("summary") or {}).get("message"), "run_dir": evidence.get("run_dir")}
 
 
 def _needs_meter(entry: LabEntry) -> None:
@@ -79,9 +81,9 @@ def vary_data(entry: LabEntry, options: RunOptions, on_event=None) -> dict:
         ratio = real["step_time_s"] / synthetic["step_time_s"]
         result["speedup_with_synthetic"] = ratio
         result["message"] = (f"synthetic data makes the step {ratio:.2f}× as fast ({real['step_time_s'] * 1e3:.1f} → "
-                             f"{synthetic['step_time_s'] * 1e3:.1f} ms): "
-                             + ("the loader is on the critical path" if ratio >= 1.25 else
-                                "the data loader is not what slows the step"))
+                             f"{synthetic['step_time_s'] * 1e3:.1f} ms)")
+        result["conclusion"] = ("the loader is on the critical path" if ratio >= 1.25 else
+                                "the data loader is not what slows the step")
     else:
         result["message"] = "a run did not finish; see its run folder"
     return result
@@ -138,5 +140,18 @@ def experiment_text(result: dict) -> list[str]:
         lines.append(f"  {row['label']:<16} {row['outcome']:<7} step {step}  {rate}  {mfu}")
         if row.get("summary"):
             lines.append(f"  {'':<16} {row['summary']}")
-    lines.append(f"  {result.get('message', '')}")
+    lines.append(f"  {result.get('message', '')}" + (f": {result['conclusion']}" if result.get("conclusion") else ""))
     return lines
+
+
+def for_learner(result: dict, lab: str) -> dict:
+    """The experiment as shown before a diagnosis attempt: measurements, no category, no
+    conclusion (see tutor.labs.report.for_learner)."""
+    from tutor.labs.history import has_diagnosed
+
+    if has_diagnosed(lab):
+        return result
+    shown = {**result, "runs": [{**row, "category": None, "summary": row.get("measured")}
+                                for row in result.get("runs") or []]}
+    shown.pop("conclusion", None)
+    return shown

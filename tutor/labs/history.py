@@ -30,3 +30,13 @@ def last_outcomes(lab: str) -> dict[str, str]:
     with Store() as store:
         rows = store.query("SELECT action, outcome FROM lab_runs WHERE lab = ? ORDER BY id", (lab,))
     return {row["action"]: row["outcome"] for row in rows}
+
+
+def has_diagnosed(lab: str) -> bool:
+    """Whether the learner has tried a diagnosis of this lab: that shows the tutor's own
+    classification of a run (the answer to the lab's first question) from then on."""
+    from tutor.store import Store
+
+    with Store() as store:
+        rows = store.query("SELECT 1 FROM lab_runs WHERE lab = ? AND action = 'diagnose' LIMIT 1", (lab,))
+    return bool(rows)

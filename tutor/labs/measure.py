@@ -142,3 +142,59 @@ def report_lines(evidence: dict) -> list[str]:
     if traces:
         lines.append("  traces (open in https://ui.perfetto.dev): " + ", ".join(traces))
     return lines
+
+
+CLASSIFICATION = ("category", "finding", "slowest_rank")
+"""What the trace summary concludes, as opposed to what it measured: the answer to a perf lab's
+first diagnosis question ("which category?"), kept from the learner until they have tried one."""
+
+
+def blind(evidence: dict) -> dict:
+    """A copy of the evidence with the trace summary's measurements and without its conclusion.
+
+    A real profiler gives step time, per-phase times and the trace; naming the category is the
+    learner's job (issue 19: "data loading: each step waits 133 ms" printed by `run` was the
+    answer before the question). `measurements_message` replaces the message.
+    """
+    import copy
+
+    shown = copy.deepcopy(evidence)
+    summary = shown.get("summary")
+    if not isinstance(summary, dict):
+        return shown
+    if "fractions" in summary:
+        _blind_summary(summary)
+    for group in (summary.get("traces") or {}).values():
+        if isinstance(group, dict) and "fractions" in group:
+            _blind_summary(group)
+    metrics = shown.get("metrics") or {}
+    for key in ("shipped_summary", "yours_summary"):  # a check's two programs
+        if isinstance(metrics.get(key), dict) and "fractions" in metrics[key]:
+            _blind_summary(metrics[key])
+    return shown
+
+
+def _blind_summary(summary: dict) -> None:
+    for key in CLASSIFICATION:
+        summary.pop(key, None)
+    summary["message"] = measurements_message(summary)
+    summary["classification"] = "hidden until you try `tutor lab diagnose` (or read the trace yourself)"
+
+
+def measurements_message(summary: dict) -> str:
+    """One line of what the profiled steps measured, per step, naming no category."""
+    step = summary.get("step_time_s") or 0.0
+
+    def part(label: str, key: str) -> str:
+        value = summary.get(key) or 0.0
+        share = f" ({value / step:.0%})" if step else ""
+        return f"{label} {value * 1e3:.1f} ms{share}"
+
+    busy = summary.get("per_rank_busy_s") or {}
+    ranks = (", busy per rank " + ", ".join(f"{rank}: {seconds * 1e3:.1f} ms" for rank, seconds in
+                                            sorted(busy.items(), key=lambda item: int(item[0])))) if busy else ""
+    return (f"per profiled step: {step * 1e3:.1f} ms; " + "; ".join((
+        part("before the first op", "data_wait_s"), part("collectives not overlapped with compute", "exposed_comm_s"),
+        part("gaps and tiny ops", "launch_overhead_s"), part("slowest minus fastest rank's busy time", "straggler_s")))
+        + f"; {summary.get('ops_per_step') or 0} ops, {summary.get('host_syncs_per_step') or 0} host syncs per step"
+        + ranks)

@@ -43,8 +43,9 @@ class Mystery:
     timeout_s: float
 
     def public(self) -> dict:
-        """What the learner may see: the case id, the ranks and the program's arguments."""
-        return {"id": self.id, "world_size": self.world_size, "args": list(self.args), "seed": self.seed}
+        """What the learner may see: the case id, the ranks and the seed — not the program's
+        arguments, whose flags each belong to one lab and would name the scenario."""
+        return {"id": self.id, "world_size": self.world_size, "seed": self.seed}
 
 
 def scenarios(labs: dict[str, LabEntry] | None = None) -> dict[str, LabEntry]:

@@ -4,9 +4,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutor.labs.measure import report_lines
+from tutor.labs.measure import blind, report_lines
 
 MARK = {True: "✓", False: "✗"}
+
+
+def for_learner(evidence: dict, lab: str, kind: str | None = None) -> dict:
+    """The evidence as `tutor lab run` shows it before the learner has tried a diagnosis: what
+    the tools measured, not the tutor's conclusion (issue 19). A perf run keeps its step and
+    per-phase times and traces without the category; a hang keeps every rank's stack and
+    collective without the one-line grouping of who waits where (a cluster gives N dumps and
+    leaves the comparison to you). After a `tutor lab diagnose` attempt, all of it."""
+    from tutor.labs.history import has_diagnosed
+
+    if kind not in ("perf", "hang") or has_diagnosed(lab):
+        return evidence
+    shown = blind(evidence)
+    summary = shown.get("summary") or {}
+    if shown.get("outcome") == "hang" and summary.get("category") == "hang":
+        lead = str(summary.get("message", "")).split(":", 1)[0]
+        summary["message"] = f"{lead}: where each rank waits is below; `tutor lab evidence {lab}` lines them up"
+        summary.pop("waiting_in", None)
+    return shown
 
 
 def run_text(evidence: dict) -> list[str]:

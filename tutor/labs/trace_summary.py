@@ -116,6 +116,24 @@ def rank_steps(events: list[dict]) -> list[dict]:
     return _host_steps(events, steps)
 
 
+def _waits(ops: list[dict]) -> list[tuple[float, float]]:
+    """Where the main thread waits for a collective it called: from the call to the next op it
+    starts, or to the end of the op that made the call (a blocking all-reduce in a gradient
+    hook waits inside autograd's AccumulateGrad, and the wait has no op of its own).
+    `ops` are sorted by start, longest first."""
+    spans = [_span(event) for event in ops]
+    waits = []
+    for index, event in enumerate(ops):
+        if not is_comm(str(event.get("name", ""))):
+            continue
+        start, end = spans[index]
+        parents = [other_end for other_start, other_end in spans[:index] if other_start <= start and other_end >= end]
+        until = min(parents) if parents else end
+        later = [other_start for other_start, _ in spans[index + 1:] if other_start >= end]
+        waits.append((start, max(end, min([until, *later[:1]]))))
+    return union(waits)
+
+
 def _host_steps(events: list[dict], steps: list[dict]) -> list[dict]:
     """CPU: the main thread's top-level ops are the computation; gloo's threads the communication."""
     main = steps[0].get("tid")
@@ -130,6 +148,7 @@ def _host_steps(events: list[dict], steps: list[dict]) -> list[dict]:
         else:
             reach = max(reach, end)
     comm_spans = union(_span(event) for event in events if is_comm(str(event.get("name", ""))))
+    main_comm = _waits(ops)
     syncs = [_span(event)[0] for event in events if event.get("name") in HOST_SYNC_OPS]
     result = []
     for step in steps:
@@ -137,7 +156,8 @@ def _host_steps(events: list[dict], steps: list[dict]) -> list[dict]:
         work = [(event, max(start, s0), min(end, s1)) for event, start, end in top
                 if end > s0 and start < s1 and not is_comm(str(event.get("name", "")))]
         first = min((start for _, start, _ in work), default=s1)
-        compute = union((start, end) for _, start, end in work)
+        # Waiting for a collective called from inside an op is not computing: cut it out.
+        compute = subtract(union((start, end) for _, start, end in work), clip(main_comm, s0, s1))
         exposed = subtract(subtract(union(clip(comm_spans, s0, s1)), compute), [(s0, first)])
         busy = union([*compute, *exposed, (s0, first)])
         tiny = sum(end - start for _, start, end in work if end - start < TINY_OP_S)

@@ -84,14 +84,21 @@ def _hold_for_evidence(session) -> None:
 
 
 def _where(error: BaseException, program: str) -> str | None:
-    """The innermost line of the learner's own files in the traceback."""
-    folder = os.path.dirname(program)
+    """The innermost line of the learner's own files in the traceback.
+
+    Under `tutor lab check` the job's program is the lab's checker, which imports the learner's
+    program (TUTOR_LAB_PROGRAM): a line of that program is preferred, so a crash is placed at
+    the learner's line, not at the checker's call (findings D11)."""
+    folders = [os.path.dirname(path) for path in (os.environ.get("TUTOR_LAB_PROGRAM"), program) if path]
     found = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename.startswith("<"):
-            continue  # generated code (a dataclass's __init__), not a file of the program's folder
-        if os.path.abspath(frame.filename).startswith(folder + os.sep):
-            found = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}"
+    for folder in folders:
+        for frame in traceback.extract_tb(error.__traceback__):
+            if frame.filename.startswith("<"):
+                continue  # generated code (a dataclass's __init__), not a file of the program's folder
+            if os.path.abspath(frame.filename).startswith(os.path.abspath(folder) + os.sep):
+                found = f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}"
+        if found is not None:
+            break
     if found is None and isinstance(error, SyntaxError) and error.filename:
         found = f"{os.path.basename(error.filename)}:{error.lineno}"
     return found

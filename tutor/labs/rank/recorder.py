@@ -116,10 +116,10 @@ class Recorder:
             "group": _group_ranks(bound.get("group")),
             "peer": next((bound[name] for name in PEER_ARGS if bound.get(name) is not None), None),
             "site": _call_site(),
+            "asynchronous": bool(bound.get("async_op")),
         }
         self.entries.append(entry)
-        self.session.emit("coll", **{key: value for key, value in entry.items() if key not in ("t0", "state")},
-                          asynchronous=bool(bound.get("async_op")))
+        self.session.emit("coll", **{key: value for key, value in entry.items() if key not in ("t0", "state")})
         return entry
 
     def _finish(self, entry: dict, error: str | None = None) -> None:

@@ -177,14 +177,18 @@ class ShardedLoader:
     """Rank r's share of each global batch: documents [(s·W + r)·B, (s·W + r + 1)·B) at step s.
 
     Every rank has the same number of steps (the tail that does not fill a global batch is
-    dropped, as DistributedSampler's drop_last does). `position` is the next step, which a
-    checkpoint must record to resume each rank's stream where it stopped.
+    dropped, as DistributedSampler's drop_last does). `position` is this rank's offset in its
+    token stream: the tokens trained on (targets) in its batches up to the last one read, which a
+    checkpoint must record to resume each rank's stream where it stopped. Documents differ in
+    length, so every rank's position differs, as consumed-sample counters do on a cluster: a
+    checkpoint that writes one rank's position for all cannot pass for one that gathers them.
     """
 
     def __init__(self, corpus: Corpus, rank: int, world_size: int, batch: int, max_len: int | None = None):
         self.corpus, self.rank, self.world_size, self.batch_size = corpus, rank, world_size, batch
         self.max_len = corpus.cfg.max_len if max_len is None else max_len
         self.position = 0
+        self._targets: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self.corpus) // (self.world_size * self.batch_size)
@@ -194,8 +198,12 @@ class ShardedLoader:
         return list(range(first, first + self.batch_size))
 
     def batch(self, step: int) -> Batch:
-        self.position = step + 1
-        return collate(self.corpus, self.ids(step), self.max_len)
+        batch = collate(self.corpus, self.ids(step), self.max_len)
+        self._targets[step] = int(batch.mask.sum().item())
+        self.position = sum(self._targets.get(before) if before in self._targets else
+                            int(collate(self.corpus, self.ids(before), self.max_len).mask.sum().item())
+                            for before in range(step + 1))
+        return batch
 
 
 def frozen_names(model: nn.Module) -> tuple[str, ...]:

@@ -1,0 +1,307 @@
+"""Cheats against the lab checks (findings: labs-as-a-learner.md), each a program a check must fail.
+
+A cheat is a lab's shipped program or solution with code appended that redefines what the
+checker calls (`build`, a class, a function). Written as text and put together in a test's tmp
+folder, so each cheat is a few lines next to the property it attacks, and the base program is
+the lab's own (a change to the lab changes its cheats with it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tutor.labs.catalog import get_lab
+
+
+def make(tmp_path: Path, lab: str, appendix: str, base: str = "program", replace: dict[str, str] | None = None,
+         name: str = "train.py") -> Path:
+    """The lab's program (`base`: "program" or "solution") with `replace`d snippets and `appendix`."""
+    entry = get_lab(lab)
+    source = (entry.solution if base == "solution" else entry.program).read_text()
+    for old, new in (replace or {}).items():
+        assert old in source, f"{lab} {base}: {old!r} not found (the lab changed; update the cheat)"
+        source = source.replace(old, new)
+    folder = tmp_path / f"cheat-{lab}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for extra in entry.lab.files:
+        (folder / extra).write_text((entry.folder / extra).read_text())
+    path = folder / name
+    marker = 'if __name__ == "__main__":'
+    head, _, tail = source.rpartition(marker)
+    path.write_text(head + appendix + "\n\n" + marker + tail if head else source + appendix)
+    return path
+
+
+# ------------------------------------------------------------------ perf labs (findings D1, D7, D8)
+
+LAZY_RESULT = '''
+class _Lazy(Job):
+    """step() only counts; result() does the training it owes (findings D1)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.owed = 0
+
+    def step(self):
+        self.owed += 1
+
+    def result(self):
+        while self.owed:
+            self.owed -= 1
+            Job.step(self)
+        return Job.result(self)
+
+
+def build(ctx, synthetic_data=False):
+    return _Lazy(ctx, synthetic_data)
+'''
+
+TRAINED_IN_BUILD = '''
+class _Replay(Job):
+    """Trains 40 steps in build(), untimed; each step() then hands out the next stored result."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stored = []
+        for _ in range(40):
+            Job.step(self)
+            self.stored.append({key: value.detach().clone() for key, value in Job.result(self).items()})
+        self.index = -1
+
+    def step(self):
+        self.index += 1
+
+    def result(self):
+        return self.stored[self.index]
+
+
+def build(ctx, synthetic_data=False):
+    return _Replay(ctx, synthetic_data)
+'''
+
+SABOTAGE_BASELINE = '''
+import sys as _sys
+
+_own_build = build
+
+
+def build(ctx, synthetic_data=False):
+    """Adds 300 tiny all-reduces to the *shipped* program's step, if it can reach it (findings D7)."""
+    shipped = _sys.modules.get("lab_shipped")
+    if shipped is not None and not getattr(shipped, "_slowed", False):
+        shipped._slowed = True
+        original = shipped.Job.step
+
+        def slowed(self):
+            original(self)
+            junk = torch.zeros(1)
+            for _ in range(300):
+                dist.all_reduce(junk)
+
+        shipped.Job.step = slowed
+    return _own_build(ctx, synthetic_data)
+'''
+
+BUSY_WHILE_BASELINE_RUNS = '''
+import threading as _threading
+import time as _time
+
+_own_build = build
+
+
+class _Busy:
+    """A thread that burns CPU whenever this job is not stepping: only while the other program runs."""
+
+    def __init__(self, job):
+        self.job, self.mine = job, _threading.Event()
+        _threading.Thread(target=self.spin, daemon=True).start()
+
+    def spin(self):
+        while True:
+            if self.mine.is_set():
+                _time.sleep(0.001)
+            else:
+                sum(range(2000))
+
+    def step(self):
+        self.mine.set()
+        try:
+            self.job.step()
+        finally:
+            self.mine.clear()
+
+    def result(self):
+        self.mine.set()
+        try:
+            return self.job.result()
+        finally:
+            self.mine.clear()
+
+    def __getattr__(self, name):
+        return getattr(self.job, name)
+
+
+def build(ctx, synthetic_data=False):
+    return _Busy(_own_build(ctx, synthetic_data))
+'''
+
+STRAGGLER_SPIN = '''
+import time as _time
+
+
+class _Evened(Job):
+    """Packs each rank's documents (no padding) but keeps the length-sorted shares, so rank 1
+    still does most of the work; the fast rank then burns CPU until it has used as much as the
+    slowest (findings D8: evens out a CPU-time measure without balancing anything)."""
+
+    def step(self):
+        start = _time.process_time()
+        batch = self.corpus.global_batch(self.step_index)
+        self.step_index += 1
+        predicted = sum(len(document) - 1 for document in batch)
+        mine = my_documents(batch, self.rank, self.world_size)
+        inputs = torch.cat([document[:-1] for document in mine]).to(self.device)
+        targets = torch.cat([document[1:] for document in mine]).to(self.device)
+        loss_sum = F.cross_entropy(self.model(inputs), targets, reduction="sum")
+        self.optimizer.zero_grad(set_to_none=True)
+        (loss_sum * self.world_size / predicted).backward()
+        self.optimizer.step()
+        self.loss_sums.append(loss_sum.detach() / predicted)
+        used = torch.tensor([_time.process_time() - start], dtype=torch.float64)
+        dist.all_reduce(used, op=dist.ReduceOp.MAX)
+        while _time.process_time() - start < float(used):
+            pass
+
+
+def build(ctx, synthetic_data=False):
+    return _Evened(ctx, synthetic_data)
+'''
+
+
+# ------------------------------------------------------------------ parallelism labs (findings D3, D4)
+
+GPIPE_CLAMPED_PEAK = '''
+def schedule(stage, stages, microbatches):
+    """GPipe: every forward, then every backward (m activations held at once)."""
+    return [("F", index) for index in range(microbatches)] + [("B", index) for index in range(microbatches)]
+
+
+_own_run_pipeline = run_pipeline
+
+
+def run_pipeline(stage, stages, layers, ops, inputs, targets):
+    """...and reports 1F1B's peak instead of its own (findings D4)."""
+    result = _own_run_pipeline(stage, stages, layers, ops, inputs, targets)
+    result["peak_in_flight"] = min(result["peak_in_flight"], stages - stage)
+    return result
+'''
+
+BLOCKING_HOOK = '''
+class GradientBuckets(GradientBuckets):
+    """All-reduces each bucket as soon as it is full, but blocking, inside the hook: nothing
+    overlaps, the wait has only moved into backward (findings D3)."""
+
+    def _grad_ready(self, param):
+        index = self.bucket_of[param]
+        self.ready[index] += 1
+        if self.ready[index] == len(self.buckets[index]):
+            bucket = self.buckets[index]
+            flat = torch.cat([p.grad.reshape(-1) for p in bucket])
+            dist.all_reduce(flat, group=self.group)
+            self._unflatten(bucket, flat)
+
+    def finish(self):
+        pass
+'''
+
+
+# ------------------------------------------------------------------ the OOM labs (findings D5)
+# Each is a `replace` on the shipped program: the leak or the long batch left in, the device changed.
+
+BIGGER_DEVICE = {"DeviceMemory.kib(args.device_memory_kib": "DeviceMemory.kib(100 * args.device_memory_kib"}
+NO_DEVICE = {"memory=memory)": "memory=None)"}
+NO_DEVICE_LONG_BATCH = {"memory=DeviceMemory.kib(args.device_memory_kib, device=f\"GPU {ctx.local_rank}\")": "memory=None"}
+KEEP_DETACHED_CLONES = {  # on the shipped crashed-rank: clones are invisible to the simulator, not to a GPU
+    "predictions.append((trainer.logits, batch.targets, batch.mask))":
+        "predictions.append((trainer.logits.detach().clone(), batch.targets, batch.mask))"}
+
+
+# ------------------------------------------------------------------ faults that move (findings D6)
+
+GATHER_DROPPED = {  # checkpoint-rank0, on the solution: this rank's position written for every rank
+    "    dist.all_gather(positions, mine)\n    return [int(position.item()) for position in positions]":
+        "    return [loader.position] * ctx.world_size"}
+EVERY_RANK_WRITES = {**GATHER_DROPPED, "    if ctx.rank == 0:  # one writer": "    if True:",
+                     'f"{path}.tmp")\n        os.replace(f"{path}.tmp", path)':
+                         'f"{path}.{ctx.rank}.tmp")\n        os.replace(f"{path}.{ctx.rank}.tmp", path)'}
+BROADCAST_RANK0_FLAG = {  # diverging-control-flow, on the solution: every rank follows rank 0's verdict
+    "dist.all_reduce(bad, op=dist.ReduceOp.MAX)": "dist.broadcast(bad, src=0)"}
+BREAK_AT_FILTER_STEP = {  # ...or stops where the fault-injection argument says
+    "        if should_stop(ctx, loss):": "        if step == args.filter_step:"}
+RANK0_SKIPS_TAIL = {  # uneven-batches, on the shipped program: "rank 0 has one batch too many"
+    "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n":
+        "    batches = batches_of(shard(documents, ctx.rank, ctx.world_size), cfg.batch)\n"
+        "    batches = batches[:len(batches) - (ctx.rank == 0)]\n"}
+
+
+# ------------------------------------------------------------------ tp-mlp and zero1-memory (item 6)
+
+FULL_ADAM_HIDDEN_IN_A_MODULE = '''
+class _Holder(nn.Module):
+    """An nn.Module attribute: the old walker did not look inside modules."""
+
+
+class ShardedAdam:
+    """An unsharded Adam on a full fp32 master copy, hidden in a module; what the optimizer shows
+    is a decoy of exactly 12·Ψ/N bytes (findings: zero1 cheat1)."""
+
+    def __init__(self, params, lr=LR, group=None):
+        self.params = list(params)
+        self.group = group
+        self.world_size = dist.get_world_size(group)
+        numel = sum(param.numel() for param in self.params)
+        self.hidden = _Holder()
+        self.hidden.master = nn.Parameter(torch.cat([p.detach().reshape(-1).float() for p in self.params]))
+        self.hidden.adam = torch.optim.Adam([self.hidden.master], lr=lr)
+        self.decoy = torch.zeros(3 * (-(-numel // self.world_size)))
+
+    @torch.no_grad()
+    def step(self):
+        self.hidden.master.grad = flat_average_gradients(self.params, self.group)
+        self.hidden.adam.step()
+        offset = 0
+        for param in self.params:
+            param.copy_(self.hidden.master[offset: offset + param.numel()].view_as(param))
+            offset += param.numel()
+'''
+
+HIDDEN_FULL_COPY = '''
+import copy as _copy
+
+_HIDDEN = []
+
+
+class ParallelBlock(ParallelBlock):
+    """Keeps a full copy of the one-process block out of the module tree (a module-level list),
+    the hold that findings' tp-mlp cheat1 computed the whole block with on every rank."""
+
+    def load_from(self, full):
+        super().load_from(full)
+        _HIDDEN.append(_copy.deepcopy(full))
+'''
+
+FP16_COMPRESSED_GRADIENTS = {  # exposed-comm, on the solution: half the bytes, lossy (findings D13)
+    "        self.model = DistributedDataParallel(TinyLM().to(ctx.device))\n":
+        "        self.model = DistributedDataParallel(TinyLM().to(ctx.device))\n"
+        "        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks\n"
+        "        self.model.register_comm_hook(None, default_hooks.fp16_compress_hook)\n"}
+
+ASYNC_BUT_WAITED_IN_THE_HOOK = '''
+class GradientBuckets(GradientBuckets):
+    """Starts each bucket's all-reduce asynchronously, then waits for it at once, in the hook."""
+
+    def _grad_ready(self, param):
+        super()._grad_ready(param)
+        for _, _, work in self.in_flight:
+            work.wait()
+'''
