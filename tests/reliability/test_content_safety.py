@@ -106,3 +106,19 @@ def test_a_vary_range_the_engine_cannot_draw_from_is_a_problem(tree, capsys, var
     questions.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     code, out = _validate(tree, capsys)
     assert code == 1 and says in out, out
+
+
+def test_escape_codes_in_content_never_reach_the_terminal(tree, monkeypatch, capsys):
+    lesson = tree / "lessons" / "01-basics.yaml"
+    lesson.write_text(lesson.read_text().replace("en: Sizing basics", 'en: "\\e[2J\\e]0;owned\\aSizing\\x9b basics"', 1))
+    monkeypatch.setenv("TUTOR_CONTENT", str(tree))
+    from tutor.content import load
+
+    load.cache_clear()
+    try:
+        assert main(["lessons"]) == 0
+    finally:
+        load.cache_clear()
+    out = capsys.readouterr().out
+    assert "Sizing" in out
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out

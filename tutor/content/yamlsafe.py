@@ -13,12 +13,15 @@ PyYAML's safe loader already refuses arbitrary tags; on top of it this module
   expands to, so an alias bomb ("billion laughs") stops after a fixed budget instead of
   being materialised by a later pass;
 - refuses duplicate mapping keys (PyYAML keeps the last one silently);
-- records the line of every value, so schema errors can say `path:line`.
+- records the line of every value, so schema errors can say `path:line`;
+- drops control characters from every string (ESC, BEL, C1 codes; tab and newline stay), so no
+  content can send escape sequences to a terminal through `tutor lessons` or the app.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +35,7 @@ except ImportError:  # pragma: no cover - depends on the wheel
 
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 32
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_NODES = 20_000  # a 900-line lesson is ~2,000 values; anything near this is hostile
 
 Path_ = tuple  # a location inside a document: keys and list indexes
@@ -184,7 +188,8 @@ class _Builder:
 
     def _scalar(self, node: yaml.Node) -> object:
         try:
-            return self.scalars.construct_object(node)
+            value = self.scalars.construct_object(node)
+            return _CONTROL.sub("", value) if isinstance(value, str) else value
         except yaml.YAMLError as error:
             raise _syntax_problem(error) from None
         except (ValueError, OverflowError, TypeError) as error:  # 2024-02-30; an int of 5,000 digits
