@@ -23,9 +23,13 @@ def run(args) -> int:
         print(path)
         return 0
     if args.action == "recover":
+        from tutor.store.db import inspect
+
         notes: list[str] = []
+        healthy = inspect(path)[0] == "healthy"
         moved, restored = recover(path, force=getattr(args, "force", False), notes=notes)
-        print(f"damaged database kept as {moved}" if moved else f"no database at {path}")
+        label = "healthy database set aside as" if healthy else "damaged database kept as"
+        print(f"{label} {moved}" if moved else f"no database at {path}")
         for note in notes:
             print(f"note: {note}")
         print(f"restored {restored.name}" if restored else "no readable backup; a fresh database will be created")
