@@ -204,3 +204,13 @@ def test_two_processes_starting_at_once_on_a_fresh_folder(tmp_path):
             failures.append(errors.get())
         assert all(worker.exitcode == 0 for worker in workers)
     assert failures == [], f"{len(failures)} of 100 starts failed: {failures[:3]}"
+
+
+@pytest.mark.parametrize("home", ["/etc/passwd", "/proc/self/nope"])
+def test_a_tutor_home_that_cannot_be_a_folder_is_one_line(monkeypatch, capsys, home):
+    from tutor.cli import main
+
+    monkeypatch.setenv("TUTOR_HOME", home)
+    assert main(["progress"]) == 1
+    error = capsys.readouterr().err
+    assert "internal error" not in error and "data folder" in error and "TUTOR_HOME" in error
