@@ -56,3 +56,33 @@ def test_answers_starting_with_a_dash_need_no_double_dash(argv, capsys):
 def test_a_real_option_is_still_an_option(capsys):
     assert main(["check", "model-state-total", "-inf", "--js"]) == 0  # argparse abbreviation of --json
     assert json.loads(capsys.readouterr().out)["step"] == "main"
+
+
+_STEPS = [("distopt-bytes-per-gpu", "main"), ("distopt-formula", "main"), ("config-dense-cluster", "main"),
+          ("fp8-gradient-format", "main"), ("hang-at-step-n", "main"), ("clarify-gpu-count", "main")]
+
+
+def test_every_grader_takes_arbitrary_bytes_and_the_store_records_them(tutor_home):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tutor.content import load_content
+    from tutor.grading import grade
+    from tutor.paths import content_root
+    from tutor.store import Attempt, Store, record_attempt
+
+    bank = load_content([content_root()])
+    store = Store()
+
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.binary(max_size=200), st.sampled_from(_STEPS))
+    def graded_and_recorded(raw, target):
+        answer = raw.decode("utf-8", "surrogateescape")  # what argv holds for bytes that are not UTF-8
+        verdict = grade(bank.questions[target[0]].model, answer, target[1])
+        assert verdict.feedback["en"] and verdict.feedback["zh"]
+        record_attempt(store, Attempt(target[0], answer, verdict.correct, verdict.score))
+
+    try:
+        graded_and_recorded()
+    finally:
+        store.close()
