@@ -8,7 +8,6 @@ folder, a database truncated to 0 bytes, and two processes creating the schema a
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sqlite3
 import subprocess
 from contextlib import closing
