@@ -44,11 +44,45 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+FREE_TEXT_COMMANDS = ("check",)
+"""Commands whose positional arguments are learner text, which may start with '-' (`-inf`,
+`--overlap-param-gather`)."""
+
+
+def answers_as_positionals(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """argv with every token that is not one of the command's own options moved after `--`, so
+    argparse reads `tutor check ID -inf --json` as the answer `-inf` plus the flag --json."""
+    if not argv or argv[0] not in FREE_TEXT_COMMANDS or "--" in argv:
+        return argv
+    command = next(action for action in parser._subparsers._group_actions[0].choices.values()
+                   if action.prog.endswith(" " + argv[0]))
+    known = command._option_string_actions
+    options: list[str] = []
+    positionals: list[str] = []
+    tokens = iter(argv[1:])
+    for token in tokens:
+        name = token.split("=", 1)[0]
+        action = known.get(name)
+        if action is None and name.startswith("--") and len(name) > 2:
+            matches = [option for option in known if option.startswith(name)]  # argparse abbreviations
+            action = known[matches[0]] if len(matches) == 1 else None
+        if action is None or token == "-":
+            positionals.append(token)
+            continue
+        options.append(token)
+        if action.nargs is None and "=" not in token:  # an option that takes one value
+            value = next(tokens, None)
+            if value is not None:
+                options.append(value)
+    return [argv[0], *options, "--", *positionals]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # A known command first: only its parser is needed (help, errors and all); anything else
     # (`--help`, `--version`, a typo) gets the whole tree and its listing.
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    argv = answers_as_positionals(argv, parser)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -42,5 +42,11 @@ def home_dir() -> Path:
         from platformdirs import user_data_dir
 
         home = Path(user_data_dir("tutor", appauthor=False))
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # TUTOR_HOME=/etc/passwd, a missing folder on a read-only disk
+        from tutor.errors import TutorError
+
+        raise TutorError(f"the data folder {home} cannot be used ({error.strerror or error}); "
+                         "point TUTOR_HOME at a folder you can write") from None
     return home

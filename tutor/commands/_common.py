@@ -35,3 +35,40 @@ def loaded_content():
         print(f"tutor: note: {len(content.problems)} content problem(s) skipped; run `tutor validate`",
               file=sys.stderr)
     return content
+
+
+REPLACED_NOTE = ("tutor: note: the answer had bytes that are not UTF-8; each was replaced by \ufffd "
+                 "and the answer graded as shown / 答案里有非 UTF-8 字节，已替换为 \ufffd 后评分")
+
+
+def read_answer(given: str, stdin_limit: int) -> str:
+    """The answer from argv, or from standard input when `given` is `-`, as valid text: bytes that
+    are not UTF-8 (argv carries them as lone surrogates) become U+FFFD, with a note on stderr,
+    so the answer can be graded *and* recorded (SQLite refuses surrogates)."""
+    if given == "-":
+        raw = sys.stdin.buffer.read(stdin_limit) if hasattr(sys.stdin, "buffer") else sys.stdin.read(stdin_limit)
+        if isinstance(raw, str):
+            text, replaced = valid_text(raw)
+        else:
+            try:
+                text, replaced = raw.decode("utf-8"), False
+            except UnicodeDecodeError:
+                text, replaced = raw.decode("utf-8", "replace"), True
+    else:
+        text, replaced = valid_text(given)
+    if replaced:
+        print(REPLACED_NOTE, file=sys.stderr)
+    return text
+
+
+def valid_text(text: str) -> tuple[str, bool]:
+    """`text` with lone surrogates (undecodable bytes) replaced by U+FFFD; whether any were."""
+    try:
+        text.encode("utf-8")
+        return text, False
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), True
+    except UnicodeEncodeError:  # surrogates that did not come from bytes: replace one by one
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text), True

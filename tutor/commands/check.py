@@ -12,9 +12,8 @@ question's score so far, from the latest attempt at each step.
 
 from __future__ import annotations
 
-import sys
-
-from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, loaded_content, print_json
+from tutor.commands._common import (add_json_flag, add_lang_flag, lang_of, loaded_content, print_json,
+                                    read_answer)
 from tutor.commands.ask import checked_seed, find_question
 from tutor.errors import TutorError, UserInputError
 
@@ -39,7 +38,7 @@ def run(args) -> int:
 
     question = find_question(loaded_content(), args.id)
     seed = checked_seed(args.seed)
-    answer = sys.stdin.read(STDIN_LIMIT) if args.answer == "-" else args.answer
+    answer = read_answer(args.answer, STDIN_LIMIT)
     try:
         step = find_step(question, args.step)
     except StepNotFound as error:

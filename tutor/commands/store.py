@@ -6,7 +6,9 @@ from __future__ import annotations
 def add_arguments(parser) -> None:
     parser.add_argument("action", choices=("path", "check", "backup", "recover"),
                         help="path: print where it is; check: integrity check; backup: copy it now; "
-                             "recover: move a damaged database aside and restore the newest backup")
+                             "recover: move a damaged database aside and restore the newest good backup")
+    parser.add_argument("--force", action="store_true",
+                        help="recover even a healthy database (it is set aside, never deleted)")
 
 
 def run(args) -> int:
@@ -21,8 +23,15 @@ def run(args) -> int:
         print(path)
         return 0
     if args.action == "recover":
-        moved, restored = recover(path)
-        print(f"damaged database kept as {moved}" if moved else f"no database at {path}")
+        from tutor.store.db import inspect
+
+        notes: list[str] = []
+        healthy = inspect(path)[0] == "healthy"
+        moved, restored = recover(path, force=getattr(args, "force", False), notes=notes)
+        label = "healthy database set aside as" if healthy else "damaged database kept as"
+        print(f"{label} {moved}" if moved else f"no database at {path}")
+        for note in notes:
+            print(f"note: {note}")
         print(f"restored {restored.name}" if restored else "no readable backup; a fresh database will be created")
         with Store(path):
             pass

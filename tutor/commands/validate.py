@@ -65,5 +65,7 @@ def _add_context(content, root: Path, given: set[Path]) -> None:
 
 
 def _within(path: Path, scope: set[Path]) -> bool:
-    resolved = path.resolve()
+    # The file's folder is resolved, not the file: a symlink out of the tree (or in a loop) is a
+    # problem of the tree it is listed in, and must not vanish from the report.
+    resolved = path.parent.resolve() / path.name
     return any(resolved == item or resolved.is_relative_to(item) for item in scope)

@@ -126,6 +126,12 @@ def load_lab_file(path: Path, content: Content) -> None:
     lab = _validate(Lab, document, (), path, content)
     if lab is None:
         return
+    outside = _lab_paths_outside(lab, path.parent)
+    if outside:  # refused here, so `tutor lab start` can never copy from outside the lab
+        for relative, location in outside:
+            content.problems.append(Problem(path, document.line_of(location),
+                                            f"{relative!r} is outside the lab folder {path.parent.name}/; lab skipped"))
+        return
     name = match.group(2)
     if name in content.labs:
         other = content.labs[name]
@@ -136,10 +142,23 @@ def load_lab_file(path: Path, content: Content) -> None:
 
 def _read(path: Path, content: Content) -> Document | None:
     try:
-        return read_document(path)
+        return read_document(path, path.parent)
     except YamlProblem as problem:
         content.problems.append(Problem(path, problem.line, problem.message))
         return None
+
+
+def _lab_paths_outside(lab: Lab, folder: Path) -> list[tuple[str, tuple]]:
+    """Lab paths that lead out of the lab's folder (`../../etc/passwd`, `/etc/hostname`)."""
+    outside = []
+    for key in ("program", "solution", "checker"):
+        relative = getattr(lab, key)
+        if relative is not None and not (folder / relative).resolve().is_relative_to(folder.resolve()):
+            outside.append((str(relative), (key,)))
+    for index, relative in enumerate(lab.files):
+        if not (folder / relative).resolve().is_relative_to(folder.resolve()):
+            outside.append((str(relative), ("files", index)))
+    return outside
 
 
 def _validate(model: type[M], document: Document, location: tuple, path: Path,
@@ -253,9 +272,9 @@ def _model_in(annotation: object, node: object) -> type[BaseModel] | None:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+    try:  # the folder is resolved, not the file: it may be a symlink loop or lead elsewhere
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 

@@ -1,17 +1,28 @@
 """Safe YAML reading with line numbers, and the limits that keep hostile files cheap.
 
 PyYAML's safe loader already refuses arbitrary tags; on top of it this module
+- reads only regular files (a FIFO, a device, a folder named *.yaml is refused without being
+  read: opened non-blocking, checked with fstat), inside the content tree when one is given
+  (symlinks that lead out of it, or in a loop, are refused), and never more than MAX_BYTES + 1
+  bytes (a symlink to /dev/urandom reports size 0 and would otherwise be read forever);
 - refuses files that are too large, binary, or not UTF-8, before parsing;
+- turns a scalar that YAML's constructors reject (`2024-02-30`, a 5,000-digit integer) into a
+  `path:line` problem, not an exception;
 - walks the event stream (iterative, so no recursion) to refuse deep nesting;
 - builds Python values from the composed node graph itself, counting every node an alias
   expands to, so an alias bomb ("billion laughs") stops after a fixed budget instead of
   being materialised by a later pass;
 - refuses duplicate mapping keys (PyYAML keeps the last one silently);
-- records the line of every value, so schema errors can say `path:line`.
+- records the line of every value, so schema errors can say `path:line`;
+- drops control characters from every string (ESC, BEL, C1 codes; tab and newline stay), so no
+  content can send escape sequences to a terminal through `tutor lessons` or the app.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +35,7 @@ except ImportError:  # pragma: no cover - depends on the wheel
 
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 32
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_NODES = 20_000  # a 900-line lesson is ~2,000 values; anything near this is hostile
 
 Path_ = tuple  # a location inside a document: keys and list indexes
@@ -54,23 +66,58 @@ class Document:
         return 1
 
 
-def read_document(path: Path) -> Document:
-    """Read and parse one YAML file, or raise YamlProblem."""
+def read_document(path: Path, tree: Path | None = None) -> Document:
+    """Read and parse one YAML file, or raise YamlProblem. With `tree`, the file (after any
+    symlinks) must lie inside that folder (the loader passes the folder the file is listed in,
+    so a symlinked lessons/ folder works, a symlink from it to /etc does not)."""
+    return parse_document(_decode(read_bounded(path, tree)))
+
+
+def read_bounded(path: Path, tree: Path | None = None, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most `limit` (refused above it), without ever blocking."""
     try:
-        size = path.stat().st_size
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop (Python 3.11)
+        reason = getattr(error, "strerror", None) or "a symlink loop"
+        raise YamlProblem(1, f"cannot read file: {reason}") from None
+    if tree is not None and not real.is_relative_to(tree.resolve()):
+        raise YamlProblem(1, f"a symlink to {real}, outside its folder {tree}; refused")
+    try:
+        descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
         raise YamlProblem(1, f"cannot read file: {error.strerror}") from None
-    if size > MAX_BYTES:
-        raise YamlProblem(1, f"file is {size:,} bytes; content files are limited to {MAX_BYTES:,}")
-    raw = path.read_bytes()
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) \
+                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "a special file"
+            raise YamlProblem(1, f"{kind}, not a regular file; content files are plain YAML files")
+        if info.st_size > limit:
+            raise YamlProblem(1, f"file is {info.st_size:,} bytes; content files are limited to {limit:,}")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(descriptor, min(1 << 16, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as error:
+        raise YamlProblem(1, f"cannot read file: {error.strerror}") from None
+    finally:
+        os.close(descriptor)
+    if total > limit:
+        raise YamlProblem(1, f"file is over {limit:,} bytes; content files are limited to {limit:,}")
+    return b"".join(chunks)
+
+
+def _decode(raw: bytes) -> str:
     if b"\x00" in raw:
         raise YamlProblem(1, "binary file (contains NUL bytes); expected UTF-8 YAML text")
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise YamlProblem(line, "not valid UTF-8 text") from None
-    return parse_document(text)
 
 
 def parse_document(text: str) -> Document:
@@ -137,10 +184,18 @@ class _Builder:
             return self._mapping(node, location)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, location + (index,)) for index, item in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _scalar(self, node: yaml.Node) -> object:
         try:
-            return self.scalars.construct_object(node)
+            value = self.scalars.construct_object(node)
+            return _CONTROL.sub("", value) if isinstance(value, str) else value
         except yaml.YAMLError as error:
             raise _syntax_problem(error) from None
+        except (ValueError, OverflowError, TypeError) as error:  # 2024-02-30; an int of 5,000 digits
+            shown = str(getattr(node, "value", ""))
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise YamlProblem(node.start_mark.line + 1, f"bad value {shown!r}: {str(error).split(chr(10))[0]}") from None
 
     def _mapping(self, node: yaml.MappingNode, location: Path_) -> dict:
         result: dict = {}
@@ -149,7 +204,7 @@ class _Builder:
                 raise YamlProblem(key_node.start_mark.line + 1, "mapping keys must be plain scalars")
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise YamlProblem(key_node.start_mark.line + 1, "merge keys (<<) are not supported")
-            key = self.scalars.construct_object(key_node)
+            key = self._scalar(key_node)
             if not isinstance(key, (str, int)):
                 key = str(key)
             if key in result:

@@ -29,8 +29,11 @@ def find_step(question: Question, step_id: str | None):
 
 
 def grade(question: Question, answer: object, step_id: str | None = None, seed: int = 0,
-          self_assessment: str | None = None) -> Verdict:
-    """Grade `answer` to one step of one variant of `question`."""
+          self_assessment: str | None = None, cancelled=None) -> Verdict:
+    """Grade `answer` to one step of one variant of `question`.
+
+    `cancelled` (a no-argument callable, e.g. a Textual worker's `lambda: worker.is_cancelled`)
+    lets a worker thread stop a formula grading early; `budget.Cancelled` is then raised."""
     step = find_step(question, step_id)
     text = answer if isinstance(answer, str) else ("" if answer is None else str(answer))
     if isinstance(step, (OpenStep, ClarifyStep)):
@@ -44,9 +47,10 @@ def grade(question: Question, answer: object, step_id: str | None = None, seed: 
 
         return grade_choice(step, text)
     if isinstance(step, FormulaStep):
+        from tutor.grading.budget import Budget
         from tutor.grading.formula import grade_formula
 
-        return grade_formula(step, text)
+        return grade_formula(step, text, Budget(cancelled=cancelled))
     variant = draw(question, seed)
     if isinstance(step, NumericStep):
         from tutor.grading.numeric import grade_numeric

@@ -31,17 +31,21 @@ def _end_if_orphaned(parent: int) -> None:
     This daemon thread keeps running through that and ends it; the ranks, tied to the launcher
     by their own parent-death signal, go with it.
     """
+    from tutor.labs.procs import RUN_MARKER_ENV, sweep
+
     while os.getppid() == parent:
         time.sleep(0.2)
     time.sleep(ORPHAN_GRACE_S)
+    sweep(os.environ.get(RUN_MARKER_ENV), os.getpid(), reap=True)  # SIGTERM-ignoring and escaped processes too
     os.kill(os.getpid(), signal.SIGKILL)
 
 
 def main() -> None:
-    from tutor.labs.procs import die_with_parent
+    from tutor.labs.procs import RUN_MARKER_ENV, become_subreaper, die_with_parent, sweep
 
     expected = os.environ.get(PARENT_PID_ENV)
     parent = int(expected) if expected and expected.isdigit() else None
+    become_subreaper()  # double-forked and setsid'd processes of the ranks stay in this tree
     if die_with_parent(signal.SIGTERM, parent) and parent is not None:
         threading.Thread(target=_end_if_orphaned, args=(parent,), daemon=True, name="tutor-orphan-watch").start()
     os.environ[LAUNCHER_PID_ENV] = str(os.getpid())
@@ -60,6 +64,9 @@ def main() -> None:
             raise
         print(message, file=sys.stderr, flush=True)
         sys.exit(1)
+    finally:
+        # However torchrun ends (done, failed, SIGTERM), nothing the ranks started outlives it.
+        sweep(os.environ.get(RUN_MARKER_ENV), os.getpid(), reap=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,17 @@ Three layers, because each one alone has a gap:
 3. While a run lasts, the runner keeps a list of the launcher's descendants (from /proc), and
    after the run ends it kills any that are still there, checking each one's start time so
    that a recycled pid is never hit.
+4. The launcher is a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): a learner's process that
+   double-forks or calls setsid is reparented to the launcher, not to init, so it stays in the
+   launcher's tree; and every process of a run carries the run's marker in its environment
+   (`RUN_MARKER_ENV`). On every end (normal exit, SIGTERM from the parent-death signal, the
+   orphan watch, the runner's stop) `sweep` freezes (SIGSTOP) and then SIGKILLs every process
+   of the tree and every marked one, round after round until none is left, so a fork tree or a
+   child ignoring SIGTERM cannot outlast it. (A cgroup would be the kernel-enforced form of this;
+   it needs a delegated cgroup v2 subtree, which a learner's machine rarely grants.)
+5. Each CPU rank runs under an address-space limit (`cap_memory`, RLIMIT_AS), so a program that
+   allocates without bound fails with MemoryError in that rank ("out of memory" in the evidence)
+   instead of exhausting the machine.
 Linux only where it says so; elsewhere layers 1 and 3 (without /proc: the known pids) remain.
 """
 
@@ -19,11 +30,17 @@ import ctypes
 import os
 import signal
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+PR_SET_CHILD_SUBREAPER = 36
 PROC = Path("/proc")
+RUN_MARKER_ENV = "TUTOR_LAB_RUN_ID"
+"""Set by the runner on the launcher; every process of the run inherits it (the sweep's marker)."""
+MEMORY_CAP_ENV = "TUTOR_LAB_RANK_MEMORY_MB"
+SWEEP_LIMIT_S = 5.0
 
 
 def die_with_parent(sig: int, expected_parent: int | None = None) -> bool:
@@ -145,3 +162,84 @@ def listening_ports() -> set[int]:
             if len(fields) > 3 and fields[3] == "0A":  # TCP_LISTEN
                 ports.add(int(fields[1].rsplit(":", 1)[1], 16))
     return ports
+
+
+def become_subreaper() -> bool:
+    """Orphaned descendants of this process are reparented to it instead of to init (Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def run_processes(run_id: str | None, root: int | None = None) -> set[Proc]:
+    """The live processes of a run: descendants of `root` and every process marked with `run_id`,
+    never the calling process itself."""
+    found = descendants(root) if root is not None else set()
+    if run_id:
+        for pid in pids_with_env(RUN_MARKER_ENV, run_id):
+            proc = identify(pid)
+            if proc is not None:
+                found.add(proc)
+    return {proc for proc in found if proc.pid != os.getpid()}
+
+
+def sweep(run_id: str | None, root: int | None = None, limit_s: float = SWEEP_LIMIT_S, reap: bool = False) -> int:
+    """Stop, then kill, every process of the run, round after round until a round finds none
+    (a fork tree forks while it is being killed; a stopped process cannot). Returns how many.
+    `reap` only in the launcher (a subreaper): elsewhere waiting for any child would steal the
+    exit status of children that other code is waiting for."""
+    killed: set[Proc] = set()
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        found = run_processes(run_id, root)
+        if not found:
+            break
+        kill_all(found, signal.SIGSTOP)
+        kill_all(found, signal.SIGKILL)
+        killed |= found
+        if reap:
+            _reap_children()
+        time.sleep(0.01)
+    return len(killed)
+
+
+def _reap_children() -> None:
+    """As a subreaper we inherit orphans; collect the ones that have died (never blocks)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def cap_memory(megabytes: int) -> bool:
+    """Limit this process's address space (inherited by what it starts); False if not possible."""
+    import resource
+
+    limit = int(megabytes) << 20
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def default_rank_memory_mb(ranks: int) -> int:
+    """Per-rank cap: half the machine's memory shared by the ranks, 2–8 GB (torch itself maps
+    ~0.6 GB of address space)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    except (ValueError, OSError):
+        return 4096
+    return max(2048, min(8192, total // (2 * max(1, ranks))))
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    text = str(error)
+    return isinstance(error, MemoryError) or "can't allocate memory" in text or "not enough memory" in text

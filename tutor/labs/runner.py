@@ -75,6 +75,8 @@ class LabRun:
         env[PARENT_PID_ENV] = str(os.getpid())
         env[RUN_ID_ENV] = self.run_id
         env["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"] = env.get("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", "5")
+        if self.plan.backend == "gloo":  # CUDA maps far more address space than it uses: no cap there
+            env.setdefault(procs.MEMORY_CAP_ENV, str(procs.default_rank_memory_mb(self.plan.nproc_per_node)))
         self._t0_wall, self._t0 = time.time(), time.monotonic()
         self._proc = subprocess.Popen(self.plan.command(), env=env, cwd=str(Path(self.spec.program).parent),
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -285,6 +287,7 @@ class LabRun:
         except (ProcessLookupError, PermissionError):
             pass
         self._proc.wait()
+        procs.sweep(self.run_id)  # whatever left the tree (setsid, double fork) still carries the marker
         for reader in getattr(self, "_readers", []):
             reader.join(timeout=2.0)
 

@@ -26,13 +26,23 @@ class Attempt:
     created_at: str = field(default_factory=utc_now)
 
 
+def _storable(text: str) -> str:
+    """SQLite refuses lone surrogates (undecodable bytes carried in a str): store U+FFFD instead
+    of failing to record a graded answer."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
 def record_attempt(store: Store, attempt: Attempt) -> int:
     with store.transaction() as connection:
         cursor = connection.execute(
             "INSERT INTO attempts (question_id, step_id, seed, answer, correct, score, hints_used,"
             " elapsed_s, lang, mode, self_assessed, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (attempt.question_id, attempt.step_id, attempt.seed, attempt.answer, int(attempt.correct),
+            (attempt.question_id, attempt.step_id, attempt.seed, _storable(attempt.answer), int(attempt.correct),
              max(0.0, min(1.0, attempt.score)), attempt.hints_used, attempt.elapsed_s, attempt.lang,
              attempt.mode, int(attempt.self_assessed), attempt.created_at),
         )

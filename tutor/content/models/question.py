@@ -9,6 +9,9 @@ from pydantic import Field, StringConstraints, model_validator
 from tutor.content.models.base import LANGS, FormulaName, Ident, NonEmpty, Number, Text, ContentModel
 
 
+MAX_RANGE_VALUES = 1_000_000
+
+
 class Vary(ContentModel):
     """The values a parametric input draws from: `choices`, or a `min`..`max` range by `step`."""
 
@@ -32,6 +35,14 @@ class Vary(ContentModel):
             raise ValueError("give choices, or both min and max")
         elif self.min > self.max or self.min <= 0 or (self.step is not None and self.step <= 0):
             raise ValueError("a range needs 0 < min <= max and a positive step")
+        else:
+            import math
+
+            if not all(math.isfinite(value) for value in (self.min, self.max, self.step or 1)):
+                raise ValueError("a range needs finite min, max and step (not .inf or .nan)")
+            # Drawing counts the values of the range: keep that count small and computable.
+            if self.step is not None and (self.max - self.min) / self.step > MAX_RANGE_VALUES:
+                raise ValueError(f"the range has more than {MAX_RANGE_VALUES:,} values; use a larger step")
         return self
 
 

@@ -21,10 +21,12 @@ import os
 import signal
 
 from tutor.labs.agent import LAUNCHER_PID_ENV
-from tutor.labs.procs import die_with_parent
+from tutor.labs.procs import MEMORY_CAP_ENV, cap_memory, die_with_parent
 
 if os.environ.get(LAUNCHER_PID_ENV, "").isdigit():
     die_with_parent(signal.SIGKILL, int(os.environ[LAUNCHER_PID_ENV]))
+    if os.environ.get(MEMORY_CAP_ENV, "").isdigit():
+        cap_memory(int(os.environ[MEMORY_CAP_ENV]))
 
 
 def init(backend: str | None = None, timeout_s: float | None = None):

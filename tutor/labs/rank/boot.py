@@ -44,7 +44,13 @@ def main(argv: list[str]) -> None:
             _exit_without_teardown()
         raise
     except BaseException as error:
-        session.emit("exception", type=type(error).__name__, message=str(error)[:2000],
+        from tutor.labs.procs import MEMORY_CAP_ENV, is_out_of_memory
+
+        message = str(error)[:2000]
+        if is_out_of_memory(error):  # the per-rank cap (procs.cap_memory) was reached
+            message = f"out of memory: this rank reached its cap of {os.environ.get(MEMORY_CAP_ENV, '?')} MB " \
+                      f"({MEMORY_CAP_ENV}) {message}".rstrip()
+        session.emit("exception", type=type(error).__name__, message=message,
                      where=_where(error, program), traceback=traceback.format_exc()[-6000:])
         _record_for_torchrun(error)
         _hold_for_evidence(session)
