@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from tutor.ui.guard import Guarded
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
@@ -23,7 +24,7 @@ def _lazy(module: str, name: str) -> Callable[[], Screen]:
     return make
 
 
-class TutorApp(App):
+class TutorApp(App, metaclass=Guarded):
     """`tutor start`. Each section of the product is a mode; Home is where it opens."""
 
     CSS_PATH = "app.tcss"
@@ -61,6 +62,29 @@ class TutorApp(App):
         self._rendered: dict[tuple[str, str], object] = {}
         self._render_lock = threading.Lock()
         self.set_reactive(TutorApp.lang, lang)
+        self.ui_errors: list[tuple[str, BaseException]] = []
+        """Errors caught and reported while the app ran (where, error); the monkey tests read it."""
+
+    # Where Textual calls `_handle_exception` from a loop that survives the error: a timer's tick,
+    # the callbacks queued with call_later / call_after_refresh, idle handlers.
+    _SURVIVABLE_CALLERS = frozenset({"_tick", "_flush_next_callbacks"})
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A worker's or timer's error is reported and the app goes on; any other one (drawing,
+        composing, a message loop already broken) is logged, then ends the app with status 1."""
+        import sys
+
+        from textual.worker import WorkerFailed
+
+        from tutor.ui import guard
+
+        caller = sys._getframe(1).f_code.co_name
+        if isinstance(error, WorkerFailed) or caller in self._SURVIVABLE_CALLERS:
+            cause = error.error if isinstance(error, WorkerFailed) else error
+            guard.report(self, cause, "worker" if isinstance(error, WorkerFailed) else caller)
+            return
+        guard.log_error(error, caller, fatal=True)
+        super()._handle_exception(error)
 
     def on_mount(self) -> None:
         self.title = text("app.title", self.lang)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tutor.ui.guard import Guarded
 
-class SectionScreen(Screen):
+
+class SectionScreen(Screen, metaclass=Guarded):
     """A top-level mode. Subclasses draw their texts in `render_texts(lang)`."""
 
     BINDINGS = [Binding("escape", "app.switch_mode('home')", "Home", id="home")]

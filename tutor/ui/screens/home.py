@@ -13,10 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.ui.guard import Guarded
 from tutor.ui.strings import SECTIONS, pick, text
 
 
-class HomeScreen(Screen):
+class HomeScreen(Screen, metaclass=Guarded):
     """What to do next, one key away."""
 
     BINDINGS = [

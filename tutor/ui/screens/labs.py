@@ -10,6 +10,7 @@ first divergence is marked once the learner has answered.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.labs_text import brief_markdown, outcome_text
 from tutor.ui.strings import text
@@ -106,8 +108,7 @@ class LabsScreen(SectionScreen):
         listing.border_title = text("labs.list", lang)
         highlighted = listing.highlighted
         listing.clear_options()
-        listing.add_options(Option(f"{STATUS_MARK[self.status.get(name, 'new')]} {name}\n"
-                                   f"  [dim]{entry.lab.kind} · {entry.lab.title.get(lang)}[/dim]", id=name)
+        listing.add_options(Option(_list_prompt(name, entry, self.status.get(name, "new"), lang), id=name)
                             for name, entry in self.labs.items())
         listing.highlighted = highlighted if highlighted is not None else (0 if self.labs else None)
         self.query_one("#lab-answer", Input).placeholder = text("labs.answer", lang)
@@ -223,56 +224,63 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.launch import require_torch
-
-        try:
-            require_torch()
-        except TutorError as error:
-            self.notify(str(error), severity="error")
-            return
-        self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
-        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
-        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
-        self._show_evidence()
-        self._execute(self.entry, action)
-
-    @work(thread=True, exclusive=True, group="labs-run")
-    def _execute(self, entry, action: str) -> None:
-        from tutor.labs.actions import RunOptions, record_check, record_run, run_spec
-        from tutor.labs.checks import check_spec, judge
-        from tutor.labs.launch import resolve_backend
-        from tutor.labs.runner import LabRun
+        from tutor.labs.actions import RunOptions, resolve, run_spec
+        from tutor.labs.checks import check_spec
+        from tutor.labs.launch import require_torch, resolve_backend
         from tutor.labs.workspace import working_program
 
-        if action == "check":
-            spec = check_spec(entry, working_program(entry) or entry.program,
-                              backend=resolve_backend("auto", entry.lab.world_size))
-        else:
-            spec = run_spec(entry, RunOptions())
+        entry = self.entry
+        try:
+            require_torch()
+            # Refused here, in one line, as the CLI does: a GPU-only lab on a machine without
+            # CUDA GPUs, or options the lab cannot take (walkthrough B2 and minor 6).
+            resolve(entry, RunOptions())
+            if action == "check":
+                spec = check_spec(entry, working_program(entry) or entry.program,
+                                  backend=resolve_backend("auto", entry.lab.world_size))
+            else:
+                spec = run_spec(entry, RunOptions())
+        except TutorError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
+        self.query_one("#lab-logs", LabLogs).reset(entry.lab.world_size)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
+        self._show_evidence()
+        self._execute(entry, action, spec)
+
+    @work(thread=True, exclusive=True, group="labs-run")
+    def _execute(self, entry, action: str, spec) -> None:
+        from tutor.labs.actions import record_check, record_run
+        from tutor.labs.checks import judge
+        from tutor.labs.runner import LabRun
+
         run = LabRun(spec)
         self.run = run
-        run.start()
         try:
-            for event in run.events():
-                self.app.call_from_thread(self._on_event, action, event)
-        except RuntimeError:  # the app is closing: stop the run; the runner cleans up
-            run.cancel()
-        evidence = run.wait()
-        check = None
-        if action == "check":
-            check = {"lab": entry.name, "passed": evidence["outcome"] == "ok", "checks": judge(entry, evidence,
-                                                                                             run.rank_states),
-                     "evidence": evidence}
-            check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
-            record_check(entry, check, solution=False)
-        else:
-            record_run(entry, evidence, solution=False)
-        self.run = None
+            run.start()
+            try:
+                for event in run.events():
+                    self.app.call_from_thread(self._on_event, action, event)
+            except RuntimeError:  # the app is closing: stop the run; the runner cleans up
+                run.cancel()
+            evidence = run.wait()
+            check = None
+            if action == "check":
+                check = {"lab": entry.name, "passed": evidence["outcome"] == "ok",
+                         "checks": judge(entry, evidence, run.rank_states), "evidence": evidence}
+                check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
+                record_check(entry, check, solution=False)
+            else:
+                record_run(entry, evidence, solution=False)
+        finally:
+            self.run = None  # also after an error: the screen must not stay "busy" forever
         try:
             self.app.call_from_thread(self._finished, entry, evidence, check)
         except RuntimeError:
             pass
 
+    @callback
     def _on_event(self, action: str, event) -> None:
         from tutor.labs.runner import LogLine, Phase, RankProgress
 
@@ -339,3 +347,12 @@ class LabsScreen(SectionScreen):
     def on_unmount(self) -> None:
         if self.run is not None:
             self.run.cancel()
+
+
+def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
+    """Two lines per lab: its status mark and name (GPU-only labs say so), then its kind and title."""
+    prompt = Text(f"{STATUS_MARK[status]} {name}")
+    if entry.lab.gpu_only:
+        prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
+    prompt.append(f"\n  {entry.lab.kind} · {entry.lab.title.get(lang)}", style="dim")
+    return prompt

@@ -9,6 +9,7 @@ from tutor.ui.strings import register, text
 
 register({
     "labs.list": ("Labs", "实验"),
+    "labs.gpu_only": ("GPU only", "仅限 GPU"),
     "labs.tab_brief": ("Brief", "说明"),
     "labs.tab_run": ("Run", "运行"),
     "labs.tab_evidence": ("Evidence", "证据"),

@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Static
 
+from tutor.ui.guard import Guarded
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.strings import register, text
 from tutor.ui.widgets.answer_box import AnswerBox
@@ -33,7 +34,7 @@ register({
 })
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Screen, metaclass=Guarded):
     """Pushed over Home; Esc returns to it."""
 
     CSS_PATH = "review.tcss"

@@ -6,12 +6,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextArea
 
+from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
 
 CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
 
 
-class AnswerBox(Vertical):
+class AnswerBox(Vertical, metaclass=Guarded):
     """Holds one input per kind and shows the one the current step needs."""
 
     DEFAULT_CSS = """

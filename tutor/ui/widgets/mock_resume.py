@@ -8,8 +8,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tutor.ui.guard import Guarded
 
-class ResumeDialog(ModalScreen[str]):
+
+class ResumeDialog(ModalScreen[str], metaclass=Guarded):
     """Dismisses with "resume", "abandon" or "later" (Esc: decide next time)."""
 
     DEFAULT_CSS = """
