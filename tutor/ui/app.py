@@ -62,6 +62,8 @@ class TutorApp(App, metaclass=Guarded):
         self._rendered: dict[tuple[str, str], object] = {}
         self._render_lock = threading.Lock()
         self.set_reactive(TutorApp.lang, lang)
+        self.section_screens: dict[str, Screen] = {}
+        """The section screens opened so far, by class name (they register on mount)."""
         self.ui_errors: list[tuple[str, BaseException]] = []
         """Errors caught and reported while the app ran (where, error); the monkey tests read it."""
 
@@ -149,6 +151,37 @@ class TutorApp(App, metaclass=Guarded):
         if self.is_running:
             preferences.save(theme=theme)
 
+    def busy_with(self) -> str | None:
+        """What quitting now would interrupt (a mock interview, a lab run), in the app's language."""
+        for screen in self.section_screens.values():
+            reason = screen.busy_with(self.lang)
+            if reason:
+                return reason
+        return None
+
+    async def action_quit(self) -> None:
+        """q (from anywhere but a text field, which takes q as a letter) and ctrl+q: quit, asking first
+        when a mock interview or a lab run is in progress (walkthrough M10)."""
+        from tutor.ui.widgets.confirm import ConfirmDialog
+
+        if isinstance(self.screen, ConfirmDialog):
+            return
+        reason = self.busy_with()
+        if reason is None:
+            self.exit()
+            return
+        self.push_screen(ConfirmDialog(text("quit.confirm", self.lang, what=reason), text("quit.yes", self.lang),
+                                       text("quit.no", self.lang)),
+                         lambda yes: self.exit() if yes else None)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from tutor.ui.widgets.safe import SafeCommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
+
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"
 
@@ -164,12 +197,15 @@ class TutorApp(App, metaclass=Guarded):
     async def open_practice(self, section: str | None = None) -> None:
         """Practice, narrowed to one lesson section when given."""
         await self.switch_mode("practice")
-        self.screen.show_section(section)
+        # Keys typed faster than the switch (p p, or Esc on the way) may leave another screen on top.
+        if hasattr(self.screen, "show_section"):
+            self.screen.show_section(section)
 
     async def open_playground(self, settings: dict) -> None:
         """The playground, preset to a lesson's worked example."""
         await self.switch_mode("playground")
-        self.screen.load_settings(dict(settings))
+        if hasattr(self.screen, "load_settings"):
+            self.screen.load_settings(dict(settings))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.guard import Guarded
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import SECTIONS, pick, text
 
 
@@ -30,7 +31,7 @@ class HomeScreen(Screen, metaclass=Guarded):
         yield Header(show_clock=False)
         with Horizontal(id="home"):
             with Vertical(id="sections-pane"):
-                yield OptionList(id="sections")
+                yield SafeOptionList(id="sections")
                 yield Static(id="home-hint")
             with Vertical(id="side"):
                 yield Static(id="today", classes="panel")

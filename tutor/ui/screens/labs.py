@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.labs_text import brief_markdown, outcome_text
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.lab_hang import LabHangView
 from tutor.ui.widgets.lab_logs import LabLogs
@@ -56,7 +57,7 @@ class LabsScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="labs"):
-            yield OptionList(id="lab-list")
+            yield SafeOptionList(id="lab-list")
             with Vertical(id="lab-main"):
                 with TabbedContent(id="lab-tabs"):
                     with TabPane("Brief", id="tab-brief"):
@@ -339,6 +340,9 @@ class LabsScreen(SectionScreen):
             self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
 
     # -- leaving
+
+    def busy_with(self, lang: str) -> str | None:
+        return text("labs.busy_quit", lang, lab=self.entry.name) if self.run is not None and self.entry else None
 
     def on_screen_suspend(self) -> None:
         if self.run is not None:

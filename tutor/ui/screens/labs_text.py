@@ -10,6 +10,7 @@ from tutor.ui.strings import register, text
 register({
     "labs.list": ("Labs", "实验"),
     "labs.gpu_only": ("GPU only", "仅限 GPU"),
+    "labs.busy_quit": ("A run of the lab {lab} (quitting stops it)", "实验 {lab} 的运行(退出会停止它)"),
     "labs.tab_brief": ("Brief", "说明"),
     "labs.tab_run": ("Run", "运行"),
     "labs.tab_evidence": ("Evidence", "证据"),

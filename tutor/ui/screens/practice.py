@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.answer_box import AnswerBox
 
@@ -51,7 +52,7 @@ class PracticeScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="practice"):
-            yield OptionList(id="question-list")
+            yield SafeOptionList(id="question-list")
             with VerticalScroll(id="question-pane"):
                 yield Markdown(id="question-text")
                 yield AnswerBox(id="answer-box")
