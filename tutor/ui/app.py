@@ -17,6 +17,13 @@ from tutor.ui.screens.home import HomeScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
 
+PALETTE_ZH = {"Theme": ("主题", "换一种配色"), "Quit": ("退出", "马上退出"),
+              "Keys": ("按键", "显示或隐藏按键说明"), "Minimize": ("还原", "把放大的部件还原"),
+              "Maximize": ("放大", "放大当前部件"), "Screenshot": ("截图", "把当前界面存成 SVG"),
+              "Bell": ("响铃", "响一下")}
+"""Textual's own palette commands, in Chinese (their help texts are Textual's English otherwise)."""
+
+
 def _lazy(module: str, name: str) -> Callable[[], Screen]:
     def make() -> Screen:
         return getattr(import_module(f"tutor.ui.screens.{module}"), name)()
@@ -39,9 +46,10 @@ class TutorApp(App, metaclass=Guarded):
     # from (that switch costs two stylesheet reparses before the first frame).
     DEFAULT_MODE = "home"
     BINDINGS = [
-        Binding("q", "quit", "Quit", id="quit"),
-        Binding("f1", "toggle_help", "Keys", id="help"),
-        Binding("f2", "toggle_lang", "EN/中文", id="lang"),
+        # Shown in Home's footer only: a section's own keys must fit its footer at 80 columns.
+        Binding("q", "quit", "Quit", id="quit", show=False),
+        Binding("f1", "toggle_help", "Keys", id="help", show=False),
+        Binding("f2", "toggle_lang", "EN/中文", id="lang", show=False),
     ]
 
     lang: reactive[str] = reactive("en")
@@ -83,6 +91,9 @@ class TutorApp(App, metaclass=Guarded):
         caller = sys._getframe(1).f_code.co_name
         if isinstance(error, WorkerFailed) or caller in self._SURVIVABLE_CALLERS:
             cause = error.error if isinstance(error, WorkerFailed) else error
+            if guard.palette_teardown(cause):
+                guard.log_error(cause, caller)  # harmless: logged, not shown
+                return
             guard.report(self, cause, "worker" if isinstance(error, WorkerFailed) else caller)
             return
         guard.log_error(error, caller, fatal=True)
@@ -208,16 +219,23 @@ class TutorApp(App, metaclass=Guarded):
             self.screen.load_settings(dict(settings))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if self.lang == "zh" and command.title in PALETTE_ZH:
+                title, help_text = PALETTE_ZH[command.title]
+                command = command._replace(title=title, help=help_text)
+            yield command
         # Every key of the screen the palette was opened on is also a command, so nothing is
         # reachable only by knowing its key (app-wide keys are already among the above).
         seen = set()
+        from tutor.ui.widgets.footer import ZH
+
         for key, active in screen.active_bindings.items():
             binding = active.binding
             if active.node is not screen or not binding.description or binding.action in seen or not active.enabled:
                 continue
             seen.add(binding.action)
-            yield SystemCommand(binding.description, f"{binding.description} ({key})",
+            description = ZH.get(binding.description, binding.description) if self.lang == "zh" else binding.description
+            yield SystemCommand(description, f"{description} ({key})",
                                 lambda action=binding.action, node=active.node: self.run_action(action, node))
         yield SystemCommand(text("command.lang", self.lang), text("command.lang", self.lang), self.action_toggle_lang)
         yield SystemCommand(text("command.home", self.lang), text("command.home", self.lang),

@@ -77,6 +77,18 @@ def log_error(error: BaseException, where: str, fatal: bool = False) -> None:
         pass
 
 
+def palette_teardown(error: BaseException) -> bool:
+    """Textual 8.2's command palette: its search worker and watchers query its own children and
+    raise NoMatches when they run after the palette was closed (Esc while it still searches).
+    Nothing on screen depends on them any more, so such an error is only logged."""
+    from textual.css.query import NoMatches
+
+    if not isinstance(error, NoMatches):
+        return False
+    frames = traceback.extract_tb(error.__traceback__)
+    return any(frame.filename.replace("\\", "/").endswith("textual/command.py") for frame in frames)
+
+
 def report(app, error: BaseException, where: str) -> None:
     """Log the error, remember it on the app, and say so on screen in one line."""
     log_error(error, where)

@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
@@ -23,6 +23,7 @@ from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.labs_text import brief_markdown, outcome_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.lab_hang import LabHangView
 from tutor.ui.widgets.lab_logs import LabLogs
 from tutor.ui.widgets.lab_metrics import LabMetrics
@@ -71,9 +72,12 @@ class LabsScreen(SectionScreen):
                             yield Static(id="lab-outcome")
                             yield LabMetrics(id="lab-metrics")
                             yield LabHangView(id="lab-hang")
-                            yield Markdown(id="lab-verdict")
+                # The verdict sits right above the answer box, where the learner typed, not at the
+                # end of the evidence below the stacks (walkthrough M11).
+                with VerticalScroll(id="lab-verdict-pane"):
+                    yield Markdown(id="lab-verdict")
                 yield Input(id="lab-answer")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -139,6 +143,7 @@ class LabsScreen(SectionScreen):
             self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
+            self._show_verdict()  # clears it: one lab's verdict never stays under another (minor 5)
             return
         from tutor.labs.hangreport import view
 
@@ -153,6 +158,9 @@ class LabsScreen(SectionScreen):
 
         self.query_one("#lab-verdict", Markdown).update(
             lab_feedback_markdown(self.verdict, self.app.lang) if self.verdict else "")
+        pane = self.query_one("#lab-verdict-pane", VerticalScroll)
+        pane.display = bool(self.verdict)
+        pane.scroll_home(animate=False)
 
     # -- choosing a lab
 
@@ -303,6 +311,9 @@ class LabsScreen(SectionScreen):
         self.evidence, self.check = evidence, check
         self._show_evidence()
         self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+        answer = self.query_one("#lab-answer", Input)
+        if answer.display:
+            answer.focus()  # after a hang, what the learner types next is the diagnosis (M11)
 
     # -- the diagnosis
 

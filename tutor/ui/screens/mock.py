@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Markdown, OptionList
+from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
@@ -20,6 +20,7 @@ from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import pick, text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.mock_resume import ResumeDialog
 from tutor.ui.widgets.mock_timer import MockTimer
@@ -65,7 +66,7 @@ class MockScreen(SectionScreen):
                     yield Markdown(id="mock-hints")
                     yield Markdown(id="mock-verdict")
                 yield AnswerBox(id="mock-answer")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

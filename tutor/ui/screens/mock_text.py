@@ -98,9 +98,13 @@ def lesson_markdown(app, section: str, lang: str) -> str:
 
 
 def export_report(report: dict, lang: str) -> Path:
-    """Write the report as Markdown in the working folder, as `tutor mock --export` does; the path written."""
+    """Write the report as Markdown into <data folder>/reports (not the working folder, which may be a
+    git checkout: walkthrough minor 21); the path written, which the notification shows."""
     from tutor.interview.report import report_markdown
+    from tutor.paths import home_dir
 
-    target = Path.cwd() / f"mock-{report['session']}-{report['format']}.md"
+    folder = home_dir() / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"mock-{report['session']}-{report['format']}.md"
     target.write_text(report_markdown(report, lang), encoding="utf-8")
     return target

@@ -7,11 +7,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import Checkbox, Header, Input, Label, Select, Static, TabbedContent, TabPane
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import text
+from tutor.ui.widgets.footer import TutorFooter
 
 NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
                  "vpp", "mfu")
@@ -82,7 +83,7 @@ class PlaygroundScreen(SectionScreen):
                         with TabPane(pane, id=pane):
                             with VerticalScroll(classes="tab-scroll"):
                                 yield Static(id=panel)
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -251,16 +252,21 @@ class PlaygroundScreen(SectionScreen):
             reasons = [_finding(error, lang) for error in self._report["errors"]]
             return Text("✗ " + "\n✗ ".join(reasons or [text("playground.bad_m", lang, m=_number_text(m))]),
                         style="bold red")
-        kind = SCHEDULES[self._schedule]
+        asked = kind = SCHEDULES[self._schedule]
         if kind == "auto":
             kind = "interleaved" if vpp > 1 else "1f1b"
+        note = ""
         if kind == "interleaved" and (vpp == 1 or m % pp):
+            # Said, not done silently (walkthrough minor 3: F4 seemed to show "1f1b" twice).
+            note = text("playground.fallback", lang, v=vpp, m=int(m), p=pp) + "\n"
             kind = "1f1b"
+        if asked == "auto":
+            note = text("playground.auto", lang, kind=kind) + "\n" + note
         chunks = vpp if kind == "interleaved" else 1
         if pp * m * chunks * 2 > MAX_SIMULATED_PASSES:
             return text("playground.too_long", lang, passes=pp * m * chunks * 2)
         timeline = simulate(kind, pp, int(m), chunks)
-        header = Text(text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
+        header = Text(note + text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
                            ideal=format_value(timeline.bubble_vs_ideal, "%", 1, lang),
                            wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
                            engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n\n")
