@@ -119,13 +119,22 @@ class PracticeScreen(SectionScreen):
         listing = self.query_one("#question-list", OptionList)
         listing.clear_options()
         listing.add_options(Option(_list_prompt(q, self._status.get(q.id), lang), id=q.id) for q in self._questions())
-        listing.border_title = text("practice.list", lang) + (f" · {self._section}" if self._section else "")
+        listing.border_title = text("practice.list", lang) + (f" · {self._section_title(lang)}" if self._section else "")
         listing.highlighted = 0 if listing.option_count else None
         if self._question is not None:
             try:
                 listing.highlighted = listing.get_option_index(self._question.id)
             except Exception:  # the open question is not in this filter
                 pass
+
+    def _section_title(self, lang: str) -> str:
+        """The lesson section's title, not its slug (walkthrough polish 11: "recipe/trillion-design")."""
+        lesson_id, _, section_id = (self._section or "").partition("/")
+        loaded = self._content.lessons.get(lesson_id)
+        for section in (loaded.model.sections if loaded is not None else []):
+            if section.id == section_id:
+                return section.title.get(lang)
+        return self._section or ""
 
     def render_texts(self, lang: str) -> None:
         if self._content is None:
