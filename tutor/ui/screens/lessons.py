@@ -49,7 +49,8 @@ class LessonsScreen(SectionScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.watch(self.query_one("#reader", VerticalScroll), "scroll_y", self._check_read, init=False)
+        for reader in self.query("#reader").results(VerticalScroll):  # absent if the screen is already going
+            self.watch(reader, "scroll_y", self._check_read, init=False)
         self._load()
 
     @work(thread=True, exclusive=True, group="load")
@@ -192,7 +193,10 @@ class LessonsScreen(SectionScreen):
     def _check_read(self, *_) -> None:
         """A section is read once its end has been on screen (scrolled to, or it fits), or the
         learner went on with n; opening it is not reading it (walkthrough minor 20)."""
-        reader = self.query_one("#reader", VerticalScroll)
+        readers = list(self.query("#reader").results(VerticalScroll))
+        if not readers:
+            return
+        reader = readers[0]
         if self._shown is not None and self._shown == self._current and reader.scroll_y >= reader.max_scroll_y - 1:
             self._mark_read(self._shown)
 

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
 from tutor.ui.widgets.safe import SafeOptionList
@@ -267,8 +268,15 @@ class PracticeScreen(SectionScreen):
         body = verdict_markdown(self._question, self._step, verdict, self._variant, self.app.lang, reveal)
         if self._step_index + 1 < len(self._question.steps):
             body += f"\n\n*{text('practice.next_step', self.app.lang)}*"
-        self.query_one("#verdict-text", Markdown).update(body)
-        self.query_one("#question-pane", VerticalScroll).scroll_end(animate=False)
+        self.call_later(self._put_verdict, body)
+
+    @callback
+    async def _put_verdict(self, body: str) -> None:
+        """Show the verdict, then scroll to it once it is laid out (scrolling before that stopped at
+        a height that depended on timing)."""
+        await self.query_one("#verdict-text", Markdown).update(body)
+        pane = self.query_one("#question-pane", VerticalScroll)
+        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
 
 
 def _list_prompt(question, status: bool | None, lang: str):
