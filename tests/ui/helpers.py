@@ -12,14 +12,15 @@ async def settle(pilot) -> None:
 
 async def _workers_done(app) -> None:
     """wait_for_complete raises when an exclusive worker was cancelled by its successor (the
-    successor is what matters): wait again for the ones still going."""
-    from textual.worker import WorkerCancelled
+    successor is what matters), or when a worker failed (the app has reported it already; tests
+    read app.ui_errors): wait again for the ones still going."""
+    from textual.worker import WorkerCancelled, WorkerFailed
 
     for _ in range(10):
         try:
             await app.workers.wait_for_complete()
             return
-        except WorkerCancelled:
+        except (WorkerCancelled, WorkerFailed):
             continue
 
 
