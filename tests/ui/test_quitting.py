@@ -107,3 +107,20 @@ async def test_end_interview_asks_and_a_first_minute_end_is_not_counted(tutor_ho
     with Store(tutor_home / "tutor.sqlite3") as store:
         trend = mock_summary(store)["by_format"]["design"]
     assert trend["finished"] == (status == "finished") and bool(trend["recent"]) == (status == "finished")
+
+
+@pytest.mark.timeout(90)
+async def test_two_keys_on_the_dialog_close_it_once(tutor_home, content):
+    """Found by the monkey test: n then Esc in one burst dismissed twice and popped the mock screen."""
+    app = mock_app(ManualClock())
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_mock(pilot)
+        await start(pilot, screen, "design")
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        dialog = app.screen
+        dialog.action_answer(False)
+        dialog.action_answer(False)
+        await settle(pilot)
+        assert app.screen is screen and screen.session is not None

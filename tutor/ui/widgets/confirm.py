@@ -37,8 +37,13 @@ class ConfirmDialog(ModalScreen[bool], metaclass=Guarded):
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()  # Enter on the dialog keeps what is going on
 
+    _answered = False
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "confirm-yes")
+        self.action_answer(event.button.id == "confirm-yes")
 
     def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        # Once: two keys in one burst (n, then Esc) would dismiss twice and pop the screen below.
+        if not self._answered:
+            self._answered = True
+            self.dismiss(yes)

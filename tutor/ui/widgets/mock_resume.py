@@ -35,8 +35,13 @@ class ResumeDialog(ModalScreen[str], metaclass=Guarded):
                 yield Button(self._resume, id="resume", variant="primary")
                 yield Button(self._abandon, id="abandon", variant="warning")
 
+    _chosen = False
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
+        self.action_choose(event.button.id)
 
     def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
+        # Once: a second key before the dialog is gone would pop the screen below it.
+        if not self._chosen:
+            self._chosen = True
+            self.dismiss(choice)
