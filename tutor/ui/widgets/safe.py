@@ -1,5 +1,7 @@
 """Textual widgets with the edge cases the monkey test found made safe (Textual 8.2).
 
+- The command palette dismisses itself on each Enter: two Enters before it is gone dismissed it
+  twice, and the second pop took the screen below (ScreenStackError, the app ended).
 - OptionList's page up/down reads the line index of the highlighted option, which exists only
   after the list has been laid out: PageUp right after a list is refilled (or as the command
   palette opens) raised KeyError and ended the app.
@@ -25,7 +27,15 @@ class SafeOptionList(OptionList, metaclass=Guarded):
 
 
 class SafeCommandPalette(CommandPalette, metaclass=Guarded):
-    """The palette, with its list's key actions guarded (its CommandList is Textual's own)."""
+    """The palette, with its list's key actions guarded (its CommandList is Textual's own), closed once."""
+
+    _dismissed = False
+
+    def dismiss(self, result=None):
+        if self._dismissed or not self.is_current:
+            return None  # already going: a second pop would take the screen below
+        self._dismissed = True
+        return super().dismiss(result)
 
     @guarded
     def _action_command_list(self, action: str) -> None:
