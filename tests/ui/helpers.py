@@ -5,10 +5,23 @@ from __future__ import annotations
 
 async def settle(pilot) -> None:
     """Let background workers finish and the screen repaint, so what is checked is final."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    for _ in range(2):
+        await _workers_done(pilot.app)
+        await pilot.pause()
+
+
+async def _workers_done(app) -> None:
+    """wait_for_complete raises when an exclusive worker was cancelled by its successor (the
+    successor is what matters), or when a worker failed (the app has reported it already; tests
+    read app.ui_errors): wait again for the ones still going."""
+    from textual.worker import WorkerCancelled, WorkerFailed
+
+    for _ in range(10):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except (WorkerCancelled, WorkerFailed):
+            continue
 
 
 async def open_labs(pilot):

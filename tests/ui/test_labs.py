@@ -51,10 +51,13 @@ async def test_a_hang_runs_live_then_its_diagnosis_is_graded_and_the_divergence_
         stacks = [str(widget.content) for widget in screen.query(".hang-rank")]
         assert len(stacks) == 2 and "broadcast" in stacks[0] and "all_reduce" in stacks[1]
         assert "once you have answered" in str(screen.query_one("#hang-divergence", Static).content)
+        assert app.focused is screen.query_one("#lab-answer")  # M11: what is typed next is the diagnosis
         wrong = await answer(pilot, screen, "rank 1 waits in broadcast")
         assert wrong.startswith("### ✗ Not right")
         right = await answer(pilot, screen, "r0 waits in an extra broadcast, the others in all_reduce")
         assert right.startswith("### ✓ Right")
+        pane, box = screen.query_one("#lab-verdict-pane"), screen.query_one("#lab-answer")
+        assert pane.display and pane.region.height > 0 and pane.region.bottom <= box.region.y  # in view, above the box
         assert "First divergence" in str(screen.query_one("#hang-divergence", Static).content)
         await pilot.press("f2")
         await settle(pilot)
@@ -109,3 +112,23 @@ async def test_without_torch_run_says_how_to_install_it_and_starts_nothing(lab_c
         await settle(pilot)
         assert screen.run is None and screen.evidence is None
         assert any("the labs need PyTorch" in str(note.message) for note in app._notifications)
+
+
+@pytest.mark.timeout(60)
+async def test_one_labs_verdict_is_not_shown_under_another(tutor_home, monkeypatch):
+    """Walkthrough minor 5: checkpoint-rank0's verdict stayed on screen under crashed-rank."""
+    import tutor.interview.review_tasks
+
+    monkeypatch.setattr(tutor.interview.review_tasks, "lab_feedback_markdown", lambda verdict, lang: "VERDICT")
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_labs(pilot)
+        first, second = list(screen.labs)[:2]
+        screen.open_lab(first)
+        screen.verdict = {"correct": True}
+        screen._show_verdict()
+        assert screen.query_one("#lab-verdict", Markdown).source == "VERDICT"
+        screen.open_lab(second)
+        await settle(pilot)
+        assert screen.query_one("#lab-verdict", Markdown).source == ""
+        assert not screen.query_one("#lab-verdict-pane").display

@@ -65,3 +65,56 @@ async def test_lesson_worked_example_opens_in_the_playground(tutor_home):
         assert app.current_mode == "playground"
         assert app.screen.query_one("#field-cp", Input).value == "2"
         assert "fits" in _shown(app, "#memory-chart")
+
+
+TRILLION = {"model": "dense-1t", "gpus": 8192, "tp": 8, "pp": 16, "seq": 4096, "micro_batch": 1,
+            "global_batch": 4096, "tokens": 2e12, "sharding": "distopt", "recompute": "full", "mfu": 0.4}
+
+
+@pytest.mark.timeout(90)
+async def test_invalid_gpus_clear_every_panel_instead_of_leaving_the_last_chart(tutor_home):
+    """Walkthrough M5: GPUs 819 left the previous pipeline chart and its bubble line on screen."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.open_playground(TRILLION)
+        await settle(pilot)
+        assert "1f1b: p = 16, m = 64" in _shown(app, "#pipeline-chart")
+        app.screen.query_one("#field-gpus", Input).value = "819"
+        await settle(pilot)
+        for panel in ("#memory-chart", "#pipeline-chart", "#rank-chart", "#checks", "#derivation"):
+            shown = _shown(app, panel)
+            assert "819 GPUs" in shown and "bubble" not in shown, panel
+        for tab in ("tab-ranks", "tab-checks", "tab-derivation", "tab-pipeline"):
+            app.screen.query_one("#result-tabs").active = tab
+            await settle(pilot)
+        assert "819 GPUs" in _shown(app, "#pipeline-chart") and app.ui_errors == []
+
+
+@pytest.mark.timeout(90)
+async def test_derivation_scrolls_through_every_step_and_time_is_shown(tutor_home):
+    """Walkthrough M4: the Derivation tab showed 12 of 29 steps and could not scroll; no tokens/s,
+    step time, MFU or days anywhere; Checks did not carry the bubble it was said to carry."""
+    from tutor.sizing.scenario import report
+
+    expected = report({**TRILLION, "gpu": "h100-80gb", "sp": True, "flash": True}, "en")
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.open_playground(TRILLION)
+        await settle(pilot)
+        memory = _shown(app, "#memory-chart")
+        assert "540.1K tokens/s" in memory and "MFU 40%" in memory and "42.9 days" in memory
+        app.screen.query_one("#result-tabs").active = "tab-derivation"
+        await settle(pilot)
+        derivation = _shown(app, "#derivation")
+        for step in expected["steps"]:
+            assert step["id"] in derivation
+        assert "Traffic per dimension" in derivation
+        scroller = app.screen.query_one("#tab-derivation .tab-scroll")
+        assert scroller.max_scroll_y > 0
+        scroller.focus()
+        await pilot.press("end")
+        await settle(pilot)
+        assert scroller.scroll_target_y == scroller.max_scroll_y > 0
+        app.screen.query_one("#result-tabs").active = "tab-checks"
+        await settle(pilot)
+        assert "Pipeline bubble: 23.4% of the ideal step" in _shown(app, "#checks")

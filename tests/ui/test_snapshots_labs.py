@@ -41,16 +41,6 @@ EVIDENCE = {
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
-def test_labs_screen(snap_compare, lab_content, lang):
-    """Labs at 110×34: the list with hang-demo (not started, its kind and title); the Brief tab with the
-    title, "hang · 2 ranks · no-progress limit 3 s · not started", the brief, the note that F4 makes a
-    copy and F5 runs the shipped program, the key line, and the diagnosis question; the footer with
-    Hint, Start, Run, Check and Stop."""
-    assert snap_compare(TutorApp(lang=lang), terminal_size=(110, 34), run_before=open_labs)
-
-
-@pytest.mark.timeout(60)
-@pytest.mark.parametrize("lang", LANGS)
 def test_labs_hang_view_after_a_right_diagnosis(snap_compare, lab_content, lang):
     """The Evidence tab of a hang at 120×44, after a right diagnosis: the outcome (hang in 9.8 s,
     2 ranks, gloo), the runner's summary and each rank's step (no metrics panel: a hang lab measures nothing); the two

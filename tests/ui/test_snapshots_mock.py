@@ -32,19 +32,6 @@ def content(monkeypatch):
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
-def test_mock_formats(snap_compare, content, lang):
-    """Mock at 110×34: the five formats on the left, each with its time (0:30, 45:00, 15:00, 15:00,
-    15:00) and a one-line description, the first highlighted, "mode: strict · F4" under the list;
-    the clock panel saying no interview is running; on the right the introduction (strict and
-    practice modes, follow-ups, saving each stage, the report); the footer with F4 and Esc."""
-    async def open_formats(pilot):
-        await open_mock(pilot)
-
-    assert snap_compare(mock_app(ManualClock(), lang), terminal_size=(110, 34), run_before=open_formats)
-
-
-@pytest.mark.timeout(60)
-@pytest.mark.parametrize("lang", LANGS)
 def test_mock_hang_stage_with_the_clock(snap_compare, content, lang):
     """A step-N hang in strict mode at 110×34, 65 s into its first stage: the clock panel shows
     3:55 left, stage 1 of 3 and "strict: cut off at 0:00"; on the right the scenario, "Step 1 of 3",

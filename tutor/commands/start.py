@@ -24,5 +24,7 @@ def run(args) -> int:
         raise TutorError("`tutor start` needs a terminal; for scripts use the other commands with --json")
     from tutor.ui.app import TutorApp
 
-    TutorApp(lang=args.lang or _env_lang()).run()
-    return 0
+    app = TutorApp(lang=args.lang or _env_lang())
+    app.run()
+    # Non-zero when the app ended on an error it could not survive (its traceback is printed and logged).
+    return app.return_code or 0

@@ -12,8 +12,16 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from tutor.ui.guard import Guarded
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.strings import SECTIONS, pick, text
+
+
+PALETTE_ZH = {"Theme": ("主题", "换一种配色"), "Quit": ("退出", "马上退出"),
+              "Keys": ("按键", "显示或隐藏按键说明"), "Minimize": ("还原", "把放大的部件还原"),
+              "Maximize": ("放大", "放大当前部件"), "Screenshot": ("截图", "把当前界面存成 SVG"),
+              "Bell": ("响铃", "响一下")}
+"""Textual's own palette commands, in Chinese (their help texts are Textual's English otherwise)."""
 
 
 def _lazy(module: str, name: str) -> Callable[[], Screen]:
@@ -23,7 +31,7 @@ def _lazy(module: str, name: str) -> Callable[[], Screen]:
     return make
 
 
-class TutorApp(App):
+class TutorApp(App, metaclass=Guarded):
     """`tutor start`. Each section of the product is a mode; Home is where it opens."""
 
     CSS_PATH = "app.tcss"
@@ -38,9 +46,10 @@ class TutorApp(App):
     # from (that switch costs two stylesheet reparses before the first frame).
     DEFAULT_MODE = "home"
     BINDINGS = [
-        Binding("q", "quit", "Quit", id="quit"),
-        Binding("f1", "toggle_help", "Keys", id="help"),
-        Binding("f2", "toggle_lang", "EN/中文", id="lang"),
+        # Shown in Home's footer only: a section's own keys must fit its footer at 80 columns.
+        Binding("q", "quit", "Quit", id="quit", show=False),
+        Binding("f1", "toggle_help", "Keys", id="help", show=False),
+        Binding("f2", "toggle_lang", "EN/中文", id="lang", show=False),
     ]
 
     lang: reactive[str] = reactive("en")
@@ -61,6 +70,34 @@ class TutorApp(App):
         self._rendered: dict[tuple[str, str], object] = {}
         self._render_lock = threading.Lock()
         self.set_reactive(TutorApp.lang, lang)
+        self.section_screens: dict[str, Screen] = {}
+        """The section screens opened so far, by class name (they register on mount)."""
+        self.ui_errors: list[tuple[str, BaseException]] = []
+        """Errors caught and reported while the app ran (where, error); the monkey tests read it."""
+
+    # Where Textual calls `_handle_exception` from a loop that survives the error: a timer's tick,
+    # the callbacks queued with call_later / call_after_refresh, idle handlers.
+    _SURVIVABLE_CALLERS = frozenset({"_tick", "_flush_next_callbacks"})
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A worker's or timer's error is reported and the app goes on; any other one (drawing,
+        composing, a message loop already broken) is logged, then ends the app with status 1."""
+        import sys
+
+        from textual.worker import WorkerFailed
+
+        from tutor.ui import guard
+
+        caller = sys._getframe(1).f_code.co_name
+        if isinstance(error, WorkerFailed) or caller in self._SURVIVABLE_CALLERS:
+            cause = error.error if isinstance(error, WorkerFailed) else error
+            if guard.palette_teardown(cause):
+                guard.log_error(cause, caller)  # harmless: logged, not shown
+                return
+            guard.report(self, cause, "worker" if isinstance(error, WorkerFailed) else caller)
+            return
+        guard.log_error(error, caller, fatal=True)
+        super()._handle_exception(error)
 
     def on_mount(self) -> None:
         self.title = text("app.title", self.lang)
@@ -125,6 +162,37 @@ class TutorApp(App):
         if self.is_running:
             preferences.save(theme=theme)
 
+    def busy_with(self) -> str | None:
+        """What quitting now would interrupt (a mock interview, a lab run), in the app's language."""
+        for screen in self.section_screens.values():
+            reason = screen.busy_with(self.lang)
+            if reason:
+                return reason
+        return None
+
+    async def action_quit(self) -> None:
+        """q (from anywhere but a text field, which takes q as a letter) and ctrl+q: quit, asking first
+        when a mock interview or a lab run is in progress (walkthrough M10)."""
+        from tutor.ui.widgets.confirm import ConfirmDialog
+
+        if isinstance(self.screen, ConfirmDialog):
+            return
+        reason = self.busy_with()
+        if reason is None:
+            self.exit()
+            return
+        self.push_screen(ConfirmDialog(text("quit.confirm", self.lang, what=reason), text("quit.yes", self.lang),
+                                       text("quit.no", self.lang)),
+                         lambda yes: self.exit() if yes else None)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from tutor.ui.widgets.safe import SafeCommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
+
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"
 
@@ -140,24 +208,34 @@ class TutorApp(App):
     async def open_practice(self, section: str | None = None) -> None:
         """Practice, narrowed to one lesson section when given."""
         await self.switch_mode("practice")
-        self.screen.show_section(section)
+        # Keys typed faster than the switch (p p, or Esc on the way) may leave another screen on top.
+        if hasattr(self.screen, "show_section"):
+            self.screen.show_section(section)
 
     async def open_playground(self, settings: dict) -> None:
         """The playground, preset to a lesson's worked example."""
         await self.switch_mode("playground")
-        self.screen.load_settings(dict(settings))
+        if hasattr(self.screen, "load_settings"):
+            self.screen.load_settings(dict(settings))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if self.lang == "zh" and command.title in PALETTE_ZH:
+                title, help_text = PALETTE_ZH[command.title]
+                command = command._replace(title=title, help=help_text)
+            yield command
         # Every key of the screen the palette was opened on is also a command, so nothing is
         # reachable only by knowing its key (app-wide keys are already among the above).
         seen = set()
+        from tutor.ui.widgets.footer import ZH
+
         for key, active in screen.active_bindings.items():
             binding = active.binding
             if active.node is not screen or not binding.description or binding.action in seen or not active.enabled:
                 continue
             seen.add(binding.action)
-            yield SystemCommand(binding.description, f"{binding.description} ({key})",
+            description = ZH.get(binding.description, binding.description) if self.lang == "zh" else binding.description
+            yield SystemCommand(description, f"{description} ({key})",
                                 lambda action=binding.action, node=active.node: self.run_action(action, node))
         yield SystemCommand(text("command.lang", self.lang), text("command.lang", self.lang), self.action_toggle_lang)
         yield SystemCommand(text("command.home", self.lang), text("command.home", self.lang),

@@ -9,7 +9,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.news": ("What's new", "新内容"),
     "home.no_attempts": ("No attempts yet — start with the lesson, then practice.",
                          "还没有做题记录——先读课,再练习。"),
-    "home.attempts": ("{attempts} attempts · {accuracy} right · streak {streak} day(s)",
+    "home.attempts": ("{attempts} · {accuracy} right · streak {streak}",
                       "已答 {attempts} 次 · 正确率 {accuracy} · 连续 {streak} 天"),
     "home.library": ("{lessons} lessons · {questions} questions · {labs} labs",
                      "{lessons} 课 · {questions} 道题 · {labs} 个实验"),
@@ -20,8 +20,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
     "progress.title": ("Progress", "进度"),
-    "progress.totals": ("{attempts} attempts · {accuracy} right · {tried}/{total} questions tried · "
-                        "streak {streak} day(s) · {labs} lab runs",
+    "progress.totals": ("{attempts} · {accuracy} right · {tried}/{total} questions tried · "
+                        "streak {streak} · {labs}",
                         "已答 {attempts} 次 · 正确率 {accuracy} · 做过 {tried}/{total} 题 · 连续 {streak} 天 · "
                         "实验 {labs} 次"),
     "progress.review": ("Reviews: {cards} cards, {due} due now, next {next} · {reviews} reviews done",
@@ -35,7 +35,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "progress.no_weak": ("No weak areas yet: keep practising.", "暂无薄弱点,继续练习。"),
     "lessons.contents": ("Contents", "目录"),
     "lessons.rendering": ("computing the figures…", "正在计算数字…"),
-    "lessons.practice": ("**p** practise this section ({count} questions)", "**p** 练习本节({count} 题)"),
+    "lessons.practice": ("**p** practise this section ({count})", "**p** 练习本节({count} 题)"),
     "lessons.labs": ("labs: {labs}", "实验:{labs}"),
     "lessons.next": ("**n** next section · **b** previous", "**n** 下一节 · **b** 上一节"),
     "lessons.empty": ("No lessons installed.", "没有安装课程。"),
@@ -63,10 +63,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.not_parametric": ("This question has no other numbers.", "这道题没有其他数值组合。"),
     "practice.answer_first": ("Answer first; then F5 shows the expected answer.", "先作答,再按 F5 看答案。"),
     "practice.empty": ("Type an answer first.", "请先输入答案。"),
-    "answer.numeric": ("a number with its unit (unit: {unit}); e-notation, 万/亿 and h/min are fine",
-                       "带单位的数(单位:{unit});可以写科学计数法、万/亿、小时/分钟"),
-    "answer.formula": ("a formula in the question's symbols, as in a*b + c/d (Ψ or Psi, sqrt, ^)",
-                       "用题目里的符号写公式,写法如 a*b + c/d(Ψ 或 Psi、sqrt、^)"),
+    # Examples that answer no question of the bank (walkthrough M1: "39 GB" and "6*Psi + 12*Psi/N"
+    # were answers; "2.8 h" and "54万 tokens/s" are the lesson's).
+    "answer.numeric": ("a number with its unit, e.g. 12.5 GB, 3 h, 1.5K tokens/s, 20%{unit}",
+                       "带单位的数,如 12.5 GB、3 小时、1.5万 tokens/s、20%{unit}"),
+    "answer.unit": (" (unit: {unit})", "(单位:{unit})"),
+    "answer.formula": ("a formula in the question's symbols, e.g. (x + 1)/N; Psi for Ψ",
+                       "用题中的符号写公式,如 (x + 1)/N;Ψ 可写作 Psi"),
     "field.model": ("Model", "模型"),
     "field.params": ("Params (override)", "参数量(覆盖)"),
     "field.seq": ("Sequence length", "序列长度"),
@@ -109,8 +112,39 @@ STRINGS: dict[str, tuple[str, str]] = {
                           "引擎算得 {engine})· F4 切换调度 · 蓝色 forward,绿色 backward,红色空等"),
     "playground.ranks_by": ("Colored by {dimension} (F3 changes it); order [TP, CP, PP, DP], TP innermost",
                             "按 {dimension} 着色(F3 切换);排列顺序 [TP, CP, PP, DP],TP 在最内层"),
+    "playground.bad_m": ("m = {m} micro-batches per pipeline: the global batch must be a whole multiple of "
+                         "DP × micro-batch.", "每条 pipeline 的 micro-batch 数 m = {m}:global batch 必须是 "
+                         "DP × micro-batch 的整数倍。"),
+    "playground.no_speed": ("Step time, MFU and training days: fill in MFU and training tokens.",
+                            "step 时间、MFU 和训练天数:请填上 MFU 和训练 token 数。"),
+    "playground.speed": ("{tokens} · step {step} · MFU {mfu}", "{tokens} · 每 step {step} · MFU {mfu}"),
+    "playground.days": ("{days} of training", "训练 {days}"),
+    "playground.bubble_line": ("Pipeline bubble: {bubble} of the ideal step.", "pipeline bubble:占理想 step 的 {bubble}。"),
+    "playground.traffic": ("Traffic per dimension (engine)", "各维度通信量(引擎)"),
+    "playground.traffic_dp": ("DP: {size} of gradients per GPU per step", "DP:每卡每 step 同步梯度 {size}"),
+    "playground.traffic_tp": ("TP: {size} per layer per micro-batch", "TP:每层每个 micro-batch {size}"),
+    "playground.traffic_pp": ("PP: {size} per micro-batch between stages", "PP:相邻 stage 之间每个 micro-batch {size}"),
+    "playground.traffic_cp": ("CP: {size} per layer per micro-batch", "CP:每层每个 micro-batch {size}"),
+    "playground.fallback": ("Interleaved needs v > 1 and m divisible by p (v = {v}, m = {m}, p = {p}): "
+                            "showing 1f1b.", "interleaved 需要 v > 1 且 m 能被 p 整除(v = {v},m = {m},p = {p}):"
+                            "这里画的是 1f1b。"),
+    "playground.auto": ("Schedule auto → {kind} (F4: gpipe, 1f1b, interleaved)",
+                        "调度 auto → {kind}(F4 切换:gpipe、1f1b、interleaved)"),
     "playground.all_good": ("No problems: the layout is valid and fits.", "没有问题:配置合法,放得下。"),
     "lessons.no_scenario": ("This section has no worked example to open.", "这一节没有可以打开的例子。"),
+    "error.title": ("Something went wrong", "出错了"),
+    "error.caught": ("{error} — the screen is still usable; details in {path}",
+                     "{error}——界面仍可继续使用;详情见 {path}"),
+    "quit.confirm": ("{what} is in progress. Quit anyway?", "{what}正在进行。仍要退出吗?"),
+    "quit.yes": ("Quit (y)", "退出(y)"),
+    "quit.no": ("Stay (n)", "留下(n)"),
+    "kind.numeric": ("numeric", "数值"),
+    "kind.formula": ("formula", "公式"),
+    "kind.config": ("config", "配置"),
+    "kind.choice": ("choice", "选择"),
+    "kind.open": ("open", "问答"),
+    "kind.clarify": ("clarify", "澄清"),
+    "kind.design": ("design", "设计"),
     "command.lang": ("Switch language (English / 中文)", "切换语言(English / 中文)"),
     "command.home": ("Go to the home screen", "回到首页"),
     "command.section": ("Open {section}", "打开{section}"),
@@ -130,6 +164,29 @@ SECTIONS: list[dict] = [
     {"id": "progress", "key": "r", "name": ("Progress", "进度"),
      "hint": ("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点")},
 ]
+
+
+def plural(count: int, one: str, many: str, lang: str) -> str:
+    """English "1 attempt" / "2 attempts"; in Chinese the template carries the measure word, so the
+    bare number (walkthrough polish 1 and 2: "1 attempts", "1 questions", "day(s)")."""
+    if lang == "zh":
+        return str(count)
+    return f"{count} {one if count == 1 else many}"
+
+
+def when(stamp: str | None, lang: str) -> str:
+    """An ISO timestamp as a learner reads it: "2026-12-01 08:09 UTC" (not "…T08:09:47+00:00")."""
+    if not stamp:
+        return "–"
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%d %H:%M") + (" UTC" if moment.tzinfo is not None else "")
 
 
 def register(strings: dict[str, tuple[str, str]]) -> None:

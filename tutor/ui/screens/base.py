@@ -5,14 +5,21 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tutor.ui.guard import Guarded
 
-class SectionScreen(Screen):
+
+class SectionScreen(Screen, metaclass=Guarded):
     """A top-level mode. Subclasses draw their texts in `render_texts(lang)`."""
 
     BINDINGS = [Binding("escape", "app.switch_mode('home')", "Home", id="home")]
 
     def on_mount(self) -> None:
+        self.app.section_screens[type(self).__name__] = self
         self.watch(self.app, "lang", self.render_texts)
+
+    def busy_with(self, lang: str) -> str | None:
+        """What leaving the app now would interrupt on this screen, or None."""
+        return None
 
     def render_texts(self, lang: str) -> None:
         """Draw every language-dependent text; called on mount and on each language switch."""

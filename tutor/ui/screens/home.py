@@ -10,31 +10,36 @@ from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.ui.strings import SECTIONS, pick, text
+from tutor.ui.guard import Guarded
+from tutor.ui.widgets.safe import SafeOptionList
+from tutor.ui.strings import SECTIONS, pick, plural, text, when
+from tutor.ui.widgets.footer import TutorFooter
 
 
-class HomeScreen(Screen):
+class HomeScreen(Screen, metaclass=Guarded):
     """What to do next, one key away."""
 
     BINDINGS = [
         Binding(section["key"], f"app.open_section('{section['id']}')", pick(section["name"], "en"),
                 show=False, id=f"open-{section['id']}")
         for section in SECTIONS
-    ] + [Binding("v", "open_review", "Review what is due", show=False, id="open-review")]
+    ] + [Binding("v", "open_review", "Review what is due", show=False, id="open-review"),
+         Binding("q", "app.quit", "Quit", id="home-quit"), Binding("f1", "app.toggle_help", "Keys", id="home-help"),
+         Binding("f2", "app.toggle_lang", "EN/中文", id="home-lang")]
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="home"):
             with Vertical(id="sections-pane"):
-                yield OptionList(id="sections")
+                yield SafeOptionList(id="sections")
                 yield Static(id="home-hint")
             with Vertical(id="side"):
                 yield Static(id="today", classes="panel")
                 yield Static(id="news", classes="panel")
-        yield Footer()
+        yield TutorFooter(show_command_palette=True)
 
     _record: dict | None = None
     """Library counts and the learner's summary, loaded in a worker after the first frame."""
@@ -89,9 +94,10 @@ class HomeScreen(Screen):
             return "\n".join(lines)
         record = self._record["summary"]
         if record["attempts"]:
-            lines.append(text("home.attempts", lang, attempts=record["attempts"],
-                              accuracy=f"{record['accuracy']:.0%}", streak=record["streak_days"]))
-            lines.append(text("home.last", lang, when=record["last_activity"]))
+            lines.append(text("home.attempts", lang, attempts=plural(record["attempts"], "attempt", "attempts", lang),
+                              accuracy=f"{record['accuracy']:.0%}",
+                              streak=plural(record["streak_days"], "day", "days", lang)))
+            lines.append(text("home.last", lang, when=when(record["last_activity"], lang)))
         else:
             lines.append(text("home.no_attempts", lang))
         lines.append(text("home.due", lang, due=self._record["due"]) + " · " + text("review.open_key", lang))

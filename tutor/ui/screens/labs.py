@@ -10,16 +10,20 @@ first divergence is marked once the learner has answered.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.labs_text import brief_markdown, outcome_text
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.lab_hang import LabHangView
 from tutor.ui.widgets.lab_logs import LabLogs
 from tutor.ui.widgets.lab_metrics import LabMetrics
@@ -54,7 +58,7 @@ class LabsScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="labs"):
-            yield OptionList(id="lab-list")
+            yield SafeOptionList(id="lab-list")
             with Vertical(id="lab-main"):
                 with TabbedContent(id="lab-tabs"):
                     with TabPane("Brief", id="tab-brief"):
@@ -68,9 +72,12 @@ class LabsScreen(SectionScreen):
                             yield Static(id="lab-outcome")
                             yield LabMetrics(id="lab-metrics")
                             yield LabHangView(id="lab-hang")
-                            yield Markdown(id="lab-verdict")
+                # The verdict sits right above the answer box, where the learner typed, not at the
+                # end of the evidence below the stacks (walkthrough M11).
+                with VerticalScroll(id="lab-verdict-pane"):
+                    yield Markdown(id="lab-verdict")
                 yield Input(id="lab-answer")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -106,8 +113,7 @@ class LabsScreen(SectionScreen):
         listing.border_title = text("labs.list", lang)
         highlighted = listing.highlighted
         listing.clear_options()
-        listing.add_options(Option(f"{STATUS_MARK[self.status.get(name, 'new')]} {name}\n"
-                                   f"  [dim]{entry.lab.kind} · {entry.lab.title.get(lang)}[/dim]", id=name)
+        listing.add_options(Option(_list_prompt(name, entry, self.status.get(name, "new"), lang), id=name)
                             for name, entry in self.labs.items())
         listing.highlighted = highlighted if highlighted is not None else (0 if self.labs else None)
         self.query_one("#lab-answer", Input).placeholder = text("labs.answer", lang)
@@ -137,6 +143,7 @@ class LabsScreen(SectionScreen):
             self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
+            self._show_verdict()  # clears it: one lab's verdict never stays under another (minor 5)
             return
         from tutor.labs.hangreport import view
 
@@ -151,6 +158,9 @@ class LabsScreen(SectionScreen):
 
         self.query_one("#lab-verdict", Markdown).update(
             lab_feedback_markdown(self.verdict, self.app.lang) if self.verdict else "")
+        pane = self.query_one("#lab-verdict-pane", VerticalScroll)
+        pane.display = bool(self.verdict)
+        pane.scroll_home(animate=False)
 
     # -- choosing a lab
 
@@ -223,56 +233,63 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.launch import require_torch
-
-        try:
-            require_torch()
-        except TutorError as error:
-            self.notify(str(error), severity="error")
-            return
-        self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
-        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
-        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
-        self._show_evidence()
-        self._execute(self.entry, action)
-
-    @work(thread=True, exclusive=True, group="labs-run")
-    def _execute(self, entry, action: str) -> None:
-        from tutor.labs.actions import RunOptions, record_check, record_run, run_spec
-        from tutor.labs.checks import check_spec, judge
-        from tutor.labs.launch import resolve_backend
-        from tutor.labs.runner import LabRun
+        from tutor.labs.actions import RunOptions, resolve, run_spec
+        from tutor.labs.checks import check_spec
+        from tutor.labs.launch import require_torch, resolve_backend
         from tutor.labs.workspace import working_program
 
-        if action == "check":
-            spec = check_spec(entry, working_program(entry) or entry.program,
-                              backend=resolve_backend("auto", entry.lab.world_size))
-        else:
-            spec = run_spec(entry, RunOptions())
+        entry = self.entry
+        try:
+            require_torch()
+            # Refused here, in one line, as the CLI does: a GPU-only lab on a machine without
+            # CUDA GPUs, or options the lab cannot take (walkthrough B2 and minor 6).
+            resolve(entry, RunOptions())
+            if action == "check":
+                spec = check_spec(entry, working_program(entry) or entry.program,
+                                  backend=resolve_backend("auto", entry.lab.world_size))
+            else:
+                spec = run_spec(entry, RunOptions())
+        except TutorError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
+        self.query_one("#lab-logs", LabLogs).reset(entry.lab.world_size)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
+        self._show_evidence()
+        self._execute(entry, action, spec)
+
+    @work(thread=True, exclusive=True, group="labs-run")
+    def _execute(self, entry, action: str, spec) -> None:
+        from tutor.labs.actions import record_check, record_run
+        from tutor.labs.checks import judge
+        from tutor.labs.runner import LabRun
+
         run = LabRun(spec)
         self.run = run
-        run.start()
         try:
-            for event in run.events():
-                self.app.call_from_thread(self._on_event, action, event)
-        except RuntimeError:  # the app is closing: stop the run; the runner cleans up
-            run.cancel()
-        evidence = run.wait()
-        check = None
-        if action == "check":
-            check = {"lab": entry.name, "passed": evidence["outcome"] == "ok", "checks": judge(entry, evidence,
-                                                                                             run.rank_states),
-                     "evidence": evidence}
-            check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
-            record_check(entry, check, solution=False)
-        else:
-            record_run(entry, evidence, solution=False)
-        self.run = None
+            run.start()
+            try:
+                for event in run.events():
+                    self.app.call_from_thread(self._on_event, action, event)
+            except RuntimeError:  # the app is closing: stop the run; the runner cleans up
+                run.cancel()
+            evidence = run.wait()
+            check = None
+            if action == "check":
+                check = {"lab": entry.name, "passed": evidence["outcome"] == "ok",
+                         "checks": judge(entry, evidence, run.rank_states), "evidence": evidence}
+                check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
+                record_check(entry, check, solution=False)
+            else:
+                record_run(entry, evidence, solution=False)
+        finally:
+            self.run = None  # also after an error: the screen must not stay "busy" forever
         try:
             self.app.call_from_thread(self._finished, entry, evidence, check)
         except RuntimeError:
             pass
 
+    @callback
     def _on_event(self, action: str, event) -> None:
         from tutor.labs.runner import LogLine, Phase, RankProgress
 
@@ -294,6 +311,9 @@ class LabsScreen(SectionScreen):
         self.evidence, self.check = evidence, check
         self._show_evidence()
         self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+        answer = self.query_one("#lab-answer", Input)
+        if answer.display:
+            answer.focus()  # after a hang, what the learner types next is the diagnosis (M11)
 
     # -- the diagnosis
 
@@ -332,6 +352,9 @@ class LabsScreen(SectionScreen):
 
     # -- leaving
 
+    def busy_with(self, lang: str) -> str | None:
+        return text("labs.busy_quit", lang, lab=self.entry.name) if self.run is not None and self.entry else None
+
     def on_screen_suspend(self) -> None:
         if self.run is not None:
             self.run.cancel()
@@ -339,3 +362,12 @@ class LabsScreen(SectionScreen):
     def on_unmount(self) -> None:
         if self.run is not None:
             self.run.cancel()
+
+
+def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
+    """Two lines per lab: its status mark and name (GPU-only labs say so), then its kind and title."""
+    prompt = Text(f"{STATUS_MARK[status]} {name}")
+    if entry.lab.gpu_only:
+        prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
+    prompt.append(f"\n  {entry.lab.kind} · {entry.lab.title.get(lang)}", style="dim")
+    return prompt

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tutor.ui.strings import register, text
+from tutor.ui.strings import plural, register, text
 
 register({
     "labs.list": ("Labs", "实验"),
+    "labs.gpu_only": ("GPU only", "仅限 GPU"),
+    "labs.busy_quit": ("A run of the lab {lab} (quitting stops it)", "实验 {lab} 的运行(退出会停止它)"),
     "labs.tab_brief": ("Brief", "说明"),
     "labs.tab_run": ("Run", "运行"),
     "labs.tab_evidence": ("Evidence", "证据"),
@@ -16,7 +18,7 @@ register({
     "labs.none": ("No labs installed.", "没有安装实验。"),
     "labs.keys": ("F4 start (your copy) · F5 run · F6 check · F7 stop · F3 hint · Esc home",
                   "F4 开始(拷贝一份)· F5 运行 · F6 检查 · F7 停止 · F3 提示 · Esc 回首页"),
-    "labs.meta": ("{kind} · {ranks} ranks · no-progress limit {timeout:g} s · {status}",
+    "labs.meta": ("{kind} · {ranks} · no-progress limit {timeout:g} s · {status}",
                   "{kind} · {ranks} 个 rank · 无进展超时 {timeout:g} 秒 · {status}"),
     "labs.status.new": ("not started", "未开始"),
     "labs.status.started": ("started", "已开始"),
@@ -40,7 +42,7 @@ register({
     "labs.empty_answer": ("Type a diagnosis first.", "请先写下诊断。"),
     "labs.no_diagnosis": ("This lab has no diagnosis questions; F6 checks your fix.",
                           "这个实验没有诊断题;F6 检查你的修改。"),
-    "labs.outcome": ("{outcome} in {elapsed:.1f} s ({ranks} ranks, {backend})",
+    "labs.outcome": ("{outcome} in {elapsed:.1f} s ({ranks}, {backend})",
                      "{outcome},用时 {elapsed:.1f} 秒({ranks} 个 rank,{backend})"),
     "labs.passed": ("✓ Passed", "✓ 通过"),
     "labs.not_yet": ("✗ Not yet: {failed} check(s) failed", "✗ 还没通过:{failed} 项检查失败"),
@@ -53,7 +55,7 @@ OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red",
 def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: str | None) -> str:
     lab = entry.lab
     lines = [f"## {lab.title.get(lang)}", "",
-             f"*{text('labs.meta', lang, kind=lab.kind, ranks=lab.world_size, timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
+             f"*{text('labs.meta', lang, kind=lab.kind, ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
              "", lab.brief.get(lang).rstrip(), "",
              text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
              f"`{text('labs.keys', lang)}`", ""]
@@ -69,7 +71,7 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
 def outcome_text(evidence: dict, lang: str, check: dict | None = None) -> Text:
     """The run's outcome line, the runner's summary, each rank's last step, and a check's verdict."""
     line = Text(text("labs.outcome", lang, outcome=evidence["outcome"], elapsed=evidence.get("elapsed_s") or 0.0,
-                     ranks=evidence.get("world_size"), backend=evidence.get("backend")),
+                     ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
                 style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
     line.append(f"\n{(evidence.get('summary') or {}).get('message', '')}\n")
     for rank in evidence.get("ranks") or []:
@@ -86,3 +88,7 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None) -> Text:
             line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
             line.append(f"{item['detail']}\n")
     return line
+
+
+def _ranks(count: int, lang: str) -> str:
+    return plural(count, "rank", "ranks", lang)

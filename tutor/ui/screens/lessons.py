@@ -6,10 +6,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Markdown, Tree
+from textual.widgets import Header, Markdown, Tree
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.strings import text
+from tutor.ui.strings import plural, text
+from tutor.ui.widgets.footer import TutorFooter
 
 
 class LessonsScreen(SectionScreen):
@@ -18,10 +20,11 @@ class LessonsScreen(SectionScreen):
     CSS_PATH = "lessons.tcss"
 
     BINDINGS = [
-        Binding("n", "step(1)", "Next section", id="next"),
-        Binding("b", "step(-1)", "Previous", id="previous"),
-        Binding("p", "practice", "Practise this", id="practice"),
-        Binding("g", "playground", "Open in playground", id="playground"),
+        # Short words: with the app's keys they must fit an 80-column footer (walkthrough minor 19).
+        Binding("n", "step(1)", "Next", id="next"),
+        Binding("b", "step(-1)", "Prev", id="previous"),
+        Binding("p", "practice", "Practise", id="practice"),
+        Binding("g", "playground", "Playground", id="playground"),
         Binding("t", "focus_toc", "Contents", id="toc"),
     ]
 
@@ -31,6 +34,10 @@ class LessonsScreen(SectionScreen):
         self._order: list[tuple[str, str]] = []  # (lesson id, section id) in reading order
         self._current: tuple[str, str] | None = None
         self._read: set[tuple[str, str]] = set()
+        self._body: str | None = None
+        self._shown: tuple[str, str] | None = None
+        """The section whose text is on screen (not its "computing…" placeholder)."""
+        """The current section's Markdown as rendered by the engine (before tables are fitted)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -38,10 +45,12 @@ class LessonsScreen(SectionScreen):
             yield Tree("", id="toc")
             with VerticalScroll(id="reader"):
                 yield Markdown(id="section-text")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
+        for reader in self.query("#reader").results(VerticalScroll):  # absent if the screen is already going
+            self.watch(reader, "scroll_y", self._check_read, init=False)
         self._load()
 
     @work(thread=True, exclusive=True, group="load")
@@ -92,13 +101,24 @@ class LessonsScreen(SectionScreen):
             self._open((lesson_id, section_id))
 
     def action_step(self, delta: int) -> None:
+        if delta > 0 and self._shown is not None and self._shown == self._current:
+            self._mark_read(self._shown)  # n: the learner is done with this one
         if self._current in self._order:
             index = self._order.index(self._current) + delta
             if 0 <= index < len(self._order):
                 self._open(self._order[index])
 
     def action_focus_toc(self) -> None:
-        self.query_one("#toc", Tree).focus()
+        """t shows the contents and moves there; pressed there, it hides them to give the text the
+        whole width (walkthrough M9)."""
+        tree = self.query_one("#toc", Tree)
+        if tree.display and tree.has_focus:
+            tree.display = False
+            self.query_one("#reader", VerticalScroll).focus()
+        else:
+            tree.display = True
+            tree.focus()
+        self.call_after_refresh(self._fit_body)
 
     async def action_practice(self) -> None:
         if self._current is not None:
@@ -114,6 +134,25 @@ class LessonsScreen(SectionScreen):
             return
         await self.app.open_playground(section.scenarios[0].settings)
 
+    def _fit_body(self) -> None:
+        """The section as rendered, its tables reflowed as lists when wider than the reader."""
+        from tutor.ui.screens.lesson_tables import fit_tables
+
+        if self._body is None:
+            return
+        width = self.query_one("#reader", VerticalScroll).size.width - 4
+        self.call_later(self._put_text, fit_tables(self._body, width) if width > 0 else self._body)
+
+    @callback
+    async def _put_text(self, body: str) -> None:
+        """Update the reader, then check whether its end is in view (a Markdown update is laid out
+        asynchronously: before that the old text's height would be read)."""
+        await self.query_one("#section-text", Markdown).update(body)
+        self.call_after_refresh(self._check_read)
+
+    def on_resize(self) -> None:
+        self._fit_body()
+
     def _open(self, key: tuple[str, str]) -> None:
         self._current = key
         self._show_current()
@@ -126,13 +165,13 @@ class LessonsScreen(SectionScreen):
         lesson_id, section_id = self._current
         lesson = self._content.lessons[lesson_id].model
         title = next(section.title.get(self.app.lang) for section in lesson.sections if section.id == section_id)
+        self._shown = None
         self.query_one("#section-text", Markdown).update(f"## {title}\n\n*{text('lessons.rendering', self.app.lang)}*")
         self._render_section(self._current, self.app.lang)
 
     @work(thread=True, exclusive=True, group="render")
     def _render_section(self, key: tuple[str, str], lang: str) -> None:
         from tutor.errors import TutorError
-        from tutor.store.records import mark_section_read
 
         lesson_id, section_id = key
         try:
@@ -140,27 +179,48 @@ class LessonsScreen(SectionScreen):
             body = f"## {section.title}\n\n{section.body.rstrip()}\n\n" + _practice_line(section, lang)
         except TutorError as error:
             body = f"**{error}**"
-        store = self.app.open_store()
-        if store is not None:
-            mark_section_read(store, lesson_id, section_id)
         self.app.call_from_thread(self._show, key, body)
 
     def _show(self, key: tuple[str, str], body: str) -> None:
         if key != self._current:
             return
-        newly_read = key not in self._read
-        self._read.add(key)
-        self.query_one("#section-text", Markdown).update(body)
+        self._body = body
+        self._shown = key
+        self._fit_body()
         self.query_one("#reader", VerticalScroll).scroll_home(animate=False)
-        if newly_read:
-            self._fill_toc(self.app.lang)
+
+    @callback
+    def _check_read(self, *_) -> None:
+        """A section is read once its end has been on screen (scrolled to, or it fits), or the
+        learner went on with n; opening it is not reading it (walkthrough minor 20)."""
+        readers = list(self.query("#reader").results(VerticalScroll))
+        if not readers:
+            return
+        reader = readers[0]
+        if self._shown is not None and self._shown == self._current and reader.scroll_y >= reader.max_scroll_y - 1:
+            self._mark_read(self._shown)
+
+    def _mark_read(self, key: tuple[str, str]) -> None:
+        if key in self._read:
+            return
+        self._read.add(key)
+        self._save_read(key)
+        self._fill_toc(self.app.lang)
+
+    @work(thread=True, group="read")
+    def _save_read(self, key: tuple[str, str]) -> None:
+        from tutor.store.records import mark_section_read
+
+        store = self.app.open_store()
+        if store is not None:
+            mark_section_read(store, *key)
 
 
 def _practice_line(section, lang: str) -> str:
     """What the learner can do next from this section, with the keys that do it."""
     parts = []
     if section.questions:
-        parts.append(text("lessons.practice", lang, count=len(section.questions)))
+        parts.append(text("lessons.practice", lang, count=plural(len(section.questions), "question", "questions", lang)))
     if section.labs:
         parts.append(text("lessons.labs", lang, labs=", ".join(section.labs)))
     parts.append(text("lessons.next", lang))

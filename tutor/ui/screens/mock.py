@@ -12,18 +12,22 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Markdown, OptionList
+from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import pick, text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.mock_resume import ResumeDialog
 from tutor.ui.widgets.mock_timer import MockTimer
 
 TICK_S = 0.25
+EARLY_END_S = 60
+"""An interview ended sooner than this is recorded as abandoned: it is not counted in the trend."""
 
 
 class MockScreen(SectionScreen):
@@ -54,7 +58,7 @@ class MockScreen(SectionScreen):
         yield Header(show_clock=False)
         with Horizontal(id="mock"):
             with Vertical(id="mock-side"):
-                yield OptionList(id="mock-formats")
+                yield SafeOptionList(id="mock-formats")
                 yield MockTimer(id="mock-timer")
             with Vertical(id="mock-main"):
                 with VerticalScroll(id="mock-pane"):
@@ -62,7 +66,7 @@ class MockScreen(SectionScreen):
                     yield Markdown(id="mock-hints")
                     yield Markdown(id="mock-verdict")
                 yield AnswerBox(id="mock-answer")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -269,11 +273,42 @@ class MockScreen(SectionScreen):
         if section is not None:
             self.query_one("#mock-hints", Markdown).update(lesson_markdown(self.app, section, self.app.lang))
 
-    @work(thread=True, exclusive=True, group="mock")
+    def busy_with(self, lang: str) -> str | None:
+        if self.session is None or self.session.current is None:
+            return None
+        return text("mock.busy_quit", lang)
+
     def action_end(self) -> None:
+        """F9 asks first: ending scores every stage not reached as 0 (walkthrough minor 13)."""
+        from tutor.ui.widgets.confirm import ConfirmDialog
+
         if self.session is None or self.session.current is None:
             return
-        report = self.session.finish()
+        lang = self.app.lang
+        early = self._minutes_in() < EARLY_END_S / 60
+        message = text("mock.end_confirm_early" if early else "mock.end_confirm", lang)
+        self.app.push_screen(ConfirmDialog(message, text("mock.end_yes", lang), text("mock.end_no", lang)),
+                             lambda yes: self._end(self.session) if yes else None)
+
+    def _minutes_in(self) -> float:
+        from datetime import datetime
+
+        started = datetime.fromisoformat(self.session.started_at)
+        return (self.session.clock.now() - started).total_seconds() / 60
+
+    @work(thread=True, exclusive=True, group="mock")
+    def _end(self, session) -> None:
+        """Finish the interview; one ended in its first minute is recorded as abandoned instead, so
+        an accidental start does not spoil the trend (its answers are kept all the same)."""
+        if session is None or session is not self.session or session.current is None:
+            return
+        from datetime import datetime
+
+        started = datetime.fromisoformat(session.started_at)
+        early = (session.clock.now() - started).total_seconds() < EARLY_END_S
+        report = session.abandon() if early else session.finish()
+        if early:
+            self.app.call_from_thread(self.notify, text("mock.ended_early", self.app.lang))
         self.app.call_from_thread(self._show_report, report)
 
     def _show_report(self, report: dict) -> None:

@@ -45,6 +45,16 @@ register({
     "mock.resume_button": ("Resume (r)", "继续（r）"),
     "mock.abandon_button": ("Abandon (a)", "放弃（a）"),
     "mock.abandoned": ("Recorded as abandoned; its answers are kept.", "已记为放弃；已答的内容保留。"),
+    "mock.busy_quit": ("A mock interview (it is saved: you can resume it)", "一场模拟面试(已保存,下次可以接着答)"),
+    "mock.end_confirm": ("End the interview now? Stages not reached score 0 and it counts in your trend.",
+                         "现在结束面试?没答到的阶段记 0 分,并计入成绩趋势。"),
+    "mock.end_confirm_early": ("End the interview now? It is in its first minute, so it is recorded as "
+                               "abandoned and not counted in your trend.",
+                               "现在结束面试?才开始不到一分钟,会记为放弃,不计入成绩趋势。"),
+    "mock.end_yes": ("End it (y)", "结束(y)"),
+    "mock.end_no": ("Go on (n)", "继续答(n)"),
+    "mock.ended_early": ("Ended in its first minute: recorded as abandoned, not counted in the trend.",
+                         "开始不到一分钟就结束:记为放弃,不计入成绩趋势。"),
     "mock.exported": ("Report written to {path}", "报告已写到 {path}"),
     "mock.report_keys": ("F8 writes this report as Markdown · pick a format for another interview",
                          "F8 把报告导出为 Markdown · 选一个题型再来一场"),
@@ -88,9 +98,13 @@ def lesson_markdown(app, section: str, lang: str) -> str:
 
 
 def export_report(report: dict, lang: str) -> Path:
-    """Write the report as Markdown in the working folder, as `tutor mock --export` does; the path written."""
+    """Write the report as Markdown into <data folder>/reports (not the working folder, which may be a
+    git checkout: walkthrough minor 21); the path written, which the notification shows."""
     from tutor.interview.report import report_markdown
+    from tutor.paths import home_dir
 
-    target = Path.cwd() / f"mock-{report['session']}-{report['format']}.md"
+    folder = home_dir() / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"mock-{report['session']}-{report['format']}.md"
     target.write_text(report_markdown(report, lang), encoding="utf-8")
     return target

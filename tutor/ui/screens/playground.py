@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import Checkbox, Header, Input, Label, Select, Static, TabbedContent, TabPane
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import text
+from tutor.ui.widgets.footer import TutorFooter
 
 NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
                  "vpp", "mfu")
@@ -19,6 +22,10 @@ SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
 COLOR_BY = ("tp", "cp", "pp", "dp")
 MAX_SIMULATED_PASSES = 40_000
+TAB_PANELS = {"tab-pipeline": "pipeline-chart", "tab-ranks": "rank-chart", "tab-checks": "checks",
+              "tab-derivation": "derivation"}
+TRAFFIC_STEPS = (("dp", "dp_grad_bytes"), ("tp", "tp_bytes_per_layer"), ("pp", "pp_bytes_per_microbatch"),
+                 ("cp", "cp_bytes_per_layer"))
 DEFAULT = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 2, "seq": 8192, "micro_batch": 1,
            "global_batch": 512, "sharding": "distopt", "gpu": "h100-80gb"}
 
@@ -41,6 +48,8 @@ class PlaygroundScreen(SectionScreen):
         self._filling = False
         self._report: dict | None = None
         self._error: str | None = None
+        self._stale: set[str] = set()
+        """Tabs whose panel shows older settings than the form (redrawn when opened)."""
 
     def compose(self) -> ComposeResult:
         from tutor.sizing import GPUS, MODELS
@@ -69,15 +78,12 @@ class PlaygroundScreen(SectionScreen):
             with Vertical(id="results"):
                 yield Static(id="memory-chart", classes="panel")
                 with TabbedContent(id="result-tabs"):
-                    with TabPane("Pipeline", id="tab-pipeline"):
-                        yield Static(id="pipeline-chart")
-                    with TabPane("Ranks", id="tab-ranks"):
-                        yield Static(id="rank-chart")
-                    with TabPane("Checks", id="tab-checks"):
-                        yield Static(id="checks")
-                    with TabPane("Derivation", id="tab-derivation"):
-                        yield Static(id="derivation")
-        yield Footer()
+                    # Each tab scrolls: the derivation alone has ~30 steps (walkthrough M4).
+                    for pane, panel in TAB_PANELS.items():
+                        with TabPane(pane, id=pane):
+                            with VerticalScroll(classes="tab-scroll"):
+                                yield Static(id=panel)
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -88,6 +94,7 @@ class PlaygroundScreen(SectionScreen):
             self.watch(self.query_one(f"#field-{name}", Input), "value", self._typed, init=False)
         self.load_settings(self._settings)
 
+    @callback
     def _typed(self) -> None:
         if not self._filling:
             self.recompute()
@@ -175,53 +182,91 @@ class PlaygroundScreen(SectionScreen):
         memory_panel = self.query_one("#memory-chart", Static)
         memory_panel.border_title = text("playground.memory", lang)
         if self._error is not None:
-            memory_panel.update(f"[bold red]{self._error}[/]")
-            self.query_one("#checks", Static).update(f"[bold red]✗ {self._error}[/]")
+            # Every panel that depends on the settings says why it is empty: no chart, bubble or
+            # derivation of the last valid value stays on screen (walkthrough M5). Text, not
+            # markup: the message may quote what was typed.
+            message = Text(f"✗ {self._error}", style="bold red")
+            _update(memory_panel, message)
+            for panel in TAB_PANELS.values():
+                _update(self.query_one(f"#{panel}", Static), message)
             return
         report = self._report
         labels = {key: text(f"playground.{key}", lang)
                   for key in ("weights", "grads", "optimizer", "activations", "fits", "over", "total")}
-        _update(memory_panel, memory_bar(report["memory"], labels, lang=lang))
+        width = max(20, min(60, self.query_one("#results").size.width - 6))
+        chart = memory_bar(report["memory"], labels, width=width, lang=lang)
+        chart.append("\n")
+        chart.append_text(self._throughput(lang))
+        _update(memory_panel, chart)
+        self._stale.update(TAB_PANELS)
         self._draw_tab(self.query_one("#result-tabs", TabbedContent).active, lang)
+
+    def _throughput(self, lang: str) -> Text:
+        """Tokens/s, step time, MFU and training days from the engine, or what they need."""
+        from tutor.sizing.display import format_auto, format_value
+
+        speed = self._report.get("throughput") or {}
+        if self._report["errors"]:
+            return Text("")
+        if speed.get("tokens_per_s") is None:
+            return Text(text("playground.no_speed", lang), style="dim")
+        parts = [text("playground.speed", lang, tokens=format_auto(speed["tokens_per_s"], "tokens/s", 1, lang),
+                      step=format_auto(speed["step_time_s"], "s", 1, lang),
+                      mfu=format_value(speed["mfu"], "%", 0, lang))]
+        if self._report.get("train_time_s") is not None:
+            parts.append(text("playground.days", lang, days=format_auto(self._report["train_time_s"], "s", 1, lang)))
+        return Text(" · ".join(parts), style="bold")
 
     def _draw_tab(self, tab: str, lang: str) -> None:
         """Draw only the tab on screen; the others are drawn when they are opened."""
-        if self._report is None or self._error is not None:
+        if self._report is None or self._error is not None or tab not in TAB_PANELS:
             return
+        self._stale.discard(tab)
+        panel = self.query_one(f"#{TAB_PANELS[tab]}", Static)
         if tab == "tab-pipeline":
-            _update(self.query_one("#pipeline-chart", Static), self._pipeline(lang))
+            _update(panel, self._pipeline(lang))
         elif tab == "tab-ranks":
-            _update(self.query_one("#rank-chart", Static), self._ranks(lang))
+            _update(panel, self._ranks(lang))
         elif tab == "tab-checks":
-            _update(self.query_one("#checks", Static), self._checks(lang))
+            _update(panel, self._checks(lang))
         elif tab == "tab-derivation":
-            _update(self.query_one("#derivation", Static), self._derivation())
+            _update(panel, self._derivation(lang))
 
     @on(TabbedContent.TabActivated, "#result-tabs")
     def _tab_opened(self, event: TabbedContent.TabActivated) -> None:
-        self._draw_tab(event.pane.id, self.app.lang)
+        if event.pane.id in self._stale:
+            self._draw_tab(event.pane.id, self.app.lang)
 
     def _pipeline(self, lang: str):
-        from rich.text import Text
-
         from tutor.sizing.display import format_value
         from tutor.sizing.pipeline_schedule import simulate
         from tutor.ui.widgets.charts import pipeline_chart
 
         pp, vpp = int(self._settings.get("pp") or 1), int(self._settings.get("vpp") or 1)
         m = self._report["pipeline"]["microbatches"]
-        if pp == 1 or not m:
+        if pp == 1:
             return text("playground.no_pipeline", lang)
-        kind = SCHEDULES[self._schedule]
+        if self._report["errors"] or not m or m < 1 or m != int(m):
+            # m = global batch / (DP × micro-batch) must be a whole number of micro-batches: a
+            # half-typed global batch gives m = 0.5, which no schedule can run (walkthrough B1).
+            reasons = [_finding(error, lang) for error in self._report["errors"]]
+            return Text("✗ " + "\n✗ ".join(reasons or [text("playground.bad_m", lang, m=_number_text(m))]),
+                        style="bold red")
+        asked = kind = SCHEDULES[self._schedule]
         if kind == "auto":
             kind = "interleaved" if vpp > 1 else "1f1b"
+        note = ""
         if kind == "interleaved" and (vpp == 1 or m % pp):
+            # Said, not done silently (walkthrough minor 3: F4 seemed to show "1f1b" twice).
+            note = text("playground.fallback", lang, v=vpp, m=int(m), p=pp) + "\n"
             kind = "1f1b"
+        if asked == "auto":
+            note = text("playground.auto", lang, kind=kind) + "\n" + note
         chunks = vpp if kind == "interleaved" else 1
         if pp * m * chunks * 2 > MAX_SIMULATED_PASSES:
             return text("playground.too_long", lang, passes=pp * m * chunks * 2)
         timeline = simulate(kind, pp, int(m), chunks)
-        header = Text(text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
+        header = Text(note + text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
                            ideal=format_value(timeline.bubble_vs_ideal, "%", 1, lang),
                            wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
                            engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n\n")
@@ -239,17 +284,36 @@ class PlaygroundScreen(SectionScreen):
         dimension = COLOR_BY[self._color_by]
         return text("playground.ranks_by", lang, dimension=dimension.upper()) + "\n\n" + rank_grid_chart(grid, dimension).markup
 
-    def _checks(self, lang: str) -> str:
-        lines = [f"[bold red]✗ {_finding(error, lang)}[/]" for error in self._report["errors"]]
-        lines += [f"[yellow]! {_finding(warning, lang)}[/]" for warning in self._report["warnings"]]
-        return "\n".join(lines) or f"[green]✓ {text('playground.all_good', lang)}[/]"
+    def _checks(self, lang: str) -> Text:
+        from tutor.sizing.display import format_value
 
-    def _derivation(self) -> str:
-        lines = []
+        out = Text()
+        for error in self._report["errors"]:
+            out.append(f"✗ {_finding(error, lang)}\n", style="bold red")
+        for warning in self._report["warnings"]:
+            out.append(f"! {_finding(warning, lang)}\n", style="yellow")
+        if not out:
+            out.append(f"✓ {text('playground.all_good', lang)}\n", style="green")
+        bubble = self._report["pipeline"].get("bubble")
+        if isinstance(bubble, (int, float)) and not self._report["errors"]:
+            out.append(text("playground.bubble_line", lang, bubble=format_value(bubble, "%", 1, lang)) + "\n")
+        return out
+
+    def _derivation(self, lang: str) -> Text:
+        """Every step of the engine's report, then the traffic of each dimension in one place."""
+        from tutor.sizing.display import format_auto
+
+        out = Text()
         for step in self._report["steps"]:
-            lines.append(f"[bold]{step['id']}[/]  {step['formula']}")
-            lines.append(f"    {step['substituted']}")
-        return "\n".join(lines)
+            out.append(step["id"], style="bold")
+            out.append(f"  {step['formula']}\n    {step['substituted']}\n")
+        values = {step["id"]: step.get("value") for step in self._report["steps"]}
+        traffic = [text(f"playground.traffic_{dim}", lang, size=format_auto(values[step], "B", 1, lang))
+                   for dim, step in TRAFFIC_STEPS if isinstance(values.get(step), (int, float))]
+        if traffic:
+            out.append("\n" + text("playground.traffic", lang) + "\n", style="bold")
+            out.append("\n".join(f"  {line}" for line in traffic) + "\n")
+        return out
 
     def action_cycle_color(self) -> None:
         self._color_by = (self._color_by + 1) % len(COLOR_BY)

@@ -9,12 +9,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Input, Markdown, OptionList
+from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
+from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 
 STATUS_MARK = {True: "✓", False: "✗", None: "·"}
@@ -31,7 +34,8 @@ class PracticeScreen(SectionScreen):
         Binding("f4", "new_numbers", "New numbers", id="new-numbers"),
         Binding("f5", "reveal", "Show answer", id="reveal"),
         Binding("f6", "next_step", "Next step", id="next-step"),
-        Binding("f7", "show_all", "All questions", id="all"),
+        Binding("f7", "show_all", "All questions", id="all", show=False),  # in F1 and the palette
+        Binding("f8", "toggle_list", "List", id="list"),
     ]
 
     def __init__(self) -> None:
@@ -51,13 +55,13 @@ class PracticeScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="practice"):
-            yield OptionList(id="question-list")
+            yield SafeOptionList(id="question-list")
             with VerticalScroll(id="question-pane"):
                 yield Markdown(id="question-text")
                 yield AnswerBox(id="answer-box")
                 yield Markdown(id="hint-text")
                 yield Markdown(id="verdict-text")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -89,6 +93,13 @@ class PracticeScreen(SectionScreen):
         if self._content is not None:
             self._fill_list(self.app.lang)
 
+    def action_toggle_list(self) -> None:
+        """Hide the question list to give the question the whole width, or show it again (M9)."""
+        listing = self.query_one("#question-list", OptionList)
+        listing.display = not listing.display
+        if listing.display:
+            listing.focus()
+
     def action_show_all(self) -> None:
         self.show_section(None)
 
@@ -108,17 +119,23 @@ class PracticeScreen(SectionScreen):
     def _fill_list(self, lang: str) -> None:
         listing = self.query_one("#question-list", OptionList)
         listing.clear_options()
-        listing.add_options(
-            Option(f"{STATUS_MARK[self._status.get(q.id)]} {q.title.get(lang)}  [dim]{q.kind}[/]", id=q.id)
-            for q in self._questions()
-        )
-        listing.border_title = text("practice.list", lang) + (f" · {self._section}" if self._section else "")
+        listing.add_options(Option(_list_prompt(q, self._status.get(q.id), lang), id=q.id) for q in self._questions())
+        listing.border_title = text("practice.list", lang) + (f" · {self._section_title(lang)}" if self._section else "")
         listing.highlighted = 0 if listing.option_count else None
         if self._question is not None:
             try:
                 listing.highlighted = listing.get_option_index(self._question.id)
             except Exception:  # the open question is not in this filter
                 pass
+
+    def _section_title(self, lang: str) -> str:
+        """The lesson section's title, not its slug (walkthrough polish 11: "recipe/trillion-design")."""
+        lesson_id, _, section_id = (self._section or "").partition("/")
+        loaded = self._content.lessons.get(lesson_id)
+        for section in (loaded.model.sections if loaded is not None else []):
+            if section.id == section_id:
+                return section.title.get(lang)
+        return self._section or ""
 
     def render_texts(self, lang: str) -> None:
         if self._content is None:
@@ -251,5 +268,25 @@ class PracticeScreen(SectionScreen):
         body = verdict_markdown(self._question, self._step, verdict, self._variant, self.app.lang, reveal)
         if self._step_index + 1 < len(self._question.steps):
             body += f"\n\n*{text('practice.next_step', self.app.lang)}*"
-        self.query_one("#verdict-text", Markdown).update(body)
-        self.query_one("#question-pane", VerticalScroll).scroll_end(animate=False)
+        self.call_later(self._put_verdict, body)
+
+    @callback
+    async def _put_verdict(self, body: str) -> None:
+        """Show the verdict, then scroll to it once it is laid out (scrolling before that stopped at
+        a height that depended on timing)."""
+        await self.query_one("#verdict-text", Markdown).update(body)
+        pane = self.query_one("#question-pane", VerticalScroll)
+        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+
+
+def _list_prompt(question, status: bool | None, lang: str):
+    """The status mark and the kind tag first, then the title: a long title wraps under them and the
+    tag can no longer be cut off (walkthrough minor 10). Text, so a title is never read as markup."""
+    from rich.text import Text
+
+    from tutor.ui.strings import text as say
+
+    prompt = Text(f"{STATUS_MARK[status]} ")
+    prompt.append(say(f"kind.{question.kind}", lang), style="dim")
+    prompt.append(f" {question.title.get(lang)}")
+    return prompt

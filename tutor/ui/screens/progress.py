@@ -6,10 +6,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.strings import text
+from tutor.ui.strings import plural, text
+from tutor.ui.widgets.footer import TutorFooter
 
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -56,7 +57,7 @@ class ProgressScreen(SectionScreen):
             yield DataTable(id="by-section", cursor_type="row", zebra_stripes=True)
             yield DataTable(id="by-tag", cursor_type="row", zebra_stripes=True)
         yield Static(id="progress-weak")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -92,9 +93,10 @@ class ProgressScreen(SectionScreen):
             totals.update(text("home.store_error", lang, error=self.app.store_error) if self.app.store_error else "…")
             return
         accuracy = f"{record['accuracy']:.0%}" if record["accuracy"] is not None else "–"
-        totals.update(text("progress.totals", lang, attempts=record["attempts"], accuracy=accuracy,
-                           tried=record["questions_tried"], total=record["questions_total"],
-                           streak=record["streak_days"], labs=record["lab_runs"]))
+        totals.update(text("progress.totals", lang, attempts=plural(record["attempts"], "attempt", "attempts", lang),
+                           accuracy=accuracy, tried=record["questions_tried"], total=record["questions_total"],
+                           streak=plural(record["streak_days"], "day", "days", lang),
+                           labs=plural(record["lab_runs"], "lab run", "lab runs", lang)))
         titles = record["section_titles"]
         self._fill(self.query_one("#by-section", DataTable), text("progress.section", lang), record["by_section"],
                    lambda key: titles[key].get(lang) if key in titles else key)

@@ -14,10 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, Static
+from textual.widgets import Header, Input, Markdown, Static
 
+from tutor.ui.guard import Guarded
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.strings import register, text
+from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 
 register({
@@ -33,7 +35,7 @@ register({
 })
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Screen, metaclass=Guarded):
     """Pushed over Home; Esc returns to it."""
 
     CSS_PATH = "review.tcss"
@@ -64,7 +66,7 @@ class ReviewScreen(Screen):
                 yield Markdown(id="review-hints")
                 yield Markdown(id="review-verdict")
             yield AnswerBox(id="review-answer")
-        yield Footer()
+        yield TutorFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self.render_texts)

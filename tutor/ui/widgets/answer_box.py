@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextArea
 
+from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
 
 CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
+LAYOUT = re.compile(r"\b(VPP|TP|PP|CP|EP|DP)\s*[=:×x]?\s*(\d+)", re.IGNORECASE)
 
 
-class AnswerBox(Vertical):
+class AnswerBox(Vertical, metaclass=Guarded):
     """Holds one input per kind and shows the one the current step needs."""
 
     DEFAULT_CSS = """
@@ -32,7 +36,9 @@ class AnswerBox(Vertical):
     }
     #answer-choices {
         height: auto;
-        max-height: 12;
+        max-height: 24;
+        text-wrap: wrap;  /* every option whole, at any width (walkthrough M9) */
+        text-overflow: fold;
     }
     #answer-text {
         height: 8;
@@ -45,9 +51,32 @@ class AnswerBox(Vertical):
             with Horizontal(id="answer-config"):
                 for dim in CONFIG_DIMS:
                     yield Label(dim.upper(), classes="config-label")
-                    yield Input(id=f"config-{dim}", restrict=r"\d{0,6}", classes="config-field")
+                    # No restrict: "TP=8 PP=16 CP=1 DP=32", as the questions write it, typed or pasted into
+                    # any box, is spread over the boxes (walkthrough minor 11: TP became 816132).
+                    yield Input(id=f"config-{dim}", classes="config-field")
             yield SelectionList[str](id="answer-choices")
             yield TextArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
+
+    def on_input_blurred(self, event: Input.Blurred) -> None:
+        if event.input.has_class("config-field"):
+            self._spread(event.input)
+
+    def _spread(self, box: Input) -> None:
+        """Named values typed in one box ("TP=8 PP=16 …") go to their own boxes; done when the
+        learner leaves the box or submits, so typing it key by key is not cut short."""
+        value = box.value
+        matches = list(LAYOUT.finditer(value))
+        if not matches:
+            return
+        own = box.id.removeprefix("config-")
+        mine = "".join(ch for ch in value[:matches[0].start()] if ch.isdigit())
+        for match in matches:
+            dim, number = match.group(1).lower(), match.group(2)[:6]
+            if dim == own:
+                mine = number
+            else:
+                self.query_one(f"#config-{dim}", Input).value = number
+        box.value = mine
 
     def prepare(self, step, lang: str) -> None:
         """Clear the inputs and show the one this step needs."""
@@ -56,8 +85,7 @@ class AnswerBox(Vertical):
         if step.kind in ("numeric", "formula"):
             line = self.query_one("#answer-line", Input)
             line.value = ""
-            line.placeholder = text(f"answer.{step.kind}", lang,
-                                    unit=getattr(getattr(step, "answer", None), "unit", ""))
+            line.placeholder = _placeholder(step, lang)
             switcher.current = "answer-line"
         elif step.kind == "config":
             for dim in CONFIG_DIMS:
@@ -83,16 +111,18 @@ class AnswerBox(Vertical):
             choices.add_options((f"{option.id}) {option.text.get(lang)}", option.id, option.id in chosen)
                                 for option in step.options)
         elif step.kind in ("numeric", "formula"):
-            self.query_one("#answer-line", Input).placeholder = text(
-                f"answer.{step.kind}", lang, unit=getattr(getattr(step, "answer", None), "unit", ""))
+            self.query_one("#answer-line", Input).placeholder = _placeholder(step, lang)
 
     def answer(self) -> str:
         """What the learner gave, as the text the graders read."""
         if self.kind in ("numeric", "formula"):
             return self.query_one("#answer-line", Input).value
         if self.kind == "config":
-            parts = [f"{dim.upper()}={self.query_one(f'#config-{dim}', Input).value}" for dim in CONFIG_DIMS
-                     if self.query_one(f"#config-{dim}", Input).value]
+            for dim in CONFIG_DIMS:
+                self._spread(self.query_one(f"#config-{dim}", Input))
+            values = {dim: "".join(ch for ch in self.query_one(f"#config-{dim}", Input).value if ch.isdigit())[:6]
+                      for dim in CONFIG_DIMS}
+            parts = [f"{dim.upper()}={value}" for dim, value in values.items() if value]
             return " ".join(parts)
         if self.kind == "choice":
             return ", ".join(self.query_one("#answer-choices", SelectionList).selected)
@@ -102,3 +132,17 @@ class AnswerBox(Vertical):
         target = {"numeric": "#answer-line", "formula": "#answer-line", "config": "#config-tp",
                   "choice": "#answer-choices"}.get(self.kind, "#answer-text")
         self.query_one(target).focus()
+
+
+ZH_UNITS = {"days": "天", "h": "小时", "s": "秒", "min": "分钟", "ms": "毫秒", "params": "参数", "GPUs": "张卡"}
+NO_UNIT = ("", "x", "plain", "count")
+
+
+def _placeholder(step, lang: str) -> str:
+    """The hint in the answer line: the unit named in the learner's language, and none for a plain
+    count (walkthrough polish 4: "(unit: x)"; minor 22: "(单位:days)")."""
+    if step.kind != "numeric":
+        return text(f"answer.{step.kind}", lang)
+    unit = str(getattr(getattr(step, "answer", None), "unit", "") or "")
+    shown = "" if unit in NO_UNIT else text("answer.unit", lang, unit=ZH_UNITS.get(unit, unit) if lang == "zh" else unit)
+    return text("answer.numeric", lang, unit=shown)

@@ -13,6 +13,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from tutor.ui.guard import Guarded
+
 STATE_STYLE = {"done": "dim", "waiting": "bold yellow", "issued": "yellow", "failed": "bold red"}
 LABELS = {
     "en": {"stacks": "Stacks (the program's frames, innermost first)", "timeline": "Collectives by position",
@@ -88,7 +90,7 @@ def divergence_text(shown: dict, lang: str = "en") -> Text:
     return text
 
 
-class LabHangView(Vertical):
+class LabHangView(Vertical, metaclass=Guarded):
     """Fed by the Labs screen with `show(shown, lang)` (a `hangreport.view` dict)."""
 
     DEFAULT_CSS = """

@@ -10,11 +10,13 @@ from __future__ import annotations
 from textual.containers import Horizontal
 from textual.widgets import Log
 
+from tutor.ui.guard import Guarded
+
 MAX_LINES = 400
 LAUNCHER = -1
 
 
-class LabLogs(Horizontal):
+class LabLogs(Horizontal, metaclass=Guarded):
     DEFAULT_CSS = """
     LabLogs { height: 1fr; }
     LabLogs Log { width: 1fr; height: 1fr; border: round $secondary; }

@@ -12,6 +12,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tutor.ui.guard import Guarded
+
 BAR_WIDTH = 32
 CATEGORY_STYLE = {"data-loading": "dark_orange", "communication": "dodger_blue2", "compute": "green3",
                   "straggler": "deep_pink3"}
@@ -106,7 +108,7 @@ def _summary(text: Text, summary: dict, labels: dict, width: int) -> None:
         text.append(f" {share:.0%}\n")
 
 
-class LabMetrics(Static):
+class LabMetrics(Static, metaclass=Guarded):
     """The metrics panel; the Labs screen calls `show(evidence, lang)` when a run or check finishes."""
 
     DEFAULT_CSS = """

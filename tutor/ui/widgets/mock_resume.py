@@ -8,8 +8,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tutor.ui.guard import Guarded
 
-class ResumeDialog(ModalScreen[str]):
+
+class ResumeDialog(ModalScreen[str], metaclass=Guarded):
     """Dismisses with "resume", "abandon" or "later" (Esc: decide next time)."""
 
     DEFAULT_CSS = """
@@ -33,8 +35,13 @@ class ResumeDialog(ModalScreen[str]):
                 yield Button(self._resume, id="resume", variant="primary")
                 yield Button(self._abandon, id="abandon", variant="warning")
 
+    _chosen = False
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
+        self.action_choose(event.button.id)
 
     def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
+        # Once: a second key before the dialog is gone would pop the screen below it.
+        if not self._chosen:
+            self._chosen = True
+            self.dismiss(choice)

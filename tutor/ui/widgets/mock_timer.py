@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tutor.ui.guard import Guarded
 from tutor.interview.clock import clock_text
 
 WARN_S = 10.0
 
 
-class MockTimer(Static):
+class MockTimer(Static, metaclass=Guarded):
     """Shows a session's state; `refresh_from(session, lang)` redraws it (the screen calls it on a tick)."""
 
     def refresh_from(self, session, labels: dict[str, str]) -> None:

@@ -1,0 +1,155 @@
+"""Nothing a learner types ends the app: the walkthrough's two blockers, and the guard around every
+handler, worker and timer (an error becomes a notification and a log line; the screen stays usable)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.ui.conftest import LAB_FIXTURE
+from tests.ui.helpers import settle
+from tutor.ui.app import TutorApp
+
+
+def _shown(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def _notes(app) -> list[str]:
+    return [str(note.message) for note in app._notifications]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_log():
+    from tutor.ui import guard
+
+    guard.reset_log()
+    yield
+    guard.reset_log()
+
+
+@pytest.mark.timeout(60)
+async def test_b1_a_global_batch_below_dp_times_micro_batch_is_explained_not_a_crash(tutor_home):
+    """Walkthrough B1: g, Tab to Global batch, Backspace ×3, 1 (on the way to 16) killed the app
+    (simulate() got m = 0.5). Every panel now says why, and the app has caught nothing."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        app.screen.query_one("#field-global_batch", Input).focus()
+        await pilot.press("end", "backspace", "backspace", "backspace", "1")
+        await settle(pilot)
+        assert app.is_running and app.ui_errors == []
+        assert app.screen.query_one("#field-global_batch", Input).value == "1"
+        pipeline = _shown(app, "#pipeline-chart")
+        assert "blue forward" not in pipeline and "micro-batch" in pipeline
+        await pilot.press("6")  # the learner finishes typing 16: a real pipeline again
+        await settle(pilot)
+        assert "1f1b: p = 4, m = 8" in _shown(app, "#pipeline-chart")
+
+
+def _gpu_only_content(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    shutil.copytree(LAB_FIXTURE, root)
+    lab = root / "labs" / "01-hang-demo" / "lab.yaml"
+    lab.write_text(lab.read_text(encoding="utf-8") + "gpu_only: true\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("key", ["f5", "f6"])
+async def test_b2_a_gpu_only_lab_on_cpu_is_marked_and_refused_in_one_line(tmp_path, monkeypatch, key):
+    """Walkthrough B2 and minor 6: F5 on cuda-graphs killed the app; F6 recorded a 'crash' run.
+    The list marks the lab GPU-only and either key is refused with the CLI's message."""
+    from tutor.content import load
+
+    monkeypatch.setenv("TUTOR_CONTENT", str(_gpu_only_content(tmp_path)))
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    load.cache_clear()
+    try:
+        app = TutorApp()
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            await pilot.press("b")
+            await settle(pilot)
+            screen = app.screen
+            listing = screen.query_one("#lab-list")
+            assert "GPU only" in str(listing.get_option_at_index(0).prompt)
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.is_running and app.ui_errors == [] and screen.run is None
+            assert any("needs CUDA GPUs" in note for note in _notes(app))
+            assert screen.evidence is None  # nothing ran, nothing recorded as a crash
+            from tutor.labs.history import last_outcomes
+
+            assert last_outcomes("hang-demo") == {}
+    finally:
+        load.cache_clear()
+
+
+@pytest.mark.timeout(60)
+async def test_an_error_in_a_handler_is_shown_logged_and_survived(tutor_home, monkeypatch):
+    from tutor.ui import guard
+    from tutor.ui.screens import playground
+
+    def broken(self, lang):
+        raise RuntimeError("the rank grid broke")
+
+    monkeypatch.setattr(playground.PlaygroundScreen, "_ranks", broken)
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("f3")  # colour the ranks: the handler raises inside
+        await settle(pilot)
+        assert app.is_running
+        assert [str(error) for _, error in app.ui_errors] == ["the rank grid broke"]
+        assert any("the rank grid broke" in note and "tutor-ui.log" in note for note in _notes(app))
+        log = guard.log_path().read_text(encoding="utf-8")
+        assert "RuntimeError: the rank grid broke" in log and str(tutor_home) in str(guard.log_path())
+        screen = app.screen
+        await pilot.press("f4")  # the same screen still takes keys
+        await settle(pilot)
+        assert screen.query_one("#result-tabs").active == "tab-pipeline"
+        screen.query_one("#field-tp", Input).focus()
+        await pilot.press("backspace", "8")
+        await settle(pilot)
+        assert screen.query_one("#field-tp", Input).value == "8"
+
+
+@pytest.mark.timeout(60)
+async def test_an_error_in_a_worker_is_shown_and_the_app_goes_on(tutor_home, monkeypatch):
+    import tutor.store.progress
+
+    def broken(store):
+        raise ValueError("summary failed")
+
+    monkeypatch.setattr(tutor.store.progress, "summary", broken)
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await settle(pilot)
+        assert app.is_running
+        assert [str(error) for _, error in app.ui_errors] == ["summary failed"]
+        await pilot.press("l")
+        await settle(pilot)
+        assert app.current_mode == "lessons"
+
+
+def test_tutor_start_exits_non_zero_when_the_app_dies(monkeypatch):
+    """Walkthrough minor 15: after a traceback the shell saw exit status 0."""
+    import argparse
+    import sys
+
+    from tutor.commands import start
+
+    def dies(self):
+        self._return_code = 1
+
+    monkeypatch.setattr(TutorApp, "run", dies)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    assert start.run(argparse.Namespace(lang=None)) == 1

@@ -1,0 +1,112 @@
+"""The walkthrough's minor and polish defects that live in the interface, one test each."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.ui.helpers import settle
+from tutor.ui.app import TutorApp
+
+
+@pytest.mark.timeout(60)
+async def test_config_syntax_typed_into_the_tp_box_fills_every_box(tutor_home):
+    """Minor 11: `TP=8 PP=16 CP=1 DP=32` typed into TP left TP = 816132."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question("config-small-model")
+        await settle(pilot)
+        assert app.focused.id == "config-tp"
+        await pilot.press(*"TP=8 PP=16 CP=1 DP=32", "tab")
+        await settle(pilot)
+        box = app.screen.query_one("#answer-box")
+        values = {dim: box.query_one(f"#config-{dim}", Input).value for dim in ("tp", "pp", "cp", "dp")}
+        assert values == {"tp": "8", "pp": "16", "cp": "1", "dp": "32"}
+        assert box.answer() == "TP=8 PP=16 CP=1 DP=32"
+
+
+@pytest.mark.timeout(60)
+async def test_interleaved_that_falls_back_says_so(tutor_home):
+    """Minor 3: F4 went auto → gpipe → 1f1b → "1f1b" again, with no word about interleaving."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        chart = app.screen.query_one("#pipeline-chart", Static)
+        assert "Schedule auto → 1f1b" in str(chart.render())
+        await pilot.press("f4", "f4", "f4")  # gpipe, 1f1b, interleaved
+        await settle(pilot)
+        assert "Interleaved needs v > 1" in str(chart.render()) and "1f1b: p = 4" in str(chart.render())
+
+
+def test_plurals_and_dates_read_as_english():
+    """Polish 1 and 2: "1 attempts", "streak 1 day(s)", "(1 questions)", "1 ranks", raw ISO dates."""
+    from tutor.ui.strings import plural, text, when
+
+    line = text("home.attempts", "en", attempts=plural(1, "attempt", "attempts", "en"), accuracy="100%",
+                streak=plural(1, "day", "days", "en"))
+    assert line == "1 attempt · 100% right · streak 1 day"
+    assert plural(3, "question", "questions", "en") == "3 questions" and plural(3, "题", "题", "zh") == "3"
+    assert when("2026-12-01T08:09:47+00:00", "en") == "2026-12-01 08:09 UTC"
+    from tutor.ui.screens.labs_text import _ranks
+
+    assert _ranks(1, "en") == "1 rank" and _ranks(4, "en") == "4 ranks"
+
+
+def test_the_answer_line_names_units_in_the_learners_language_and_no_answer():
+    """Polish 3, 4 and minor 22: "(unit: x)", "(单位:days)", and examples that were answers (M1)."""
+    from types import SimpleNamespace
+
+    from tutor.ui.widgets.answer_box import _placeholder
+
+    def step(unit):
+        return SimpleNamespace(kind="numeric", answer=SimpleNamespace(unit=unit))
+
+    assert "(unit" not in _placeholder(step("x"), "en") and "(单位" not in _placeholder(step("x"), "zh")
+    assert _placeholder(step("days"), "zh").endswith("(单位:天)")
+    assert _placeholder(step("GB"), "en").endswith("(unit: GB)")
+    english = _placeholder(step("GB"), "en")
+    assert "万" not in english and "39 GB" not in english and "2.8 h" not in english
+    assert "6*Psi" not in _placeholder(SimpleNamespace(kind="formula"), "en")
+
+
+def test_mock_export_goes_to_the_data_folder(tutor_home, tmp_path, monkeypatch):
+    """Minor 21: F8 wrote mock-1-pitch.md into the working folder (a git checkout)."""
+    import tutor.interview.report
+    from tutor.ui.screens.mock_text import export_report
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tutor.interview.report, "report_markdown", lambda report, lang: "# report\n")
+    target = export_report({"session": 1, "format": "pitch"}, "en")
+    assert target == tutor_home / "reports" / "mock-1-pitch.md" and target.read_text() == "# report\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(90)
+async def test_a_long_section_is_read_when_its_end_was_on_screen_not_when_opened(tutor_home):
+    """Minor 20: sections were marked ✓ read as soon as they opened."""
+    from tutor.store import Store
+    from tutor.store.records import sections_read
+
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        screen = app.screen
+        first = screen._current
+        assert first not in screen._read  # the first section of the recipe is long: not read yet
+        reader = screen.query_one("#reader")
+        assert reader.max_scroll_y > 0
+        reader.scroll_end(animate=False)
+        await settle(pilot)
+        assert first in screen._read
+        second = screen._current = screen._order[1]
+        screen._show_current()
+        await settle(pilot)
+        await pilot.press("n")  # moving on marks the one left as read
+        await settle(pilot)
+        assert second in screen._read
+    with Store() as store:
+        assert {first, second} <= set(sections_read(store))

@@ -1,0 +1,88 @@
+"""Readable at 80×24 (walkthrough M9, minors 10, 19, 22): lesson tables keep every column (as a
+list when the pane is narrow), choice options are whole, list rows keep their kind tag, the footer
+fits and speaks the app's language."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Markdown, SelectionList
+
+from tests.ui.helpers import settle
+from tutor.ui.app import TutorApp
+
+
+def test_a_wide_table_becomes_a_list_that_names_every_cell():
+    from tutor.ui.screens.lesson_tables import fit_tables
+
+    table = "| Setting | GPUs | TP | PP | CP |\n|---|---|---|---|---|\n| 70B, 8K | 64 | 4 | 4 | 2 |\n"
+    assert fit_tables(table, 200) == table
+    assert fit_tables(table, 30).splitlines() == ["- **70B, 8K** — GPUs: 64 · TP: 4 · PP: 4 · CP: 2"]
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_worked_configurations_keep_tp_pp_cp_at_80_columns(tutor_home, lang):
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        app.screen._open(("recipe", "worked-examples"))
+        await settle(pilot)
+        shown = app.screen.query_one("#section-text", Markdown).source
+        assert "TP: 4" in shown and "CP: 2" in shown and "| TP" not in shown
+        app.screen.query_one("#toc").focus()
+        await pilot.press("t")  # pressed in the contents: hidden, the text takes the width
+        await settle(pilot)
+        assert not app.screen.query_one("#toc").display
+        await pilot.press("t")  # and back
+        await settle(pilot)
+        assert app.screen.query_one("#toc").display and app.focused is app.screen.query_one("#toc")
+
+
+@pytest.mark.timeout(90)
+async def test_choice_options_are_shown_whole_at_80_columns(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = app.screen
+        question = next(q.model for q in screen._content.questions.values() if q.model.steps[0].kind == "choice"
+                        and max(len(o.text.get("en")) for o in q.model.steps[0].options) > 60)
+        screen.open_question(question.id)
+        await settle(pilot)
+        choices = screen.query_one("#answer-choices", SelectionList)
+        drawn = "\n".join(choices.render_line(y).text for y in range(choices.size.height))
+        longest = max((o.text.get("en") for o in question.steps[0].options), key=len)
+        assert "…" not in drawn
+        assert " ".join(longest.split()[-2:]) in " ".join(drawn.split())
+
+
+@pytest.mark.timeout(90)
+async def test_question_rows_keep_their_kind_tag(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        listing = app.screen.query_one("#question-list")
+        prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        kinds = {"numeric", "formula", "config", "choice", "open", "clarify", "design"}
+        assert all(prompt.split()[1] in kinds for prompt in prompts)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("mode", ["home", "lessons", "practice", "playground", "labs", "mock", "progress"])
+async def test_footer_fits_80_columns_and_is_chinese_in_chinese_mode(tutor_home, mode):
+    from textual.widgets._footer import FooterKey
+
+    from tutor.ui.widgets.footer import ZH
+
+    app = TutorApp(lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.switch_mode(mode)
+        await settle(pilot)
+        await pilot.pause(0.5)
+        keys = list(app.screen.query(FooterKey))
+        assert keys and all(key.description in ZH.values() for key in keys), [k.description for k in keys]
+        assert max(key.region.right for key in keys) <= 80
+        assert all(key.region.width > 0 for key in keys)

@@ -1,0 +1,58 @@
+"""Lesson tables that fit the reader: a Markdown table wider than the pane is reflowed as a list,
+one item per row, each cell named by its column (walkthrough M9: at 80 columns the "Three worked
+configurations" table lost its TP/PP/CP columns to `…`). Pure text in, text out."""
+
+from __future__ import annotations
+
+import re
+
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+
+
+def _width(rows: list[list[str]]) -> int:
+    """Cells of one column padded to its widest, plus the borders, as Textual draws a table."""
+    columns = max(len(row) for row in rows)
+    widest = [max((len(row[i]) if i < len(row) else 0) for row in rows) for i in range(columns)]
+    return sum(widest) + 3 * columns + 1
+
+
+def _as_list(header: list[str], rows: list[list[str]]) -> list[str]:
+    items = []
+    for row in rows:
+        first = row[0] if row else ""
+        rest = [f"{name}: {value}" for name, value in zip(header[1:], row[1:]) if value]
+        items.append(f"- **{first}**" + (" — " + " · ".join(rest) if rest else ""))
+    return items
+
+
+def fit_tables(markdown: str, width: int) -> str:
+    """Every table of `markdown` that is wider than `width` columns, rewritten as a list."""
+    lines = markdown.split("\n")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith("|") and index + 1 < len(lines) and _SEPARATOR.match(lines[index + 1]):
+            end = index + 2
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            header = _cells(line)
+            rows = [_cells(row) for row in lines[index + 2:end]]
+            if _width([header, *rows]) > width:
+                out.extend(_as_list(header, rows))
+            else:
+                out.extend(lines[index:end])
+            index = end
+            continue
+        out.append(line)
+        index += 1
+    return "\n".join(out)

@@ -1,0 +1,40 @@
+"""The footer in the app's language: Textual's Footer shows each binding's English description;
+this one shows the Chinese words in Chinese mode and is redrawn when the language changes."""
+
+from __future__ import annotations
+
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tutor.ui.guard import Guarded, callback
+
+ZH = {"Quit": "退出", "Keys": "按键", "EN/中文": "English", "Home": "首页", "palette": "命令",
+      "Next": "下一节", "Prev": "上一节", "Practise": "练本节", "Playground": "沙盘",
+      "Contents": "目录", "Check": "提交", "Hint": "提示", "New numbers": "换数", "Show answer": "看答案",
+      "Next step": "下一步", "All questions": "全部题", "Color ranks by": "着色", "Schedule": "调度",
+      "Start": "开始", "Run": "运行", "Stop": "停止", "Submit": "提交", "Strict/practice": "严格/练习",
+      "Lesson": "课文", "Next question": "下一题", "Export report": "导出", "End interview": "结束面试",
+      "Back": "返回", "Next item": "下一张", "Reload": "刷新", "Resume": "继续", "Abandon": "放弃",
+      "Later": "以后", "List": "列表", "Review what is due": "复习", "Watch": "监视", "Next lab": "下个实验"}
+"""Chinese for every binding description shown in a footer (a test checks none is missing)."""
+
+
+class TutorFooter(Footer, metaclass=Guarded):
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("compact", True)  # one cell between keys: the keys of a screen fit at 80 columns
+        kwargs.setdefault("show_command_palette", False)  # ctrl+p is named on Home; sections need the room
+        super().__init__(**kwargs)
+
+    def compose(self):
+        zh = getattr(self.app, "lang", "en") == "zh"
+        for widget in super().compose():
+            if zh and isinstance(widget, FooterKey):
+                widget.description = ZH.get(widget.description, widget.description)
+            yield widget
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._relabel, init=False)
+
+    @callback
+    def _relabel(self, lang: str) -> None:
+        self.call_after_refresh(self.recompose)

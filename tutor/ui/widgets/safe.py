@@ -1,0 +1,47 @@
+"""Textual widgets with the edge cases the monkey test found made safe (Textual 8.2).
+
+- The command palette dismisses itself on each Enter: two Enters before it is gone dismissed it
+  twice, and the second pop took the screen below (ScreenStackError, the app ended).
+- OptionList's page up/down reads the line index of the highlighted option, which exists only
+  after the list has been laid out: PageUp right after a list is refilled (or as the command
+  palette opens) raised KeyError and ended the app.
+"""
+
+from __future__ import annotations
+
+from textual.command import CommandPalette
+from textual.widgets import OptionList
+
+from tutor.ui.guard import Guarded, guarded
+
+
+def _page_is_safe(option_list: OptionList) -> bool:
+    option_list._update_lines()
+    return (option_list.highlighted or 0) in option_list._index_to_line
+
+
+class SafeOptionList(OptionList, metaclass=Guarded):
+    def _move_page(self, direction) -> None:
+        if _page_is_safe(self):
+            super()._move_page(direction)
+
+
+class SafeCommandPalette(CommandPalette, metaclass=Guarded):
+    """The palette, with its list's key actions guarded (its CommandList is Textual's own), closed once."""
+
+    _dismissed = False
+
+    def dismiss(self, result=None):
+        if self._dismissed or not self.is_current:
+            return None  # already going: a second pop would take the screen below
+        self._dismissed = True
+        return super().dismiss(result)
+
+    @guarded
+    def _action_command_list(self, action: str) -> None:
+        if action in ("page_up", "page_down"):
+            from textual.command import CommandList
+
+            if not _page_is_safe(self.query_one(CommandList)):
+                return
+        super()._action_command_list(action)
