@@ -160,7 +160,7 @@ def main() -> None:
 
 
 def measure_bubbles(ctx, program, layers: Observed, schedules, stage: int, stages: int) -> None:
-    """Run the schedule at m = p, 2p, 4p; each stage's idle / busy time, the best of two runs,
+    """Run the schedule at m = p, 2p, 4p; each stage's idle / busy time, the best of three runs (on a shared CPU a run can lose its core),
     from the passes the checker observed and its own clock around the call."""
     peak_limit, worst_peak = stages - stage, 0
     for m in (stages, 2 * stages, 4 * stages):
@@ -170,7 +170,7 @@ def measure_bubbles(ctx, program, layers: Observed, schedules, stage: int, stage
             program.run_pipeline(stage, stages, layers, schedules[m], inputs, targets)
             layers.observed()
         bubbles = []
-        for _ in range(2):
+        for _ in range(3):
             layers.zero_grad()
             dist.barrier()
             begin = time.perf_counter()

@@ -60,8 +60,9 @@ CHEATS = {
                                            "checkpoint holds every rank's data position"),
     # Rank 0's batch is fine now, so nobody stops: the drawn rank trains on its NaN loss and the
     # run's own replay check makes the outcome `wrong`.
+    # At 4 ranks: at 2 the check must put the fault on rank 0 (see its checker), where rank 0's flag is right.
     "diverging-broadcast-rank0-flag": ("diverging-control-flow", cheats.BROADCAST_RANK0_FLAG, "solution",
-                                       "runs to completion"),
+                                       "runs to completion", 4),
     "diverging-break-at-filter-step": ("diverging-control-flow", cheats.BREAK_AT_FILTER_STEP, "solution",
                                        "the guard still stops the run"),
     # At 4 ranks: at 2, the longer shard can only be rank 0's (the first shards take the extra).

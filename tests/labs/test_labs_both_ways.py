@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 # The check each shipped program must fail, and words its message must contain.
 SHIPPED_FAILS = {
     "tp-mlp": ("collectives per layer per step", "forward 0 all-reduce(s), backward 0"),
-    "dp-overlap": ("all-reduces start during backward", "0 of 8 all-reduces started before backward returned"),
+    "dp-overlap": ("all-reduces start during backward and are waited for after it", "0 of 8 all-reduces started before backward returned"),
     "pp-1f1b": ("activations in flight stay within 1F1B's bound", "1F1B holds at most p − stage"),
     "zero1-memory": ("optimizer state per rank", "engine zero1_bytes − weight_bytes − grad_bytes"),
 }

@@ -63,10 +63,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.not_parametric": ("This question has no other numbers.", "这道题没有其他数值组合。"),
     "practice.answer_first": ("Answer first; then F5 shows the expected answer.", "先作答,再按 F5 看答案。"),
     "practice.empty": ("Type an answer first.", "请先输入答案。"),
-    # Examples that answer no question of the bank (walkthrough M1: "39 GB" and "6*Psi + 12*Psi/N"
-    # were answers; "2.8 h" and "54万 tokens/s" are the lesson's).
-    "answer.numeric": ("a number with its unit, e.g. 12.5 GB, 3 h, 1.5K tokens/s, 20%{unit}",
-                       "带单位的数,如 12.5 GB、3 小时、1.5万 tokens/s、20%{unit}"),
+    # No example values: any number shown here is some variant's answer (walkthrough M1, issue 14
+    # item 6; tests/grading/test_no_leaks.py checks every question x 20 seeds against these).
+    "answer.numeric": ("a number and its unit: e-notation, K/M/G and h/min are read{unit}",
+                       "数值加单位：科学计数法、K/M/G、万/亿、小时/分钟都能识别{unit}"),
     "answer.unit": (" (unit: {unit})", "(单位:{unit})"),
     "answer.formula": ("a formula in the question's symbols, e.g. (x + 1)/N; Psi for Ψ",
                        "用题中的符号写公式,如 (x + 1)/N;Ψ 可写作 Psi"),

@@ -13,6 +13,7 @@ from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
+import tutor.ui.widgets.safe  # noqa: F401  (page moves in a Select's overlay made safe)
 
 NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
                  "vpp", "mfu")

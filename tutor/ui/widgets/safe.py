@@ -20,10 +20,21 @@ def _page_is_safe(option_list: OptionList) -> bool:
     return (option_list.highlighted or 0) in option_list._index_to_line
 
 
+_textual_move_page = OptionList._move_page
+
+
+def _move_page_when_laid_out(self: OptionList, direction) -> None:
+    if _page_is_safe(self):
+        _textual_move_page(self, direction)
+
+
+# Patched on the base class, not only on our subclass: a Select's overlay is one of Textual's own
+# OptionLists, and PageDown on a just-opened Select ended the app the same way (monkey seed 1603).
+OptionList._move_page = _move_page_when_laid_out
+
+
 class SafeOptionList(OptionList, metaclass=Guarded):
-    def _move_page(self, direction) -> None:
-        if _page_is_safe(self):
-            super()._move_page(direction)
+    """An OptionList whose handlers are guarded (page moves are made safe for every OptionList above)."""
 
 
 class SafeCommandPalette(CommandPalette, metaclass=Guarded):
