@@ -196,6 +196,15 @@ def run_pipeline(stage, stages, layers, ops, inputs, targets):
     return result
 '''
 
+SERIAL_ONE_FORWARD_ONE_BACKWARD = '''
+def schedule(stage, stages, microbatches):
+    """1F1B without the warm-up: one micro-batch in flight, so the stages take turns."""
+    ops = []
+    for index in range(microbatches):
+        ops += [("F", index), ("B", index)]
+    return ops
+'''
+
 BLOCKING_HOOK = '''
 class GradientBuckets(GradientBuckets):
     """All-reduces each bucket as soon as it is full, but blocking, inside the hook: nothing

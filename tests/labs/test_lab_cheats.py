@@ -41,6 +41,9 @@ CHEATS = {
     # D4: GPipe reporting 1F1B's peak.
     "pp-1f1b-gpipe-false-peak": ("pp-1f1b", cheats.GPIPE_CLAMPED_PEAK, "solution",
                                  "activations in flight stay within 1F1B's bound"),
+    # Within the memory bound, but serial: every micro-batch crosses the whole pipeline alone.
+    "pp-1f1b-no-warm-up": ("pp-1f1b", cheats.SERIAL_ONE_FORWARD_ONE_BACKWARD, "solution",
+                           "idle time per micro-batch stays small beside a forward and backward pass"),
     # D5: the OOM labs on a bigger device, on none, or with clones the simulator does not count.
     "crashed-rank-bigger-device": ("crashed-rank", cheats.BIGGER_DEVICE, "program", "every step runs on the brief's device"),
     "crashed-rank-no-device": ("crashed-rank", cheats.NO_DEVICE, "program", "every step runs on the brief's device"),
