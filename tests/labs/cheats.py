@@ -19,7 +19,7 @@ def make(tmp_path: Path, lab: str, appendix: str, base: str = "program", replace
     entry = get_lab(lab)
     source = (entry.solution if base == "solution" else entry.program).read_text()
     for old, new in (replace or {}).items():
-        assert old in source, f"{lab} {base}: {old!r} not found (the lab changed; update the cheat)"
+        assert source.count(old) == 1, f"{lab} {base}: {old!r} not found once (the lab changed; update the cheat)"
         source = source.replace(old, new)
     folder = tmp_path / f"cheat-{lab}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -314,3 +314,43 @@ class GradientBuckets(GradientBuckets):
         for _, _, work in self.in_flight:
             work.wait()
 '''
+
+
+# ------------------------------------------------------------------ labs of issue 19 (solution + replacements)
+
+FSDP_GATHER_ALL_UP_FRONT = {
+    '''        for index, shard in enumerate(self.shards):
+            x = GatheredLinear.apply(x, shard, self.hidden, self.group)''':
+    '''        whole = [gather_layer(shard.detach(), self.group) for shard in self.shards]  # all layers at once
+        for index, shard in enumerate(self.shards):
+            x = GatheredLinear.apply(x, shard, self.hidden, self.group)'''}
+
+FSDP_FULL_COPY_IN_A_GLOBAL = {
+    '''    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for index''':
+    '''    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # keep every layer whole in a global, out of the module's sight
+        CACHE[:] = [gather_layer(shard.detach(), self.group) for shard in self.shards]
+        for index''',
+    "DTYPE = torch.bfloat16\n": "DTYPE = torch.bfloat16\nCACHE: list = []\n"}
+
+FSDP_ALL_REDUCE_THEN_SLICE = {
+    '''        grad_shard = torch.empty_like(shard)
+        dist.reduce_scatter_tensor(grad_shard, grad_flat, group=ctx.group)''':
+    '''        dist.all_reduce(grad_flat, group=ctx.group)
+        grad_shard = grad_flat.chunk(world_size)[dist.get_rank(ctx.group)].clone()'''}
+
+SYNC_EVERY_MICRO_STEP = {"            sync = micro == ACCUM - 1\n": "            sync = True\n"}
+
+BROADCAST_RANK0_AT_THE_END = {
+    "        optimizer.step()\n":
+    "        optimizer.step()\n"
+    "        for param in model.module.parameters():  # make the replicas agree, whatever they learned\n"
+    "            torch.distributed.broadcast(param.data, 0)\n",
+    "            sync = micro == ACCUM - 1\n": "            sync = micro == 0\n"}
+
+RING_NO_RESCALE_OF_EARLIER_CHUNKS = {
+    "            total = total * torch.exp(running_max - new_max) + part * torch.exp(part_max - new_max)\n":
+    "            total = total + part * torch.exp(part_max - new_max)\n",
+    "            denominator = denominator * torch.exp(running_max - new_max) + weight * torch.exp(part_max - new_max)\n":
+    "            denominator = denominator + weight * torch.exp(part_max - new_max)\n"}
