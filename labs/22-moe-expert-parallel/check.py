@@ -88,9 +88,8 @@ def dense_layer(x, router, experts, top_k):
     return y, chosen
 
 
-def main() -> None:
-    ctx = lab.init()
-    program, shipped = lab.load_program(), lab.load_shipped()
+def run(ctx, program, shipped, params: dict) -> None:
+    """Every check of `program` (the shipped module gives the lab's sizes)."""
     hidden, per_rank, top_k, tokens = shipped.HIDDEN, shipped.EXPERTS_PER_RANK, shipped.TOP_K, shipped.TOKENS
     n = ctx.world_size
     experts_total = per_rank * n
@@ -161,6 +160,11 @@ def main() -> None:
     if ctx.rank == 0:
         ctx.log(f"token copies per expert, all ranks: {loads.tolist()}; the busiest expert has "
                 f"{imbalance:.2f}× the mean")
+
+
+def main() -> None:
+    ctx = lab.init()
+    run(ctx, lab.load_program(), lab.load_shipped(), lab.check_params())
     ctx.finish()
 
 

@@ -65,9 +65,8 @@ def counts(calls: list[dict]) -> dict[str, int]:
     return found
 
 
-def main() -> None:
-    ctx = lab.init()
-    program, shipped = lab.load_program(), lab.load_shipped()
+def run(ctx, program, shipped, params: dict) -> None:
+    """Every check of `program` (the shipped module gives the lab's sizes)."""
     seq, batch, hidden, ffn = shipped.SEQ, shipped.BATCH, shipped.HIDDEN, shipped.FFN
     t, r = ctx.world_size, ctx.rank
     seed = torch.tensor([int.from_bytes(os.urandom(3), "little") if r == 0 else 0])
@@ -129,6 +128,11 @@ def main() -> None:
     ctx.measure("LayerNorm input each rank holds (16-bit bytes, the engine's unit)", 2 * normed,
                 "activation_per_layer_full_sp", {"seq": seq, "micro_batch": batch, "hidden": hidden, "tp": t},
                 rtol=1e-6, unit="B")
+
+
+def main() -> None:
+    ctx = lab.init()
+    run(ctx, lab.load_program(), lab.load_shipped(), lab.check_params())
     ctx.finish()
 
 

@@ -134,9 +134,8 @@ def agree(ok: bool) -> bool:
     return bool(flag.item())
 
 
-def main() -> None:
-    ctx = lab.init()
-    program, shipped, params = lab.load_program(), lab.load_shipped(), lab.check_params()
+def run(ctx, program, shipped, params: dict) -> None:
+    """Every check of `program` (the shipped module gives the lab's sizes and pass times)."""
     rank, ranks = ctx.rank, ctx.world_size
     chunks, hidden, micro_batch = shipped.CHUNKS, shipped.HIDDEN, shipped.MICRO_BATCH
     microbatches = int(params.get("microbatches", shipped.MICROBATCHES))
@@ -149,7 +148,6 @@ def main() -> None:
     ctx.check("placement and schedule run each chunk's passes once, backward after forward", problem is None,
               problem or f"{ranks * chunks} virtual stages placed once each; every F and B once, each B after its F")
     if not agree(problem is None):
-        ctx.finish()
         return
 
     torch.manual_seed(11)
@@ -187,6 +185,11 @@ def main() -> None:
     ctx.check("gradients equal the unpipelined model", ok, detail)
 
     measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank, ranks, chunks, micro_batch, hidden)
+
+
+def main() -> None:
+    ctx = lab.init()
+    run(ctx, lab.load_program(), lab.load_shipped(), lab.check_params())
     ctx.finish()
 
 
@@ -218,8 +221,8 @@ def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank
             worst_peak = max(worst_peak, seen["peak_in_flight"])
     overhead_s = max(_slope(runs), 0.0)
     for m, (idle_s, busy_s) in runs.items():
-        ctx.measure(f"pipeline bubble at p={ranks}, v={chunks}, m={m} (rank idle / busy time, "
-                    f"{overhead_s * 1e3:.1f} ms of overhead per micro-batch removed)",
+        ctx.measure(f"pipeline bubble at p={ranks}, v={chunks}, m={m} (rank idle / busy time, less the "
+                    "overhead per micro-batch)",
                     (idle_s - m * overhead_s) / max(busy_s, 1e-9), "bubble_fraction_interleaved",
                     {"pp": ranks, "microbatches": m, "vpp": chunks}, rtol=0.25, atol=0.03, unit="fraction")
     passes_s = chunks * sum(timeline.kernel_s.values())
