@@ -95,13 +95,18 @@ def run(ctx, program, shipped, params: dict) -> None:
     experts_total = per_rank * n
     seed = torch.tensor([int.from_bytes(os.urandom(3), "little") if ctx.rank == 0 else 0])
     dist.broadcast(seed, 0)
-    torch.manual_seed(int(seed.item()))  # the router and experts, the same on every rank
-    router = torch.randn(experts_total, hidden)
+    # Private generators, not torch's global one: a program that read torch.initial_seed() could
+    # rebuild every expert (and another rank's tokens) without asking anyone.
+    shared = torch.Generator().manual_seed(int(seed.item()))  # the router and experts, the same on every rank
+    router = torch.randn(experts_total, hidden, generator=shared, device="cpu").to(ctx.device)
     experts = nn.ModuleList(shipped.make_expert() for _ in range(experts_total))
-    generator = torch.Generator().manual_seed(int(seed.item()) * 31 + ctx.rank + 1)  # this rank's tokens
+    own = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))  # this rank's tokens
     with torch.no_grad():
+        for param in experts.parameters():
+            fan_in = param.shape[-1]
+            param.copy_(torch.randn(param.shape, generator=shared, device="cpu") / fan_in ** 0.5)
         while True:
-            x = torch.randn(tokens, hidden, generator=generator)
+            x = torch.randn(tokens, hidden, generator=own, device="cpu").to(ctx.device)
             expected, chosen = dense_layer(x, router, experts, top_k)
             send = torch.bincount(chosen.reshape(-1) // per_rank, minlength=n)
             if len(set(send.tolist())) > 1:

@@ -72,11 +72,11 @@ def run(ctx, program, shipped, params: dict) -> None:
     seed = torch.tensor([int.from_bytes(os.urandom(3), "little") if r == 0 else 0])
     dist.broadcast(seed, 0)
     generator = torch.Generator().manual_seed(int(seed.item()))
-    w1 = torch.randn(ffn, hidden, generator=generator) / hidden ** 0.5
-    b1 = torch.randn(ffn, generator=generator)
-    w2 = torch.randn(hidden, ffn, generator=generator) / ffn ** 0.5
-    x = torch.randn(seq, batch, hidden, generator=generator)
-    grad_out = torch.randn(seq, batch, hidden, generator=generator)
+    def draw(*shape):  # on the CPU's generator, then to the rank's device (NCCL: its GPU)
+        return torch.randn(*shape, generator=generator, device="cpu").to(ctx.device)
+
+    w1, b1, w2 = draw(ffn, hidden) / hidden ** 0.5, draw(ffn), draw(hidden, ffn) / ffn ** 0.5
+    x, grad_out = draw(seq, batch, hidden), draw(seq, batch, hidden)
 
     whole = [tensor.clone().requires_grad_() for tensor in (x, w1, b1, w2)]
     expected = whole[0] + F.linear(F.gelu(F.linear(F.layer_norm(whole[0], (hidden,)), whole[1], whole[2])), whole[3])
