@@ -24,6 +24,7 @@ import torch.nn as nn
 from tutor.labs import rank as lab
 
 HIDDEN, FFN, EXPERTS_PER_RANK, TOP_K, TOKENS = 16, 32, 2, 2, 24
+last_sizes: dict[str, list[int]] = {}  # the dispatch's sizes in the last call, for the log
 
 
 def make_expert() -> nn.Module:
@@ -53,6 +54,7 @@ def moe_forward(x: torch.Tensor, router: torch.Tensor, local_experts: nn.ModuleL
     dist.all_to_all_single(recv_counts, send_counts, group=group)
     send, recv = send_counts.tolist(), recv_counts.tolist()
 
+    last_sizes.update(sent=list(send), received=list(recv))
     received = torch.empty(sum(recv), HIDDEN, dtype=x.dtype)
     dist.all_to_all_single(received, tokens, recv, send, group=group)
     received_experts = torch.empty(sum(recv), dtype=experts_sent.dtype)
@@ -90,7 +92,7 @@ def main() -> None:
     router = torch.randn(experts_total, HIDDEN)
     experts = nn.ModuleList(make_expert() for _ in range(experts_total))
     local = experts[ctx.rank * EXPERTS_PER_RANK:(ctx.rank + 1) * EXPERTS_PER_RANK]
-    torch.manual_seed(1 + ctx.rank)  # each rank's own tokens
+    torch.manual_seed(2 + ctx.rank)  # each rank's own tokens
     x = torch.randn(TOKENS, HIDDEN)
     _, chosen = route(x, router)
     routed = torch.bincount(chosen.reshape(-1) // EXPERTS_PER_RANK, minlength=ctx.world_size).tolist()
@@ -100,9 +102,10 @@ def main() -> None:
             y = moe_forward(x, router, local)
             calls = ctx.recorder.since(mark)
         error = (y - dense_reference(x, router, experts)).abs().max().item()
-    sizes = [call["shape"][0] for call in calls if call["op"] == "all_to_all_single" and len(call["shape"]) == 2]
+    ops = sorted({call["op"] for call in calls})
     ctx.log(f"max abs error against the dense layer: {error:.2e}; token copies routed to each rank: {routed}; "
-            f"rows in each all-to-all of token rows: {sizes}")
+            f"rows the dispatch sent to each rank: {last_sizes.get('sent')}, received from each: "
+            f"{last_sizes.get('received')}; collectives of one call: {len(calls)} ({', '.join(ops)})")
     ctx.report(max_abs_error=error)
     ctx.finish()
 

@@ -46,9 +46,9 @@ def values_sent(call: dict, n: int) -> float:
     """Values this rank sends for one recorded collective, as a ring algorithm sends them."""
     numel = call["bytes"] / ELEMENT_BYTES.get(call.get("dtype"), 4)
     op = call["op"]
-    if op in ("all_gather", "all_gather_into_tensor"):
+    if op in ("all_gather", "all_gather_into_tensor", "all_gather_single"):
         return numel * (n - 1)
-    if op in ("reduce_scatter", "reduce_scatter_tensor"):
+    if op in ("reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_single"):
         return numel * (n - 1) / n
     if op == "all_reduce":
         return 2 * numel * (n - 1) / n
@@ -56,8 +56,9 @@ def values_sent(call: dict, n: int) -> float:
 
 
 def counts(calls: list[dict]) -> dict[str, int]:
-    kinds = {"all_gather": "all-gather", "all_gather_into_tensor": "all-gather", "reduce_scatter": "reduce-scatter",
-             "reduce_scatter_tensor": "reduce-scatter"}
+    kinds = {"all_gather": "all-gather", "all_gather_into_tensor": "all-gather", "all_gather_single": "all-gather",
+             "reduce_scatter": "reduce-scatter", "reduce_scatter_tensor": "reduce-scatter",
+             "reduce_scatter_single": "reduce-scatter"}
     found: dict[str, int] = {}
     for call in calls:
         kind = kinds.get(call["op"], call["op"])

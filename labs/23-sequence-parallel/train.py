@@ -38,7 +38,7 @@ class _GatherSequence(torch.autograd.Function):
         ctx.group = group
         world_size = dist.get_world_size(group)
         out = torch.empty(world_size * x.shape[0], *x.shape[1:], dtype=x.dtype)
-        dist.all_gather_into_tensor(out, x.contiguous(), group=group)
+        dist.all_gather_single(out, x.contiguous(), group=group)
         return out
 
     @staticmethod
@@ -60,7 +60,7 @@ class _SplitSequence(torch.autograd.Function):
     def backward(ctx, grad):
         world_size = dist.get_world_size(ctx.group)
         out = torch.empty(world_size * grad.shape[0], *grad.shape[1:], dtype=grad.dtype)
-        dist.all_gather_into_tensor(out, grad.contiguous(), group=ctx.group)
+        dist.all_gather_single(out, grad.contiguous(), group=ctx.group)
         return out, None
 
 

@@ -220,11 +220,14 @@ def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank
                 runs[m] = idle
             worst_peak = max(worst_peak, seen["peak_in_flight"])
     overhead_s = max(_slope(runs), 0.0)
+    # atol 0.05: interleaving sends each micro-batch over p·v hops, and on a busy CPU each hop's
+    # wake-up adds to the fill and drain (the solution measured 0.305 against 0.250 at p=2, m=2,
+    # 4 ranks on 2 loaded cores 0.382 against 0.375); plain 1F1B still fails by 0.2 at m = p.
     for m, (idle_s, busy_s) in runs.items():
         ctx.measure(f"pipeline bubble at p={ranks}, v={chunks}, m={m} (rank idle / busy time, less the "
                     "overhead per micro-batch)",
                     (idle_s - m * overhead_s) / max(busy_s, 1e-9), "bubble_fraction_interleaved",
-                    {"pp": ranks, "microbatches": m, "vpp": chunks}, rtol=0.25, atol=0.03, unit="fraction")
+                    {"pp": ranks, "microbatches": m, "vpp": chunks}, rtol=0.25, atol=0.05, unit="fraction")
     passes_s = chunks * sum(timeline.kernel_s.values())
     share = overhead_s / passes_s
     ctx.check("idle time per micro-batch stays small beside its passes", share <= 0.5,

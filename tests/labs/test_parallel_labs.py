@@ -187,7 +187,7 @@ NORM_AFTER_GATHER = [(
 
 # Leave the region with an all-reduce and keep this rank's rows: right numbers, twice the values.
 ALL_REDUCE_THEN_SLICE = [(
-    "        dist.reduce_scatter_tensor(out, x.contiguous(), group=group)\n        return out\n",
+    "        dist.reduce_scatter_single(out, x.contiguous(), group=group)\n        return out\n",
     "        x = x.contiguous()\n"
     "        dist.all_reduce(x, group=group)  # everyone gets the whole sum; keep this rank's rows\n"
     "        return x.chunk(world_size)[dist.get_rank(group)].clone()\n")]
