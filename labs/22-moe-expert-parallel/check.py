@@ -7,8 +7,9 @@ reference is computed here, with every expert, before the learner's function is 
 only this rank's experts (the others are deleted first). All-to-alls are watched here, split
 sizes included (the recorder keeps only shapes): the float all-to-alls must be exactly two,
 dispatch with the router's counts per destination and combine with the same counts reversed.
-Any other collective may carry only small integer metadata (counts per expert, or the expert
-id of each copy, sized like an all-to-all of token rows); a gather of tokens or of expert weights is caught
+Any other collective may carry only small integer metadata (counts per expert, or one expert
+id per copy: a 1-D all-to-all sized like the token rows; integers may be any data viewed as
+integers, so a wider one is refused); a gather of tokens or of expert weights is caught
 here.
 
 The sizing engine has no all-to-all figure that follows a given routing (its MoE formulas
@@ -145,7 +146,8 @@ def run(ctx, program, shipped, params: dict) -> None:
         numel = 1
         for size in call["shape"]:
             numel *= size
-        if numel > metadata_limit and not any(call["in"] == rows["in"] for rows in payload):  # ids go with the rows
+        ids = len(call["shape"]) == 1 and any(call["in"] == rows["in"] for rows in payload)  # one id per row sent
+        if numel > metadata_limit and not ids:
             extra.append(f"an all-to-all of {numel} integers")
     for call in calls:
         if call["op"] in WATCHED:

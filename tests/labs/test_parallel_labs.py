@@ -144,6 +144,14 @@ GATHER_TOKENS = [(
     "    return partial[rank * x.shape[0]:(rank + 1) * x.shape[0]]\n"
     "    # How many copies go to each rank depends on the routing")]
 
+# A side channel beside the real dispatch: integers sized like the token rows but 4 wide, room
+# for any float data viewed as int32 (another rank's expert weights, say).
+INTEGER_SIDE_CHANNEL = [(
+    "    outputs = torch.zeros_like(received)\n",
+    "    smuggled = torch.empty(sum(recv), 4, dtype=torch.int32)\n"
+    "    dist.all_to_all_single(smuggled, torch.zeros(len(experts_sent), 4, dtype=torch.int32), recv, send, group=group)\n"
+    "    outputs = torch.zeros_like(received)\n")]
+
 
 @pytest.mark.timeout(240)
 def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
@@ -151,7 +159,8 @@ def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     result = check_several(entry, tmp_path, {
         "shipped": entry.program, "solution": entry.solution,
         "pad": cheat(entry, tmp_path, "pad", PAD_TO_CAPACITY),
-        "gather": cheat(entry, tmp_path, "gather", GATHER_TOKENS)})
+        "gather": cheat(entry, tmp_path, "gather", GATHER_TOKENS),
+        "side_channel": cheat(entry, tmp_path, "side_channel", INTEGER_SIDE_CHANNEL)})
 
     names, failed = of(result, "shipped")  # even splits: copies land on the wrong ranks
     assert set(names) == {MOE_OUTPUT, MOE_SIZES, MOE_ONLY}
@@ -165,6 +174,8 @@ def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     _, failed = of(result, "gather")
     assert set(failed) == {MOE_SIZES, MOE_ONLY}, failed
     assert "all_gather of 1,536 B (float32)" in failed[MOE_ONLY] and "all_reduce of 3,072 B" in failed[MOE_ONLY]
+    _, failed = of(result, "side_channel")
+    assert set(failed) == {MOE_ONLY} and "an all-to-all of" in failed[MOE_ONLY], failed
 
     solution_passes(entry, tmp_path, checks=4)
 
