@@ -38,7 +38,8 @@ def placement_problem(program, ranks: int, chunks: int) -> str | None:
             if not isinstance(stage, int) or not 0 <= stage < ranks * chunks:
                 return f"rank {rank} chunk {chunk} is placed at {stage!r}, not a stage 0..{ranks * chunks - 1}"
             if stage in where:
-                return f"stage {stage} is placed twice: rank {where[stage][0]} chunk {where[stage][1]} and rank {rank} chunk {chunk}"
+                first = where[stage]
+                return f"stage {stage} is placed twice: rank {first[0]} chunk {first[1]} and rank {rank} chunk {chunk}"
             where[stage] = (rank, chunk)
     return None
 
@@ -175,7 +176,8 @@ def run(ctx, program, shipped, params: dict) -> None:
         ctx.check("loss equals the unpipelined model", ok, detail)
     ok, detail = True, "every weight and bias of this rank's chunks matches"
     for stage, chunk_layers in zip(stages_of, layers):
-        for (name, param), want in zip(chunk_layers.named_parameters(), shipped.stage_layers(reference, stage).parameters()):
+        wanted_params = shipped.stage_layers(reference, stage).parameters()
+        for (name, param), want in zip(chunk_layers.named_parameters(), wanted_params):
             ok, detail = compare(param.grad, want.grad) if param.grad is not None else (False, "no gradient")
             if not ok:
                 detail = f"stage {stage} {name}: {detail}"

@@ -149,7 +149,8 @@ GATHER_TOKENS = [(
 INTEGER_SIDE_CHANNEL = [(
     "    outputs = torch.zeros_like(received)\n",
     "    smuggled = torch.empty(sum(recv), 4, dtype=torch.int32)\n"
-    "    dist.all_to_all_single(smuggled, torch.zeros(len(experts_sent), 4, dtype=torch.int32), recv, send, group=group)\n"
+    "    room = torch.zeros(len(experts_sent), 4, dtype=torch.int32)\n"
+    "    dist.all_to_all_single(smuggled, room, recv, send, group=group)\n"
     "    outputs = torch.zeros_like(received)\n")]
 
 
