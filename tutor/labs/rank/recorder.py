@@ -32,11 +32,15 @@ from tutor.labs.rank.session import Session
 OPS = ("all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor",
        "broadcast", "reduce", "all_to_all", "all_to_all_single", "gather", "scatter", "barrier",
        "monitored_barrier", "send", "recv", "isend", "irecv", "batch_isend_irecv",
-       "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list")
+       "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
+       # torch 2.13's names for all_gather_into_tensor and reduce_scatter_tensor (which it
+       # deprecates, with a warning that sends learners here)
+       "all_gather_single", "reduce_scatter_single")
 # The argument that holds the data each op sends (the rest are outputs or options).
 PAYLOAD = {"all_gather": "tensor", "all_gather_into_tensor": "input_tensor", "reduce_scatter": "input_list",
            "reduce_scatter_tensor": "input", "all_to_all": "input_tensor_list",
-           "all_to_all_single": "input", "gather": "tensor", "scatter": "tensor"}
+           "all_to_all_single": "input", "gather": "tensor", "scatter": "tensor",
+           "all_gather_single": "input_tensor", "reduce_scatter_single": "input"}
 PEER_ARGS = ("dst", "src", "group_dst", "group_src")
 _SKIP_DIRS = (os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)))
 KEEP = 4096

@@ -1,0 +1,259 @@
+"""The parallelism labs moe-expert-parallel, sequence-parallel and pp-interleaved, both ways on
+CPU with gloo at 2 ranks, and the cheats a hostile learner would try, each of which must fail
+the check that names it.
+
+Per lab: the solution through `tutor lab check`'s own path (it passes every check), and one
+job that runs the lab's own checks (`run` in its check.py, the function its `main` calls) on
+the shipped program and on each cheat in turn, every check named `LABEL: name`. One job for
+the shipped program and the cheats keeps the file inside its time budget: a job's cost is
+mostly starting torchrun and importing torch in every rank (about 10 s on 2 cores), a cheat's
+checks cost milliseconds (the pipeline lab's about 3 s). A cheat is the solution with one
+change a learner might try instead of the real fix, written into a temporary file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.labs.conftest import leftovers
+from tutor.labs.catalog import LabEntry, get_lab
+from tutor.labs.checks import check_lab
+
+pytestmark = pytest.mark.slow
+
+HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job."""
+import importlib.util
+import sys
+
+from tutor.labs import rank as lab
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Labelled:
+    """The rank context, with every check and measurement named 'LABEL: name'."""
+
+    def __init__(self, ctx, label):
+        self._ctx, self._label = ctx, label
+
+    def check(self, name, *args, **kwargs):
+        self._ctx.check(self._label + ": " + name, *args, **kwargs)
+
+    def measure(self, name, *args, **kwargs):
+        self._ctx.measure(self._label + ": " + name, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+
+ctx = lab.init()
+checker = load({checker!r}, "lab_checker")
+shipped = lab.load_shipped()
+for label, path in {programs!r}.items():
+    checker.run(Labelled(ctx, label), load(path, "program_" + label), shipped, lab.check_params())
+ctx.finish()
+'''
+
+
+def failed_checks(result: dict) -> dict[str, str]:
+    return {check["name"]: check["detail"] for check in result["checks"] if not check["passed"]}
+
+
+def no_leftovers(result: dict) -> None:
+    assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
+
+
+def cheat(entry: LabEntry, tmp_path: Path, name: str, replacements: list[tuple[str, str]]) -> Path:
+    """The lab's solution with `replacements` applied, each of which must match once."""
+    source = entry.solution.read_text()
+    for old, new in replacements:
+        assert source.count(old) == 1, f"cheat {name}: {old!r} is not in the solution once"
+        source = source.replace(old, new)
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    return path
+
+
+def check_several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path]) -> dict:
+    """One 2-rank job running the lab's checks on each of `programs`, labelled by their keys."""
+    harness = tmp_path / "harness.py"
+    harness.write_text(HARNESS.format(checker=str(entry.checker), programs={k: str(v) for k, v in programs.items()}))
+    with_harness = LabEntry(entry.name, entry.folder, entry.lab.model_copy(update={"checker": str(harness)}))
+    result = check_lab(with_harness, program=entry.program, world_size=2, run_root=tmp_path / "several")
+    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
+    no_leftovers(result)
+    return result
+
+
+def of(result: dict, label: str) -> tuple[list[str], dict[str, str]]:
+    """(names of every check of `label`, {name: detail} of those that failed), names unlabelled."""
+    prefix = f"{label}: "
+    names = [check["name"][len(prefix):] for check in result["checks"] if check["name"].startswith(prefix)]
+    failed = {name[len(prefix):]: detail for name, detail in failed_checks(result).items() if name.startswith(prefix)}
+    return names, failed
+
+
+def solution_passes(entry: LabEntry, tmp_path: Path, checks: int) -> None:
+    solution = check_lab(entry, solution=True, world_size=2, run_root=tmp_path / "solution")
+    assert solution["passed"], failed_checks(solution)
+    assert len(solution["checks"]) == checks, [check["name"] for check in solution["checks"]]
+    no_leftovers(solution)
+
+
+# --- moe-expert-parallel ----------------------------------------------------------------------
+
+MOE_OUTPUT = "routed output equals the dense layer with every expert"
+MOE_SIZES = "all-to-all sizes follow the routing: dispatch, then combine"
+MOE_ONLY = "no collective but the two all-to-alls moves tokens or weights"
+
+# Capacity-style dispatch: every split padded to room for all copies; right output, wrong sizes.
+PAD_TO_CAPACITY = [(
+    "    send, recv = send_counts.tolist(), recv_counts.tolist()\n",
+    "    counts = send_counts.tolist()\n"
+    "    capacity = tokens.shape[0]  # room for every copy: a fixed size, padded, so the sizes never vary\n"
+    "    tokens = torch.cat([torch.cat([c, c.new_zeros(capacity - len(c), HIDDEN)]) for c in tokens.split(counts)])\n"
+    "    experts_sent = torch.cat([torch.cat([c, c.new_full((capacity - len(c),), -1)])\n"
+    "                              for c in experts_sent.split(counts)])\n"
+    "    send = recv = [capacity] * world_size\n"), (
+    "    token_of_copy = torch.arange",
+    "    returned = torch.cat([c[:n] for c, n in zip(returned.split(capacity), counts)])\n"
+    "    token_of_copy = torch.arange")]
+
+# Skip the all-to-alls: gather every rank's tokens, run the local experts on all of them and
+# all-reduce the partial outputs; right output, no dispatch at all.
+GATHER_TOKENS = [(
+    "    # How many copies go to each rank depends on the routing",
+    "    everyone = [torch.empty_like(x) for _ in range(world_size)]  # every rank's tokens, everywhere\n"
+    "    dist.all_gather(everyone, x, group=group)\n"
+    "    every_x = torch.cat(everyone)\n"
+    "    every_gate, every_chosen = route(every_x, router)\n"
+    "    partial = torch.zeros(world_size * x.shape[0], HIDDEN)\n"
+    "    for index, expert in enumerate(local_experts):\n"
+    "        for slot in range(TOP_K):\n"
+    "            rows = every_chosen[:, slot] == rank * EXPERTS_PER_RANK + index\n"
+    "            partial[rows] += every_gate[rows, slot, None] * expert(every_x[rows])\n"
+    "    dist.all_reduce(partial, group=group)\n"
+    "    return partial[rank * x.shape[0]:(rank + 1) * x.shape[0]]\n"
+    "    # How many copies go to each rank depends on the routing")]
+
+# A side channel beside the real dispatch: integers sized like the token rows but 4 wide, room
+# for any float data viewed as int32 (another rank's expert weights, say).
+INTEGER_SIDE_CHANNEL = [(
+    "    outputs = torch.zeros_like(received)\n",
+    "    smuggled = torch.empty(sum(recv), 4, dtype=torch.int32)\n"
+    "    room = torch.zeros(len(experts_sent), 4, dtype=torch.int32)\n"
+    "    dist.all_to_all_single(smuggled, room, recv, send, group=group)\n"
+    "    outputs = torch.zeros_like(received)\n")]
+
+
+@pytest.mark.timeout(240)
+def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
+    entry = get_lab("moe-expert-parallel")
+    result = check_several(entry, tmp_path, {
+        "shipped": entry.program, "solution": entry.solution,
+        "pad": cheat(entry, tmp_path, "pad", PAD_TO_CAPACITY),
+        "gather": cheat(entry, tmp_path, "gather", GATHER_TOKENS),
+        "side_channel": cheat(entry, tmp_path, "side_channel", INTEGER_SIDE_CHANNEL)})
+
+    names, failed = of(result, "shipped")  # even splits: copies land on the wrong ranks
+    assert set(names) == {MOE_OUTPUT, MOE_SIZES, MOE_ONLY}
+    assert set(failed) == {MOE_OUTPUT, MOE_SIZES}, failed
+    assert "max abs error" in failed[MOE_OUTPUT]
+    assert "sent [[24, 24], [24, 24]]" in failed[MOE_SIZES], failed[MOE_SIZES]
+    assert of(result, "solution")[1] == {}  # the same checks in the same job pass the fix
+
+    _, failed = of(result, "pad")
+    assert set(failed) == {MOE_SIZES} and "sent [[48, 48], [48, 48]]" in failed[MOE_SIZES], failed
+    _, failed = of(result, "gather")
+    assert set(failed) == {MOE_SIZES, MOE_ONLY}, failed
+    assert "all_gather of 1,536 B (float32)" in failed[MOE_ONLY] and "all_reduce of 3,072 B" in failed[MOE_ONLY]
+    _, failed = of(result, "side_channel")
+    assert set(failed) == {MOE_ONLY} and "an all-to-all of" in failed[MOE_ONLY], failed
+
+    solution_passes(entry, tmp_path, checks=4)
+
+
+# --- sequence-parallel ------------------------------------------------------------------------
+
+SP_OUTPUT = "output slice equals the whole block in one process"
+SP_GRADS = "gradients equal the whole block in one process"
+SP_NORM = "the LayerNorm runs on this rank's sequence slice only"
+SP_COLLECTIVES = "all-gather and reduce-scatter along the sequence, no all-reduce"
+SP_VALUES = "values each rank sends for the block, forward and backward, × 2 (the engine's layer has two such blocks)"
+SP_ACTIVATION = "LayerNorm input each rank holds (16-bit bytes, the engine's unit)"
+
+# Gather first, normalise the whole sequence: the same collectives and values, but every rank
+# holds the whole sequence's LayerNorm input and output.
+NORM_AFTER_GATHER = [(
+    "        h = self.norm(x)                                  # on this rank's s/t rows only\n"
+    "        h = _GatherSequence.apply(h, self.group)          # g: all-gather forward, reduce-scatter backward\n",
+    "        h = self.norm(_GatherSequence.apply(x, self.group))  # the whole sequence, normalised on every rank\n")]
+
+# Leave the region with an all-reduce and keep this rank's rows: right numbers, twice the values.
+ALL_REDUCE_THEN_SLICE = [(
+    "        dist.reduce_scatter_single(out, x.contiguous(), group=group)\n        return out\n",
+    "        x = x.contiguous()\n"
+    "        dist.all_reduce(x, group=group)  # everyone gets the whole sum; keep this rank's rows\n"
+    "        return x.chunk(world_size)[dist.get_rank(group)].clone()\n")]
+
+
+@pytest.mark.timeout(240)
+def test_sequence_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
+    entry = get_lab("sequence-parallel")
+    result = check_several(entry, tmp_path, {
+        "shipped": entry.program, "solution": entry.solution,
+        "norm_after_gather": cheat(entry, tmp_path, "norm_after_gather", NORM_AFTER_GATHER),
+        "all_reduce_then_slice": cheat(entry, tmp_path, "all_reduce_then_slice", ALL_REDUCE_THEN_SLICE)})
+
+    names, failed = of(result, "shipped")  # right numbers, tensor parallelism's communication and memory
+    assert set(names) == {SP_OUTPUT, SP_GRADS, SP_NORM, SP_COLLECTIVES, SP_VALUES, SP_ACTIVATION}
+    assert set(failed) == {SP_NORM, SP_COLLECTIVES, SP_VALUES, SP_ACTIVATION}, failed
+    assert "'all_reduce': 1" in failed[SP_COLLECTIVES]
+    assert "measured 6144 values, engine tp_values_per_layer = 4096 values" in failed[SP_VALUES]
+    assert "measured 2,048 B, engine activation_per_layer_full_sp = 1,024 B" in failed[SP_ACTIVATION]
+    assert of(result, "solution")[1] == {}
+
+    _, failed = of(result, "norm_after_gather")
+    assert set(failed) == {SP_NORM, SP_ACTIVATION}, failed
+    assert "saw inputs of shape [[32, 2, 16]]" in failed[SP_NORM]
+    _, failed = of(result, "all_reduce_then_slice")
+    assert set(failed) == {SP_COLLECTIVES, SP_VALUES}, failed
+
+    solution_passes(entry, tmp_path, checks=7)
+
+
+# --- pp-interleaved ---------------------------------------------------------------------------
+
+PP_BUBBLE_M2 = "pipeline bubble at p=2, v=2, m=2 (rank idle / busy time, less the overhead per micro-batch)"
+PP_PEAK = "activations in flight stay within interleaved 1F1B's bound"
+
+# GPipe on the interleaved placement: every forward, then every backward. Its bubble is as
+# small as interleaved 1F1B's, but it holds all m·v chunk activations at once.
+GPIPE_INTERLEAVED = [(
+    "    warmup = min(2 * (ranks - rank - 1) + (chunks - 1) * ranks, total)\n",
+    "    warmup = total  # all forwards first\n")]
+
+
+@pytest.mark.timeout(240)
+def test_pp_interleaved_shipped_and_cheat_fail_solution_passes(tmp_path):
+    entry = get_lab("pp-interleaved")
+    result = check_several(entry, tmp_path, {
+        "shipped": entry.program, "gpipe": cheat(entry, tmp_path, "gpipe", GPIPE_INTERLEAVED)})
+
+    names, failed = of(result, "shipped")  # one stage per rank: 1F1B's bubble, (p − 1)/m
+    assert len(names) == 9, names
+    assert "engine bubble_fraction_interleaved = 0.250" in failed[PP_BUBBLE_M2], failed
+    assert set(failed) <= {name for name in names if name.startswith("pipeline bubble")}, failed
+
+    _, failed = of(result, "gpipe")
+    assert PP_PEAK in failed and "held up to 16 chunk activations" in failed[PP_PEAK], failed
+
+    solution_passes(entry, tmp_path, checks=10)
