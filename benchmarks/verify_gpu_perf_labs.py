@@ -5,7 +5,7 @@ Not run in CI (no GPU there). On one GPU it checks, with NCCL at world size 1:
   fails it (`kernel-fusion`, `fp8-matmul`, `cuda-graphs`);
 - each CPU perf lab's program runs on the GPU and its trace is summarised from the device
   timeline (`tutor lab run NAME --backend nccl --world-size 1`);
-- each parallelism lab of issue 19 (`fsdp-zero3`, `no-sync-accumulation`, `ring-attention`) on NCCL, one
+- each parallelism lab of issue 19 (`fsdp-zero3`, `no-sync-accumulation`, `ring-attention`, `moe-expert-parallel`, `sequence-parallel`, `pp-interleaved`) on NCCL, one
   rank per GPU: both ways with 2 or more GPUs, the solution alone with one (one replica
   cannot drift, so the shipped no-sync program passes there). Unverified: written without a
   GPU (issue 19's session had none).
@@ -31,7 +31,8 @@ from tutor.labs.runner import LabRun
 
 GPU_LABS = ("kernel-fusion", "fp8-matmul", "cuda-graphs")
 CPU_LABS = ("slow-dataloader", "exposed-comm", "launch-bound", "straggler")
-PARALLEL_LABS = ("fsdp-zero3", "no-sync-accumulation", "ring-attention")
+PARALLEL_LABS = ("fsdp-zero3", "no-sync-accumulation", "ring-attention", "moe-expert-parallel", "sequence-parallel",
+                 "pp-interleaved")
 
 
 def parallel_on_nccl(name: str, root: Path) -> dict:

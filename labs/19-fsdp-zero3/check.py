@@ -26,8 +26,8 @@ import torch.nn.functional as F
 from tutor.labs import rank as lab
 from tutor.labs.rank.context import compare
 
-GATHERS = ("all_gather_into_tensor", "all_gather")
-SCATTERS = ("reduce_scatter_tensor", "reduce_scatter")
+GATHERS = ("all_gather_into_tensor", "all_gather", "all_gather_single")  # the last: torch 2.13's new name
+SCATTERS = ("reduce_scatter_tensor", "reduce_scatter", "reduce_scatter_single")
 STEPS = 2
 
 
