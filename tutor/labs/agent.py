@@ -37,7 +37,16 @@ def _end_if_orphaned(parent: int) -> None:
         time.sleep(0.2)
     time.sleep(ORPHAN_GRACE_S)
     sweep(os.environ.get(RUN_MARKER_ENV), os.getpid(), reap=True)  # SIGTERM-ignoring and escaped processes too
+    _empty_own_cgroup()  # and what cleared its environment: only the run's cgroup still holds it
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _empty_own_cgroup() -> None:
+    from tutor.labs.container import Container
+
+    own = Container.of_this_process()
+    if own is not None:
+        own.kill_all(spare=os.getpid(), reap=True)
 
 
 def main() -> None:
@@ -67,6 +76,7 @@ def main() -> None:
     finally:
         # However torchrun ends (done, failed, SIGTERM), nothing the ranks started outlives it.
         sweep(os.environ.get(RUN_MARKER_ENV), os.getpid(), reap=True)
+        _empty_own_cgroup()
 
 
 if __name__ == "__main__":

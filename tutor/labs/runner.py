@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tutor.labs import procs, stacks
+from tutor.labs.container import Container, sweep_stale
 from tutor.labs.agent import PARENT_PID_ENV
 from tutor.labs.events import DUMP_REQUEST, FAILURE_RELEASE, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
@@ -41,6 +42,9 @@ DUMP_WAIT_S = 3.0
 EXIT_GRACE_S = 15.0  # after every rank has exited, how long the launcher may take to follow
 RANK_LINE = re.compile(r"^\[rank(\d+)\]:(.*)$")
 RUN_ID_ENV = "TUTOR_LAB_RUN_ID"
+NO_CGROUP_ENV = "TUTOR_LAB_NO_CGROUP"  # "1": run without the cgroup even where one can be made
+RUN_MEMORY_ENV = "TUTOR_LAB_RUN_MEMORY_MB"  # the run's cgroup limit, instead of the ranks' caps + the launcher's
+LAUNCHER_MB = 1024  # the launcher's share of the run's memory limit (torchrun imports torch too)
 
 
 class LabRun:
@@ -66,6 +70,8 @@ class LabRun:
         self._callback_error: str | None = None
         self._ranks_lock = threading.Lock()
         self._at_failure: dict[int, dict | None] = {}
+        self._container: Container | None = None
+        self._container_facts: dict | None = None
 
     # -- public
 
@@ -75,12 +81,21 @@ class LabRun:
         env[PARENT_PID_ENV] = str(os.getpid())
         env[RUN_ID_ENV] = self.run_id
         env["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"] = env.get("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", "5")
+        rank_mb = procs.default_rank_memory_mb(self.plan.nproc_per_node)
         if self.plan.backend == "gloo":  # CUDA maps far more address space than it uses: no cap there
-            env.setdefault(procs.MEMORY_CAP_ENV, str(procs.default_rank_memory_mb(self.plan.nproc_per_node)))
+            env.setdefault(procs.MEMORY_CAP_ENV, str(rank_mb))
+        # The whole run in one cgroup where the machine allows: every process it starts stays
+        # inside, and host memory is capped for NCCL runs too (the ranks' caps plus the launcher).
+        if os.environ.get(NO_CGROUP_ENV) != "1":
+            sweep_stale()  # runs whose tutor was killed before it could end them
+            run_mb = os.environ.get(RUN_MEMORY_ENV, "")
+            run_mb = int(run_mb) if run_mb.isdigit() else rank_mb * self.plan.nproc_per_node + LAUNCHER_MB
+            self._container = Container.create(f"tutor-lab-{self.run_id}", run_mb << 20)
         self._t0_wall, self._t0 = time.time(), time.monotonic()
         self._proc = subprocess.Popen(self.plan.command(), env=env, cwd=str(Path(self.spec.program).parent),
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      start_new_session=True)
+                                      start_new_session=True,
+                                      preexec_fn=self._container.enter if self._container else None)
         self._known.add(procs.identify(self._proc.pid) or procs.Proc(self._proc.pid, -1))
         self._readers = [threading.Thread(target=self._read, args=(pipe, name), daemon=True,
                                           name=f"lab-{name}") for pipe, name in
@@ -288,6 +303,10 @@ class LabRun:
             pass
         self._proc.wait()
         procs.sweep(self.run_id)  # whatever left the tree (setsid, double fork) still carries the marker
+        if self._container is not None and self._container_facts is None:
+            left = self._container.kill_all()  # what left the tree and cleared its environment, too
+            self._container_facts = {**self._container.describe(), "left_running": left}
+            self._container.remove()
         for reader in getattr(self, "_readers", []):
             reader.join(timeout=2.0)
 
@@ -301,13 +320,19 @@ class LabRun:
         launcher_rc = None if self._launcher_lingered else self._proc.returncode  # ranks' exits decide then
         outcome = classify(local, expected=self.spec.world_size, launcher_rc=launcher_rc, hang=hang,
                            cancelled=self._cancel.is_set() and not hang, over_time=over_time)
+        told = summary(outcome, local, expected=self.spec.world_size, quiet_s=quiet, failures=failures)
+        oom_kills = (self._container_facts or {}).get("oom_kills", 0)
+        if oom_kills:
+            told["message"] += (f"; the kernel ended {oom_kills} process(es) of this run for going over its memory "
+                                f"limit of {self._container_facts['limit_bytes'] / 2**30:.1f} GiB (out of memory)")
         return {
             "lab": self.spec.lab, "outcome": outcome, "world_size": self.spec.world_size * self.spec.nnodes,
             "backend": self.spec.backend, "elapsed_s": round(time.monotonic() - self._t0, 3),
             "run_dir": str(self.run_dir), "program": str(self.spec.program),
             "ranks": [state.as_dict() for state in ranks],
             "metrics": metrics(ranks, self._t0_wall),
-            "summary": summary(outcome, local, expected=self.spec.world_size, quiet_s=quiet, failures=failures),
+            "summary": told,
+            "container": self._container_facts,
             "trace_files": sorted(str(path) for path in (self.run_dir / "traces").glob("*")),
             "launcher": {"command": self.plan.command(), "exit_code": self._proc.returncode,
                          "failure_report": failures["report"],
