@@ -116,13 +116,10 @@ def compare(limit: int | None = None):
         # 4. first-stage activations (SP with FlashAttention = the estimator's selective SP form), PP > 1
         if not model.is_moe and pp > 1 and even:
             raw = megatron.activation_bytes(ref_args)
-            coefficient = 18 + 4 * model.ffn / model.hidden
+            # The engine counts the MLP width as Megatron does (18 + 4f/h per layer, 34 for f = 4h).
             embedding_terms = (8 * seq + seq * model.hidden) * pp * min(1, m / pp) / tp
-            adjusted = (raw - embedding_terms) * 34 / coefficient  # the reference in the engine's convention
-            convention = None if coefficient == 34 else (
-                f"K22's 34·s·b·h per layer (f = 4h) against Megatron's 18 + 4f/h = {coefficient:g}")
-            if convention is None:
-                convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
+            adjusted = raw - embedding_terms
+            convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
             checks.append(("first-stage activations", report["memory"]["activations"], raw, adjusted, convention))
         # 5. FLOPs per token with attention (GPT: the 2024 formula has no SwiGLU factor)
         if gpt:
@@ -141,11 +138,47 @@ def compare(limit: int | None = None):
     return rows
 
 
+# Published layouts and the settings they ran with: (case, preset, GPUs, seq, global batch, layout, options).
+PUBLISHED = (
+    ("Llama 3 405B 8K (arXiv 2407.21783 Table 4; FSDP = ZeRO-2)", "llama3-405b", 16384, 8192, 2048,
+     dict(tp=8, pp=16, cp=1), dict(sharding="zero2")),
+    ("Llama 3 405B 128K (Table 4, DP 8; FSDP = ZeRO-2)", "llama3-405b", 16384, 131072, 128,
+     dict(tp=8, pp=16, cp=16), dict(sharding="zero2")),
+    ("Llama 3 405B 8K, distributed optimizer", "llama3-405b", 16384, 8192, 2048, dict(tp=8, pp=16, cp=1), {}),
+    ("DeepSeek-V3 (arXiv 2412.19437 §3.2; ZeRO-1, EP 64)", "deepseek-v3", 2048, 4096, 15360,
+     dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,))),
+)
+
+
+def published_ranks() -> list[tuple]:
+    """(case, rank or None, layouts listed, the planner's best) for each published layout."""
+    from tutor.sizing import plan
+    from tutor.sizing.planner import Options
+
+    found = []
+    for case, preset, gpus, seq, batch, layout, options in PUBLISHED:
+        result = plan(model_preset(preset), Train(seq=seq, global_batch=batch), gpus, H100, alternatives=500,
+                      options=Options(**options))
+        ranked = [result["best"]] + result["alternatives"]
+        rank = next((index for index, item in enumerate(ranked, 1)
+                     if all(item[key] == value for key, value in layout.items())), None)
+        best = ranked[0]
+        found.append((case, rank, len(ranked), f"TP {best['tp']} PP {best['pp']} CP {best['cp']} EP {best['ep']} "
+                      f"DP {best['dp']} {best['recompute']}"))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int)
     parser.add_argument("--show-worst", action="store_true")
+    parser.add_argument("--no-plans", action="store_true", help="skip the planner's ranks of published layouts")
     args = parser.parse_args()
+    if not args.no_plans:
+        print("Planner rank of published layouts (given their published settings):")
+        for case, rank, listed, best in published_ranks():
+            print(f"  {case}: rank {rank if rank else '-'} of {listed} (best: {best})")
+        print()
     rows = compare(args.limit)
     table: dict[str, list] = {}
     unexplained = []

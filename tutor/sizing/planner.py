@@ -17,7 +17,7 @@ from tutor.sizing.engine import model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
-from tutor.sizing.report import size, stage_formula
+from tutor.sizing.report import counts_mlp, size, stage_formula, trimmed_stages
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
 from tutor.sizing.rules import RESERVE, budget, pipeline_ok, recompute_levels
 from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
@@ -132,10 +132,11 @@ def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, 
               options: Options) -> Candidate:
     tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
     shape_known = model.layers is not None and model.hidden is not None
-    mode = Mode(sharding=options.sharding if dp * cp > 1 else "none",
-                activation_row=activation_row(tp, options.sp, options.flash, recompute) if shape_known else None,
+    trimmed = vpp == 1 and trimmed_stages(model, pp)
+    row = activation_row(tp, options.sp, options.flash, recompute, counts_mlp(model)) if shape_known else None
+    mode = Mode(sharding=options.sharding if dp * cp > 1 else "none", activation_row=row,
                 moe=model.is_moe, attention=shape_known, heads=shape_known and model.heads is not None,
-                first_stage=stage_formula(model, pp, values["seq"]), stage_memory=model.params is None,
+                first_stage=stage_formula(model, pp, values["seq"]), stage_memory=model.params is None, trimmed=trimmed,
                 positions=model.positions)
     outputs, names, function = planner_function(mode)
     args = {**values, **layout}
@@ -145,7 +146,7 @@ def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, 
     return Candidate(tp, pp, cp, layout["ep"], dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total,
                      1 - total / hardware.gpu_mem,
                      out["bubble" + schedule], _slow_link_bytes(out, layout, model, m, hardware.gpus_per_node),
-                     model.layers is not None and model.layers % pp != 0)
+                     model.layers is not None and model.layers % pp != 0 and not trimmed)
 
 
 def _slow_link_bytes(out: dict, layout: dict, model: Model, m: int, node: int) -> float:
