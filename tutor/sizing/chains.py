@@ -213,8 +213,11 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=None)
-def planner_function(mode: Mode) -> tuple[tuple[str, ...], tuple[str, ...], object]:
-    """(outputs, input names, compiled function): the planner's fast path for this mode."""
+def planner_function(mode: Mode, only: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], object]:
+    """(outputs, input names, compiled function): the planner's fast path for this mode; with `only`,
+    just those of its outputs (the ones this mode has), so nothing the caller ignores is computed."""
     derivation, outputs = planner_derivation(mode)
+    if only is not None:
+        outputs = tuple(name for name in only if name in outputs)
     names, function = derivation.fused(outputs)
     return outputs, names, function
