@@ -8,8 +8,11 @@ when any difference over 1% is left without a convention.
 
     python benchmarks/compare_references.py [--limit N] [--show-worst]
 
-FLOPs per token are compared with Megatron's 2024 formula (non-causal, GPT shapes). Not covered
-here (issue 18 asks for them too): the EleutherAI cookbook and DeepSpeed's ZeRO-3 estimator.
+FLOPs per token are compared with Megatron's 2024 formula (non-causal, GPT shapes). At TP = PP = 1
+the model state of every ZeRO stage and the activations are also compared with the EleutherAI
+cookbook's calc_mem, and ZeRO-2/ZeRO-3 with DeepSpeed's estimators (benchmarks/references/cookbook.py,
+deepspeed.py). Before the table, the planner's rank of published layouts (Llama 3 405B, DeepSeek-V3)
+given their published settings; --no-plans skips it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from references import deepspeed, megatron  # noqa: E402
+from references import cookbook, deepspeed, megatron  # noqa: E402
 
 from tutor.sizing import Parallel, Train, gpu, model_preset, size  # noqa: E402
 from tutor.sizing.engine import model_values  # noqa: E402
@@ -134,8 +137,50 @@ def compare(limit: int | None = None):
             checks.append(("ZeRO-2 model state", zero2["memory"]["model_state"], raw, 2 * psi + 14 * psi / dp,
                            "ZeRO-2 at 2 + 14/N (ZeRO paper, K = 12) against DeepSpeed's 2 + 18/N (it also counts "
                            "a sharded 32-bit gradient copy)"))
+        if not model.is_moe and tp == 1 and pp == 1 and dp > 1 and sharding == "none":
+            checks += zero_and_cookbook_checks(model, train, dp, values["params"])
         rows.append((name, tp, pp, dp, seq, sharding, checks))
     return rows
+
+
+ZERO_STAGES = {0: "none", 1: "zero1", 2: "zero2", 3: "zero3"}
+
+
+def largest_layer_params(model) -> float:
+    """DeepSpeed's "largest layer": one module's own parameters, here the embedding table or the
+    widest linear layer (MLP up/down h×f; Llama's gate and up are separate modules)."""
+    return max(model.vocab * model.hidden, model.hidden * model.ffn)
+
+
+def zero_and_cookbook_checks(model, train, dp: int, psi: float) -> list[tuple]:
+    """At TP = PP = 1: ZeRO-3 against DeepSpeed's estimator, every ZeRO stage and the activations
+    against the EleutherAI cookbook's calc_mem."""
+    checks = []
+    states = {zero: size(model, train, Parallel(tp=1, pp=1, dp=dp, sharding=sharding), H100)["memory"]["model_state"]
+              for zero, sharding in ZERO_STAGES.items()}
+    largest = largest_layer_params(model)
+    raw = deepspeed.zero3_gpu_bytes(psi, largest, dp)
+    checks.append(("ZeRO-3 model state", states[3], raw, raw - 4 * largest - int(2 * psi / dp),
+                   "ZeRO-3 at 16/N (ZeRO paper) against DeepSpeed's 18/N (a sharded 32-bit gradient copy) plus the "
+                   "largest layer gathered whole (4 B/param of it)"))
+    for zero, engine_value in states.items():
+        raw = cookbook.model_state_bytes(psi, dp, zero)
+        buffers = (cookbook.ALLGATHER_BUCKET * 2 if zero >= 1 else 0) + (cookbook.ZERO3_LIVE_PARAMS * 2 if zero == 3 else 0)
+        adjusted = raw - 2 * psi / (dp if zero >= 2 else 1) - buffers
+        checks.append((f"cookbook ZeRO-{zero} state", engine_value, raw, adjusted,
+                       "2-byte gradients (ZeRO paper) against the cookbook's 4; its all-gather bucket and ZeRO-3 "
+                       "live-parameter buffers are communication memory, not model state"))
+    plain = size(model, train, Parallel(tp=1, pp=1, dp=dp, flash=False), H100)["memory"]["activations"]
+    raw = cookbook.activation_bytes(train.seq, 1, model.hidden, model.layers, model.heads, checkpoint=False)
+    checks.append(("cookbook activations", plain, raw, raw, None))
+    flash = size(model, train, Parallel(tp=1, pp=1, dp=dp), H100)["memory"]["activations"]
+    raw = cookbook.activation_bytes(train.seq, 1, model.hidden, model.layers, model.heads, checkpoint=True)
+    coefficient = 18 + 4 * model.ffn / model.hidden
+    checks.append(("cookbook checkpointed act.", flash, raw, raw * coefficient / 34,
+                   None if coefficient == 34 else "the MLP width counted, 18 + 4f/h (Megatron) against the "
+                   "cookbook's 34 (f = 4h); its --checkpoint-activations row is the one without the s×s scores "
+                   "(FlashAttention or selective recompute), not full recompute's 2·s·b·h"))
+    return checks
 
 
 # Published layouts and the settings they ran with: (case, preset, GPUs, seq, global batch, layout, options).
@@ -188,8 +233,9 @@ def main() -> int:
             table.setdefault(quantity, []).append((raw_diff, adjusted_diff, convention))
             if abs(adjusted_diff) > TOLERANCE:
                 unexplained.append((quantity, name, tp, pp, dp, seq, sharding, adjusted_diff))
-    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}) and DeepSpeed "
-          f"stage_1_and_2.py ({deepspeed.COMMIT[:10]}), {len(rows)} configurations")
+    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}), DeepSpeed "
+          f"stage_1_and_2.py ({deepspeed.COMMIT[:10]}) and stage3.py ({deepspeed.ZERO3_COMMIT[:10]}), "
+          f"EleutherAI cookbook calc_transformer_mem.py ({cookbook.COMMIT[:10]}), {len(rows)} configurations")
     print(f"{'quantity':<26}{'n':>5}{'raw ≤1%':>9}{'max raw':>10}{'with convention ≤1%':>21}{'max':>9}")
     for quantity, items in table.items():
         raw_ok = sum(abs(raw) <= TOLERANCE for raw, _, _ in items)
