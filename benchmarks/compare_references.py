@@ -190,8 +190,9 @@ PUBLISHED = (
     ("Llama 3 405B 128K (Table 4, DP 8; FSDP = ZeRO-2)", "llama3-405b", 16384, 131072, 128,
      dict(tp=8, pp=16, cp=16), dict(sharding="zero2")),
     ("Llama 3 405B 8K, distributed optimizer", "llama3-405b", 16384, 8192, 2048, dict(tp=8, pp=16, cp=1), {}),
-    ("DeepSeek-V3 (arXiv 2412.19437 §3.2; ZeRO-1, EP 64)", "deepseek-v3", 2048, 4096, 15360,
-     dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,))),
+    ("DeepSeek-V3 (arXiv 2412.19437 §3.2; no TP, EP 64, ZeRO-1)", "deepseek-v3", 2048, 4096, 15360,
+     dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,), tp=(1,))),
+    ("DeepSeek-V3, any TP", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,))),
 )
 
 

@@ -72,11 +72,19 @@ def test_llama3_405b_published_layouts_in_the_top_three(seq, batch, cp):
 
 
 @pytest.mark.timeout(120)
-def test_deepseek_v3_published_layout_is_planned_with_a_reason():
-    result = plan(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360), 2048, H100, alternatives=30,
-                  options=Options(ep=(64,)))
+def test_deepseek_v3_published_layout_in_the_top_five_given_its_settings():
+    # Published settings (arXiv 2412.19437 §3.2): no tensor parallelism, EP 64, ZeRO-1 over DP (the distributed
+    # optimizer). Given them the published PP 16 is third, after PP 4 and PP 8, with the reason in words. Under
+    # the engine's activation model (34·s·b·h per layer at TP 1, no DualPipe, no FP8 activation caching) every
+    # TP 1 layout needs full recompute: PP 16 needs 86.8 GB without it. Unrestricted, TP 4 PP 1 comes first.
+    result = plan(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360), 2048, H100, alternatives=10,
+                  options=Options(ep=(64,), tp=(1,)))
     position, item = rank_of(result, 1, 16, cp=1, ep=64)
-    assert item["why"]
+    assert position <= 5 and "PP 16 is more than needed" in item["why"]
+    assert all(entry["tp"] == 1 and entry["ep"] == 64 for entry in [result["best"]] + result["alternatives"])
+    unrestricted = plan(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360), 2048, H100,
+                        alternatives=0, options=Options(ep=(64,)))
+    assert unrestricted["best"]["tp"] > 1
 
 
 def test_plan_switches_change_the_plan(cli):
@@ -94,3 +102,5 @@ def test_plan_switches_change_the_plan(cli):
     assert long_seq["best"] is None or long_seq["best"]["cp"] >= 1
     code, _, err = cli("plan", "--model", "llama3-70b", "--gpus", "64", "--ep", "8")
     assert code == 2 and "mixture-of-experts" in err
+    _, only_tp, _ = cli(*base, "--tp", "2,4")
+    assert {item["tp"] for item in [only_tp["best"]] + only_tp["alternatives"]} <= {2, 4}

@@ -35,7 +35,8 @@ SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
 @dataclass(frozen=True)
 class Options:
     """What a plan may use (`tutor plan` switches): sharding over DP × CP, recompute (None: the
-    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and EP sizes."""
+    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
+    sizes to try (None: all; DeepSeek-V3 trained without TP, arXiv 2412.19437 §3.2)."""
 
     sharding: str = "distopt"
     recompute: str | None = None
@@ -43,6 +44,7 @@ class Options:
     sp: bool = True
     reserve: float = RESERVE
     ep: tuple[int, ...] | None = None
+    tp: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     limit = budget(hardware.gpu_mem, options.reserve)
     evaluate = _Evaluator(model, values, hardware, options)
     for tp in _divisors(gpus):
+        if options.tp is not None and tp not in options.tp:
+            continue
         for cp in _divisors(gpus // tp):
             for pp in _divisors(gpus // (tp * cp)):
                 considered += 1
