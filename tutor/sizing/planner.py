@@ -139,6 +139,7 @@ def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
     return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
 
 
+MEMORY = ("model_state", "activations", "activations_interleaved")
 # What the planner reads of a configuration that fits, besides its memory: bubble and slow-link traffic.
 FIGURES = ("bubble", "bubble_interleaved", "dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer",
            "pp_bytes_per_microbatch")
@@ -162,6 +163,11 @@ class _Evaluator:
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
         self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
+        # Bubble and traffic do not depend on sharding, recompute or the stage formula: one function
+        # for the whole search (compiling one per mode would double a cold `tutor plan`).
+        self.figures = self._sources(planner_function(
+            Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
+                 positions=model.positions), FIGURES))
 
     def _stage(self, pp: int, vpp: int) -> tuple:
         model = self.model
@@ -184,10 +190,11 @@ class _Evaluator:
                     first_stage=first_stage, stage_memory=model.params is None, trimmed=trimmed,
                     positions=model.positions)
         schedule = "_interleaved" if interleaved else ""
-        # Memory first, for every configuration; the ranking's figures only for those that fit.
-        memory = planner_function(mode, ("model_state", "activations" + schedule))
-        figures = planner_function(mode, FIGURES)
-        entry = (self._sources(memory), self._sources(figures), "bubble" + schedule)
+        # Memory first, for every configuration (one function for both schedules, so a mode compiles
+        # once); the ranking's figures only for those that fit.
+        function, sources, where = self._sources(planner_function(mode, MEMORY))
+        activations = where.get("activations" + schedule)
+        entry = ((function, sources, where["model_state"], activations), self.figures, "bubble" + schedule)
         self.modes[key] = entry
         return entry
 
@@ -213,8 +220,9 @@ class _Evaluator:
         key = (tp, pp, vpp, recompute, dp * cp > 1)
         memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
-        function, sources, _ = memory
-        total = sum(function(*[constant if position is None else layout[position] for position, constant in sources]))
+        function, sources, state_at, activations_at = memory
+        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
         if total > limit:
             return None
         function, sources, where = figures

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tutor.sizing.chains import Mode, activation_row, size_derivation
 from tutor.sizing.display import format_value
-from tutor.sizing.engine import model_values
+from tutor.sizing.engine import evaluate, model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
@@ -27,7 +27,10 @@ def stage_formula(model: Model, pp: int, seq: int | None = None) -> str | None:
     if pp == 1 or model.architecture_inputs(seq) is None:
         return None
     if trimmed_stages(model, pp):
-        return "stage_params_llama_trimmed"
+        layer = evaluate("layer_params_llama", hidden=model.hidden, heads=model.heads, kv_heads=model.kv,
+                         ffn=model.ffn)
+        output = model.vocab * model.hidden + model.hidden  # the last stage's output layer and final norm
+        return "stage_params_llama_trimmed" if layer >= output else "stage_params_llama_trimmed_last"
     if model.modern_moe:
         return "stage_params_moe"
     if model.is_moe:

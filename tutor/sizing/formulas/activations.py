@@ -13,7 +13,7 @@ checkpointed input is s·b·h/t per rank; transformer_config.py forbids distribu
 
 from __future__ import annotations
 
-from sympy import Max, Min, ceiling
+from sympy import Min, ceiling
 
 from tutor.sizing.formula import formula
 from tutor.sizing.symbols import S
@@ -33,7 +33,10 @@ MEGATRON = ("Megatron-LM theoretical_memory_usage.py compute_activation_memory (
 # Llama 3 (arXiv 2407.21783 §3.3.2) removes one layer from the first and the last pipeline stage, so
 # that the embedding and the output layer take a layer's place: L + 2 slots over p stages, n each.
 # Under 1F1B stage i holds p − i micro-batches in flight (Narayanan et al. 2021 §2.2.1), so the
-# fullest is stage 0 (p × (n − 1) layers) or stage 1 (p − 1 × n layers).
+# fullest is stage 0 (min(m, p) × (n − 1) layers) or stage 1 (min(m, p − 1) × n layers). The larger
+# of the two is written as min(m·n, p·n − min(p, n)): for m ≥ p it is max(p(n − 1), (p − 1)n) =
+# p·n − min(p, n), for m < p it is m·n (stage 1, m micro-batches of n layers); a Max of Mins is
+# the same number but SymPy is slow to compile it into the planner's functions.
 N_TRIMMED = (L + 2) / p
 
 # 1 + (p-1)/(p·v): in-flight micro-batches of the interleaved schedule, relative to 1F1B (K22 §4.2.3).
@@ -95,7 +98,7 @@ FORMULAS = (
             "(层数均分且 m ≥ p 时就是 L 层的量)。", "Korthikanti et al. 2022 §4.2.3",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_trimmed",
-            A * Max(Min(m, p) * (N_TRIMMED - 1), Min(m, p - 1) * N_TRIMMED, evaluate=False), "B",
+            A * Min(m * N_TRIMMED, p * N_TRIMMED - Min(p, N_TRIMMED), evaluate=False), "B",
             "Stages trimmed as in Llama 3 (one layer fewer on the first and last stage, n = (L + 2)/p): the fullest "
             "of stage 0, min(m, p) micro-batches of n − 1 layers, and stage 1, min(m, p − 1) of n layers.",
             "像 Llama 3 那样首尾 stage 各少一层(n = (L + 2)/p):取 stage 0(min(m, p) 个 micro-batch × n − 1 层)"
