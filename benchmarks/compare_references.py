@@ -8,8 +8,11 @@ when any difference over 1% is left without a convention.
 
     python benchmarks/compare_references.py [--limit N] [--show-worst]
 
-FLOPs per token are compared with Megatron's 2024 formula (non-causal, GPT shapes). Not covered
-here (issue 18 asks for them too): the EleutherAI cookbook and DeepSpeed's ZeRO-3 estimator.
+FLOPs per token are compared with Megatron's 2024 formula (non-causal, GPT shapes). At TP = PP = 1
+the model state of every ZeRO stage and the activations are also compared with the EleutherAI
+cookbook's calc_mem, and ZeRO-2/ZeRO-3 with DeepSpeed's estimators (benchmarks/references/cookbook.py,
+deepspeed.py). Before the table, the planner's rank of published layouts (Llama 3 405B, DeepSeek-V3)
+given their published settings; --no-plans skips it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from references import deepspeed, megatron  # noqa: E402
+from references import cookbook, deepspeed, megatron  # noqa: E402
 
 from tutor.sizing import Parallel, Train, gpu, model_preset, size  # noqa: E402
 from tutor.sizing.engine import model_values  # noqa: E402
@@ -116,13 +119,10 @@ def compare(limit: int | None = None):
         # 4. first-stage activations (SP with FlashAttention = the estimator's selective SP form), PP > 1
         if not model.is_moe and pp > 1 and even:
             raw = megatron.activation_bytes(ref_args)
-            coefficient = 18 + 4 * model.ffn / model.hidden
+            # The engine counts the MLP width as Megatron does (18 + 4f/h per layer, 34 for f = 4h).
             embedding_terms = (8 * seq + seq * model.hidden) * pp * min(1, m / pp) / tp
-            adjusted = (raw - embedding_terms) * 34 / coefficient  # the reference in the engine's convention
-            convention = None if coefficient == 34 else (
-                f"K22's 34·s·b·h per layer (f = 4h) against Megatron's 18 + 4f/h = {coefficient:g}")
-            if convention is None:
-                convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
+            adjusted = raw - embedding_terms
+            convention = "the embedding input and dropout (Megatron counts them, under 0.5%)"
             checks.append(("first-stage activations", report["memory"]["activations"], raw, adjusted, convention))
         # 5. FLOPs per token with attention (GPT: the 2024 formula has no SwiGLU factor)
         if gpt:
@@ -137,15 +137,94 @@ def compare(limit: int | None = None):
             checks.append(("ZeRO-2 model state", zero2["memory"]["model_state"], raw, 2 * psi + 14 * psi / dp,
                            "ZeRO-2 at 2 + 14/N (ZeRO paper, K = 12) against DeepSpeed's 2 + 18/N (it also counts "
                            "a sharded 32-bit gradient copy)"))
+        if not model.is_moe and tp == 1 and pp == 1 and dp > 1 and sharding == "none":
+            checks += zero_and_cookbook_checks(model, train, dp, values["params"])
         rows.append((name, tp, pp, dp, seq, sharding, checks))
     return rows
+
+
+ZERO_STAGES = {0: "none", 1: "zero1", 2: "zero2", 3: "zero3"}
+
+
+def largest_layer_params(model) -> float:
+    """DeepSpeed's "largest layer": one module's own parameters, here the embedding table or the
+    widest linear layer (MLP up/down h×f; Llama's gate and up are separate modules)."""
+    return max(model.vocab * model.hidden, model.hidden * model.ffn)
+
+
+def zero_and_cookbook_checks(model, train, dp: int, psi: float) -> list[tuple]:
+    """At TP = PP = 1: ZeRO-3 against DeepSpeed's estimator, every ZeRO stage and the activations
+    against the EleutherAI cookbook's calc_mem."""
+    checks = []
+    states = {zero: size(model, train, Parallel(tp=1, pp=1, dp=dp, sharding=sharding), H100)["memory"]["model_state"]
+              for zero, sharding in ZERO_STAGES.items()}
+    largest = largest_layer_params(model)
+    raw = deepspeed.zero3_gpu_bytes(psi, largest, dp)
+    checks.append(("ZeRO-3 model state", states[3], raw, raw - 4 * largest - int(2 * psi / dp),
+                   "ZeRO-3 at 16/N (ZeRO paper) against DeepSpeed's 18/N (a sharded 32-bit gradient copy) plus the "
+                   "largest layer gathered whole (4 B/param of it)"))
+    for zero, engine_value in states.items():
+        raw = cookbook.model_state_bytes(psi, dp, zero)
+        buffers = (cookbook.ALLGATHER_BUCKET * 2 if zero >= 1 else 0) + (cookbook.ZERO3_LIVE_PARAMS * 2 if zero == 3 else 0)
+        adjusted = raw - 2 * psi / (dp if zero >= 2 else 1) - buffers
+        checks.append((f"cookbook ZeRO-{zero} state", engine_value, raw, adjusted,
+                       "2-byte gradients (ZeRO paper) against the cookbook's 4; its all-gather bucket and ZeRO-3 "
+                       "live-parameter buffers are communication memory, not model state"))
+    plain = size(model, train, Parallel(tp=1, pp=1, dp=dp, flash=False), H100)["memory"]["activations"]
+    raw = cookbook.activation_bytes(train.seq, 1, model.hidden, model.layers, model.heads, checkpoint=False)
+    checks.append(("cookbook activations", plain, raw, raw, None))
+    flash = size(model, train, Parallel(tp=1, pp=1, dp=dp), H100)["memory"]["activations"]
+    raw = cookbook.activation_bytes(train.seq, 1, model.hidden, model.layers, model.heads, checkpoint=True)
+    coefficient = 18 + 4 * model.ffn / model.hidden
+    checks.append(("cookbook checkpointed act.", flash, raw, raw * coefficient / 34,
+                   None if coefficient == 34 else "the MLP width counted, 18 + 4f/h (Megatron) against the "
+                   "cookbook's 34 (f = 4h); its --checkpoint-activations row is the one without the s×s scores "
+                   "(FlashAttention or selective recompute), not full recompute's 2·s·b·h"))
+    return checks
+
+
+# Published layouts and the settings they ran with: (case, preset, GPUs, seq, global batch, layout, options).
+PUBLISHED = (
+    ("Llama 3 405B 8K (arXiv 2407.21783 Table 4; FSDP = ZeRO-2)", "llama3-405b", 16384, 8192, 2048,
+     dict(tp=8, pp=16, cp=1), dict(sharding="zero2")),
+    ("Llama 3 405B 128K (Table 4, DP 8; FSDP = ZeRO-2)", "llama3-405b", 16384, 131072, 128,
+     dict(tp=8, pp=16, cp=16), dict(sharding="zero2")),
+    ("Llama 3 405B 8K, distributed optimizer", "llama3-405b", 16384, 8192, 2048, dict(tp=8, pp=16, cp=1), {}),
+    ("DeepSeek-V3 (arXiv 2412.19437 §3.2; no TP, EP 64, ZeRO-1)", "deepseek-v3", 2048, 4096, 15360,
+     dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,), tp=(1,))),
+    ("DeepSeek-V3, any TP", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,))),
+)
+
+
+def published_ranks() -> list[tuple]:
+    """(case, rank or None, layouts listed, the planner's best) for each published layout."""
+    from tutor.sizing import plan
+    from tutor.sizing.planner import Options
+
+    found = []
+    for case, preset, gpus, seq, batch, layout, options in PUBLISHED:
+        result = plan(model_preset(preset), Train(seq=seq, global_batch=batch), gpus, H100, alternatives=500,
+                      options=Options(**options))
+        ranked = [result["best"]] + result["alternatives"]
+        rank = next((index for index, item in enumerate(ranked, 1)
+                     if all(item[key] == value for key, value in layout.items())), None)
+        best = ranked[0]
+        found.append((case, rank, len(ranked), f"TP {best['tp']} PP {best['pp']} CP {best['cp']} EP {best['ep']} "
+                      f"DP {best['dp']} {best['recompute']}"))
+    return found
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int)
     parser.add_argument("--show-worst", action="store_true")
+    parser.add_argument("--no-plans", action="store_true", help="skip the planner's ranks of published layouts")
     args = parser.parse_args()
+    if not args.no_plans:
+        print("Planner rank of published layouts (given their published settings):")
+        for case, rank, listed, best in published_ranks():
+            print(f"  {case}: rank {rank if rank else '-'} of {listed} (best: {best})")
+        print()
     rows = compare(args.limit)
     table: dict[str, list] = {}
     unexplained = []
@@ -155,8 +234,9 @@ def main() -> int:
             table.setdefault(quantity, []).append((raw_diff, adjusted_diff, convention))
             if abs(adjusted_diff) > TOLERANCE:
                 unexplained.append((quantity, name, tp, pp, dp, seq, sharding, adjusted_diff))
-    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}) and DeepSpeed "
-          f"stage_1_and_2.py ({deepspeed.COMMIT[:10]}), {len(rows)} configurations")
+    print(f"Engine vs Megatron-LM theoretical_memory_usage.py ({megatron.COMMIT[:10]}), DeepSpeed "
+          f"stage_1_and_2.py ({deepspeed.COMMIT[:10]}) and stage3.py ({deepspeed.ZERO3_COMMIT[:10]}), "
+          f"EleutherAI cookbook calc_transformer_mem.py ({cookbook.COMMIT[:10]}), {len(rows)} configurations")
     print(f"{'quantity':<26}{'n':>5}{'raw ≤1%':>9}{'max raw':>10}{'with convention ≤1%':>21}{'max':>9}")
     for quantity, items in table.items():
         raw_ok = sum(abs(raw) <= TOLERANCE for raw, _, _ in items)

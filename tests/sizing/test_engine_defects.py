@@ -58,7 +58,8 @@ def test_full_recompute_with_sp_splits_the_checkpoint(size):
     with_sp = size(*base, "--sp")["memory"]["activations"]
     without_sp = size(*base, "--no-sp")["memory"]["activations"]
     assert without_sp == pytest.approx(8 * with_sp)
-    assert with_sp == pytest.approx(2 * 8192 * 16384 * 128 / 8)  # 2·s·b·h/TP per layer, 16 stages × 8 layers
+    # 2·s·b·h/TP per layer; Llama 3's split (7, 8, ..., 8, 7 layers): stage 1 holds 15 micro-batches × 8 layers
+    assert with_sp == pytest.approx(2 * 8192 * 16384 * 120 / 8)
 
 
 # 3. FLOPs do not count the untied input embedding; the causal convention is stated (F3).
@@ -206,3 +207,26 @@ def test_deepseek_v3_memory_under_its_layout(size):
     assert first == pytest.approx(129280 * h + 3 * dense + moe_shared + 256 * expert / 64)
     assert report["memory"]["model_state"] == pytest.approx(6 * first + 12 * step(report, "first_stage_shard_params")
                                                             / 128)
+
+
+def test_llama3_split_counts_the_fullest_stage():
+    # Llama 3's split (arXiv 2407.21783 §3.3.2): n = (L + 2)/p layers per middle stage, n − 1 on the first and
+    # last. Activations: the fuller of stage 0 (min(m, p) micro-batches of n − 1 layers) and stage 1
+    # (min(m, p − 1) of n); parameters: the fuller of a middle stage and the last (n − 1 layers + V·h + h).
+    from tutor.sizing import evaluate, model_preset
+    from tutor.sizing.report import stage_formula
+
+    for layers, pp in ((126, 16), (126, 8), (30, 4), (62, 16), (254, 32), (13, 5)):
+        n = (layers + 2) // pp
+        for m in (1, 2, pp - 1, pp, pp + 1, 4 * pp):
+            expected = max(min(m, pp) * (n - 1), min(m, pp - 1) * n)
+            got = evaluate("first_stage_activations_trimmed", act_layer=1, microbatches=m, pp=pp, layers=layers)
+            assert got == expected, (layers, pp, m)
+    big = model_preset("llama3-405b")  # a layer (3.19B) outweighs the output layer (2.10B): a middle stage
+    small = model_preset("llama3-8b")  # the output layer (0.53B) outweighs a layer (0.22B): the last stage
+    assert stage_formula(big, 16) == "stage_params_llama_trimmed"
+    assert stage_formula(small, 17) == "stage_params_llama_trimmed_last"  # 32 + 2 = 34 = 17 × 2
+    shape = dict(layers=32, hidden=4096, heads=32, kv_heads=8, ffn=14336, tp=1, pp=17)
+    layer = evaluate("layer_params_llama", hidden=4096, heads=32, kv_heads=8, ffn=14336)
+    assert evaluate("stage_params_llama_trimmed_last", vocab=128256, **shape) == pytest.approx(
+        max(2 * layer, layer + 128256 * 4096 + 4096))

@@ -62,10 +62,15 @@ def test_405b_per_gpu_before_dp_sharding(size):
     report = size("--params", "405B", *layout)  # the lesson's even split, Ψ/(TP·PP)
     assert step(report, "gpus_per_replica") == 128
     assert rounds_to(report["memory"]["model_state"] / GB, 50.6, 1)
-    # With the real shape the most loaded stage counts: ⌈126/16⌉ = 8 layers and the embedding, over TP 8.
+    # With the real shape the most loaded stage counts. Llama 3 splits 126 layers as 7, 8, ..., 8, 7 (one layer
+    # fewer on the first and last stage, arXiv 2407.21783 §3.3.2): a middle stage's 8 layers (3.19B per GPU)
+    # outweigh the last stage's 7 layers and the output layer (3.05B); ⌈126/16⌉ = 8 layers and the embedding
+    # would be 3.45B.
     real = size("--model", "llama3-405b", *layout)
     assert real["memory"]["model_state"] == pytest.approx(16 * step(real, "first_stage_params"))
-    assert rounds_to(step(real, "first_stage_params") / 1e9, 3.45, 2)
+    assert rounds_to(step(real, "first_stage_params") / 1e9, 3.19, 2)
+    layer = 2 * 16384**2 * (1 + 8 / 128) + 3 * 16384 * 53248 + 2 * 16384
+    assert step(real, "first_stage_params") == pytest.approx(8 * layer / 8)
 
 
 def test_1t_memory(size):
@@ -123,3 +128,14 @@ def test_full_recompute_shows_hardware_flops(size):
     report = size(*EX1T, "--distributed-optimizer", "--recompute", "full")
     hardware, model = step(report, "hardware_flops_per_token"), report["flops"]["per_token"]
     assert hardware / model == pytest.approx(8 / 6, rel=0.01)  # 8ND instead of 6ND
+
+
+def test_activations_count_the_mlp_width_as_megatron_does(size):
+    # Megatron-LM's estimator: s·b·h·(18 + 4f/h) per layer with SP, 34 for GPT's f = 4h, 31 for Llama 3 405B.
+    layout = ("--tp", "8", "--pp", "16", "--dp", "128", "--seq", "8192", "--global-batch", "2048")
+    llama = size("--model", "llama3-405b", *layout)
+    assert llama["memory"]["activations_per_layer"] == pytest.approx(31 * 8192 * 16384 / 8)
+    gpt = size("--model", "gpt3-175b", *layout)
+    assert gpt["memory"]["activations_per_layer"] == pytest.approx(34 * 8192 * 12288 / 8)
+    lesson = size("--model", "lesson-70b", *layout)  # no MLP width given: K22's 34
+    assert lesson["memory"]["activations_per_layer"] == pytest.approx(34 * 8192 * 8192 / 8)

@@ -98,5 +98,15 @@ def test_memory_over_capacity_says_by_how_much():
 
 
 def test_first_stage_embedding_is_reported():
-    report = size(model_preset("llama3-405b"), Train(global_batch=2048), Parallel(gpus=16384, tp=8, pp=16), H100)
+    # 80 layers split evenly over PP 16: the first stage's 5 layers carry the embedding too (+10%)
+    report = size(model_preset("llama3-70b"), Train(global_batch=2048), Parallel(gpus=1024, tp=8, pp=16), H100)
     assert any("most loaded pipeline stage" in warning for warning in report["warnings"])
+
+
+def test_llama3_trimmed_split_is_said_and_balances_the_stages():
+    # 126 layers on PP 16 as Llama 3 ran them (7, 8, ..., 8, 7): said in words, and no stage is >5% over Ψ/(TP·PP)
+    report = size(model_preset("llama3-405b"), Train(global_batch=2048), Parallel(gpus=16384, tp=8, pp=16), H100)
+    assert any("8 layers per middle stage and 7 on the first and last" in warning for warning in report["warnings"])
+    assert not any("most loaded pipeline stage" in warning for warning in report["warnings"])
+    uneven = size(model_preset("llama3-405b"), Train(global_batch=2048), Parallel(gpus=5120, tp=8, pp=5), H100)
+    assert any("do not split evenly over PP 5" in warning for warning in uneven["warnings"])  # 126 and 128 over 5

@@ -12,6 +12,8 @@ question's score so far, from the latest attempt at each step.
 
 from __future__ import annotations
 
+import sys
+
 from tutor.commands._common import (add_json_flag, add_lang_flag, lang_of, loaded_content, print_json,
                                     read_answer)
 from tutor.commands.ask import checked_seed, find_question
@@ -36,7 +38,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from tutor.grading import StepNotFound, VariantError, expected_answer, find_step, grade
 
-    question = find_question(loaded_content(), args.id)
+    question = _question(args.id)
     seed = checked_seed(args.seed)
     answer = read_answer(args.answer, STDIN_LIMIT)
     try:
@@ -65,6 +67,19 @@ def run(args) -> int:
         return status
     _print(payload, lang_of(args), reveal)
     return status
+
+
+def _question(question_id: str):
+    """The one question, from the validated content index (tutor.content.index) rather than a load of
+    every file; an unknown id falls back to the full load for its "did you mean" error."""
+    from tutor.content.index import question
+
+    found, problems = question(question_id)
+    if found is None:
+        return find_question(loaded_content(), question_id)
+    if problems:
+        print(f"tutor: note: {problems} content problem(s) skipped; run `tutor validate`", file=sys.stderr)
+    return found
 
 
 def _record(question_id: str, step_id: str, seed: int, answer: str, verdict, lang: str) -> bool:

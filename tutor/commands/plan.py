@@ -31,7 +31,7 @@ def _sizes(text: str) -> tuple[int, ...]:
     try:
         return tuple(_whole(part) for part in text.split(","))
     except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"EP sizes as a comma-separated list (8,16,64): {error}") from None
+        raise argparse.ArgumentTypeError(f"sizes as a comma-separated list (8,16,64): {error}") from None
 
 
 def add_arguments(parser) -> None:
@@ -50,6 +50,7 @@ def add_arguments(parser) -> None:
     choices.add_argument("--reserve", type=_reserve, default=None, metavar="FRACTION",
                          help="memory kept free, e.g. 10%% (default) or 0.05")
     choices.add_argument("--ep", type=_sizes, metavar="SIZES", help="EP sizes to try, e.g. 8,64 (default: all)")
+    choices.add_argument("--tp", type=_sizes, metavar="SIZES", help="TP sizes to try, e.g. 1 or 4,8 (default: all)")
     add_hardware_flags(parser)
     add_json_flag(parser)
     add_lang_flag(parser)
@@ -69,7 +70,7 @@ def run(args) -> int:
     sharding = "zero3" if args.fsdp else ("distopt" if args.zero is None else
                                           ("none" if args.zero == 0 else f"zero{args.zero}"))
     options = Options(sharding=sharding, recompute=args.recompute, flash=args.flash, sp=args.sp,
-                      reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep)
+                      reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep, tp=args.tp)
     result = plan(model, train_from(args), args.gpus, hardware_from(args), throughput_from(args),
                   alternatives=max(0, args.alternatives), lang=lang, options=options)
     if args.json:

@@ -34,6 +34,9 @@ class Mode:
     stage_memory: bool = True
     """Memory counts that stage. False when Ψ is stated rather than counted (the lesson's round 1T):
     the stated Ψ's even split is used, and the stage count only feeds the first-stage note."""
+    trimmed: bool = False
+    """Pipeline stages trimmed as in Llama 3 (one layer fewer on the first and last): the activation
+    formula of that split (first_stage_activations_trimmed); `first_stage` names its stage count."""
     positions: int | None = None
     """GPT's learned position rows when the model fixes them (GPT-3: 2048), else the sequence length."""
     lookup: str | None = None
@@ -53,12 +56,15 @@ class Mode:
     """Also the checkpoint write time: Young's and Daly's intervals."""
 
 
-def activation_row(tp: int, sp: bool, flash: bool, recompute: str) -> str:
-    """The Korthikanti Table 2 row for this setting (FlashAttention drops the 5as/h term like selective)."""
+def activation_row(tp: int, sp: bool, flash: bool, recompute: str, mlp: bool = False) -> str:
+    """The Korthikanti Table 2 row for this setting (FlashAttention drops the 5as/h term like selective).
+    `mlp`: a dense model whose MLP width is known, so the SP row counts it (18 + 4f/h, Megatron-LM)."""
     if recompute == "full":
         return "activation_per_layer_full_sp" if sp and tp > 1 else "activation_per_layer_full"
     if flash or recompute == "selective":
-        return "activation_bytes_per_layer" if tp == 1 or sp else "activation_per_layer_tp_selective"
+        if tp == 1 or sp:
+            return "activation_bytes_per_layer_mlp" if mlp else "activation_bytes_per_layer"
+        return "activation_per_layer_tp_selective"
     if tp == 1:
         return "activation_per_layer_none"
     return "activation_per_layer_tp_sp" if sp else "activation_per_layer_tp"
@@ -113,11 +119,12 @@ def _stage_links(mode: Mode) -> list[Link]:
 def _activations(mode: Mode) -> list[Link]:
     if mode.activation_row is None:
         return []
-    if mode.activation_row == "activation_bytes_per_layer":  # divides by CP itself
+    if mode.activation_row in ("activation_bytes_per_layer", "activation_bytes_per_layer_mlp"):  # divide by CP
         per_layer = link("activations_per_layer", mode.activation_row)
     else:
         per_layer = link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"])
-    first_stage = "first_stage_activations_interleaved" if mode.interleaved else "first_stage_activations"
+    first_stage = ("first_stage_activations_interleaved" if mode.interleaved else
+                   "first_stage_activations_trimmed" if mode.trimmed else "first_stage_activations")
     return [per_layer, link("activations", first_stage, act_layer=ref("activations_per_layer"))]
 
 
@@ -191,7 +198,7 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
     links = [link("params_per_gpu", "moe_params_per_gpu" if mode.moe else "params_per_gpu")]
     links += _stage_links(mode) + _memory(mode) + [link("microbatches", "microbatches")]
     if mode.activation_row is not None:
-        links += _activations(Mode(activation_row=mode.activation_row))
+        links += _activations(Mode(activation_row=mode.activation_row, trimmed=mode.trimmed))
         links.append(link("activations_interleaved", "first_stage_activations_interleaved",
                           act_layer=ref("activations_per_layer")))
     links += [link("bubble", "bubble_fraction"),
@@ -206,8 +213,11 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=None)
-def planner_function(mode: Mode) -> tuple[tuple[str, ...], tuple[str, ...], object]:
-    """(outputs, input names, compiled function): the planner's fast path for this mode."""
+def planner_function(mode: Mode, only: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], tuple[str, ...], object]:
+    """(outputs, input names, compiled function): the planner's fast path for this mode; with `only`,
+    just those of its outputs (the ones this mode has), so nothing the caller ignores is computed."""
     derivation, outputs = planner_derivation(mode)
+    if only is not None:
+        outputs = tuple(name for name in only if name in outputs)
     names, function = derivation.fused(outputs)
     return outputs, names, function

@@ -11,13 +11,14 @@ with its headroom, bubble and traffic on slow links.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tutor.sizing.chains import Mode, activation_row, planner_function
 from tutor.sizing.engine import model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
-from tutor.sizing.report import size, stage_formula
+from tutor.sizing.report import counts_mlp, size, stage_formula, trimmed_stages
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
 from tutor.sizing.rules import RESERVE, budget, pipeline_ok, recompute_levels
 from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
@@ -34,7 +35,8 @@ SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
 @dataclass(frozen=True)
 class Options:
     """What a plan may use (`tutor plan` switches): sharding over DP × CP, recompute (None: the
-    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and EP sizes."""
+    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
+    sizes to try (None: all; DeepSeek-V3 trained without TP, arXiv 2412.19437 §3.2)."""
 
     sharding: str = "distopt"
     recompute: str | None = None
@@ -42,6 +44,7 @@ class Options:
     sp: bool = True
     reserve: float = RESERVE
     ep: tuple[int, ...] | None = None
+    tp: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,14 @@ class Candidate:
 
 
 def divisors(number: int) -> list[int]:
+    return list(_divisors(number))
+
+
+@lru_cache(maxsize=4096)
+def _divisors(number: int) -> tuple[int, ...]:
+    """Computed once per number: the search asks for the same few thousand times."""
     small = [d for d in range(1, int(number**0.5) + 1) if number % d == 0]
-    return sorted(set(small + [number // d for d in small]))
+    return tuple(sorted(set(small + [number // d for d in small])))
 
 
 def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash: bool = True,
@@ -82,9 +91,12 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     recomputes = recompute_levels(options.flash, options.recompute)
     found, considered, evaluated = [], 0, 0
     limit = budget(hardware.gpu_mem, options.reserve)
-    for tp in divisors(gpus):
-        for cp in divisors(gpus // tp):
-            for pp in divisors(gpus // (tp * cp)):
+    evaluate = _Evaluator(model, values, hardware, options)
+    for tp in _divisors(gpus):
+        if options.tp is not None and tp not in options.tp:
+            continue
+        for cp in _divisors(gpus // tp):
+            for pp in _divisors(gpus // (tp * cp)):
                 considered += 1
                 if not _allowed(model, train, hardware, tp, cp, pp):
                     continue
@@ -95,10 +107,9 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 for ep in _expert_sizes(model, dp * cp, options.ep):
                     for vpp in _chunk_counts(model, pp, m):
                         for recompute in recomputes:
-                            layout = dict(tp=tp, pp=pp, cp=cp, ep=ep, dp=dp, vpp=vpp)
-                            candidate = _evaluate(model, values, layout, recompute, m, hardware, options)
+                            candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit)
                             evaluated += 1
-                            if candidate.total <= limit:
+                            if candidate is not None:
                                 found.append(candidate)
     return sorted(found, key=Candidate.key), considered, evaluated
 
@@ -119,48 +130,120 @@ def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, p
 def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = None) -> list[int]:
     if not model.is_moe:
         return [1]
-    return [ep for ep in divisors(model.experts) if dp_cp % ep == 0 and (allowed is None or ep in allowed)]
+    return [ep for ep in _divisors(model.experts) if dp_cp % ep == 0 and (allowed is None or ep in allowed)]
 
 
 def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
     if pp == 1 or model.layers is None or model.layers % pp or m % pp:
         return [1]
-    return [v for v in divisors(model.layers // pp) if v <= MAX_VPP]
+    return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
 
 
-def _evaluate(model: Model, values: dict, layout: dict, recompute: str, m: int, hardware: Hardware,
-              options: Options) -> Candidate:
-    tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
-    shape_known = model.layers is not None and model.hidden is not None
-    mode = Mode(sharding=options.sharding if dp * cp > 1 else "none",
-                activation_row=activation_row(tp, options.sp, options.flash, recompute) if shape_known else None,
-                moe=model.is_moe, attention=shape_known, heads=shape_known and model.heads is not None,
-                first_stage=stage_formula(model, pp, values["seq"]), stage_memory=model.params is None,
-                positions=model.positions)
-    outputs, names, function = planner_function(mode)
-    args = {**values, **layout}
-    out = dict(zip(outputs, function(*(args[name] for name in names))))
-    schedule = "_interleaved" if vpp > 1 else ""
-    total = out["model_state"] + out.get("activations" + schedule, 0.0)
-    return Candidate(tp, pp, cp, layout["ep"], dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total,
-                     1 - total / hardware.gpu_mem,
-                     out["bubble" + schedule], _slow_link_bytes(out, layout, model, m, hardware.gpus_per_node),
-                     model.layers is not None and model.layers % pp != 0)
+MEMORY = ("model_state", "activations", "activations_interleaved")
+# What the planner reads of a configuration that fits, besides its memory: bubble and slow-link traffic.
+FIGURES = ("bubble", "bubble_interleaved", "dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer",
+           "pp_bytes_per_microbatch")
+LAYOUT = ("tp", "pp", "cp", "ep", "dp", "vpp")
 
 
-def _slow_link_bytes(out: dict, layout: dict, model: Model, m: int, node: int) -> float:
+class _Evaluator:
+    """Evaluates configurations of one search: the mode, its compiled function and where each of its
+    inputs comes from are worked out once per distinct mode (sharding over one rank or more, the
+    activation row, the stage formula), not once per configuration. Only the outputs the ranking
+    reads are computed (chains.planner_function: memory, then FIGURES for what fits): the same derivation `tutor size`
+    runs, the planner's ~100,000 configurations/s (benchmarks/bench_planner.py) depend on it."""
+
+    def __init__(self, model: Model, values: dict, hardware: Hardware, options: Options) -> None:
+        self.model, self.values, self.options = model, values, options
+        self.gpu_mem, self.node = hardware.gpu_mem, hardware.gpus_per_node
+        self.shape_known = model.layers is not None and model.hidden is not None
+        self.mlp = counts_mlp(model)
+        self.layers = model.layers
+        self.stages: dict[tuple, tuple] = {}  # (pp, vpp) -> (stage formula, trimmed, uneven)
+        self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
+        self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
+        self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
+        # Bubble and traffic do not depend on sharding, recompute or the stage formula: one function
+        # for the whole search (compiling one per mode would double a cold `tutor plan`).
+        self.figures = self._sources(planner_function(
+            Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
+                 positions=model.positions), FIGURES))
+
+    def _stage(self, pp: int, vpp: int) -> tuple:
+        model = self.model
+        trimmed = vpp == 1 and trimmed_stages(model, pp)
+        uneven = self.layers is not None and self.layers % pp != 0 and not trimmed
+        found = self.stages[(pp, vpp)] = (stage_formula(model, pp, self.values["seq"]), trimmed, uneven)
+        return found
+
+    def _row(self, tp: int, recompute: str) -> str | None:
+        options = self.options
+        row = activation_row(tp, options.sp, options.flash, recompute, self.mlp) if self.shape_known else None
+        self.rows[(tp, recompute)] = row
+        return row
+
+    def _compile(self, key: tuple) -> tuple:
+        sharded, row, first_stage, trimmed, interleaved = key
+        model, options = self.model, self.options
+        mode = Mode(sharding=options.sharding if sharded else "none", activation_row=row, moe=model.is_moe,
+                    attention=self.shape_known, heads=self.shape_known and model.heads is not None,
+                    first_stage=first_stage, stage_memory=model.params is None, trimmed=trimmed,
+                    positions=model.positions)
+        schedule = "_interleaved" if interleaved else ""
+        # Memory first, for every configuration (one function for both schedules, so a mode compiles
+        # once); the ranking's figures only for those that fit.
+        function, sources, where = self._sources(planner_function(mode, MEMORY))
+        activations = where.get("activations" + schedule)
+        entry = ((function, sources, where["model_state"], activations), self.figures, "bubble" + schedule)
+        self.modes[key] = entry
+        return entry
+
+    def _sources(self, compiled: tuple) -> tuple:
+        """(function, where each input comes from: the layout's value at a position, or a constant of
+        the search, output positions by name)."""
+        outputs, names, function = compiled
+        sources = tuple((LAYOUT.index(name), None) if name in LAYOUT else (None, self.values[name])
+                        for name in names)
+        return function, sources, {name: outputs.index(name) for name in outputs}
+
+    def _entry(self, key: tuple) -> tuple:
+        tp, pp, vpp, recompute, sharded = key
+        first_stage, trimmed, uneven = self.stages.get((pp, vpp)) or self._stage(pp, vpp)
+        row = self.rows[(tp, recompute)] if (tp, recompute) in self.rows else self._row(tp, recompute)
+        mode_key = (sharded, row, first_stage, trimmed, vpp > 1)
+        entry = self.entries[key] = (*(self.modes.get(mode_key) or self._compile(mode_key)), uneven)
+        return entry
+
+    def __call__(self, tp: int, pp: int, cp: int, ep: int, dp: int, vpp: int, recompute: str, m: int,
+                 limit: float) -> Candidate | None:
+        """The configuration as a Candidate when its memory is within `limit`, else None."""
+        key = (tp, pp, vpp, recompute, dp * cp > 1)
+        memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
+        layout = (tp, pp, cp, ep, dp, vpp)
+        function, sources, state_at, activations_at = memory
+        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
+        if total > limit:
+            return None
+        function, sources, where = figures
+        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
+                         out[where[bubble]], _slow_link_bytes(out, where, layout, self.layers, m, self.node), uneven)
+
+
+def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int) -> float:
     """Bytes per GPU per step on links between nodes (ranks ordered TP, CP, DP, PP as in Megatron)."""
-    tp, pp, cp, dp, vpp = layout["tp"], layout["pp"], layout["cp"], layout["dp"], layout["vpp"]
-    layers_per_stage = (model.layers or pp) / pp
+    tp, pp, cp, _, dp, vpp = layout
+    layers_per_stage = (layers or pp) / pp
     total = 0.0
-    if tp > node and "tp_bytes_per_layer" in out:
-        total += out["tp_bytes_per_layer"] * layers_per_stage * m
-    if tp * cp > node and "cp_bytes_per_layer" in out:
-        total += out["cp_bytes_per_layer"] * layers_per_stage * m
+    if tp > node and "tp_bytes_per_layer" in where:
+        total += out[where["tp_bytes_per_layer"]] * layers_per_stage * m
+    if tp * cp > node and "cp_bytes_per_layer" in where:
+        total += out[where["cp_bytes_per_layer"]] * layers_per_stage * m
     if tp * cp * dp > node:
-        total += out["dp_grad_bytes"]
-    if pp > 1 and tp * cp * dp >= node and "pp_bytes_per_microbatch" in out:
-        total += out["pp_bytes_per_microbatch"] * m * vpp  # interleaving multiplies P2P traffic by v
+        total += out[where["dp_grad_bytes"]]
+    if pp > 1 and tp * cp * dp >= node and "pp_bytes_per_microbatch" in where:
+        total += out[where["pp_bytes_per_microbatch"]] * m * vpp  # interleaving multiplies P2P traffic by v
     return total
 
 

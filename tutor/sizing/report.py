@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from tutor.sizing.chains import Mode, activation_row, size_derivation
 from tutor.sizing.display import format_value
-from tutor.sizing.engine import model_values
+from tutor.sizing.engine import evaluate, model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
-from tutor.sizing.validate import HIGH_MFU, Findings, resolve, validate_config
+from tutor.sizing.validate import HIGH_MFU, Findings, resolve, trimmed_stages, validate_config
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
 FIRST_STAGE_MARGIN = 0.05
@@ -26,11 +26,22 @@ def stage_formula(model: Model, pp: int, seq: int | None = None) -> str | None:
     """The formula of the most loaded stage's parameters per GPU, when PP > 1 and the shape is known."""
     if pp == 1 or model.architecture_inputs(seq) is None:
         return None
+    if trimmed_stages(model, pp):
+        layer = evaluate("layer_params_llama", hidden=model.hidden, heads=model.heads, kv_heads=model.kv,
+                         ffn=model.ffn)
+        output = model.vocab * model.hidden + model.hidden  # the last stage's output layer and final norm
+        return "stage_params_llama_trimmed" if layer >= output else "stage_params_llama_trimmed_last"
     if model.modern_moe:
         return "stage_params_moe"
     if model.is_moe:
         return "stage_params_moe_gpt" if model.arch == "gpt" else None
     return f"first_stage_params_{model.arch}"
+
+
+def counts_mlp(model: Model) -> bool:
+    """Activations count the MLP width (18 + 4f/h) for a dense model whose f is known; a MoE keeps
+    K22's 34 (its routed tokens are not one MLP of width f)."""
+    return model.ffn is not None and not model.is_moe
 
 
 def lookup_kind(model: Model, seq: int | None = None) -> str | None:
@@ -50,7 +61,7 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
              reliability: Reliability | None = None) -> Mode:
     """The formulas this configuration needs (see tutor.sizing.chains)."""
     shape_known = model.layers is not None and model.hidden is not None
-    row = activation_row(par.tp, par.sp, par.flash, par.recompute) if shape_known else None
+    row = activation_row(par.tp, par.sp, par.flash, par.recompute, counts_mlp(model)) if shape_known else None
     if row in ("activation_per_layer_none", "activation_per_layer_tp", "activation_per_layer_tp_sp") \
             and model.heads is None:
         raise SizingError("activations without FlashAttention or selective recompute need the number of heads "
@@ -60,6 +71,7 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
         hardware = "hardware_flops_per_token_full" if shape_known else "hardware_flops_per_token_full_8n"
     return Mode(sharding=effective_sharding(par), activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
                 first_stage=stage_formula(model, par.pp, train.seq), stage_memory=model.params is None,
+                trimmed=par.vpp == 1 and trimmed_stages(model, par.pp),
                 positions=model.positions,
                 lookup=lookup_kind(model, train.seq) if model.params is None else None,
                 hardware=hardware, rate=throughput.kind,

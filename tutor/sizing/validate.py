@@ -133,6 +133,13 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
             found.error("layers-pp",
                         f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
                         f"{model.layers} 层分不成 PP × v = {par.pp * par.vpp} 个相等的段")
+        elif trimmed_stages(model, par.pp):
+            n = (model.layers + 2) // par.pp
+            found.warn("layers-pp-trimmed", f"{model.layers} layers over PP {par.pp}: counted as Llama 3 splits them, "
+                       f"{n} layers per middle stage and {n - 1} on the first and last (the embedding and the output "
+                       "layer take a layer's place)",
+                       f"{model.layers} 层分到 PP {par.pp}:按 Llama 3 的切法算,中间每个 stage {n} 层,首尾各 {n - 1} 层"
+                       "(embedding 和输出层各占一层的位置)")
         else:
             found.warn("layers-pp", f"{model.layers} layers do not split evenly over PP {par.pp}: the fullest stage "
                        "sets the pace (Llama 3 trims a layer from the first and last stage)",
@@ -206,3 +213,14 @@ def _features(found: Findings, train: Train, par: Parallel) -> None:
         found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved, counted as no "
                    "sharding (16 bytes per parameter)",
                    f"{par.sharding} 沿 DP × CP = 1 张卡切分:什么也没省,按不切分算(每个参数 16 字节)")
+
+
+def trimmed_stages(model: Model, pp: int) -> bool:
+    """Whether the layers split as Llama 3 split them (arXiv 2407.21783 §3.3.2): they do not split
+    evenly over PP, but one layer fewer on the first and the last stage (the embedding and the output
+    layer in its place) does, L + 2 = n·p. Megatron-LM does the same with
+    account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split (transformer_config.py).
+    Dense Llama-style models with a counted Ψ only; interleaving keeps its own equal chunks."""
+    layers = model.layers
+    return (model.arch == "llama" and not model.is_moe and model.params is None and layers is not None
+            and pp > 2 and layers % pp != 0 and (layers + 2) % pp == 0)

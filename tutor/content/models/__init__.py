@@ -6,13 +6,28 @@ learner-facing text is a `Text` with both languages. Field docstrings are the re
 authors (`docs/content-format.md` summarises them). One module per file kind, on a shared base.
 """
 
-from tutor.content.models.base import LANGS, PLACEHOLDER, FormulaName, Ident, NonEmpty, Number, Text
-from tutor.content.models.lab import DiagnosisItem, Lab
-from tutor.content.models.lesson import Figure, Lesson, Scenario, Section
-from tutor.content.models.question import (
-    STEP_KINDS, Choice, ChoiceStep, ClarifyStep, ConfigStep, Derived, FormulaStep, Hinted, KeyPoint, Mistake,
-    NumericAnswer, NumericStep, OpenStep, Question, Vary,
-)
+from importlib import import_module
+
+# Each name from its module, imported on first use: grading a question never builds the lesson and
+# lab models (pydantic model classes cost milliseconds each to create, `tutor check` pays for them).
+_MODULES = {
+    "base": ("LANGS", "PLACEHOLDER", "FormulaName", "Ident", "NonEmpty", "Number", "Text"),
+    "lab": ("DiagnosisItem", "Lab"),
+    "lesson": ("Figure", "Lesson", "Scenario", "Section"),
+    "question": ("STEP_KINDS", "Choice", "ChoiceStep", "ClarifyStep", "ConfigStep", "Derived", "FormulaStep",
+                 "Hinted", "KeyPoint", "Mistake", "NumericAnswer", "NumericStep", "OpenStep", "Question", "Vary"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tutor.content.models' has no attribute {name!r}")
+    value = getattr(import_module(f"tutor.content.models.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "LANGS", "PLACEHOLDER", "STEP_KINDS", "Choice", "ChoiceStep", "ClarifyStep", "ConfigStep", "Derived",

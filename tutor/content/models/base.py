@@ -29,9 +29,13 @@ PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
 class ContentModel(BaseModel):
-    """Every content model: frozen, unknown keys refused, field docstrings kept as descriptions."""
+    """Every content model: frozen, unknown keys refused. The field docstrings are the authors'
+    reference (docs/content-format.md); they are not copied into the schema, because reading
+    them (use_attribute_docstrings) parses every model's source and cost `tutor check` ~0.1 s,
+    and nothing reads the descriptions. Schemas are built on first use (defer_build), so a
+    command that validates one question builds only the models it touches."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Text(ContentModel):

@@ -20,8 +20,24 @@ from tutor.sizing.symbols import S
 
 s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
 L, cp, p, v, A, m = S["layers"], S["cp"], S["pp"], S["vpp"], S["act_layer"], S["microbatches"]
+f = S["ffn"]
 K22 = "Korthikanti et al. 2022, Table 2"
 ORDER = ("seq", "micro_batch", "hidden")
+
+# Megatron-LM's estimator writes K22's 34 as 18 + 4·f/h: the two f-wide MLP tensors (the activation's
+# input and output, 2 bytes each) scale with the MLP width, the other 18·s·b·h do not. It is 34 for
+# GPT's f = 4h and 31 for Llama 3 405B (f = 3.25h). Megatron-LM megatron/training/
+# theoretical_memory_usage.py, compute_activation_memory, at 00caa53af30912914981c86f39db123961678bbd.
+MEGATRON = ("Megatron-LM theoretical_memory_usage.py compute_activation_memory (18 + 4f/h), "
+            "commit 00caa53af309; " + K22)
+# Llama 3 (arXiv 2407.21783 §3.3.2) removes one layer from the first and the last pipeline stage, so
+# that the embedding and the output layer take a layer's place: L + 2 slots over p stages, n each.
+# Under 1F1B stage i holds p − i micro-batches in flight (Narayanan et al. 2021 §2.2.1), so the
+# fullest is stage 0 (min(m, p) × (n − 1) layers) or stage 1 (min(m, p − 1) × n layers). The larger
+# of the two is written as min(m·n, p·n − min(p, n)): for m ≥ p it is max(p(n − 1), (p − 1)n) =
+# p·n − min(p, n), for m < p it is m·n (stage 1, m micro-batches of n layers); a Max of Mins is
+# the same number but SymPy is slow to compile it into the planner's functions.
+N_TRIMMED = (L + 2) / p
 
 # 1 + (p-1)/(p·v): in-flight micro-batches of the interleaved schedule, relative to 1F1B (K22 §4.2.3).
 INTERLEAVED_FACTOR = 1 + (p - 1) / (p * v)
@@ -61,6 +77,11 @@ FORMULAS = (
             "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节(K22 的系数,对应 4h 宽的 MLP;"
             "Megatron-LM 的估算器用 18 + 4f/h,Llama 3 405B 是 31)。",
             K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
+    formula("activation_bytes_per_layer_mlp", s * b * h * (18 + 4 * f / h) / (t * cp), "B",
+            "FlashAttention + SP + CP with the MLP width counted: s·b·h·(18 + 4f/h)/(TP·CP) bytes per layer "
+            "(34 for an MLP of 4h, 31 for Llama 3 405B).",
+            "FlashAttention + SP + CP,按 MLP 宽度算:每层 s·b·h·(18 + 4f/h)/(TP·CP) 字节"
+            "(MLP 宽 4h 时是 34,Llama 3 405B 是 31)。", MEGATRON, order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
             "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
             "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。",
@@ -75,6 +96,14 @@ FORMULAS = (
             "layers (L layers' worth when the layers split evenly and m ≥ p).",
             "1F1B 下第一个 stage:同时在途 min(m, p) 个 micro-batch,每个存本 stage 的 ⌈L/p⌉ 层"
             "(层数均分且 m ≥ p 时就是 L 层的量)。", "Korthikanti et al. 2022 §4.2.3",
+            order=("act_layer", "microbatches", "pp", "layers")),
+    formula("first_stage_activations_trimmed",
+            A * Min(m * N_TRIMMED, p * N_TRIMMED - Min(p, N_TRIMMED), evaluate=False), "B",
+            "Stages trimmed as in Llama 3 (one layer fewer on the first and last stage, n = (L + 2)/p): the fullest "
+            "of stage 0, min(m, p) micro-batches of n − 1 layers, and stage 1, min(m, p − 1) of n layers.",
+            "像 Llama 3 那样首尾 stage 各少一层(n = (L + 2)/p):取 stage 0(min(m, p) 个 micro-batch × n − 1 层)"
+            "和 stage 1(min(m, p − 1) 个 × n 层)中较大者。",
+            "Llama 3 paper (arXiv 2407.21783) §3.3.2; Narayanan et al. 2021 §2.2.1 (1F1B in-flight micro-batches)",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",
             "First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",

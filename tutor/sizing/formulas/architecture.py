@@ -77,6 +77,13 @@ def _stage_moe_gpt(expert_split):
         + N_STAGE * E * GPT_MLP / (t * expert_split)
 
 LLAMA_ORDER = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab")
+# Llama 3's trimmed stages (arXiv 2407.21783 §3.3.2: one layer removed from the first and last stage):
+# n = (L + 2)/p layers on a middle stage, n − 1 and the input embedding on the first, n − 1, the
+# final norm and the output layer on the last (which outweighs the first). Which of a middle stage
+# and the last is fuller depends on the model only (a layer against V·h + h), so the stage formula
+# is picked per model (report.stage_formula) rather than written as a Max, which SymPy is slow to
+# compile into the planner's functions.
+N_TRIMMED = (L + 2) / p
 
 FORMULAS = (
     formula("params_gpt", L * GPT_LAYER + GPT_EMBEDDING, "params",
@@ -101,6 +108,19 @@ FORMULAS = (
             "Parameters per GPU of the first pipeline stage: ⌈L/p⌉ layers plus the input embedding, split by TP.",
             "第一个 pipeline stage 每卡的参数:⌈L/p⌉ 层加输入 embedding,再按 TP 切。", LLAMA + "; lesson §memory",
             order=LLAMA_ORDER + ("tp", "pp")),
+    formula("stage_params_llama_trimmed", N_TRIMMED * LLAMA_LAYER / t, "params",
+            "Stages trimmed as in Llama 3 (n = (L + 2)/p): parameters per GPU of a middle stage, the most loaded "
+            "when a layer outweighs the output layer: n layers, split by TP.",
+            "像 Llama 3 那样首尾 stage 各少一层(n = (L + 2)/p):中间 stage 每卡的参数(一层比输出层大时它最满):"
+            "n 层,再按 TP 切。",
+            "Llama 3 paper (arXiv 2407.21783) §3.3.2; " + LLAMA,
+            order=("layers", "hidden", "heads", "kv_heads", "ffn", "tp", "pp")),
+    formula("stage_params_llama_trimmed_last", ((N_TRIMMED - 1) * LLAMA_LAYER + LLAMA_EMBEDDING + h) / t, "params",
+            "Stages trimmed as in Llama 3 (n = (L + 2)/p): parameters per GPU of the last stage, the most loaded "
+            "when the output layer outweighs a layer: n − 1 layers, the output layer and the final norm, split by TP.",
+            "像 Llama 3 那样首尾 stage 各少一层(n = (L + 2)/p):最后一个 stage 每卡的参数(输出层比一层大时它最满):"
+            "n − 1 层加输出层和最后的 norm,再按 TP 切。",
+            "Llama 3 paper (arXiv 2407.21783) §3.3.2; " + LLAMA, order=LLAMA_ORDER + ("tp", "pp")),
     formula("attention_params_gqa", LLAMA_ATTENTION, "params",
             "Attention parameters of one layer with grouped-query attention: 2h² + 2h²·a_kv/a (Q and output h×h, "
             "K and V h × a_kv·h/a).",
