@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import run_tutor
 from tutor.errors import StoreError
 from tutor.store import Attempt, Store, attempts, record_attempt, recover
 from tutor.store.db import backups
@@ -213,3 +214,28 @@ def test_a_tutor_home_that_cannot_be_a_folder_is_one_line(monkeypatch, capsys, h
     assert main(["progress"]) == 1
     error = capsys.readouterr().err
     assert "internal error" not in error and "data folder" in error and "TUTOR_HOME" in error
+
+
+def test_a_database_with_a_garbled_page_takes_no_more_writes(tutor_home):
+    """Findings L6: a page overwritten with junk (the store check says "malformed") still took
+    `tutor check`'s writes, while `tutor progress` refused it. Now opening it for use refuses it,
+    with the recover advice, and the file is left as it was for `tutor store recover`; `tutor
+    check` still gives its verdict and says it was not recorded."""
+    path = tutor_home / "tutor.sqlite3"
+    _write(path, 0, 3000)
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    assert pages > 8
+    with open(path, "r+b") as database:
+        database.seek(page_size * (pages // 2))
+        database.write(bytes(range(256)) * (page_size // 256))
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="cannot be read .*`tutor store recover`"):
+        _write(path, 3000, 1)
+    assert path.read_bytes() == before
+    checked = run_tutor("check", "model-state-total", "1")
+    assert checked.returncode == 1 and "Not right" in checked.stdout and "(not recorded" in checked.stdout
+    assert checked.stderr.count("\n") == 1 and "not recorded: " in checked.stderr and "store recover" in checked.stderr
+    assert path.read_bytes() == before

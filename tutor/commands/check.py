@@ -17,7 +17,7 @@ import sys
 from tutor.commands._common import (add_json_flag, add_lang_flag, lang_of, loaded_content, print_json,
                                     read_answer)
 from tutor.commands.ask import checked_seed, find_question
-from tutor.errors import TutorError, UserInputError
+from tutor.errors import StoreError, TutorError, UserInputError
 
 STDIN_LIMIT = 1 << 20
 STORED_ANSWER_CHARS = 20_000
@@ -58,8 +58,12 @@ def run(args) -> int:
 
         payload["expected"] = expected_answer(question, step, draw(question, seed))
     payload["explain"] = step.explain.model_dump() if step.explain is not None and reveal else None
-    payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
-    if len(question.steps) > 1:
+    try:
+        payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
+    except StoreError as error:  # the verdict stands; the learner is told why it was not kept
+        payload["recorded"], payload["not_recorded_because"] = False, str(error)
+        print(f"tutor: not recorded: {error}", file=sys.stderr)
+    if len(question.steps) > 1 and "not_recorded_because" not in payload:
         payload["design"] = _design_progress(question, seed)
     status = 0 if verdict.correct else 1  # scripts can tell a wrong answer from a right one
     if args.json:
@@ -126,7 +130,10 @@ def _print(payload: dict, lang: str, reveal: bool) -> None:
         print(payload["explain"][lang])
     if not reveal and not payload["correct"] and payload["parsed"] is not None:
         print("Try again, or add --reveal to see the answer." if lang == "en" else "再试一次，或加 --reveal 看答案。")
-    if not payload["recorded"]:
+    if payload.get("not_recorded_because"):
+        print("(not recorded: the learner database cannot be used, see above)" if lang == "en"
+              else "（未记录：学习记录数据库无法使用，见上）")
+    elif not payload["recorded"]:
         print("(not recorded: the answer could not be read)" if lang == "en" else "（未记录：答案无法识别）")
     if "design" in payload:
         print(payload["design"]["feedback"][lang])

@@ -61,6 +61,13 @@ class Store:
             self.connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                               check_same_thread=False)
             self.connection.row_factory = sqlite3.Row
+            # A garbled page can sit where no write of ours goes: SQLite would keep taking writes
+            # into a file that `tutor progress` cannot read (findings L6). quick_check reads every
+            # page once (O(N), milliseconds at a learner's size) and leaves the file untouched.
+            damage = self.connection.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if damage != "ok":
+                self.connection.close()
+                raise sqlite3.DatabaseError("database disk image is malformed: " + " ".join(damage.replace("***", "").split()))
             self._journal_mode_wal()
             self.connection.execute("PRAGMA synchronous=FULL")
             self.connection.execute("PRAGMA foreign_keys=ON")
