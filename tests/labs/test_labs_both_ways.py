@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.labs.conftest import leftovers
+from tests.labs.results import assert_no_leftovers, failed_checks
 from tutor.labs.catalog import get_lab
 from tutor.labs.checks import check_lab
 
@@ -40,15 +40,6 @@ SHIPPED_FAILS: dict[str, tuple[dict[str, str], tuple[str, ...], int]] = {
             "measured 0 B, engine cp_bytes_per_layer = 24,576 B",
     }, ("output equals causal attention over the whole sequence",), 4),
 }
-
-
-def failed_checks(result: dict) -> dict[str, str]:
-    return {check["name"]: check["detail"] for check in result["checks"] if not check["passed"]}
-
-
-def assert_no_leftovers(*results: dict) -> None:
-    for result in results:
-        assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
 
 
 def assert_solution_passes(name: str, world_size: int, tmp_path) -> dict:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.labs.conftest import leftovers
+from tests.labs import cheats
+from tests.labs.results import assert_no_leftovers, failed_checks
 from tutor.labs.catalog import LabEntry, get_lab
 from tutor.labs.checks import check_lab
 
@@ -63,23 +64,9 @@ ctx.finish()
 '''
 
 
-def failed_checks(result: dict) -> dict[str, str]:
-    return {check["name"]: check["detail"] for check in result["checks"] if not check["passed"]}
-
-
-def no_leftovers(result: dict) -> None:
-    assert leftovers(result["evidence"]["run_dir"].rsplit("/", 1)[-1]) == []
-
-
 def cheat(entry: LabEntry, tmp_path: Path, name: str, replacements: list[tuple[str, str]]) -> Path:
     """The lab's solution with `replacements` applied, each of which must match once."""
-    source = entry.solution.read_text()
-    for old, new in replacements:
-        assert source.count(old) == 1, f"cheat {name}: {old!r} is not in the solution once"
-        source = source.replace(old, new)
-    path = tmp_path / f"{name}.py"
-    path.write_text(source)
-    return path
+    return cheats.make(tmp_path, entry.name, "", base="solution", replace=dict(replacements), name=f"{name}.py")
 
 
 def check_several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path]) -> dict:
@@ -89,7 +76,7 @@ def check_several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path]) ->
     with_harness = LabEntry(entry.name, entry.folder, entry.lab.model_copy(update={"checker": str(harness)}))
     result = check_lab(with_harness, program=entry.program, world_size=2, run_root=tmp_path / "several")
     assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
-    no_leftovers(result)
+    assert_no_leftovers(result)
     return result
 
 
@@ -105,7 +92,7 @@ def solution_passes(entry: LabEntry, tmp_path: Path, checks: int) -> None:
     solution = check_lab(entry, solution=True, world_size=2, run_root=tmp_path / "solution")
     assert solution["passed"], failed_checks(solution)
     assert len(solution["checks"]) == checks, [check["name"] for check in solution["checks"]]
-    no_leftovers(solution)
+    assert_no_leftovers(solution)
 
 
 # --- moe-expert-parallel ----------------------------------------------------------------------
