@@ -131,3 +131,33 @@ def test_every_new_open_and_clarify_step_is_tried_both_ways():
 def test_a_not_a_question_in_chinese_is_not_a_negation():
     verdict = grade(bank()["clarify-compute-budget"].model, "要不要上线服务？", None)
     assert "serving" in verdict.details["covered"]
+
+
+def test_every_new_model_answer_passes_its_own_rubric_in_both_languages():
+    """A model answer its own rubric rejects would teach the learner that the grader is wrong; the
+    first run of this test found 21 (bare-list phrasing, a phrase split by 'then', 要不要)."""
+    from pathlib import Path
+
+    import yaml
+
+    from tutor.interview.scenarios import Library
+
+    root = Path(__file__).resolve().parents[2]
+    files = ["questions/interview-topics-2.yaml", "questions/design-scenarios.yaml", "interview/led.yaml",
+             "interview/behavioural.yaml", "interview/followups-tradeoffs.yaml", "interview/pitch.yaml"]
+    library = Library.installed()
+    failing = []
+    for name in files:
+        for entry in yaml.safe_load((root / name).read_text(encoding="utf-8")):
+            if "id" not in entry:
+                continue
+            question = library.question(entry["id"])
+            for step in question.steps:
+                if step.kind not in ("open", "clarify"):
+                    continue
+                for lang in ("en", "zh"):
+                    verdict = grade(question, getattr(step.model_answer, lang),
+                                    step.id if len(question.steps) > 1 else None)
+                    if not verdict.correct or verdict.score < 1:
+                        failing.append(f"{question.id}/{step.id} {lang}: {verdict.details['missing']}")
+    assert not failing, failing
