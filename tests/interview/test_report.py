@@ -56,6 +56,8 @@ def test_markdown_export_in_both_languages(store, library, clock):
     chinese = report_markdown(report, "zh")
     assert chinese.startswith("# 模拟面试——系统设计（严格模式）")
     assert "问到的澄清问题：1/2——漏了：多少 token？" in chinese and "## 接下来复习" in chinese
+    assert "*追问：*" in chinese and "*follow-up:*" in english  # full-width inside Chinese
+    assert chinese.splitlines()[4].startswith("结论：**") and english.splitlines()[4].startswith("Verdict: **")
 
 
 def test_a_perfect_interview_has_nothing_to_review(store, library, clock):

@@ -130,7 +130,7 @@ def _formats(args, lang: str) -> int:
         print_json({"formats": listing})
         return 0
     for entry in listing:
-        print(f"{entry['id']:<8} {entry['name'][lang]:<28} {entry['minutes']:>5g} min  {entry['blurb'][lang]}")
+        print(f"{entry['id']:<11} {entry['name'][lang]:<28} {entry['minutes']:>5g} min  {entry['blurb'][lang]}")
     return 0
 
 

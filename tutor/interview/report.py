@@ -173,7 +173,7 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
                         "zh": zh.format(**{k: v["zh"] if isinstance(v, dict) else v for k, v in values.items()})})
 
     def joined(texts: list[dict]) -> dict:
-        return {"en": "; ".join(text["en"] for text in texts), "zh": "；".join(text["zh"] for text in texts)}
+        return {"en": "; ".join(text["en"] for text in texts), "zh": "；".join(text["zh"].rstrip("。") for text in texts)}
 
     if status != "finished":
         add("abandoned")
@@ -260,7 +260,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
     for entry in report["stages"]:
         name = _one_line(pick(entry["prompt"]))
         if entry["followup"]:
-            name = f"*{label('followup', lang)}:* {name}"
+            name = f"*{label('followup', lang)}{'：' if lang == 'zh' else ':'}* {name}"
         if not entry["answered"]:
             lines.append(f"| {entry['number']} | {name} | — | {label('not_reached', lang)} |")
             continue
@@ -327,7 +327,9 @@ def report_markdown(report: dict, lang: str = "en") -> str:
 
 
 def _list(texts: list[dict], pick, lang: str) -> str:
-    return ("；" if lang == "zh" else "; ").join(pick(text) for text in texts)
+    if lang == "zh":  # "……四类。；hang 住了……" reads as a typo: drop each item's own full stop
+        return "；".join(pick(text).rstrip("。") for text in texts)
+    return "; ".join(pick(text) for text in texts)
 
 
 def _one_line(text: str, limit: int = 90) -> str:
