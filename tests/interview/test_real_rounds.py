@@ -46,3 +46,41 @@ def test_every_round_runs_end_to_end_on_the_installed_content(store, real_librar
     assert behavioural["score"] == 1.0
     pitch = _play(store, real_library, "pitch", 9)
     assert not pitch["stages"][0]["spoken"]["cut"] and pitch["stages"][0]["correct"]  # the model pitch fits 30 s
+
+
+LED_EN = ("I would ask how many tokens and by when. Memory: 16 bytes per parameter. TP inside the node, PP across "
+          "nodes. Days from 6ND divided by GPUs, peak and MFU. Checkpoints sharded and async, at an interval from "
+          "the MTBF. Monitor loss spikes and per-rank step time.")
+LED_ZH = ("我会先问训多少 token、什么时候要训完。显存按每参数 16 字节算。机内 TP 8，跨机 PP。天数用 6ND 除以卡数、峰值和 MFU。"
+          "checkpoint 分片异步，按 MTBF 定间隔。监控 loss spike 和每个 rank 的 step time。")
+
+
+@pytest.mark.parametrize(("answer", "right", "least_order", "most_order"), [
+    (LED_EN, True, 1.0, 1.0),
+    (LED_ZH, True, 1.0, 1.0),
+    (" ".join(reversed([part.strip() + "." for part in LED_EN.split(".") if part.strip()])), False, 0.0, 0.34),
+    ("Clarify. 16 bytes. TP 8. 6ND. Checkpoint. Monitor.", False, 0.0, 0.0),  # keywords, one per sentence
+])
+def test_the_blank_page_reads_structure_not_keywords(real_library, answer, right, least_order, most_order):
+    from tutor.grading import grade
+    from tutor.interview.session import STRUCTURE_PASS
+    from tutor.interview.structure import order_score
+
+    question = real_library.question("led-dense-400b")
+    order = order_score(question.steps[0], real_library.structure(question.id), answer)["score"]
+    assert least_order <= order <= most_order
+    assert (grade(question, answer).correct and order >= STRUCTURE_PASS) is right
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("Once a job on 128 GPUs hung at step 9000. I dumped every rank with py-spy; rank 3 had died of an OOM. After "
+     "we fixed the batch padding it ran again, we had lost 6 hours. We added an alert on rank exits.", True),
+    ("有一次 128 张卡的训练任务在第 9000 步卡住了。我用 py-spy 把每个 rank 的调用栈 dump 下来，发现 rank 3 因为 oom 死了。"
+     "修好 padding 之后任务恢复了，之前损失了 6 个小时。后来我们加了 rank 退出的告警。", True),
+    ("GPUs. py-spy. Root cause. Recovered. Runbook.", False),  # the headings of a story, not a story
+    ("We had 512 GPUs hang with an NCCL timeout. We raised the timeout to two hours and it went away.", False),
+])
+def test_the_behavioural_story_needs_the_story(real_library, answer, right):
+    from tutor.grading import grade
+
+    assert grade(real_library.question("behavioural-hang-story"), answer).correct is right

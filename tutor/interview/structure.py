@@ -6,8 +6,8 @@ then the layout, then throughput and time, then reliability, then monitoring (in
 §2: "first 5–10 min on scope and numbers, then layout, memory, failure model, data path").
 
 Each part is a rubric point of the scenario's open step. The answer is cut into sentences (and
-lines); a part's place is the first sentence that states it (`tutor.grading.covers`, the same
-claim reading as the grade). The order score is the longest run of parts that appear in the
+lines); a part's place is the first sentence by which the answer states it (`tutor.grading.covers`
+on the answer read up to that sentence: the same claim reading as the grade). The order score is the longest run of parts that appear in the
 expected order (a longest increasing subsequence), over the number of parts expected: leaving a
 part out costs it once in the grade and once here, and taking one out of turn costs it here only.
 """
@@ -24,13 +24,17 @@ def sentences(text: str) -> list[str]:
 
 
 def first_places(points: dict, order: list[str], text: str) -> dict[str, int]:
-    """Point id -> index of the first sentence that states it (points never stated are left out)."""
+    """Point id -> index of the first sentence by which the answer states it (points never stated
+    are left out). The answer is read up to each sentence in turn, not one sentence alone: a short
+    sentence read on its own looks like a bare list of terms to the claim reader."""
     from tutor.grading import covers
 
     places: dict[str, int] = {}
-    for index, sentence in enumerate(sentences(text)):
+    parts = sentences(text)
+    for index in range(len(parts)):
+        prefix = " ".join(parts[:index + 1])
         for point_id in order:
-            if point_id not in places and covers(points[point_id], sentence):
+            if point_id not in places and covers(points[point_id], prefix):
                 places[point_id] = index
     return places
 
