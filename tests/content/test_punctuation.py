@@ -14,6 +14,7 @@ exp(分数 − 最大值) keeps its ASCII parentheses.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -45,8 +46,9 @@ def half_width_parens(text: str) -> list[str]:
             for m in HALF_WIDTH_PARENS_AROUND_CHINESE.finditer(INLINE_CODE.sub("`", line))]
 
 
+@lru_cache(maxsize=4)
 def chinese_prose(root: Path = REPO) -> list[tuple[str, str]]:
-    """(path:line, text) for every Chinese string a learner reads."""
+    """(path:line, text) for every Chinese string a learner reads (read once per root: two tests use it)."""
     found = []
     for pattern in CONTENT_GLOBS:
         for path in sorted(root.glob(pattern)):
