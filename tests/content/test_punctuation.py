@@ -5,13 +5,16 @@ text the comma, colon, semicolon, question and exclamation marks are the full-wi
 (，：；？！). Half-width marks stay where they belong: code spans, code blocks, command lines,
 indented formula lines, and between Latin characters ("TP 4, PP 4"). Phrase lists are what an
 answer is matched against, not text a learner reads, so they are not checked; of a lab, the
-learner-facing title, brief and hints are checked (its diagnosis fields belong to the lab
-checker).
+learner-facing title, brief, hints and diagnosis (its prompts, rubric texts and model answers)
+are checked. In labs, where every Chinese field has been converted, half-width parentheses
+around Chinese words are caught too ("（第 4 步）", not "(第 4 步)"); a call such as
+exp(分数 − 最大值) keeps its ASCII parentheses.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -22,7 +25,10 @@ HALF_WIDTH_NEXT_TO_CHINESE = re.compile(
     r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])[,;:?!]|[,;:?!](?=[\u3400-\u4dbf\u4e00-\u9fff])")
 INLINE_CODE = re.compile(r"`[^`]*`")
 NOT_PROSE_KEYS = {"phrases"}
-LAB_PROSE_KEYS = {"title", "brief", "hints"}
+LAB_PROSE_KEYS = {"title", "brief", "hints", "diagnosis"}
+# A half-width parenthesis pair holding Chinese, unless it is a call: exp(分数 − 最大值).
+HALF_WIDTH_PARENS_AROUND_CHINESE = re.compile(
+    r"(?<!exp)(?<!log)(?<!max)(?<!min)(?<!sqrt)\(([^()`\n]*[\u3400-\u4dbf\u4e00-\u9fff][^()`\n]*)\)")
 
 
 def half_width_marks(text: str) -> list[str]:
@@ -34,8 +40,15 @@ def half_width_marks(text: str) -> list[str]:
     return found
 
 
+def half_width_parens(text: str) -> list[str]:
+    """Each half-width parenthesis pair around Chinese words in the prose of `text`."""
+    return [m.group() for line in prose_lines(text)
+            for m in HALF_WIDTH_PARENS_AROUND_CHINESE.finditer(INLINE_CODE.sub("`", line))]
+
+
+@lru_cache(maxsize=4)
 def chinese_prose(root: Path = REPO) -> list[tuple[str, str]]:
-    """(path:line, text) for every Chinese string a learner reads."""
+    """(path:line, text) for every Chinese string a learner reads (read once per root: two tests use it)."""
     found = []
     for pattern in CONTENT_GLOBS:
         for path in sorted(root.glob(pattern)):
@@ -72,3 +85,33 @@ def test_half_width_marks_where_they_belong_pass():
 def test_chinese_prose_uses_full_width_punctuation():
     bad = [f"{where}: {context!r}" for where, text in chinese_prose() for context in half_width_marks(text)]
     assert not bad, f"{len(bad)} half-width marks inside Chinese text:\n" + "\n".join(bad)
+
+
+def test_diagnosis_fields_of_a_lab_are_prose_but_their_phrases_are_not(tmp_path):
+    lab = tmp_path / "labs" / "01-x"
+    lab.mkdir(parents=True)
+    (lab / "lab.yaml").write_text(
+        "title: {en: T, zh: 标题}\n"
+        "diagnosis:\n"
+        "  - id: ranks\n"
+        "    prompt: {en: \"Which rank?\", zh: \"哪个 rank 卡住了?\"}\n"
+        "    points:\n"
+        "      - id: culprit\n"
+        "        text: {en: rank 0, zh: \"rank 0 停下了,停在 gather 里\"}\n"
+        "        phrases: {en: [rank 0], zh: [\"0号,卡住\"]}\n"
+        "    model_answer: {en: \"Fix it.\", zh: \"修法:对标志做 all_reduce(MAX)\"}\n",
+        encoding="utf-8")
+    found = [context for _, text in chinese_prose(tmp_path) for context in half_width_marks(text)]
+    assert len(found) == 3, found  # the prompt's ?, the rubric text's comma, the model answer's colon
+
+
+def test_half_width_parentheses_around_chinese_are_found():
+    assert half_width_parens("停在 gather(finish)里，loss 是 NaN(空 batch)") == ["(空 batch)"]
+    assert half_width_parens("exp(分数 − 最大值) 的和；context(cfg.max_len)") == []
+    assert half_width_parens("`f(第 4 步)` 在代码里") == []
+
+
+def test_labs_use_full_width_parentheses_around_chinese():
+    bad = [f"{where}: {pair!r}" for where, text in chinese_prose() if where.startswith("labs/")
+           for pair in half_width_parens(text)]
+    assert not bad, f"{len(bad)} half-width parentheses around Chinese text in labs:\n" + "\n".join(bad)

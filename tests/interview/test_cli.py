@@ -121,4 +121,4 @@ def test_bad_requests_are_one_line_and_exit_2(tutor_home):
         assert result.returncode == 2, args
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
     formats = json.loads(tutor("mock", "--formats", "--json").stdout)["formats"]
-    assert [entry["id"] for entry in formats] == ["pitch", "design", "debug", "hang", "rapid"]
+    assert [entry["id"] for entry in formats] == ["pitch", "design", "led", "debug", "hang", "behavioural", "rapid"]

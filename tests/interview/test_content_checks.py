@@ -40,6 +40,12 @@ BROKEN = [
      "  section: basics/nowhere\n  tags: [hangs]\n  source: fixture\n  exhibit:", "has no section 'nowhere'"),
     ("  format: pitch\n", "  format: followup\n  topics: [memory]\n", "nothing to ask in the 'pitch' format"),
     ("  format: pitch\n", "  format: quiz\n", "format: input should be"),
+    ("  structure: [clarify, memory, layout]\n", "  structure: [clarify, memory, numbers]\n",
+     "structure names 'numbers', which is not a point of the open step"),
+    ("  structure: [clarify, memory, layout]\n", "", "a candidate-led round needs `structure`"),
+    ("  format: behavioural\n", "  format: behavioural\n  probes: strong\n", "`probes` is for follow-ups"),
+    ("  format: behavioural\n", "  format: behavioural\n  structure: [situation]\n",
+     "`structure` is for candidate-led rounds"),
 ]
 
 

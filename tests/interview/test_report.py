@@ -46,7 +46,7 @@ def test_design_report_names_the_clarifying_questions_numbers_points_and_time(st
 def test_markdown_export_in_both_languages(store, library, clock):
     report = _design_with_a_thin_start(store, library, clock).report
     english = report_markdown(report, "en")
-    assert english.startswith("# Mock interview — Trillion-parameter design (strict)")
+    assert english.startswith("# Mock interview — System design (strict)")
     assert "| 3 | What do you ask first?" not in english  # the table names each step by its prompt
     assert "| 3 | How much model state at 16 bytes per parameter? | 0% ✗ | 1:23:20 / 15:00 ⚠ |" in english
     assert "- Clarifying questions asked: 1 of 2 — missed: How many tokens?" in english
@@ -54,8 +54,10 @@ def test_markdown_export_in_both_languages(store, library, clock):
     assert "**A small design** (`basics/design`) — #1, #3, #4" in english
     assert "> 1 GB" in english
     chinese = report_markdown(report, "zh")
-    assert chinese.startswith("# 模拟面试——万亿参数系统设计（严格模式）")
+    assert chinese.startswith("# 模拟面试——系统设计（严格模式）")
     assert "问到的澄清问题：1/2——漏了：多少 token？" in chinese and "## 接下来复习" in chinese
+    assert "*追问：*" in chinese and "*follow-up:*" in english  # full-width inside Chinese
+    assert chinese.splitlines()[4].startswith("结论：**") and english.splitlines()[4].startswith("Verdict: **")
 
 
 def test_a_perfect_interview_has_nothing_to_review(store, library, clock):

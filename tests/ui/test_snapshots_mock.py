@@ -56,7 +56,8 @@ def test_mock_pitch_report(snap_compare, content, lang):
     """The report of a 30-second pitch at 110×34, answered in 24 s with one of its two key points
     and not the required one (50% ✗), so a follow-up was asked and answered right in 1:10 (100% ✓):
     the title with the format and strict mode, the date, 1:34 used of 3:30 and the score 75%; the
-    stages table with both rows and their times; the rubric — key points 2 of 3 with "Memory first."
+    verdict (hire, communication and structure 100%) with its reasons (key points 2 of 3,
+    follow-ups 1 of 1); the stages table with both rows and their times; the rubric — key points 2 of 3 with "Memory first."
     missed, time used, follow-ups 1 asked and 1 right; what to review next (Memory first,
     basics/memory, #1); the footer offers F8 to export the report."""
     clock = ManualClock()

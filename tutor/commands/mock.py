@@ -1,6 +1,6 @@
 """`tutor mock`: a timed mock interview on the terminal; its history, and the report as Markdown.
 
-    tutor mock [--format pitch|design|debug|hang|rapid] [--mode strict|practice] [--lang en|zh]
+    tutor mock [--format pitch|design|led|debug|hang|behavioural|rapid] [--mode strict|practice] [--lang en|zh]
     tutor mock --resume | --abandon          an interview interrupted by quitting
     tutor mock --formats | --history [--json]
     tutor mock --export [PATH] [--session ID]
@@ -17,7 +17,7 @@ import sys
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import UserInputError
 
-FORMAT_IDS = ("pitch", "design", "debug", "hang", "rapid")
+FORMAT_IDS = ("pitch", "design", "led", "debug", "hang", "behavioural", "rapid")  # tutor.interview.formats.FORMATS
 
 
 def add_arguments(parser) -> None:
@@ -130,7 +130,7 @@ def _formats(args, lang: str) -> int:
         print_json({"formats": listing})
         return 0
     for entry in listing:
-        print(f"{entry['id']:<8} {entry['name'][lang]:<28} {entry['minutes']:>5g} min  {entry['blurb'][lang]}")
+        print(f"{entry['id']:<11} {entry['name'][lang]:<28} {entry['minutes']:>5g} min  {entry['blurb'][lang]}")
     return 0
 
 

@@ -3,8 +3,9 @@
 Picked up by `tutor.content.validate.engine_checks()`. The interview folder is found beside the
 content being validated; each scenario is then checked as the question it is (sections, step ids,
 expected values for seeds 0–4, units, prompts — the bank's own checks), plus what only a scenario
-has: exhibit placeholders that are inputs, a full set of rank dumps for a hang, follow-up topics,
-references to bank questions that exist, and at least one thing to ask in every format.
+has: exhibit placeholders that are inputs, a full set of rank dumps for a hang, follow-up topics
+(and `probes` only on follow-ups), a candidate-led round's `structure` naming its open step's
+points, references to bank questions that exist, and at least one thing to ask in every format.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def check_interview(content: Content) -> Iterable[Problem]:
         for entry in interview.scenarios.values():
             yield from _check_exhibit(entry)
             yield from _check_followup(entry)
+            yield from _check_structure(entry)
         yield from _check_coverage(content, interview, folder)
 
 
@@ -104,6 +106,28 @@ def _check_followup(entry) -> Iterable[Problem]:
             yield entry.problem("a follow-up is one question: give it exactly one step", "steps")
     elif scenario.topics:
         yield entry.problem("`topics` is for follow-ups; this scenario's format is " + scenario.format, "topics")
+
+
+def _check_structure(entry) -> Iterable[Problem]:
+    scenario = entry.model
+    if scenario.format == "led":
+        if len(scenario.steps) != 1 or scenario.steps[0].kind != "open":
+            yield entry.problem("a candidate-led round is one open step (the blank page)", "steps")
+            return
+        if not scenario.structure:
+            yield entry.problem("a candidate-led round needs `structure`: its points in the expected order", "id")
+        known = {point.id for point in scenario.steps[0].points}
+        for name in scenario.structure:
+            if name not in known:
+                yield entry.problem(f"structure names {name!r}, which is not a point of the open step "
+                                    f"({', '.join(sorted(known))})", "structure")
+        if len(set(scenario.structure)) != len(scenario.structure):
+            yield entry.problem("structure lists a point twice", "structure")
+    elif scenario.structure:
+        yield entry.problem("`structure` is for candidate-led rounds (format: led); this one is " + scenario.format,
+                            "structure")
+    if scenario.probes != "weak" and scenario.format != "followup":
+        yield entry.problem("`probes` is for follow-ups; this scenario's format is " + scenario.format, "probes")
 
 
 def _check_coverage(content: Content, interview, folder: Path) -> Iterable[Problem]:

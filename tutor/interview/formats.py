@@ -1,10 +1,13 @@
-"""The five mock-interview formats: what each asks, in which order, and how long each stage may take.
+"""The seven mock-interview formats: what each asks, in which order, and how long each stage may take.
 
 Timing follows how these rounds are reported (interview-topics §2): the system-design round is
-45–60 min with scope and numbers first; a "walk me through debugging" scenario is 15–20 min; the
-pitch is the lesson's 30 seconds (lesson §pitch); rapid fire is the estimation drill, 90 s a
-question (issue 10). Within a format a stage gets its share of the time by its step's weight;
-a follow-up gets FOLLOW_UP_S of its own.
+45–60 min with scope and numbers first, asked either as a worksheet (`design`: each step named,
+with its unit) or on a blank page where the candidate sets the structure (`led`); a "walk me
+through debugging" scenario is 15–20 min; the pitch is the lesson's 30 seconds (lesson §pitch),
+capped by speaking time as well (`tutor.interview.spoken`); rapid fire is the estimation drill,
+90 s a question (issue 10); a behavioural story ("tell me about a hang you debugged") is given
+10 minutes, the length of one story and its probing in a behavioural round. Within a format a
+stage gets its share of the time by its step's weight; a follow-up gets FOLLOW_UP_S of its own.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ class Format:
     """library -> the questions this format can ask."""
     needs: str
     """What content the format needs, for `tutor validate`."""
+    spoken_s: float | None = None
+    """A cap on speaking time: only the part of an answer said within it is graded (the pitch)."""
 
     def plan(self, library, rng: random.Random, asked: Mapping[str, int] | None = None) -> list[Stage]:
         """The stages of a new session: the least-asked question (ties drawn at random), new numbers."""
@@ -91,13 +96,19 @@ def _rapid_fire(pool: list, rng: random.Random, asked: Mapping[str, int]) -> lis
 
 FORMATS: dict[str, Format] = {
     "pitch": Format("pitch", ("30-second pitch", "30 秒陈述"),
-                    ("the recipe in half a minute, checked for its key points", "半分钟讲完配方，按要点打分"),
+                    ("the recipe in half a minute (about 75 words spoken), checked for its key points",
+                     "半分钟讲完配方（说出来约 150 字），按要点打分"),
                     30.0, 1, lambda library: library.for_format("pitch"),
-                    "add a scenario with `format: pitch` to interview/*.yaml"),
-    "design": Format("design", ("Trillion-parameter design", "万亿参数系统设计"),
-                     ("clarify, memory, layout, bubble, time, operations", "澄清、显存、配置、bubble、时间、运维"),
+                    "add a scenario with `format: pitch` to interview/*.yaml", spoken_s=30.0),
+    "design": Format("design", ("System design", "系统设计"),
+                     ("trillion-parameter, MoE, 128K context, 70B fine-tune, RL: clarify, memory, layout, time, "
+                      "operations", "万亿参数、MoE、128K 长上下文、70B 微调、RL：澄清、显存、配置、时间、运维"),
                      45 * 60.0, 3, lambda library: library.for_format("design"),
                      "reference a multi-step bank question with `format: design`"),
+    "led": Format("led", ("Candidate-led design", "候选人主导的设计"),
+                  ("a blank page: you set the structure, the order is scored too", "白纸一张：结构由你定，顺序也算分"),
+                  45 * 60.0, 3, lambda library: library.for_format("led"),
+                  "add a scenario with `format: led` (one open step, its `structure`) to interview/*.yaml"),
     "debug": Format("debug", ("Low-utilization debug", "利用率低排查"),
                     ("measurements and a trace: quantify, classify, next step", "看测量和 trace：量化、归类、下一步"),
                     15 * 60.0, 2, lambda library: library.for_format("debug"),
@@ -106,6 +117,10 @@ FORMATS: dict[str, Format] = {
                    ("eight ranks' stack dumps: which rank, why, the fix", "8 个 rank 的调用栈：哪个 rank、为什么、怎么修"),
                    15 * 60.0, 2, lambda library: library.for_format("hang"),
                    "add a scenario with `format: hang` to interview/*.yaml"),
+    "behavioural": Format("behavioural", ("Behavioural: a hang you debugged", "行为面：讲一次你排查 hang 的经历"),
+                          ("situation, what you did, the result, what changed", "背景、你做了什么、结果、之后改了什么"),
+                          10 * 60.0, 2, lambda library: library.for_format("behavioural"),
+                          "add a scenario with `format: behavioural` to interview/*.yaml"),
     "rapid": Format("rapid", ("Rapid fire", "快问快答"),
                     ("ten numeric questions, 90 s each, new numbers", "十道计算题，每题 90 秒，每次换数"),
                     RAPID_FIRE_QUESTIONS * RAPID_FIRE_S, 0, lambda library: library.rapid_fire_pool(),

@@ -2,7 +2,14 @@
 
 The rubric is what interviewers say separates candidates (interview-topics §2): clarifying
 questions asked before computing, a number on every step (numbers right), the key points of
-each open answer, and the time used against the time given.
+each open answer, and the time used against the time given. Beside the score, a communication
+score (clarified first, within time, statements rather than lists of terms, the structure of a
+candidate-led answer, a pitch that fits its thirty seconds) and a verdict in the words hiring
+committees use — strong hire, hire, lean no, no — with the reasons that decided it.
+
+The verdict's thresholds are the tutor's own, set against its score (they are not any company's
+bar): strong hire at 85% with communication at 80% and nothing said backwards; hire at 70% with
+communication at 60%; lean no at 50%; no below.
 """
 
 from __future__ import annotations
@@ -40,6 +47,35 @@ LABELS: dict[str, tuple[str, str]] = {
     "answers": ("Answers and feedback", "作答与反馈"),
     "your_answer": ("Your answer:", "你的回答："),
     "empty": ("(no answer)", "（未作答）"),
+    "verdict": ("Verdict: **{level}** · communication and structure {communication}",
+                "结论：**{level}** · 表达与结构 {communication}"),
+    "strong-hire": ("strong hire", "强烈推荐录用"),
+    "hire": ("hire", "录用"),
+    "lean-no": ("lean no", "倾向不录用"),
+    "no": ("no", "不录用"),
+    "spoken": ("Spoken: {seconds} s of speech for a {cap} s answer; graded up to where {cap} s ends",
+               "说出来约 {seconds} 秒，限时 {cap} 秒；只按前 {cap} 秒的内容打分"),
+    "structure": ("Structure: {score} in the expected order", "结构：{score} 按预期顺序"),
+    "out_of_order": (" — out of turn: ", "——顺序不对："),
+    "not_taken": (" — not taken: ", "——没讲："),
+}
+
+# Verdict thresholds (see the module docstring): (level, minimum score, minimum communication).
+LEVELS = (("strong-hire", 0.85, 0.8), ("hire", 0.7, 0.6), ("lean-no", 0.5, 0.0), ("no", 0.0, 0.0))
+REASONS: dict[str, tuple[str, str]] = {
+    "clarified": ("asked the clarifying questions before computing", "先问清楚再计算"),
+    "no-clarify": ("skipped clarifying questions: {missed}", "没问清楚就开算，漏了：{missed}"),
+    "numbers": ("numbers right: {right} of {total}", "数字算对 {right}/{total}"),
+    "points": ("key points covered: {covered} of {total}", "要点讲到 {covered}/{total}"),
+    "contradicted": ("said something backwards: {what}", "有说反的地方：{what}"),
+    "over-time": ("over time on {count} stage(s)", "{count} 个阶段超时"),
+    "bare": ("answered with lists of terms instead of statements", "用一串名词代替了完整的表述"),
+    "structure": ("set a clear structure ({score} in order)", "结构清楚（{score} 按顺序）"),
+    "structure-off": ("structure out of order or incomplete ({score} in order)", "结构顺序乱或不完整（{score} 按顺序）"),
+    "spoken-cut": ("the pitch ran {seconds} s of speech; what came after {cap} s was not heard",
+                   "陈述说出来要 {seconds} 秒；{cap} 秒之后的内容面试官听不到"),
+    "followups": ("follow-ups right: {right} of {asked}", "追问答对 {right}/{asked}"),
+    "abandoned": ("the interview was not finished", "面试没有做完"),
 }
 
 
@@ -75,16 +111,97 @@ def build_report(session, status: str, ended_at: str) -> dict:
                 texts = {point.id: point.text.model_dump() for point in step.points}
                 entry["covered"] = [texts[key] for key in details.get("covered", []) if key in texts]
                 entry["missing"] = [texts[key] for key in details.get("missing", []) if key in texts]
+                entry["contradicted"] = [texts[key] for key in details.get("contradicted", []) if key in texts]
+                entry["bare_list"] = bool(details.get("bare_list"))
+            for key in ("spoken", "structure"):
+                if key in verdict:
+                    entry[key] = verdict[key]
+            if "structure" in entry:
+                texts = {point.id: point.text.model_dump() for point in step.points}
+                entry["structure"] = {**entry["structure"], "texts": {key: texts[key] for key in texts}}
         else:
             entry.update({"correct": False, "score": 0.0})
         stages.append(entry)
     total_weight = sum(entry["weight"] for entry in stages)
     score = sum(entry["weight"] * entry["score"] for entry in stages) / total_weight if total_weight else 0.0
+    rubric = _rubric(stages)
     return {"session": session.id, "format": session.format.id,
             "format_name": {"en": session.format.name[0], "zh": session.format.name[1]},
             "mode": session.mode, "status": status, "started_at": session.started_at, "ended_at": ended_at,
-            "score": round(score, 4), "stages": stages, "rubric": _rubric(stages),
+            "score": round(score, 4), "stages": stages, "rubric": rubric,
+            "verdict": verdict_of(score, rubric, stages, status),
             "review_next": _review_next(session.library, stages)}
+
+
+def communication(stages: list[dict]) -> dict:
+    """How the answers were delivered, each part 0–1 where it applies; `score` is their mean."""
+    answered = [entry for entry in stages if entry["answered"]]
+    parts: dict[str, float] = {}
+    clarify = [entry for entry in stages if entry["kind"] == "clarify"]
+    if clarify:
+        parts["clarified"] = sum(entry["score"] for entry in clarify) / len(clarify)
+    if answered:
+        parts["in_time"] = sum(not entry["over_time"] for entry in answered) / len(answered)
+    free = [entry for entry in answered if entry["kind"] in ("open", "clarify")]
+    if free:
+        parts["statements"] = sum(not entry.get("bare_list") for entry in free) / len(free)
+    structured = [entry["structure"]["score"] for entry in answered if "structure" in entry]
+    if structured:
+        parts["structure"] = sum(structured) / len(structured)
+    spoken = [entry["spoken"] for entry in answered if "spoken" in entry]
+    if spoken:
+        parts["fits_time"] = sum(min(1.0, item["cap_s"] / item["seconds"]) if item["seconds"] else 1.0
+                                 for item in spoken) / len(spoken)
+    score = sum(parts.values()) / len(parts) if parts else 0.0
+    return {"score": round(score, 4), "parts": {key: round(value, 4) for key, value in parts.items()}}
+
+
+def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> dict:
+    """strong hire / hire / lean no / no, with the reasons (both languages) that decided it."""
+    talk = communication(stages)
+    contradicted = [text for entry in stages for text in entry.get("contradicted", [])]
+    level = next(name for name, least, least_talk in LEVELS
+                 if score >= least and talk["score"] >= least_talk and not (name == "strong-hire" and contradicted))
+    if status != "finished" and level in ("strong-hire", "hire"):
+        level = "lean-no"  # an interview left unfinished is not a hire, whatever was answered
+    reasons: list[dict] = []
+
+    def add(key: str, **values: object) -> None:
+        en, zh = REASONS[key]
+        reasons.append({"id": key, "en": en.format(**{k: v["en"] if isinstance(v, dict) else v
+                                                       for k, v in values.items()}),
+                        "zh": zh.format(**{k: v["zh"] if isinstance(v, dict) else v for k, v in values.items()})})
+
+    def joined(texts: list[dict]) -> dict:
+        return {"en": "; ".join(text["en"] for text in texts), "zh": "；".join(text["zh"].rstrip("。") for text in texts)}
+
+    if status != "finished":
+        add("abandoned")
+    if rubric["clarifying"] is not None:
+        if rubric["clarifying"]["missed"]:
+            add("no-clarify", missed=joined(rubric["clarifying"]["missed"]))
+        else:
+            add("clarified")
+    if rubric["numbers"]["total"]:
+        add("numbers", **rubric["numbers"])
+    if rubric["key_points"]["total"]:
+        add("points", covered=rubric["key_points"]["covered"], total=rubric["key_points"]["total"])
+    if contradicted:
+        add("contradicted", what=joined(contradicted))
+    if rubric["time"]["over_time"]:
+        add("over-time", count=len(rubric["time"]["over_time"]))
+    if "statements" in talk["parts"] and talk["parts"]["statements"] < 1:
+        add("bare")
+    if "structure" in talk["parts"]:
+        add("structure" if talk["parts"]["structure"] >= 0.8 else "structure-off",
+            score=f"{talk['parts']['structure']:.0%}")
+    for entry in stages:
+        if entry.get("spoken", {}).get("cut"):
+            add("spoken-cut", seconds=round(entry["spoken"]["seconds"]), cap=round(entry["spoken"]["cap_s"]))
+    if rubric["followups"]["asked"]:
+        add("followups", **rubric["followups"])
+    return {"level": level, "label": {"en": LABELS[level][0], "zh": LABELS[level][1]},
+            "communication": talk, "reasons": reasons}
 
 
 def _rubric(stages: list[dict]) -> dict:
@@ -133,11 +250,17 @@ def report_markdown(report: dict, lang: str = "en") -> str:
              label("summary", lang, when=report["started_at"].replace("T", " ").replace("+00:00", " UTC"),
                    used=clock_text(rubric["time"]["used_s"]), budget=clock_text(rubric["time"]["budget_s"]),
                    score=f"{report['score']:.0%}", status=label(report["status"], lang)),
-             "", f"## {label('stages', lang)}", "", label("table", lang), "|---|---|---|---|"]
+             ""]
+    verdict = report.get("verdict")
+    if verdict:
+        lines += [label("verdict", lang, level=pick(verdict["label"]),
+                        communication=f"{verdict['communication']['score']:.0%}"), ""]
+        lines += [f"- {pick(reason)}" for reason in verdict["reasons"]] + [""]
+    lines += [f"## {label('stages', lang)}", "", label("table", lang), "|---|---|---|---|"]
     for entry in report["stages"]:
         name = _one_line(pick(entry["prompt"]))
         if entry["followup"]:
-            name = f"*{label('followup', lang)}:* {name}"
+            name = f"*{label('followup', lang)}{'：' if lang == 'zh' else ':'}* {name}"
         if not entry["answered"]:
             lines.append(f"| {entry['number']} | {name} | — | {label('not_reached', lang)} |")
             continue
@@ -186,12 +309,27 @@ def report_markdown(report: dict, lang: str = "en") -> str:
                   f"**{label('your_answer', lang)}**", ""]
         answer = entry["answer"].strip()
         lines += [f"> {row}" if row else ">" for row in answer.splitlines()] if answer else [label("empty", lang)]
+        if entry.get("spoken", {}).get("cut"):
+            lines += ["", label("spoken", lang, seconds=round(entry["spoken"]["seconds"]),
+                                cap=round(entry["spoken"]["cap_s"]))]
+        if "structure" in entry:
+            structure, texts = entry["structure"], entry["structure"].get("texts", {})
+            line = label("structure", lang, score=f"{structure['score']:.0%}")
+            if structure["out_of_order"]:
+                line += label("out_of_order", lang) + _list([texts[key] for key in structure["out_of_order"]
+                                                             if key in texts], pick, lang)
+            if structure["missing"]:
+                line += label("not_taken", lang) + _list([texts[key] for key in structure["missing"]
+                                                          if key in texts], pick, lang)
+            lines += ["", line]
         lines += ["", feedback_markdown(entry.get("feedback"), lang), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
 def _list(texts: list[dict], pick, lang: str) -> str:
-    return ("；" if lang == "zh" else "; ").join(pick(text) for text in texts)
+    if lang == "zh":  # "……四类。；hang 住了……" reads as a typo: drop each item's own full stop
+        return "；".join(pick(text).rstrip("。") for text in texts)
+    return "; ".join(pick(text) for text in texts)
 
 
 def _one_line(text: str, limit: int = 90) -> str:

@@ -3,7 +3,9 @@
 Each file is a YAML list. An entry is either
 - a **scenario**: a question (every field of `tutor.content.models.Question`, graded by the same
   graders) plus the `format` it serves, the `exhibit` the candidate is shown (measurements and a
-  trace summary, or every rank's stack dump) and, for follow-ups, the `topics` it may follow; or
+  trace summary, or every rank's stack dump), for follow-ups the `topics` it may follow and whether
+  it `probes` a weak answer or a strong one, and for a candidate-led round the `structure` its
+  rubric points should come in; or
 - a **reference** to a bank question (`question: trillion-parameter-design`), asked as it is.
 
 The interview-only fields are declared here rather than in the content models, so the question
@@ -22,7 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from tutor.content.loader import Content, Loaded, Problem
 from tutor.content.models import Ident, Question, Text
 
-SCENARIO_FORMATS = ("pitch", "debug", "hang", "followup")
+Probe = Literal["weak", "strong", "any"]
+SCENARIO_FORMATS = ("pitch", "debug", "hang", "followup", "led", "behavioural")
 REF_FORMATS = ("design", "followup")
 
 
@@ -53,12 +56,19 @@ class Exhibit(BaseModel):
 class Scenario(Question):
     """A question written for the mock interview."""
 
-    format: Literal["pitch", "debug", "hang", "followup"]
+    format: Literal["pitch", "debug", "hang", "followup", "led", "behavioural"]
     """The format that asks it."""
     exhibit: Exhibit | None = None
     """What the candidate is shown besides the prompt."""
     topics: list[Ident] = []
     """Follow-ups: the tags of the stages this follow-up may be asked after."""
+    probes: Probe = "weak"
+    """Follow-ups: asked after a wrong or vague answer (`weak`, the default), after a strong one to
+    test its trade-offs (`strong`: why not more PP, why not FSDP), or after either (`any`)."""
+    structure: list[Ident] = []
+    """Candidate-led rounds: the ids of the open step's points in the order a strong candidate
+    takes them (clarify → memory → layout → time → reliability → monitoring); the report scores
+    the order the answer actually took."""
 
 
 class BankRef(BaseModel):
@@ -72,6 +82,8 @@ class BankRef(BaseModel):
     """The format that asks it."""
     topics: list[Ident] = []
     """Follow-ups: the tags of the stages it may be asked after."""
+    probes: Probe = "weak"
+    """Follow-ups: after a weak answer, a strong one, or any (as for scenarios)."""
 
 
 @dataclass
@@ -155,14 +167,21 @@ class Library:
                 found.append(self.bank.questions[ref.model.question].model)
         return found
 
-    def followups(self) -> list[tuple[Question, frozenset[str]]]:
-        """Every follow-up with the topics it may follow."""
+    def followups(self, probes: tuple[str, ...] = ("weak", "strong", "any")) -> list[tuple[Question, frozenset[str]]]:
+        """Every follow-up with the topics it may follow; `probes` keeps those asked after a weak
+        answer, a strong one, or either."""
         pairs = [(entry.model, frozenset(entry.model.topics)) for entry in self.interview.scenarios.values()
-                 if entry.model.format == "followup"]
+                 if entry.model.format == "followup" and entry.model.probes in probes]
         for ref in self.interview.refs:
-            if ref.model.format == "followup" and ref.model.question in self.bank.questions:
+            if ref.model.format == "followup" and ref.model.question in self.bank.questions \
+                    and ref.model.probes in probes:
                 pairs.append((self.bank.questions[ref.model.question].model, frozenset(ref.model.topics)))
         return pairs
+
+    def structure(self, question_id: str) -> list[str]:
+        """A candidate-led scenario's expected order of rubric points (empty for anything else)."""
+        entry = self.interview.scenarios.get(question_id)
+        return list(entry.model.structure) if entry is not None else []
 
     def rapid_fire_pool(self) -> list[Question]:
         """Bank questions of one parametric numeric step: each comes back with new numbers."""

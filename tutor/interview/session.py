@@ -22,6 +22,12 @@ from tutor.store.db import Store
 MODES = ("strict", "practice")
 VAGUE_BELOW = 0.75
 """An answer scoring under this (even if it passes) is vague enough to draw a follow-up."""
+PROBED_KINDS = ("config", "open")
+"""Stages whose strong answers draw a trade-off probe: those where the candidate made a choice."""
+STRUCTURE_SHARE = 0.25
+"""Candidate-led rounds: the share of the stage's score that the order of its parts carries."""
+STRUCTURE_PASS = 0.5
+"""Candidate-led rounds: the least share of parts in the expected order for a right answer."""
 
 
 class SessionError(ValueError):
@@ -194,9 +200,27 @@ class MockSession:
         if self._stage_started is None:
             self.begin()
         answer = answer[:20_000]
-        verdict = grade(self.question(stage), answer, stage.step_id, stage.seed)
-        result = StageResult(stage, answer, verdict.correct, verdict.score if verdict.readable else 0.0,
-                             self.elapsed(), timed_out, self._hints, verdict.to_json(reveal=True),
+        graded, extra = answer, {}
+        if self.format.spoken_s is not None:
+            # The interviewer stops listening when the speaking time is up: grade what fits.
+            from tutor.interview.spoken import measure
+
+            spoken = measure(answer, self.format.spoken_s)
+            graded, extra["spoken"] = spoken.kept, spoken.to_json()
+        verdict = grade(self.question(stage), graded, stage.step_id, stage.seed)
+        order = self.library.structure(stage.question_id)
+        if order:
+            from tutor.interview.structure import order_score
+
+            extra["structure"] = order_score(self.step(stage), order, graded)
+        correct, score = verdict.correct, verdict.score if verdict.readable else 0.0
+        if "structure" in extra:
+            # On a blank page the order is part of the answer: a quarter of the stage's score, and
+            # an answer taken mostly out of turn (under half in order) is not right.
+            order = extra["structure"]["score"]
+            correct, score = correct and order >= STRUCTURE_PASS, score * (1 - STRUCTURE_SHARE + STRUCTURE_SHARE * order)
+        result = StageResult(stage, answer, correct, score,
+                             self.elapsed(), timed_out, self._hints, {**verdict.to_json(reveal=True), **extra},
                              self._stage_started[1], stamp(self.clock.now()))
         followup = self._followup_for(result) if not stage.followup else None
         if followup is not None:
@@ -245,14 +269,18 @@ class MockSession:
         return {"seed": self.seed, "stages": [stage.to_json() for stage in self.stages]}
 
     def _followup_for(self, result: StageResult) -> Stage | None:
-        """A follow-up when the answer was wrong or vague, drawn among those on the stage's topics."""
-        if result.correct and result.score >= VAGUE_BELOW:
-            return None
+        """A follow-up drawn among those on the stage's topics: after a wrong or vague answer one
+        that probes the gap, after a strong answer one that probes its trade-offs (interviewers
+        push on good answers too: why not more PP, why not FSDP)."""
         if sum(stage.followup for stage in self.stages) >= self.format.max_followups:
             return None
+        strong = result.correct and result.score >= VAGUE_BELOW
+        if strong and self.step(result.stage).kind not in PROBED_KINDS:
+            return None  # a right number or a good list of questions leaves no choice to probe
         question = self.question(result.stage)
         planned = {stage.question_id for stage in self.stages}
-        fitting = [candidate for candidate, topics in self.library.followups()
+        probes = ("strong", "any") if strong else ("weak", "any")
+        fitting = [candidate for candidate, topics in self.library.followups(probes)
                    if topics & set(question.tags) and candidate.id not in planned]
         if not fitting:
             return None
