@@ -107,10 +107,16 @@ class Reading:
     extra: dict = field(default_factory=dict)
 
 
+# Chinese measure words after a numeral are one word for "one of": 多一篇 = 多一个文档's 多一个,
+# 每张卡 = 每个卡, 一台机器 = 一个机器. Folded to 个 so a phrase written with one matches the others.
+_MEASURE = re.compile(r"(?<=[一二两三四五六七八九十几多每单某\d])\s?[篇条份张块台位颗]")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
     return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
 
@@ -169,15 +175,47 @@ def _is_function(word: str) -> bool:
     return word in _EN_FUNCTION or word in _ZH_FUNCTION
 
 
-def _bare(words: list[str], raw: str, fragments: int, alone: bool) -> bool:
+def _structured_chunk(chunk: str) -> bool:
+    """A space-separated chunk of a Chinese answer that reads as a statement, not a term: a
+    structure word (的, 在, 和, 了 …), a negation, or a run jieba cuts into three or more words."""
+    if not _CJK.search(chunk):
+        return chunk in _EN_FUNCTION
+    tokens = [token for token in _words(fold(chunk)) if token.strip()]
+    return len(tokens) >= 3 or any(_is_function(token) or token.startswith(_ZH_NEGATION_STARTS) for token in tokens)
+
+
+def _bare_chinese(raw: str, alone: bool) -> bool:
+    """Chinese is written without spaces between words, so a Chinese clause of many space-
+    separated chunks, none of them a statement, is a run of terms ("梯度 all-reduce 每步一次 overlap
+    backward TP 机内 NVLink"), while "CUDA Graph录制一次，之后一次launch重放整个序列" is not. By chunks,
+    not by jieba's words: terse technical Chinese has few structure words in a real sentence."""
+    chunks = [chunk for chunk in _SPACES.split(_CHUNK_EDGE.sub(" ", raw.casefold())) if chunk]
+    structured = sum(_structured_chunk(chunk) for chunk in chunks)
+    if alone:
+        return len(chunks) >= 5 and structured <= 1
+    return len(chunks) >= 8 and structured == 0
+
+
+_CHUNK_EDGE = re.compile(r"[,，、;；:：.。!！?？()（）\[\]{}\"'“”‘’]")
+
+
+def _statement_fragment(words: list[str]) -> bool:
+    return len(words) >= 3 and any(_is_function(word) for word in words)
+
+
+def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
     """A run of terms: no question mark, and either four or more comma-separated pieces of a
-    word or two each, or six or more words with almost no structure words — when they are the
-    whole answer, unpunctuated (`alone`); inside a punctuated answer only a long run counts, since
-    terse experts write clauses like "synchronous all-reduce after backward"."""
+    word or two each with no piece a statement ("checkpoint, async, sharded, Young" is a list;
+    "再查改了什么，代码、数据、节点、驱动" is a statement with its examples), or six or more words with
+    almost no structure words — when they are the whole answer, unpunctuated (`alone`); inside a
+    punctuated answer only a long run counts, since terse experts write clauses like
+    "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
     if "?" in raw or "？" in raw:
         return False
-    if fragments >= 4 and len(words) / fragments < 2.5:
+    if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
         return True
+    if _CJK.search(raw):
+        return _bare_chinese(raw, alone)
     if len(words) < BARE_MIN_WORDS or _is_function(words[0]):
         return False  # "save fp32 weights + Adam + RNG": a statement that starts with its verb
     share = sum(_is_function(word) for word in words) / len(words)
@@ -191,9 +229,11 @@ def _content_words(words: list[str]) -> set[str]:
 
 
 @lru_cache(maxsize=2048)
-def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
+def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Reading:
     """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
-    diagnosis grader asks about the same clause once per group and phrase list; never mutated)."""
+    diagnosis grader asks about the same clause once per group and phrase list; never mutated).
+    `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
+    "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
     prompt_words: set[str] = set()
     for prompt in prompts:
@@ -204,19 +244,21 @@ def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
     for raw in raws:
         fragments = []
         words: list[str] = []
+        pieces: list[list[str]] = []
         for piece in _FRAGMENT.split(raw):
             folded = fold(piece)
             if not folded:
                 continue
             fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
-            words += _words(folded)
+            pieces.append(_words(folded))
+            words += pieces[-1]
         if not fragments:
             continue
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=_bare(words, raw, len(fragments), alone), copied=copied))
+        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied))
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))

@@ -56,6 +56,12 @@ def free_text_cases() -> tuple[Case, ...]:
     from tutor.grading.dispatch import find_step
 
     data = yaml.safe_load((HERE / "free_text.yaml").read_text(encoding="utf-8"))
+    # A later batch, written the same way, is merged into the same targets (tiers appended).
+    for target, tiers in yaml.safe_load((HERE / "free_text_more.yaml").read_text(encoding="utf-8")).items():
+        if target not in data:
+            raise ValueError(f"free_text_more.yaml: {target} is not a target of free_text.yaml")
+        for tier, texts in tiers.items():
+            data[target].setdefault(tier, []).extend(texts)
     content = _content()
     cases: list[Case] = []
     targets = list(data)
