@@ -86,6 +86,9 @@ class Clause:
     fragments: list[Fragment]
     bare: bool = False
     """Only a run of terms: states nothing."""
+    question: bool = False
+    """Asked, not stated: ends with a question mark or starts as a question ("Which GPUs?",
+    "what sequence length", "是 dense 还是 MoE")."""
     copied: bool = False
     """Copied from the question: states nothing."""
 
@@ -224,6 +227,19 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     return share == 0 and len(words) >= 10
 
 
+_EN_ASKING = frozenset("what which how when where who why is are does do did can could will would should was were has have".split())
+_ZH_ASKING = re.compile(r"吗|是否|有没有|还是|多少|什么|哪|几|多大|多长|多久|怎么|多少")
+ASK_VERBS = re.compile(r"\b(?:ask|asking|clarify|want to know|need to know|find out|confirm)\b|问|确认|了解|搞清楚|弄清楚|确定一下",
+                       re.IGNORECASE)
+
+
+def _asks(raw: str, words: list[str]) -> bool:
+    """A clause that asks: starts with a question word, or (Chinese) holds one."""
+    if not words:
+        return False
+    return words[0] in _EN_ASKING or bool(_CJK.search(raw) and _ZH_ASKING.search(raw))
+
+
 def _content_words(words: list[str]) -> set[str]:
     return {word for word in words if not _is_function(word)}
 
@@ -240,8 +256,16 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         prompt_words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
     clauses: list[Clause] = []
     total = 0
-    raws = [raw for raw in _CLAUSE.split(text) if raw and raw.strip()]
-    for raw in raws:
+    raws, asked = [], []
+    start = 0
+    for match in [*_CLAUSE.finditer(text), None]:
+        raw = text[start:match.start()] if match else text[start:]
+        if raw and raw.strip():
+            raws.append(raw)
+            asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
+        if match:
+            start = match.end()
+    for raw, ends_asking in zip(raws, asked):
         fragments = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -258,7 +282,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied))
+        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
+                              question=ends_asking or _asks(raw, words)))
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))

@@ -15,7 +15,7 @@ after, and the learner may grade themselves instead (`self_assessment`), recorde
 from __future__ import annotations
 
 from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
-from tutor.grading.claims import Judgement, Reading, judge, read
+from tutor.grading.claims import ASK_VERBS, Judgement, Reading, judge, read
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
@@ -38,6 +38,8 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     except TooLong as error:
         return unreadable([error.message], expected)
     reading = read(text, prompts)
+    if isinstance(step, ClarifyStep):
+        reading = asking(reading, text)
     judged = {point.id: judge(point, reading) for point in step.points}
     score, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
@@ -72,6 +74,15 @@ def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, 
     gained = sum(point.weight for point in points if point.id in covered)
     lost = sum(point.weight for point in points if point.id in contradicted)
     return max(0.0, (gained - lost) / total) if total else 0.0, covered, contradicted
+
+
+def asking(reading: Reading, text: str) -> Reading:
+    """A clarify step is answered with questions: only the clauses that ask count, unless the
+    answer says it asks ("I'd ask about the model size and the tokens"). A pitch that mentions
+    "how many GPUs one copy needs" in passing asks nothing."""
+    if ASK_VERBS.search(text):
+        return reading
+    return Reading([clause for clause in reading.clauses if clause.question], reading.words, reading.bare, reading.copied)
 
 
 def reading_notes(reading: Reading) -> list[Message]:

@@ -1,0 +1,67 @@
+"""Every open and clarify rubric point is a claim (issue 14 item 1): paraphrases an interviewer
+accepts count, the opposite statements cost the point and are named, and a clarify step is
+answered with questions. Each paraphrase comes with its cheat."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor.content import load
+from tutor.grading import grade
+
+
+def _check(qid, answer, step=None):
+    return grade(load().questions[qid].model, answer, step)
+
+
+# The question files whose rubrics were converted (issue 14); a new file's rubric should follow.
+CONVERTED = {"design.yaml", "design-more.yaml", "hangs.yaml", "hangs-more.yaml", "pipeline.yaml", "running-fast.yaml",
+             "running-fast-more.yaml", "throughput-more.yaml"}
+
+
+def test_every_open_and_clarify_point_has_a_claim():
+    bare = [f"{qid}/{step.id}/{point.id}" for qid, loaded in load().questions.items() if loaded.path.name in CONVERTED
+            for step in loaded.model.steps if step.kind in ("open", "clarify") for point in step.points
+            if not (point.claims or point.contradicts)]
+    assert not bare, bare
+
+
+@pytest.mark.parametrize("qid, step, answer, point", [
+    ("six-nd-origin", None, "It doesn't count recomputation, and it leaves out the attention QKᵀ products.", "recompute-not-in"),
+    ("six-nd-origin", None, "It doesn't count recomputation, and it leaves out the attention QKᵀ products.", "attention-not-in"),
+    ("six-nd-origin", None, "没算重计算，也没算attention里QKᵀ和乘V这两个矩阵乘。", "recompute-not-in"),
+    ("six-nd-origin", None, "没算重计算，也没算attention里QKᵀ和乘V这两个矩阵乘。", "attention-not-in"),
+    ("hang-moves-around", None, "Raising the timeout only hides it.", "not-timeout"),
+    ("checkpoint-design", None, "Every rank writes its own shard, asynchronously.", "sharded"),
+    ("deadline-pushback", "response", "It doesn't fit: the compute alone takes several times the 21 days.", "says-impossible"),
+    ("why-dp-outermost", None, "DP only syncs once an iteration.", "once-per-step"),
+    ("pitch-30-seconds", None, "Memory decides the model-parallel size.", "memory-first"),
+])
+def test_paraphrases_state_the_point(qid, step, answer, point):
+    verdict = _check(qid, answer, step)
+    assert point in verdict.details["covered"], verdict.feedback["en"]
+
+
+@pytest.mark.parametrize("qid, step, answer, contradiction", [
+    ("six-nd-origin", None, "The 6 already includes recomputation.", "recompute-not-in"),
+    ("hang-moves-around", None, "A code bug, surely; just increase the timeout until it stops.", "not-timeout"),
+    ("checkpoint-design", None, "Gather everything to rank 0 and write one file.", "sharded"),
+    ("mfu-halved", None, "It's certainly the network.", "measure-first"),
+    ("hang-at-step-n", None, "The same step every time means bad hardware.", "deterministic-means-code"),
+])
+def test_the_opposite_is_named(qid, step, answer, contradiction):
+    verdict = _check(qid, answer, step)
+    assert contradiction in verdict.details["contradicted"] and not verdict.correct, verdict.feedback["en"]
+    assert "✗ Contradicted" in verdict.feedback["en"]
+
+
+def test_a_clarify_step_is_answered_with_questions():
+    pitch = ("I start from memory: about 16 bytes per parameter plus activations tells me how many GPUs one copy needs. "
+             "TP stays inside the node, PP across nodes, CP only for long sequences, EP for MoE.")
+    verdict = _check("trillion-parameter-design", pitch, "clarify")
+    assert not verdict.correct and verdict.score == 0, verdict.feedback["en"]
+    asked = _check("trillion-parameter-design", "I'd ask whether it is dense or MoE, how many GPUs of which kind, the "
+                                                 "token budget and the sequence length.", "clarify")
+    assert asked.correct, asked.feedback["en"]
+    questions = _check("trillion-parameter-design", "dense还是MoE？多少张什么卡？训练多少token，序列多长？", "clarify")
+    assert questions.correct, questions.feedback["en"]
