@@ -65,3 +65,38 @@ def test_a_clarify_step_is_answered_with_questions():
     assert asked.correct, asked.feedback["en"]
     questions = _check("trillion-parameter-design", "dense还是MoE？多少张什么卡？训练多少token，序列多长？", "clarify")
     assert questions.correct, questions.feedback["en"]
+
+
+# The interview scenario files whose rubrics were converted; new scenario files should follow.
+INTERVIEW_CONVERTED = {"debug.yaml", "followups.yaml", "hangs.yaml", "pitch.yaml"}
+
+
+def _scenarios():
+    from tutor.interview.scenarios import installed
+
+    return {key: loaded for key, loaded in installed().scenarios.items()}
+
+
+def test_every_interview_rubric_point_has_a_claim():
+    bare = [f"{key}/{step.id}/{point.id}" for key, loaded in _scenarios().items()
+            if loaded.path.name in INTERVIEW_CONVERTED for step in loaded.model.steps if step.kind in ("open", "clarify")
+            for point in step.points if not (point.claims or point.contradicts)]
+    assert not bare, bare
+
+
+@pytest.mark.parametrize("key, step, answer, right", [
+    ("followup-raise-timeout", None, "超时不是原因，是有个 rank 缺席了，调大只会多等；整个集群都在空等；应该把 timeout 调短，超时时自动 dump "
+                                     "flight recorder 和栈。", True),
+    ("followup-raise-timeout", None, "timeout rank missing collective idle cluster flight recorder dump", False),
+    ("followup-why-tp-in-node", None, "TP每一层都要通信，在关键路径上；NVLink比InfiniBand快十倍左右；一台机器8张卡，所以TP最多8；跨机的话"
+                                      "这些通信藏不住。", True),
+    ("followup-why-tp-in-node", None, "TP doesn't communicate every layer and NVLink isn't faster.", False),
+    ("hang-checkpoint-rank0", "why", "Only rank 0 calls the all_gather in save_checkpoint; the other ranks went on to the "
+                                     "next step's gradient all-reduce, so they wait for each other forever.", True),
+    ("hang-checkpoint-rank0", "why", "It isn't that only rank 0 calls the all_gather; every rank calls it.", False),
+    ("debug-straggler", "next", "先对比所有 rank 的 step time，确认是一台机器；查它的降频、xid、ecc；把节点下线换掉，从 checkpoint 重启，"
+                                "再测一次 MFU。", True),
+])
+def test_interview_rubrics_as_candidates_answer(key, step, answer, right):
+    verdict = grade(_scenarios()[key].model, answer, step)
+    assert verdict.correct is right, (verdict.score, verdict.feedback["en"])
