@@ -162,7 +162,8 @@ def closed_cases() -> tuple[Case, ...]:
             ep = f" EP={example['ep']}" if example["ep"] > 1 else ""
             cases += [Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp}{ep}", True, "strong", seed),
                       Case("config", target, f"tp{tp} pp{pp}" + (f" cp{cp}" if cp > 1 else "") + (f" ep{example['ep']}" if ep else ""), True, "strong", seed),
-                      Case("config", target, f"TP={tp * 2} PP={pp} CP={cp} DP={max(dp // 2, 1)}{ep}", False, "tp-over-node", seed),
+                      # TP 16: over one 8-GPU node whatever the example's TP (TP × 2 from TP 1 is a valid TP 2)
+                      Case("config", target, f"TP=16 PP={pp} CP={cp} DP={max(dp * tp // 16, 1)}{ep}", False, "tp-over-node", seed),
                       Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp * 2}{ep}", False, "product", seed),
                       Case("config", target, f"TP={tp} PP={pp} CP={cp * 16} DP={max(dp // 16, 1)}{ep}", False, "cp-not-needed", seed)]
     return tuple(cases)
