@@ -89,3 +89,33 @@ def test_validate_rejects_a_band_not_wider_than_the_tolerance():
     problems = list(_check_question(dataclasses.replace(loaded, model=question)))
     assert any("band" in problem.message for problem in problems), problems
     assert not any("band" in problem.message for problem in _check_question(loaded))
+
+
+def test_variants_stay_plausible():
+    """No variant asks about more than 200 GB per GPU, a bubble over half the step or a run longer
+    than a year, unless the question's own `given` does (issue 14 item 3: 1,000 GB per GPU was
+    model-state-per-gpu-tp-pp seed 1, 1,174 days training-days seed 2)."""
+    from tutor.grading import draw, expected_answer
+    from tutor.grading.engine import evaluate_base, result_dimension
+    from tutor.grading.variant import PLAUSIBLE, resolve
+
+    offenders = []
+    for qid, loaded in load().questions.items():
+        question = loaded.model
+        given = draw(question, 0).values
+        for step in question.steps:
+            if step.kind != "numeric":
+                continue
+            rules = [rule for rule in PLAUSIBLE if rule[1](step.answer.formula)
+                     and result_dimension(step.answer.formula) == rule[0]]
+            if not rules:
+                continue
+            own = evaluate_base(step.answer.formula, resolve(step.answer.inputs, given))
+            for seed in range(1, 20):
+                value = evaluate_base(step.answer.formula, resolve(step.answer.inputs, draw(question, seed).values))
+                if any(value > max(limit, own * 1.0001) for _, _, limit, _ in rules):
+                    offenders.append((qid, step.id, seed, value))
+    assert not offenders, offenders
+    assert expected_answer(load().questions["model-state-per-gpu-tp-pp"].model,
+                           load().questions["model-state-per-gpu-tp-pp"].model.steps[0],
+                           draw(load().questions["model-state-per-gpu-tp-pp"].model, 1))["value"] < 200
