@@ -244,6 +244,15 @@ def _content_words(words: list[str]) -> set[str]:
     return {word for word in words if not _is_function(word)}
 
 
+@lru_cache(maxsize=256)
+def _prompt_words(prompts: tuple[str, ...]) -> frozenset[str]:
+    """The question's content words, read once per question (every answer to it is compared)."""
+    words: set[str] = set()
+    for prompt in prompts:
+        words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+    return frozenset(words)
+
+
 @lru_cache(maxsize=2048)
 def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Reading:
     """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
@@ -251,9 +260,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
-    prompt_words: set[str] = set()
-    for prompt in prompts:
-        prompt_words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+    prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
     raws, asked = [], []

@@ -68,8 +68,24 @@ class Facts:
     world_size: int
 
 
+_FACTS: dict[int, tuple[dict, Facts | None]] = {}
+
+
 def facts(evidence: dict) -> Facts | None:
-    """The run's hang or crash in groups of ranks; None for a run that neither hung nor crashed."""
+    """The run's hang or crash in groups of ranks; None for a run that neither hung nor crashed.
+    Kept for the last few evidence objects (the learner's attempts at one run share it; evidence
+    is read from the store and never changed in place)."""
+    cached = _FACTS.get(id(evidence))
+    if cached is not None and cached[0] is evidence:
+        return cached[1]
+    found = _facts(evidence)
+    if len(_FACTS) >= 8:
+        _FACTS.pop(next(iter(_FACTS)))
+    _FACTS[id(evidence)] = (evidence, found)
+    return found
+
+
+def _facts(evidence: dict) -> Facts | None:
     if evidence.get("outcome") not in ("hang", "crash"):
         return None
     failed = (evidence.get("summary") or {}).get("first_failure") if evidence["outcome"] == "crash" else None
