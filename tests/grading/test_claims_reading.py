@@ -131,3 +131,31 @@ def test_diagnosis_placement_as_written_and_swapped(lab, right, cheat):
     assert _diagnose(lab, right, lang)["correct"], _diagnose(lab, right, lang)
     swapped = _diagnose(lab, cheat, lang)
     assert not swapped["correct"] and not swapped["feedback"][0]["ok"], swapped
+
+
+@pytest.mark.parametrize("lab, answer, lang", [
+    # two negated verbs joined by "and" are two negations, not a double negative
+    ("crashed-rank", "Rank 0 did not fail and did not run out of memory; it doesn't keep any logits. The others were not "
+                     "waiting.", "en"),
+    # "is not involved" dismisses what it follows
+    ("pp-sendrecv", "Neither rank is in recv; they are not waiting for each other, and sync_tied_embedding is not "
+                    "involved.", "en"),
+    # 无关 is a negation
+    ("pp-sendrecv", "两个rank都没有在recv里等，也跟sync_tied_embedding无关。", "zh"),
+])
+def test_negated_diagnoses_earn_nothing(lab, answer, lang):
+    verdict = _diagnose(lab, answer, lang)
+    assert not verdict["correct"] and verdict["score"] <= 0.2, verdict
+
+
+def test_a_double_negative_side_by_side_still_cancels():
+    from tutor.grading.claims import polarity
+
+    assert polarity([["overlap"]], read("you cannot not overlap it")) is True
+    assert polarity([["overlap"]], read("it does not overlap and it does not prefetch")) is False
+
+
+def test_skipping_something_dismisses_it():
+    verdict = _check("trillion-parameter-design", "Nothing fails at this scale, so skip checkpoints and monitoring.",
+                     "operations")
+    assert verdict.score == 0, verdict.feedback["en"]

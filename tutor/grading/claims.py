@@ -44,7 +44,9 @@ _CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon
                  (re.compile(r"n['’]t\b"), " not")]
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES = re.compile(r"\s+")
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere)\b")
+# "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
+# something lists the word in its own concept, which then keeps its meaning.
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping)\b")
 _EN_WORD = re.compile(r"[a-z0-9]+")
 # Words that carry the structure of a statement (a run of terms has almost none of them).
 # Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
@@ -59,7 +61,7 @@ called runs run goes go stays stay uses use used keeps keep makes make gives giv
 waits wait waiting left leave stuck stops stop means mean tells say says ask asked put save write copy set pick
 detect test check plot compare find dump turn cut drop raise move add""".split())
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
-_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭"})
+_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
@@ -328,7 +330,8 @@ def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
 
 _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
                                r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
-                               r"applies|a fix|fix|the cause|the reason|the problem)\b")
+                               r"applies|a fix|fix|the cause|the reason|the problem|involved|related|to blame|at fault|"
+                               r"responsible|the culprit)\b")
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
                             "没关系", "无关"})
 
@@ -338,13 +341,30 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
     "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
     are its subject ("rank 1 never arrives")."""
     last = max(start for start, _ in spans)
-    flips = 0
+    cues = []
     for start, end in fragment.negations:
         if any(low <= start < high for low, high in spans):
             continue  # the phrase carries its own negation ("not overlapped")
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
-            flips += 1
-    return flips % 2 == 1
+            cues.append((start, end))
+    # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
+    # negated verbs joined by "and" are two negations ("did not fail and did not run out of memory").
+    cues.sort()
+    remaining, index = 0, 0
+    while index < len(cues):
+        if index + 1 < len(cues) and _double_negative(fragment.text[cues[index][1]:cues[index + 1][0]]):
+            index += 2
+            continue
+        remaining += 1
+        index += 1
+    return remaining > 0
+
+
+_COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
+
+
+def _double_negative(between: str) -> bool:
+    return len(between) <= 12 and not _COORDINATOR.search(between)
 
 
 def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
