@@ -159,3 +159,44 @@ def test_skipping_something_dismisses_it():
     verdict = _check("trillion-parameter-design", "Nothing fails at this scale, so skip checkpoints and monitoring.",
                      "operations")
     assert verdict.score == 0, verdict.feedback["en"]
+
+
+def test_ranks_written_against_chinese_characters():
+    from tutor.labs.hangfacts import named_ranks
+
+    assert named_ranks("rank0卡住的位置", 4) == {0}
+    assert named_ranks("rank 1-3在梯度all_reduce里", 4) == {1, 2, 3}
+    assert named_ranks("其余rank1~3在等", 4) == {1, 2, 3}
+    assert named_ranks("第4步时1号前向OOM", 4) == {1}  # 第4步 is a step, not rank 4
+    assert named_ranks("第0个 rank 卡住了", 4) == {0}
+
+
+@pytest.mark.parametrize("lab, answer, lang", [
+    ("checkpoint-rank0", "rank0卡住的位置：save_checkpoint → data_positions → all_gather。rank1~3：下一步backward里的梯度"
+                         "all_reduce。原因：这个all_gather写在if ctx.rank == 0里面，别的rank根本不会调用。", "zh"),
+    ("long-batch", "第4步时1号前向OOM，其余（0、2、3号）在梯度all_reduce里等；这一批有一篇特别长的文档，make_batch按最长的pad"
+                   "整批，activation暴涨。修：截断到max_len或者按窗口切。", "zh"),
+    # a subject in brackets split by "and": "both stages (rank 0 and rank 1) are waiting"
+    ("pp-sendrecv", "It's a recv/recv deadlock: both stages (rank 0 and rank 1) are waiting in dist.recv in "
+                    "sync_tied_embedding, each expecting the other to send first. The function is only called after "
+                    "the embedding unfreezes.", "en"),
+    # an aside in brackets: the words around it stay one fragment
+    ("fp8-matmul", "Forward tensors (activations and weights) use E4M3, which keeps more mantissa bits; gradients use "
+                   "E5M2 for its wider exponent range.", "en"),
+])
+def test_diagnoses_as_written_with_brackets_and_run_together_ranks(lab, answer, lang):
+    verdict = _diagnose(lab, answer, lang)
+    assert verdict["correct"], verdict
+
+
+def test_a_comma_list_with_a_code_term_is_still_a_list():
+    verdict = _diagnose("checkpoint-rank0", "rank 0, all_gather, save_checkpoint, ranks 1-3, all_reduce, if rank == 0")
+    assert not verdict["correct"] and verdict["score"] <= 0.2, verdict
+    assert read("rank 0, all_gather, save_checkpoint, ranks 1-3, all_reduce, if rank == 0").bare
+
+
+def test_an_aside_does_not_carry_a_negation_out():
+    """"E4M3 (not E5M2) for the forward activations": the negation stays in the aside."""
+    verdict = _diagnose("fp8-matmul", "E4M3 (not E5M2) for the forward activations and weights; E5M2 for the gradients, "
+                                      "for range.")
+    assert verdict["correct"], verdict

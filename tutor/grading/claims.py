@@ -39,7 +39,10 @@ _CLAUSE = re.compile(
     r"\s(?:but|whereas|while|although|though|since|which|so|then|hence|thus|therefore|instead)\s|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
-_FRAGMENT = re.compile(r"[,，、—–(（)）]|\s-\s|\s--\s")
+_FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s")
+# An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
+# (activations and weights) use E4M3" puts E4M3 on the forward tensors.
+_ASIDE = re.compile(r"[(（]([^()（）]*)[)）]")
 _CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon['’]t\b"), "will not"),
                  (re.compile(r"n['’]t\b"), " not")]
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
@@ -205,7 +208,9 @@ _CHUNK_EDGE = re.compile(r"[,，、;；:：.。!！?？()（）\[\]{}\"'“”�
 
 
 def _statement_fragment(words: list[str]) -> bool:
-    return len(words) >= 3 and any(_is_function(word) for word in words)
+    """A piece that reads as a statement: four or more words with a structure word ("再查上周以来改了
+    什么"), not a term with one ("if rank == 0")."""
+    return len(words) >= 4 and any(_is_function(word) for word in words)
 
 
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
@@ -278,7 +283,9 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         fragments = []
         words: list[str] = []
         pieces: list[list[str]] = []
-        for piece in _FRAGMENT.split(raw):
+        asides = _ASIDE.findall(raw)
+        outside = _ASIDE.sub(" ", raw)
+        for piece in [*_FRAGMENT.split(outside), *(part for aside in asides for part in _FRAGMENT.split(aside))]:
             folded = fold(piece)
             if not folded:
                 continue

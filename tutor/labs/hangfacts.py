@@ -128,11 +128,14 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 
 
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
-_RANGE = re.compile(r"(?:\b(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)\b|"
+# Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
+_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
-_LIST = re.compile(r"\branks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
-_SINGLE = re.compile(r"(?:\b(?:ranks?|r|gpu|worker|process|第)\s?(\d+)(?![\w.])|(?<![A-Za-z0-9_.])(\d+)\s?号)", re.IGNORECASE)
+# "第4步" is a step, "第0个 rank" a rank.
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+                     r"第\s?(\d+)\s?个)", re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
                   re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
@@ -153,7 +156,7 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
         found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
-        found.add(int(match.group(1) or match.group(2)))
+        found.add(int(match.group(1) or match.group(2) or match.group(3)))
     if not found and _ALL.search(text) and not _OTHERS.search(text):
         # "every rank" beside named ranks is about the rule or the fix ("r1-3 in all_gather. Make
         # every rank gather first"), not a rank set
@@ -224,12 +227,18 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         if not part:
             continue
         names_rank = bool(_SINGLE.search(part) or _RANGE.search(part) or _OTHERS.search(part) or _BOTH.search(part))
-        bare_subject = units and len(units[-1].split()) <= 3 and not _has_place(units[-1])  # "rank 0" and ...
+        # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
+        bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
+                        and not _has_place(units[-1]))
         if units and (not names_rank or bare_subject):
             units[-1] += joiner + part
         else:
             units.append(part)
     return units
+
+
+_WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
+                        r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
 
 def _has_place(text: str) -> bool:
