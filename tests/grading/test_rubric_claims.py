@@ -100,3 +100,29 @@ def test_every_interview_rubric_point_has_a_claim():
 def test_interview_rubrics_as_candidates_answer(key, step, answer, right):
     verdict = grade(_scenarios()[key].model, answer, step)
     assert verdict.correct is right, (verdict.score, verdict.feedback["en"])
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("checkpoint-design", "Sharded? Async? Young? Restart? Adam state? RNG? Data position?"),
+    ("why-dp-outermost", "Once per step? Overlap with backward? NVLink inside the node?"),
+    ("mfu-halved", "Per-rank step time? What changed? Bisect? Profile?"),
+])
+def test_a_list_of_terms_as_questions_states_nothing_in_an_open_step(qid, answer):
+    verdict = _check(qid, answer)
+    assert not verdict.correct and verdict.score == 0, verdict.feedback["en"]
+
+
+def test_a_rhetorical_question_before_the_answer_is_fine():
+    verdict = _check("why-dp-outermost", "Why is DP outermost? Because it communicates least, once per step, and "
+                                         "overlaps with backward.")
+    assert verdict.correct, verdict.feedback["en"]
+
+
+def test_a_diagnosis_asked_as_questions_states_nothing():
+    from tests.grading.labelled.cases import evidence
+    from tutor.labs.diagnose import grade_lab
+
+    lab = load().labs["slow-dataloader"].model
+    verdict = grade_lab(list(lab.diagnosis), "Data loading? Idle at the start of each step? Synthetic data faster? "
+                                             "Tokenize once?", evidence("slow-dataloader"))
+    assert not verdict["correct"] and verdict["score"] == 0, verdict

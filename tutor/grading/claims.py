@@ -94,6 +94,8 @@ class Clause:
     question: bool = False
     """Asked, not stated: ends with a question mark or starts as a question ("Which GPUs?",
     "what sequence length", "是 dense 还是 MoE")."""
+    marked: bool = False
+    """Ends with a question mark (Chinese statements hold question words: "算出要几张卡")."""
     copied: bool = False
     """Copied from the question: states nothing."""
 
@@ -299,7 +301,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
         clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
-                              question=ends_asking or _asks(raw, words)))
+                              question=ends_asking or _asks(raw, words), marked=ends_asking))
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))

@@ -38,8 +38,7 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     except TooLong as error:
         return unreadable([error.message], expected)
     reading = read(text, prompts)
-    if isinstance(step, ClarifyStep):
-        reading = asking(reading, text)
+    reading = asking(reading, text) if isinstance(step, ClarifyStep) else stating(reading)
     judged = {point.id: judge(point, reading) for point in step.points}
     score, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
@@ -83,6 +82,15 @@ def asking(reading: Reading, text: str) -> Reading:
     if ASK_VERBS.search(text):
         return reading
     return Reading([clause for clause in reading.clauses if clause.question], reading.words, reading.bare, reading.copied)
+
+
+def stating(reading: Reading) -> Reading:
+    """An open step or a diagnosis is answered with statements: a clause that only asks ("Sharded?
+    Async? Young?") states nothing, or a list of terms with question marks would pass."""
+    kept = [clause for clause in reading.clauses if not clause.marked]
+    if len(kept) == len(reading.clauses):
+        return reading
+    return Reading(kept, reading.words, reading.bare or not kept, reading.copied)
 
 
 def reading_notes(reading: Reading) -> list[Message]:
