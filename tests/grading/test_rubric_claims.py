@@ -126,3 +126,25 @@ def test_a_diagnosis_asked_as_questions_states_nothing():
     verdict = grade_lab(list(lab.diagnosis), "Data loading? Idle at the start of each step? Synthetic data faster? "
                                              "Tokenize once?", evidence("slow-dataloader"))
     assert not verdict["correct"] and verdict["score"] == 0, verdict
+
+
+@pytest.mark.parametrize("qid, step, answer", [
+    # DP and TP swapped in one sentence: TP across nodes is named, not read as "TP ... inside the node"
+    ("pitch-30-seconds", None, "I start from the cluster size, put DP inside the node and TP across nodes, and never "
+                               "think about memory."),
+    # "failures never happen" dismisses failures; one checkpoint at the end is not a sharded, async one
+    ("trillion-parameter-design", "operations", "Failures basically never happen, so one checkpoint at the end is "
+                                                "enough and nobody needs to monitor it."),
+])
+def test_fluent_wrong_answers_fail(qid, step, answer):
+    verdict = _check(qid, answer, step)
+    assert not verdict.correct and verdict.score <= 0.2, (verdict.score, verdict.feedback["en"])
+
+
+def test_tp_inside_and_pp_across_in_one_sentence_is_not_a_contradiction():
+    verdict = _check("pitch-30-seconds", "Memory first: 16 bytes per parameter plus activations gives the GPUs per "
+                                         "copy. TP inside the node and PP across nodes with at least 4 micro-batches, "
+                                         "CP for long sequences, EP for MoE, the rest DP with ZeRO-1.")
+    assert verdict.correct and not verdict.details["contradicted"], verdict.feedback["en"]
+    pitch = _scenarios()["pitch-recipe"].model
+    assert "tp-in-node" in grade(pitch, "Put DP inside the node and TP across nodes.").details["contradicted"]

@@ -39,7 +39,10 @@ _CLAUSE = re.compile(
     r"\s(?:but|whereas|while|although|though|since|which|so|then|hence|thus|therefore|instead)\s|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
-_FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s")
+# Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
+# statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).
+_FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
+                       r"expert)(?:\s|$|-))", re.IGNORECASE)
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.
 _ASIDE = re.compile(r"[(（]([^()（）]*)[)）]")
@@ -340,7 +343,7 @@ def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
 _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
                                r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
                                r"applies|a fix|fix|the cause|the reason|the problem|involved|related|to blame|at fault|"
-                               r"responsible|the culprit)\b")
+                               r"responsible|the culprit|happen|happens|occur|occurs)\b")
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
                             "没关系", "无关"})
 
