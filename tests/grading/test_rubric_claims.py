@@ -148,3 +148,12 @@ def test_tp_inside_and_pp_across_in_one_sentence_is_not_a_contradiction():
     assert verdict.correct and not verdict.details["contradicted"], verdict.feedback["en"]
     pitch = _scenarios()["pitch-recipe"].model
     assert "tp-in-node" in grade(pitch, "Put DP inside the node and TP across nodes.").details["contradicted"]
+
+
+def test_asking_about_a_topic_names_it():
+    """ "I'd ask about ... the GPUs": in a clarify step that says it asks, the topic is the question."""
+    asked = _check("clarify-gpu-count", "I'd ask about the model size, dense or MoE, the tokens, the deadline, the GPUs "
+                                        "and the sequence length.")
+    assert asked.correct and "hardware" in asked.details["covered"], asked.feedback["en"]
+    stated = _check("clarify-gpu-count", "A thousand GPUs with long sequences and lots of tokens.")
+    assert not stated.correct and stated.score == 0, stated.feedback["en"]
