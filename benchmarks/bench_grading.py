@@ -1,10 +1,13 @@
 """Median time to grade one answer, after warm-up, per kind (DESIGN §8, issue 4).
 
-Targets: numbers < 5 ms, formulas < 50 ms (and every answer bounded by 2 s, which the fuzz tests
-assert). Baselines measured in the same run, reported as ratios:
+Targets: numbers < 5 ms, formulas < 50 ms, lab diagnoses < 5 ms (and every answer bounded by
+2 s, which the fuzz tests assert). Baselines measured in the same run, reported as ratios:
 - numbers: one `tutor.sizing.evaluate()` of the expected value — the floor under any grading;
 - formulas: SymPy's unbounded `simplify(yours − expected)` on the same expressions, which is
-  what the bounded probe-then-`cancel` check replaces.
+  what the bounded probe-then-`cancel` check replaces;
+- diagnoses: one reading of the same answer into clauses (`tutor.grading.claims.read`, cache
+  cleared) — the floor under any claim grading; a diagnosis reads the answer once and its
+  clauses once per rank group. Each diagnosis is timed cold (the reading cache cleared).
 Answers are graded through `tutor.grading.grade`, the path `tutor check` and the app use.
 
     python benchmarks/bench_grading.py [--repeat 200]
@@ -14,7 +17,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the labelled set's recorded lab evidence
 
 from tutor.content import load_content
 from tutor.grading import grade
@@ -27,7 +34,19 @@ LAYOUTS = ["TP=4 PP=4 CP=2 DP=2", "TP=8 PP=2 DP=4", "TP=8 PP=8", "TP=16 PP=4"]
 OPEN = ["py-spy dump on every rank; rank 0 calls all_gather inside if rank == 0 in save_checkpoint",
         "每次同一步，多半是代码或数据；用 py-spy 和 flight recorder 找缺席的 rank"]
 CHOICES = ["a, b, e", "c", "A B"]
-TARGETS_MS = {"numbers": 5.0, "formulas": 50.0}
+DIAGNOSES = [
+    ("checkpoint-rank0", "Rank 0 is stuck in an all_gather inside data_positions, called from save_checkpoint under "
+                         "`if ctx.rank == 0:`; ranks 1-3 went on to the next step and wait in the gradient all-reduce. "
+                         "Only rank 0 calls the all_gather and a collective needs every rank, so it never returns."),
+    ("checkpoint-rank0", "0号卡在all_gather里（save_checkpoint 的 if ctx.rank == 0 分支下面），其余卡在backward的all_reduce里。"
+                         "因为只有0号调用了这个集合通信，其他rank没有调用，所以永远不返回。"),
+    ("collective-order", "r0 in broadcast, r1-3 in all_gather — opposite call order in sync_schedule. Make every rank "
+                         "gather then broadcast."),
+    ("slow-dataloader", "Data loading. Each step sits idle at its start before the first operation, and with synthetic "
+                        "data the step drops to the compute alone. Tokenize once before training."),
+    ("straggler", "rank 1 rank 2 rank 3 all_gather all_reduce straggler data loading communication compute"),
+]
+TARGETS_MS = {"numbers": 5.0, "formulas": 50.0, "diagnoses": 5.0}
 
 
 def median_ms(function, items: list, repeat: int, before=None) -> float:
@@ -84,6 +103,18 @@ def main() -> None:
     trees = [parse_formula(text, make_resolver(step)) for text in FORMULAS]
     simplify = median_ms(lambda tree: sympy.simplify(to_sympy(tree) - expected), trees, 3, clear_cache)
 
+    from tests.grading.labelled.cases import evidence
+    from tutor.grading import claims
+    from tutor.labs.diagnose import grade_lab
+
+    labs = load_content([content_root()]).labs
+    diagnoses = [(list(labs[lab].model.diagnosis), answer, evidence(lab)) for lab, answer in DIAGNOSES]
+    for items, answer, found in diagnoses:
+        grade_lab(items, answer, found)  # warm-up: segmenter dictionary, compiled phrases
+    medians["diagnoses"] = median_ms(lambda case: grade_lab(case[0], case[1], case[2]), diagnoses,
+                                     max(10, args.repeat // 4), claims.read.cache_clear)
+    reading = median_ms(lambda case: claims.read(case[1]), diagnoses, max(10, args.repeat // 4), claims.read.cache_clear)
+
     print(f"{'kind':<14}{'median ms':>11}   target")
     for name, value in medians.items():
         target = TARGETS_MS.get(name)
@@ -92,6 +123,8 @@ def main() -> None:
     print(f"\nbaseline evaluate() of the expected value: {floor:.4f} ms; numbers/baseline = {medians['numbers'] / floor:.0f}x")
     print(f"baseline SymPy simplify(yours − expected): {simplify:.2f} ms; formulas/baseline = "
           f"{medians['formulas'] / simplify:.2f}x")
+    print(f"baseline one reading of the answer (claims.read, cold): {reading:.3f} ms; diagnoses/baseline = "
+          f"{medians['diagnoses'] / reading:.1f}x")
 
 
 if __name__ == "__main__":

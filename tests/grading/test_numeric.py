@@ -60,7 +60,8 @@ def test_every_numeric_step_over_five_seeds(question: Question, step: NumericSte
         assert verdict(written(value, unit)).correct, where
         assert verdict(written(value * (1 + tolerance / 2), unit)).correct, where
         assert verdict(written(value * (1 - tolerance / 2), unit)).correct, where
-        wrong = verdict(written(value * (1 + 3 * tolerance), unit))
+        # outside the tolerance and outside any declared band (which earns partial credit)
+        wrong = verdict(written(value * (1 + max(3 * tolerance, 1.5 * (step.answer.band or 0))), unit))
         assert not wrong.correct and wrong.score == 0, where
         assert verdict(other_unit(value, unit)).correct, f"{where}, written {other_unit(value, unit)!r}"
 

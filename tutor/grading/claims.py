@@ -39,12 +39,20 @@ _CLAUSE = re.compile(
     r"\s(?:but|whereas|while|although|though|since|which|so|then|hence|thus|therefore|instead)\s|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
-_FRAGMENT = re.compile(r"[,，、—–(（)）]|\s-\s|\s--\s")
+# Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
+# statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).
+_FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
+                       r"expert)(?:\s|$|-))", re.IGNORECASE)
+# An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
+# (activations and weights) use E4M3" puts E4M3 on the forward tensors.
+_ASIDE = re.compile(r"[(（]([^()（）]*)[)）]")
 _CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon['’]t\b"), "will not"),
                  (re.compile(r"n['’]t\b"), " not")]
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES = re.compile(r"\s+")
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere)\b")
+# "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
+# something lists the word in its own concept, which then keeps its meaning.
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping)\b")
 _EN_WORD = re.compile(r"[a-z0-9]+")
 # Words that carry the structure of a statement (a run of terms has almost none of them).
 # Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
@@ -59,7 +67,7 @@ called runs run goes go stays stay uses use used keeps keep makes make gives giv
 waits wait waiting left leave stuck stops stop means mean tells say says ask asked put save write copy set pick
 detect test check plot compare find dump turn cut drop raise move add""".split())
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
-_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭"})
+_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
@@ -86,6 +94,11 @@ class Clause:
     fragments: list[Fragment]
     bare: bool = False
     """Only a run of terms: states nothing."""
+    question: bool = False
+    """Asked, not stated: ends with a question mark or starts as a question ("Which GPUs?",
+    "what sequence length", "是 dense 还是 MoE")."""
+    marked: bool = False
+    """Ends with a question mark (Chinese statements hold question words: "算出要几张卡")."""
     copied: bool = False
     """Copied from the question: states nothing."""
 
@@ -107,10 +120,16 @@ class Reading:
     extra: dict = field(default_factory=dict)
 
 
+# Chinese measure words after a numeral are one word for "one of": 多一篇 = 多一个文档's 多一个,
+# 每张卡 = 每个卡, 一台机器 = 一个机器. Folded to 个 so a phrase written with one matches the others.
+_MEASURE = re.compile(r"(?<=[一二两三四五六七八九十几多每单某\d])\s?[篇条份张块台位颗]")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
     return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
 
@@ -169,15 +188,49 @@ def _is_function(word: str) -> bool:
     return word in _EN_FUNCTION or word in _ZH_FUNCTION
 
 
-def _bare(words: list[str], raw: str, fragments: int, alone: bool) -> bool:
+def _structured_chunk(chunk: str) -> bool:
+    """A space-separated chunk of a Chinese answer that reads as a statement, not a term: a
+    structure word (的, 在, 和, 了 …), a negation, or a run jieba cuts into three or more words."""
+    if not _CJK.search(chunk):
+        return chunk in _EN_FUNCTION
+    tokens = [token for token in _words(fold(chunk)) if token.strip()]
+    return len(tokens) >= 3 or any(_is_function(token) or token.startswith(_ZH_NEGATION_STARTS) for token in tokens)
+
+
+def _bare_chinese(raw: str, alone: bool) -> bool:
+    """Chinese is written without spaces between words, so a Chinese clause of many space-
+    separated chunks, none of them a statement, is a run of terms ("梯度 all-reduce 每步一次 overlap
+    backward TP 机内 NVLink"), while "CUDA Graph录制一次，之后一次launch重放整个序列" is not. By chunks,
+    not by jieba's words: terse technical Chinese has few structure words in a real sentence."""
+    chunks = [chunk for chunk in _SPACES.split(_CHUNK_EDGE.sub(" ", raw.casefold())) if chunk]
+    structured = sum(_structured_chunk(chunk) for chunk in chunks)
+    if alone:
+        return len(chunks) >= 5 and structured <= 1
+    return len(chunks) >= 8 and structured == 0
+
+
+_CHUNK_EDGE = re.compile(r"[,，、;；:：.。!！?？()（）\[\]{}\"'“”‘’]")
+
+
+def _statement_fragment(words: list[str]) -> bool:
+    """A piece that reads as a statement: four or more words with a structure word ("再查上周以来改了
+    什么"), not a term with one ("if rank == 0")."""
+    return len(words) >= 4 and any(_is_function(word) for word in words)
+
+
+def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
     """A run of terms: no question mark, and either four or more comma-separated pieces of a
-    word or two each, or six or more words with almost no structure words — when they are the
-    whole answer, unpunctuated (`alone`); inside a punctuated answer only a long run counts, since
-    terse experts write clauses like "synchronous all-reduce after backward"."""
+    word or two each with no piece a statement ("checkpoint, async, sharded, Young" is a list;
+    "再查改了什么，代码、数据、节点、驱动" is a statement with its examples), or six or more words with
+    almost no structure words — when they are the whole answer, unpunctuated (`alone`); inside a
+    punctuated answer only a long run counts, since terse experts write clauses like
+    "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
     if "?" in raw or "？" in raw:
         return False
-    if fragments >= 4 and len(words) / fragments < 2.5:
+    if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
         return True
+    if _CJK.search(raw):
+        return _bare_chinese(raw, alone)
     if len(words) < BARE_MIN_WORDS or _is_function(words[0]):
         return False  # "save fp32 weights + Adam + RNG": a statement that starts with its verb
     share = sum(_is_function(word) for word in words) / len(words)
@@ -186,37 +239,72 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool) -> bool:
     return share == 0 and len(words) >= 10
 
 
+_EN_ASKING = frozenset("what which how when where who why is are does do did can could will would should was were has have".split())
+_ZH_ASKING = re.compile(r"吗|是否|有没有|还是|多少|什么|哪|几|多大|多长|多久|怎么|多少")
+ASK_VERBS = re.compile(r"\b(?:ask|asking|clarify|want to know|need to know|find out|confirm)\b|问|确认|了解|搞清楚|弄清楚|确定一下",
+                       re.IGNORECASE)
+
+
+def _asks(raw: str, words: list[str]) -> bool:
+    """A clause that asks: starts with a question word, or (Chinese) holds one."""
+    if not words:
+        return False
+    return words[0] in _EN_ASKING or bool(_CJK.search(raw) and _ZH_ASKING.search(raw))
+
+
 def _content_words(words: list[str]) -> set[str]:
     return {word for word in words if not _is_function(word)}
 
 
-@lru_cache(maxsize=2048)
-def read(answer: str, prompts: tuple[str, ...] = ()) -> Reading:
-    """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
-    diagnosis grader asks about the same clause once per group and phrase list; never mutated)."""
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
-    prompt_words: set[str] = set()
+@lru_cache(maxsize=256)
+def _prompt_words(prompts: tuple[str, ...]) -> frozenset[str]:
+    """The question's content words, read once per question (every answer to it is compared)."""
+    words: set[str] = set()
     for prompt in prompts:
-        prompt_words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+        words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=2048)
+def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Reading:
+    """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
+    diagnosis grader asks about the same clause once per group and phrase list; never mutated).
+    `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
+    "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
+    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
-    raws = [raw for raw in _CLAUSE.split(text) if raw and raw.strip()]
-    for raw in raws:
+    raws, asked = [], []
+    start = 0
+    for match in [*_CLAUSE.finditer(text), None]:
+        raw = text[start:match.start()] if match else text[start:]
+        if raw and raw.strip():
+            raws.append(raw)
+            asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
+        if match:
+            start = match.end()
+    for raw, ends_asking in zip(raws, asked):
         fragments = []
         words: list[str] = []
-        for piece in _FRAGMENT.split(raw):
+        pieces: list[list[str]] = []
+        asides = _ASIDE.findall(raw)
+        outside = _ASIDE.sub(" ", raw)
+        for piece in [*_FRAGMENT.split(outside), *(part for aside in asides for part in _FRAGMENT.split(aside))]:
             folded = fold(piece)
             if not folded:
                 continue
             fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
-            words += _words(folded)
+            pieces.append(_words(folded))
+            words += pieces[-1]
         if not fragments:
             continue
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=_bare(words, raw, len(fragments), alone), copied=copied))
+        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
+                              question=ends_asking or _asks(raw, words), marked=ends_asking))
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
@@ -254,7 +342,8 @@ def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
 
 _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
                                r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
-                               r"applies|a fix|fix|the cause|the reason|the problem)\b")
+                               r"applies|a fix|fix|the cause|the reason|the problem|involved|related|to blame|at fault|"
+                               r"responsible|the culprit|happen|happens|occur|occurs)\b")
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
                             "没关系", "无关"})
 
@@ -264,13 +353,30 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
     "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
     are its subject ("rank 1 never arrives")."""
     last = max(start for start, _ in spans)
-    flips = 0
+    cues = []
     for start, end in fragment.negations:
         if any(low <= start < high for low, high in spans):
             continue  # the phrase carries its own negation ("not overlapped")
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
-            flips += 1
-    return flips % 2 == 1
+            cues.append((start, end))
+    # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
+    # negated verbs joined by "and" are two negations ("did not fail and did not run out of memory").
+    cues.sort()
+    remaining, index = 0, 0
+    while index < len(cues):
+        if index + 1 < len(cues) and _double_negative(fragment.text[cues[index][1]:cues[index + 1][0]]):
+            index += 2
+            continue
+        remaining += 1
+        index += 1
+    return remaining > 0
+
+
+_COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
+
+
+def _double_negative(between: str) -> bool:
+    return len(between) <= 12 and not _COORDINATOR.search(between)
 
 
 def stated(concepts: list[list[str]], clause: Clause) -> bool | None:

@@ -125,6 +125,9 @@ def _check_variants(loaded: Loaded[Question]) -> Iterable[Problem]:
             return
         for index, step in enumerate(question.steps):
             if isinstance(step, NumericStep):
+                if seed == 0 and step.answer.band is not None and step.answer.band <= step.answer.tolerance:
+                    yield loaded.problem(f"band {step.answer.band} must be wider than the tolerance "
+                                         f"{step.answer.tolerance}", "steps", index, "answer", "band")
                 inputs = resolve(step.answer.inputs, variant.values)
                 try:
                     expected = engine.evaluate_base(step.answer.formula, inputs)

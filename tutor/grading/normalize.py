@@ -43,10 +43,16 @@ def clean(text: object, limit: int = SHORT_LIMIT) -> str:
     if len(text) > limit:
         raise TooLong(len(text), limit)
     text = _SUPERSCRIPT_RUN.sub(lambda match: "^" + match.group().translate(_SUPERSCRIPTS), text)
-    text = unicodedata.normalize("NFKC", text).translate(_OPERATORS)
-    text = "".join(" " if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp") else char
-                   for char in text)
+    text = _ASCII_CONTROL.sub(" ", unicodedata.normalize("NFKC", text).translate(_OPERATORS))
+    if not text.isprintable():
+        # Only text with other control, format, surrogate or private-use characters pays for the
+        # per-character look-up (every such character is non-printable, so printable text has none).
+        text = "".join(" " if unicodedata.category(char) in _CONTROL else char for char in text)
     return _SPACES.sub(" ", text).strip()
+
+
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)

@@ -61,17 +61,83 @@ def grade_numeric(step: NumericStep, variant: Variant, answer: str) -> Verdict:
         quantity = parse_quantity(answer, expected.unit, expected.dimension, expected.factor)
     except QuantityError as error:
         return unreadable([error.message], expected.to_json())
+    if quantity.low is not None:
+        return _grade_range(step, expected, quantity)
     for position, reading in enumerate(quantity.readings):
         if close(reading.value, expected.base, expected.tolerance):
             return _right(expected, quantity, reading, position)
     reading = quantity.readings[0]
     for candidate in quantity.readings:
+        slip = _bits_slip(candidate, expected)
+        if slip is not None:
+            return Verdict(False, 0.0, _parsed(quantity, candidate, expected), expected.to_json(),
+                           join([_wrong_line(quantity, expected), slip]), mistake="bits-not-bytes")
         diagnosis = diagnose(step, expected.inputs, candidate, expected.base, expected.unit, variant.values)
         if diagnosis is not None:
             return Verdict(False, 0.0, _parsed(quantity, candidate, expected), expected.to_json(),
                            join([_wrong_line(quantity, expected), diagnosis.message]), mistake=diagnosis.id)
+    band = step.answer.band
+    if band is not None and band > expected.tolerance:
+        for candidate in quantity.readings:
+            if close(candidate.value, expected.base, band):
+                off = abs(candidate.value / expected.base - 1)
+                high = candidate.value > expected.base
+                return Verdict(False, BAND_SCORE, _parsed(quantity, candidate, expected), expected.to_json(),
+                               join([Message(f"Close: the right method, but {off:.0%} {'high' if high else 'low'}; "
+                                             f"right is within ±{expected.tolerance:.0%}. Recheck a rounded input or "
+                                             "constant.",
+                                             f"接近了：方法对，但{'偏大' if high else '偏小'} {off:.0%}；误差 "
+                                             f"±{expected.tolerance:.0%} 以内才算对。检查一下哪个输入或常数取整了。")]),
+                               mistake="close")
     return Verdict(False, 0.0, _parsed(quantity, reading, expected), expected.to_json(),
                    join([_wrong_line(quantity, expected), _direction(reading.value, expected)]))
+
+
+BAND_SCORE = 0.5
+"""Partial credit for an estimate inside the step's declared band: the method is right."""
+RANGE_WIDTH = 2.0
+"""A range is narrow when its high end is at most 1 + RANGE_WIDTH × tolerance (or the step's
+band, for an estimate) times its low end ("39-40 GB" at ±5%: 1.03 ≤ 1.10); a wider one is a
+hedge, not an estimate."""
+
+
+def _grade_range(step: NumericStep, expected: Expected, quantity: Quantity) -> Verdict:
+    """A range is right when it is narrow and holds the value (both ends within tolerance count as
+    holding it); a wide range that holds it is a hedge and is not right; a range beside the value
+    is graded by its middle, so its mistake is named."""
+    tolerance = expected.tolerance
+    for position, (low, high) in enumerate(zip(quantity.low, quantity.readings)):
+        holds = low.value <= expected.base <= high.value or (
+            close(low.value, expected.base, tolerance) and close(high.value, expected.base, tolerance))
+        if not holds:
+            continue
+        middle = Reading((low.value + high.value) / 2, high.unit, high.binary)
+        if high.value <= low.value * (1 + max(RANGE_WIDTH * tolerance, step.answer.band or 0)):
+            return _right(expected, quantity, middle, position)
+        return Verdict(False, 0.0, _parsed(quantity, middle, expected), expected.to_json(),
+                       join([Message(f"'{quantity.text}' is too wide to be an answer: it holds the value, but an "
+                                     f"interviewer wants one number (within ±{tolerance:.0%}) or a narrow range.",
+                                     f"'{quantity.text}' 范围太宽，不算答案：虽然包含了正确值，但面试官要的是一个数"
+                                     f"（±{tolerance:.0%} 以内）或一个很窄的范围。")]), mistake="wide-range")
+    middle = Reading((quantity.low[0].value + quantity.readings[0].value) / 2, quantity.readings[0].unit,
+                     quantity.readings[0].binary)
+    diagnosis = diagnose(step, expected.inputs, middle, expected.base, expected.unit, {})
+    if diagnosis is not None:
+        return Verdict(False, 0.0, _parsed(quantity, middle, expected), expected.to_json(),
+                       join([_wrong_line(quantity, expected), diagnosis.message]), mistake=diagnosis.id)
+    return Verdict(False, 0.0, _parsed(quantity, middle, expected), expected.to_json(),
+                   join([_wrong_line(quantity, expected), _direction(middle.value, expected)]))
+
+
+def _bits_slip(reading: Reading, expected: Expected) -> Message | None:
+    """`39.4 Gb` for 39.4 GB: Gb is gigabits, an eighth of the bytes."""
+    if expected.dimension != "bytes" or not reading.unit.endswith(("b", "bit")) or reading.unit == "B":
+        return None
+    if not close(reading.value * 8, expected.base, expected.tolerance):
+        return None
+    return Message(f"'{reading.unit}' is bits, not bytes: your number is 8× too small as written. Memory is "
+                   "counted in bytes; write GB (gigabytes), not Gb (gigabits).",
+                   f"'{reading.unit}' 是 bit，不是字节：按写法小了 8 倍。显存按字节算，要写 GB（千兆字节），不是 Gb（千兆比特）。")
 
 
 def _right(expected: Expected, quantity: Quantity, reading: Reading, position: int) -> Verdict:

@@ -74,6 +74,9 @@ class Quantity:
     readings: tuple[Reading, ...]
     approx: bool
     text: str
+    low: tuple[Reading, ...] | None = None
+    """For a range ("39-40 GB", "39 到 40 GB"): the low end's readings, position by position with
+    `readings` (the high end); None for one value."""
 
 
 def parse_quantity(text: object, display_unit: str, dimension: str, display_factor: float) -> Quantity:
@@ -92,10 +95,30 @@ def parse_quantity(text: object, display_unit: str, dimension: str, display_fact
     if percent_prefix:
         body = body[percent_prefix.end():] + "%"
     number, rest = _leading_number(body, cleaned)
+    low = None
+    span = _RANGE.match(rest)
+    if span:
+        # "39-40 GB", "39 – 40", "39 to 40 GB", "39~40GB", "39 GB - 40 GB": both ends in the high end's unit
+        high, high_rest = _leading_number(span.group("high"), cleaned)
+        unit = high_rest.strip() or span.group("unit").strip()
+        if not span.group("unit").strip() or _key_unit(span.group("unit")) == _key_unit(unit):
+            low = tuple(_readings(number, unit, display_unit, dimension, display_factor, cleaned))
+            number, rest = high, unit
     if rate_prefix:
         rest = (rest + "/s") if rest else "/s"
     readings = _readings(number, rest.strip(), display_unit, dimension, display_factor, cleaned)
-    return Quantity(tuple(readings), approx, cleaned)
+    if low is not None and not all(a.value <= b.value for a, b in zip(low, readings)):
+        raise QuantityError(Message(f"{_quote(cleaned)} reads as a range whose low end is above its high end.",
+                                    f"{_quote(cleaned)} 像是一个范围，但下限比上限还大。"))
+    return Quantity(tuple(readings), approx or low is not None, cleaned, low)
+
+
+# A range after the first number: its own unit (optional), a dash, "to", 到/至 or ~, a number.
+_RANGE = re.compile(r"^(?P<unit>\s*[^\d\s~–—-]*?)\s*(?:-|–|—|~|～|to|到|至)\s*(?P<high>\d.*)$", re.IGNORECASE)
+
+
+def _key_unit(text: str) -> str:
+    return text.strip().casefold().replace(" ", "")
 
 
 # A value followed by its derivation in brackets, "39.4 GB (4.375B params × 9 bytes)": the

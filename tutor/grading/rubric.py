@@ -15,7 +15,7 @@ after, and the learner may grade themselves instead (`self_assessment`), recorde
 from __future__ import annotations
 
 from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
-from tutor.grading.claims import Judgement, Reading, judge, read
+from tutor.grading.claims import ASK_VERBS, Judgement, Reading, judge, read
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
@@ -38,6 +38,7 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     except TooLong as error:
         return unreadable([error.message], expected)
     reading = read(text, prompts)
+    reading = asking(reading, text) if isinstance(step, ClarifyStep) else stating(reading)
     judged = {point.id: judge(point, reading) for point in step.points}
     score, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
@@ -72,6 +73,24 @@ def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, 
     gained = sum(point.weight for point in points if point.id in covered)
     lost = sum(point.weight for point in points if point.id in contradicted)
     return max(0.0, (gained - lost) / total) if total else 0.0, covered, contradicted
+
+
+def asking(reading: Reading, text: str) -> Reading:
+    """A clarify step is answered with questions: only the clauses that ask count, unless the
+    answer says it asks ("I'd ask about the model size and the tokens"). A pitch that mentions
+    "how many GPUs one copy needs" in passing asks nothing."""
+    if ASK_VERBS.search(text):
+        return reading
+    return Reading([clause for clause in reading.clauses if clause.question], reading.words, reading.bare, reading.copied)
+
+
+def stating(reading: Reading) -> Reading:
+    """An open step or a diagnosis is answered with statements: a clause that only asks ("Sharded?
+    Async? Young?") states nothing, or a list of terms with question marks would pass."""
+    kept = [clause for clause in reading.clauses if not clause.marked]
+    if len(kept) == len(reading.clauses):
+        return reading
+    return Reading(kept, reading.words, reading.bare or not kept, reading.copied)
 
 
 def reading_notes(reading: Reading) -> list[Message]:

@@ -13,6 +13,8 @@ working around all that is this table of ~150 spellings, so we keep the table.
 
 from __future__ import annotations
 
+import re
+
 _BYTES = {
     "b": (1, "B"), "byte": (1, "B"), "bytes": (1, "B"), "字节": (1, "B"),
     "kb": (1e3, "KB"), "mb": (1e6, "MB"), "gb": (1e9, "GB"), "tb": (1e12, "TB"), "pb": (1e15, "PB"),
@@ -64,11 +66,28 @@ def _key(text: str) -> str:
     return text.casefold().replace(" ", "").replace("-", "")
 
 
+# Bits, as network engineers write them: an upper-case prefix with a lower-case b (Gb, Mb), or the
+# word (Gbit, gigabits). A learner who writes "39.4 Gb" for bytes has written an eighth of it.
+_BITS = re.compile(r"^(?:(?P<prefix>[KMGTP])b|(?P<word>[kmgtp]?)(?:bit|bits)|(?P<long>kilo|mega|giga|tera|peta)bits?)$")
+_BIT_FACTOR = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15,
+               "kilo": 1e3, "mega": 1e6, "giga": 1e9, "tera": 1e12, "peta": 1e15}
+
+
+def bits(unit_text: str) -> tuple[float, str] | None:
+    """(bytes per unit, label) when `unit_text` is a bit unit ("Gb" = 10^9 bits = 1.25e8 bytes)."""
+    match = _BITS.match(unit_text.replace(" ", ""))
+    if match is None:
+        return None
+    prefix = (match.group("prefix") or match.group("word") or match.group("long") or "").casefold()
+    label = {"": "bit", "kilo": "Kb", "mega": "Mb", "giga": "Gb", "tera": "Tb", "peta": "Pb"}.get(prefix, prefix.upper() + "b")
+    return _BIT_FACTOR[prefix] / 8, label
+
+
 def lookup(unit_text: str, dimension: str) -> tuple[float, str] | None:
     """(factor to base, canonical label) of `unit_text` in `dimension`, or None."""
     key = _key(unit_text)
     if dimension == "bytes":
-        return _BYTES.get(key)
+        return bits(unit_text.strip()) or _BYTES.get(key)
     if dimension == "time":
         return _TIME.get(key)
     if dimension == "fraction":

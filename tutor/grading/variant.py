@@ -53,6 +53,7 @@ def draw(question: Question, seed: int = 0, check: bool = True) -> Variant:
             values = _with_derived(question, values)
             _check_computes(question, values)
             _mistakes_apart(question, values)
+            _plausible(question, values)
         except (engine.EngineError, VariantError) as error:
             last_error = str(error)
             continue
@@ -109,6 +110,39 @@ def _mistakes_apart(question: Question, values: Mapping[str, object]) -> None:
                 continue
             if close(wrong, expected, step.answer.tolerance):
                 raise VariantError(f"step {step.id}: mistake {mistake.id} is within the tolerance of the answer")
+
+
+# What no interviewer would put in front of a candidate: more per-GPU state than 2.5 × an 80 GB GPU
+# (a 1T model on TP 8 PP 2 at 16 bytes a parameter is 1,000 GB per GPU), a pipeline bubble over half
+# the step, a training run of more than a year. (dimension, test on the formula name, largest value in
+# base units.) A question whose own `given` goes beyond a limit teaches exactly that, so seed 0 raises
+# the limit for its other seeds.
+PLAUSIBLE = [
+    ("bytes", lambda name: "per_gpu" in name or name in _PER_GPU_BYTES, 200e9, "GB per GPU"),
+    ("fraction", lambda name: "bubble" in name, 0.5, "bubble fraction"),
+    ("time", lambda name: name.startswith("train_"), 365 * 86400.0, "s of training"),
+]
+_PER_GPU_BYTES = frozenset({"zero1_bytes", "zero2_bytes", "zero3_bytes", "distopt_bytes", "activation_bytes_first_stage",
+                            "activation_bytes_first_stage_interleaved"})
+
+
+def _plausible(question: Question, values: Mapping[str, object]) -> None:
+    """Redraw a variant whose expected value no interviewer would ask about (issue 14 item 3)."""
+    given = None
+    for step in question.steps:
+        if not isinstance(step, NumericStep):
+            continue
+        formula = step.answer.formula
+        rules = [rule for rule in PLAUSIBLE if rule[1](formula) and engine.result_dimension(formula) == rule[0]]
+        if not rules:
+            continue
+        value = abs(engine.evaluate_base(formula, resolve(step.answer.inputs, values)))
+        if given is None:
+            given = _with_derived(question, dict(question.given))
+        own = abs(engine.evaluate_base(formula, resolve(step.answer.inputs, given)))
+        for _, _, limit, what in rules:
+            if value > max(limit, own * 1.0001):
+                raise VariantError(f"step {step.id}: {value:.3g} {what} is not a plausible question")
 
 
 def resolve(inputs: Mapping[str, object], values: Mapping[str, object]) -> dict[str, object]:

@@ -59,7 +59,9 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     the missing text; `model_answer` is None unless the diagnosis passed (or `reveal`).
     """
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)  # the caller bounds the length; never raise here
-    reading = read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
+    from tutor.grading.rubric import stating
+
+    reading = stating(read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
     total = gained = 0.0
     feedback = []
     required_ok = True

@@ -40,7 +40,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom"
 OTHERS = (["the others", "other ranks", "the rest", "remaining ranks", "all other ranks", "everyone else"],
           ["其他", "其余", "别的 rank", "剩下"])
 BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "两个", "所有 rank"])
-CLAUSE = re.compile(r"[.;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
@@ -68,8 +68,24 @@ class Facts:
     world_size: int
 
 
+_FACTS: dict[int, tuple[dict, Facts | None]] = {}
+
+
 def facts(evidence: dict) -> Facts | None:
-    """The run's hang or crash in groups of ranks; None for a run that neither hung nor crashed."""
+    """The run's hang or crash in groups of ranks; None for a run that neither hung nor crashed.
+    Kept for the last few evidence objects (the learner's attempts at one run share it; evidence
+    is read from the store and never changed in place)."""
+    cached = _FACTS.get(id(evidence))
+    if cached is not None and cached[0] is evidence:
+        return cached[1]
+    found = _facts(evidence)
+    if len(_FACTS) >= 8:
+        _FACTS.pop(next(iter(_FACTS)))
+    _FACTS[id(evidence)] = (evidence, found)
+    return found
+
+
+def _facts(evidence: dict) -> Facts | None:
     if evidence.get("outcome") not in ("hang", "crash"):
         return None
     failed = (evidence.get("summary") or {}).get("first_failure") if evidence["outcome"] == "crash" else None
@@ -112,11 +128,14 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 
 
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
-_RANGE = re.compile(r"(?:\b(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)\b|"
-                    r"(?<![\w.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
-_LIST = re.compile(r"\branks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
-                   r"(?<![\w.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
-_SINGLE = re.compile(r"(?:\b(?:ranks?|r|gpu|worker|process|第)\s?(\d+)(?![\w.])|(?<![\w.])(\d+)\s?号)", re.IGNORECASE)
+# Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
+_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
+                    r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
+# "第4步" is a step, "第0个 rank" a rank.
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+                     r"第\s?(\d+)\s?个)", re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
                   re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
@@ -137,16 +156,41 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
         found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
-        found.add(int(match.group(1) or match.group(2)))
-    if _ALL.search(text) and not _OTHERS.search(text):
+        found.add(int(match.group(1) or match.group(2) or match.group(3)))
+    if not found and _ALL.search(text) and not _OTHERS.search(text):
+        # "every rank" beside named ranks is about the rule or the fix ("r1-3 in all_gather. Make
+        # every rank gather first"), not a rank set
         found |= set(range(world_size))
     return found or None
+
+
+# Where a clause turns from its subject to another rank: "ranks 1-3 wait in all_reduce because
+# rank 0 is gone", "1-3号在等0号".
+_TURN = re.compile(r"\b(?:because|after|since|until|till|for|than|from|on|as|when|once)\b|因为|直到|等待?|由于", re.IGNORECASE)
+
+
+def subject_ranks(text: str, world_size: int) -> set[int] | None:
+    """The ranks a clause is about: None when it starts from "the others" ("the others wait in the
+    all-reduce and die only after rank 0 did" is about the others, not rank 0) or names none; the
+    ranks named before it turns to another rank ("ranks 1-3 ... only failed because rank 0 was
+    gone" is about ranks 1-3)."""
+    others = _OTHERS.search(text)
+    number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text)
+    if others and (number is None or others.start() < number.start()):
+        return None
+    if number is not None:
+        turn = _TURN.search(text, number.end())
+        if turn is not None:
+            head = named_ranks(text[:turn.start()], world_size)
+            if head:
+                return head
+    return named_ranks(text, world_size)
 
 
 def _names_ranks(ranks: list[int], text: str, world_size: int, majority: bool) -> bool:
     """Whether `text` names exactly this group: its ranks as a set (naming more is not naming
     them), or, for the majority, "the others"."""
-    named = named_ranks(text, world_size)
+    named = subject_ranks(text, world_size)
     if named is not None:
         return named == set(ranks)
     if majority and _OTHERS.search(text):
@@ -158,7 +202,7 @@ def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
     """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
     from tutor.grading.claims import polarity, read
 
-    return polarity([[*phrases[0], *phrases[1]]], read(text)) is True
+    return polarity([[*phrases[0], *phrases[1]]], read(text, (), False)) is True
 
 
 # A rank waiting at the end of training has left the loop: the words people use for that place.
@@ -175,7 +219,7 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     return list(en) + names, list(zh) + names
 
 
-def clauses(answer: str) -> list[str]:
+def clauses(answer: str, joiner: str = " ") -> list[str]:
     """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
     and so does one after a bare subject ("rank 0 and rank 1 both wait in recv")."""
     units: list[str] = []
@@ -183,12 +227,18 @@ def clauses(answer: str) -> list[str]:
         if not part:
             continue
         names_rank = bool(_SINGLE.search(part) or _RANGE.search(part) or _OTHERS.search(part) or _BOTH.search(part))
-        bare_subject = units and len(units[-1].split()) <= 3 and not _has_place(units[-1])  # "rank 0" and ...
+        # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
+        bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
+                        and not _has_place(units[-1]))
         if units and (not names_rank or bare_subject):
-            units[-1] += " " + part
+            units[-1] += joiner + part
         else:
             units.append(part)
     return units
+
+
+_WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
+                        r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
 
 def _has_place(text: str) -> bool:
@@ -204,20 +254,27 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     """(named, placed): some clause names exactly these ranks; one such clause puts them in their
     place and no other group's, and none puts them only in another group's place."""
     own = _place(group)
-    named = placed = wrong = False
+    named = placed = wrong = decided = False
     for unit in units:
         if not _names_ranks(group.ranks, unit, world_size, majority):
-            if culprit and named_ranks(unit, world_size) and _covers(own, unit) and not any(
+            if culprit and _numbered(unit) and subject_ranks(unit, world_size) and _covers(own, unit) and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
                 wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
         named = True
+        if decided:
+            continue  # the first clause that places them decides; later ones explain ("rank 0 broadcasts first")
         elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
         if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
-            placed = True
+            placed = decided = True
         elif elsewhere:
-            wrong = True
+            wrong = decided = True
     return named, placed and not wrong
+
+
+def _numbered(unit: str) -> bool:
+    """Names ranks by number ("rank 3"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
+    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit))
 
 
 def _place_specific(group: Group, unit: str) -> bool:
@@ -251,8 +308,14 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     found = facts(evidence)
     if found is None:
         return grade(items, answer, lang)
+    from tutor.grading.claims import read
+
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
-    units = clauses(text)
+    whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
+    # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
+    # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
+    # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
+    units = [] if whole.bare or whole.copied else clauses(text, ", ")
     majority = majority_groups(found)
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
     for index, group in enumerate(found.odd):
@@ -278,6 +341,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             covered.append(_group_text(group, failed=False)[lang])
         else:
             missing.append(part_wrong("others-place" if named else "others", lang))
+            required_missing = True  # the prompt asks where the others wait: "rank 0 is in all_gather" is half of it
     model = "; ".join(_group_text(group, found.failed is not None and group in found.odd)[lang]
                       for group in found.odd + majority)
     prompt = {"en": "Which ranks are not where the others are, and which call is each one in?",

@@ -18,6 +18,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 FREE_KINDS = ("open", "clarify", "diagnosis")
+BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml")
 CLOSED_KINDS = ("numeric", "formula", "config", "choice")
 
 
@@ -30,6 +31,9 @@ class Case:
     right: bool
     tier: str
     seed: int = 0
+    batch: int = 1
+    """Which file of hand-written answers it comes from (BATCHES, 1-based); 1 for generated cases.
+    Not part of the key: the split does not depend on it."""
 
     @property
     def key(self) -> str:
@@ -56,6 +60,15 @@ def free_text_cases() -> tuple[Case, ...]:
     from tutor.grading.dispatch import find_step
 
     data = yaml.safe_load((HERE / "free_text.yaml").read_text(encoding="utf-8"))
+    # Later batches, written the same way, are merged into the same targets (tiers appended).
+    batch_of: dict[str, int] = {}
+    for batch, name in enumerate(BATCHES[1:], start=2):
+        for target, tiers in yaml.safe_load((HERE / name).read_text(encoding="utf-8")).items():
+            if target not in data:
+                raise ValueError(f"{name}: {target} is not a target of free_text.yaml")
+            for tier, texts in tiers.items():
+                data[target].setdefault(tier, []).extend(texts)
+                batch_of.update({text: batch for text in texts})
     content = _content()
     cases: list[Case] = []
     targets = list(data)
@@ -73,7 +86,7 @@ def free_text_cases() -> tuple[Case, ...]:
             prompts = {lang: " ".join(item.prompt.get(lang) for item in lab.diagnosis) for lang in ("en", "zh")}
         for tier, texts in tiers.items():
             for text in texts:
-                cases.append(Case(kind, target, text, tier == "strong", tier))
+                cases.append(Case(kind, target, text, tier == "strong", tier, batch=batch_of.get(text, 1)))
         # Another question's strong answer, and the prompt pasted back.
         same = [t for t in targets if t.split(":")[0] == target.split(":")[0]]
         other = same[(same.index(target) + 3) % len(same)]  # three on: never the neighbouring, similar question
@@ -156,7 +169,8 @@ def closed_cases() -> tuple[Case, ...]:
             ep = f" EP={example['ep']}" if example["ep"] > 1 else ""
             cases += [Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp}{ep}", True, "strong", seed),
                       Case("config", target, f"tp{tp} pp{pp}" + (f" cp{cp}" if cp > 1 else "") + (f" ep{example['ep']}" if ep else ""), True, "strong", seed),
-                      Case("config", target, f"TP={tp * 2} PP={pp} CP={cp} DP={max(dp // 2, 1)}{ep}", False, "tp-over-node", seed),
+                      # TP 16: over one 8-GPU node whatever the example's TP (TP × 2 from TP 1 is a valid TP 2)
+                      Case("config", target, f"TP=16 PP={pp} CP={cp} DP={max(dp * tp // 16, 1)}{ep}", False, "tp-over-node", seed),
                       Case("config", target, f"TP={tp} PP={pp} CP={cp} DP={dp * 2}{ep}", False, "product", seed),
                       Case("config", target, f"TP={tp} PP={pp} CP={cp * 16} DP={max(dp // 16, 1)}{ep}", False, "cp-not-needed", seed)]
     return tuple(cases)

@@ -103,6 +103,9 @@ class NumericAnswer(ContentModel):
     """Relative tolerance, e.g. 0.05 for ±5%."""
     digits: Annotated[int, Field(ge=0, le=6)] = 1
     """Decimals when the expected value is shown."""
+    band: Annotated[float, Field(gt=0, lt=1)] | None = None
+    """A wider relative band for an estimate: outside `tolerance` but inside it (and no named
+    mistake) is "close: right method", partial credit, not right (40 days for 43)."""
 
 
 class NumericStep(Hinted):

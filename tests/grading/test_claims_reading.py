@@ -1,0 +1,202 @@
+"""How free text is read (issue 14 item 1): Chinese runs of terms are lists whatever jieba makes of
+them, an enumeration after a statement is not a list, measure words fold, and in a diagnosis a
+clause is about its subject ("the others … after rank 0 did" places the others). Each fix comes
+with the cheat that must still fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.labelled.cases import evidence
+from tutor.content import load
+from tutor.grading import grade
+from tutor.grading.claims import fold, read
+from tutor.labs.diagnose import grade_lab
+
+
+def _check(qid, answer, step=None):
+    return grade(load().questions[qid].model, answer, step)
+
+
+def _diagnose(lab, answer, lang="en"):
+    return grade_lab(list(load().labs[lab].model.diagnosis), answer, evidence(lab), lang)
+
+
+@pytest.mark.parametrize("text", [
+    "step time MFU 改了什么 rank 节点",              # the clarify buzz list that passed at 0.67
+    "梯度 all-reduce 每步一次 overlap backward TP 机内 NVLink",
+    "CUDA Graph 录制 重放 launch bound kernel 空闲",
+    "代码、数据、节点、驱动、二分",
+])
+def test_chinese_and_comma_runs_of_terms_are_lists(text):
+    assert read(text).bare
+
+
+@pytest.mark.parametrize("text", [
+    "CUDA Graph录制一次，之后一次launch重放整个序列，kernel连续执行。",
+    "再查上周以来改了什么，代码、数据、节点、驱动、NCCL，二分找出来。",
+    "DP 每个 step 只同步一次梯度，可以和 backward 重叠。",
+])
+def test_terse_chinese_statements_are_not_lists(text):
+    reading = read(text)
+    assert not reading.bare and all(clause.states for clause in reading.clauses), \
+        [(clause.bare, [f.text for f in clause.fragments]) for clause in reading.clauses]
+
+
+def test_the_clarify_buzz_list_fails():
+    verdict = _check("clarify-slow-job", "step time MFU 改了什么 rank 节点")
+    assert not verdict.correct and verdict.details["bare_list"]
+
+
+def test_a_chinese_enumeration_after_its_statement_counts():
+    verdict = _check("mfu-halved", "先看每个rank的step time，判断是全部变慢还是个别straggler；再查上周以来改了什么，代码、数据、"
+                                   "节点、驱动、NCCL，二分找出来；最后profile几个step，把时间分到数据、通信、计算和straggler。")
+    assert "what-changed" in verdict.details["covered"], verdict.feedback["en"]
+
+
+def test_measure_words_fold():
+    assert fold("多一篇") == fold("多一个") and fold("每张卡") == fold("每个卡")
+    assert fold("张量并行") == "张量并行"  # not after a numeral: left alone
+
+
+def test_diagnosis_cuda_graphs_in_chinese():
+    verdict = _diagnose("cuda-graphs", "这个循环是launch-bound，kernel太小，CPU启动的开销占了主要时间，GPU在kernel之间空闲；"
+                                       "CUDA Graph录制一次，之后一次launch重放整个序列，kernel连续执行。", "zh")
+    assert verdict["correct"], verdict
+
+
+def test_ranks_named_after_a_chinese_character():
+    """"0号和1号": 1号 follows 和, a word character; both ranks are named."""
+    verdict = _diagnose("pp-sendrecv", "0号和1号都在sync_tied_embedding里的recv上阻塞，双方都先recv后send，互相等；"
+                                       "embedding解冻后才走这段代码，所以从那一步开始卡住。", "zh")
+    assert verdict["correct"], verdict
+    cheat = _diagnose("pp-sendrecv", "0号在sync_tied_embedding里的recv上阻塞，两边都先recv后send；embedding解冻后才走这段代码。",
+                      "zh")
+    assert not cheat["correct"] and not cheat["feedback"][0]["ok"]
+
+
+def test_the_others_are_the_subject_even_when_rank_0_is_named_after():
+    right = ("Rank 0 is the first failure, an OOM in the forward pass; the others were in the gradient all_reduce and "
+             "died only after rank 0 did. Rank 0 keeps every step's logits in a predictions list, so its memory keeps growing.")
+    assert _diagnose("crashed-rank", right)["correct"]
+    wrong = ("Rank 1 is the first failure, an OOM in the forward pass; the others were in the gradient all_reduce and "
+             "died only after rank 1 did. It keeps every step's logits in a predictions list, so its memory keeps growing.")
+    assert not _diagnose("crashed-rank", wrong)["correct"]
+
+
+def test_the_culprit_alone_is_half_a_diagnosis():
+    """The prompt asks where the others wait: the culprit's place alone does not pass."""
+    verdict = _diagnose("checkpoint-rank0", "Rank 0 is in all_gather.")
+    assert not verdict["correct"]
+    assert "where the other ranks are is not said" in verdict["feedback"][0]["missing"]
+
+
+def test_uneven_shard_in_chinese_with_another_measure_word():
+    verdict = _diagnose("uneven-batches", "0号还在多出来的一步里，停在梯度all_reduce；1到3号batch用完了，退出循环，在finish的gather"
+                                          "里等。0号的shard多一个文档；修法是让每个rank的batch数相同，比如drop_last。", "zh")
+    assert verdict["correct"], verdict
+
+
+@pytest.mark.parametrize("lab, right, cheat", [
+    # "every rank" in the fix is not a rank set; a later clause explaining the order does not undo the place
+    ("collective-order",
+     "r0 in broadcast, r1-3 in all_gather — opposite call order in sync_schedule. Make every rank gather then broadcast.",
+     "r0 in all_gather, r1-3 in broadcast — opposite call order in sync_schedule. Make every rank gather then broadcast."),
+    ("collective-order",
+     "0号卡在sync_schedule里学习率的broadcast，1-3号卡在gather_tokens的all_gather里。0号先broadcast后gather，其他rank先gather后"
+     "broadcast，collective按顺序配对，所以都完不成。修法：所有rank用同一个顺序，先gather再broadcast。",
+     "1-3号卡在sync_schedule里学习率的broadcast，0号卡在gather_tokens的all_gather里。两边顺序不一样。修法：所有rank用同一个顺序，"
+     "先gather再broadcast。"),
+    # the subject is ranks 1-3, not the rank 0 of "because rank 0 was gone"
+    ("crashed-rank",
+     "Rank 0 failed first with an out-of-memory error in the forward pass; ranks 1-3 were waiting in the gradient "
+     "all-reduce and only failed because rank 0 was gone. Rank 0 appends every step's logits to a list, so its memory grows.",
+     "Rank 2 failed first with an out-of-memory error in the forward pass; ranks 0, 1 and 3 were waiting in the gradient "
+     "all-reduce and only failed because rank 2 was gone. Rank 2 appends every step's logits to a list, so its memory grows."),
+    # "dist.reduce" is not the end of a sentence
+    ("diverging-control-flow",
+     "Rank 0 left the training loop and waits in the final gather in finish; ranks 1-3 wait in the gradient all-reduce. "
+     "Its loss is NaN and should_stop uses dist.reduce to rank 0, so only rank 0 sees the flag. Fix: all_reduce it with MAX.",
+     "Rank 0 waits in the gradient all-reduce; ranks 1-3 left the training loop and wait in the final gather in finish. "
+     "Its loss is NaN and should_stop uses dist.reduce to rank 0, so only rank 0 sees the flag. Fix: all_reduce it with MAX."),
+    # a negation in one part ("没有batch了") does not reach the next ("退出循环")
+    ("uneven-batches",
+     "0号还在训练，卡在最后一步的梯度all_reduce里；1-3号早一步就没有batch了，退出循环，在finish的gather里等。shard 0多一个文档，"
+     "0号多一个batch。修法：DistributedSampler(drop_last=True)。",
+     "0号退出循环，在finish的gather里等；1-3号还在训练，卡在梯度all_reduce里。shard 0多一个文档，0号多一个batch。"
+     "修法：DistributedSampler(drop_last=True)。"),
+])
+def test_diagnosis_placement_as_written_and_swapped(lab, right, cheat):
+    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in right) else "en"
+    assert _diagnose(lab, right, lang)["correct"], _diagnose(lab, right, lang)
+    swapped = _diagnose(lab, cheat, lang)
+    assert not swapped["correct"] and not swapped["feedback"][0]["ok"], swapped
+
+
+@pytest.mark.parametrize("lab, answer, lang", [
+    # two negated verbs joined by "and" are two negations, not a double negative
+    ("crashed-rank", "Rank 0 did not fail and did not run out of memory; it doesn't keep any logits. The others were not "
+                     "waiting.", "en"),
+    # "is not involved" dismisses what it follows
+    ("pp-sendrecv", "Neither rank is in recv; they are not waiting for each other, and sync_tied_embedding is not "
+                    "involved.", "en"),
+    # 无关 is a negation
+    ("pp-sendrecv", "两个rank都没有在recv里等，也跟sync_tied_embedding无关。", "zh"),
+])
+def test_negated_diagnoses_earn_nothing(lab, answer, lang):
+    verdict = _diagnose(lab, answer, lang)
+    assert not verdict["correct"] and verdict["score"] <= 0.2, verdict
+
+
+def test_a_double_negative_side_by_side_still_cancels():
+    from tutor.grading.claims import polarity
+
+    assert polarity([["overlap"]], read("you cannot not overlap it")) is True
+    assert polarity([["overlap"]], read("it does not overlap and it does not prefetch")) is False
+
+
+def test_skipping_something_dismisses_it():
+    verdict = _check("trillion-parameter-design", "Nothing fails at this scale, so skip checkpoints and monitoring.",
+                     "operations")
+    assert verdict.score == 0, verdict.feedback["en"]
+
+
+def test_ranks_written_against_chinese_characters():
+    from tutor.labs.hangfacts import named_ranks
+
+    assert named_ranks("rank0卡住的位置", 4) == {0}
+    assert named_ranks("rank 1-3在梯度all_reduce里", 4) == {1, 2, 3}
+    assert named_ranks("其余rank1~3在等", 4) == {1, 2, 3}
+    assert named_ranks("第4步时1号前向OOM", 4) == {1}  # 第4步 is a step, not rank 4
+    assert named_ranks("第0个 rank 卡住了", 4) == {0}
+
+
+@pytest.mark.parametrize("lab, answer, lang", [
+    ("checkpoint-rank0", "rank0卡住的位置：save_checkpoint → data_positions → all_gather。rank1~3：下一步backward里的梯度"
+                         "all_reduce。原因：这个all_gather写在if ctx.rank == 0里面，别的rank根本不会调用。", "zh"),
+    ("long-batch", "第4步时1号前向OOM，其余（0、2、3号）在梯度all_reduce里等；这一批有一篇特别长的文档，make_batch按最长的pad"
+                   "整批，activation暴涨。修：截断到max_len或者按窗口切。", "zh"),
+    # a subject in brackets split by "and": "both stages (rank 0 and rank 1) are waiting"
+    ("pp-sendrecv", "It's a recv/recv deadlock: both stages (rank 0 and rank 1) are waiting in dist.recv in "
+                    "sync_tied_embedding, each expecting the other to send first. The function is only called after "
+                    "the embedding unfreezes.", "en"),
+    # an aside in brackets: the words around it stay one fragment
+    ("fp8-matmul", "Forward tensors (activations and weights) use E4M3, which keeps more mantissa bits; gradients use "
+                   "E5M2 for its wider exponent range.", "en"),
+])
+def test_diagnoses_as_written_with_brackets_and_run_together_ranks(lab, answer, lang):
+    verdict = _diagnose(lab, answer, lang)
+    assert verdict["correct"], verdict
+
+
+def test_a_comma_list_with_a_code_term_is_still_a_list():
+    verdict = _diagnose("checkpoint-rank0", "rank 0, all_gather, save_checkpoint, ranks 1-3, all_reduce, if rank == 0")
+    assert not verdict["correct"] and verdict["score"] <= 0.2, verdict
+    assert read("rank 0, all_gather, save_checkpoint, ranks 1-3, all_reduce, if rank == 0").bare
+
+
+def test_an_aside_does_not_carry_a_negation_out():
+    """"E4M3 (not E5M2) for the forward activations": the negation stays in the aside."""
+    verdict = _diagnose("fp8-matmul", "E4M3 (not E5M2) for the forward activations and weights; E5M2 for the gradients, "
+                                      "for range.")
+    assert verdict["correct"], verdict
