@@ -200,3 +200,13 @@ def test_an_aside_does_not_carry_a_negation_out():
     verdict = _diagnose("fp8-matmul", "E4M3 (not E5M2) for the forward activations and weights; E5M2 for the gradients, "
                                       "for range.")
     assert verdict["correct"], verdict
+
+
+def test_an_alternative_cut_off_by_so_still_asks():
+    """'PPO or GRPO, so how many model copies?' asks which algorithm (the clause before 'so' is part
+    of the question); 'We use PPO, so how many GPUs?' states it and asks only about the GPUs."""
+    asked = _check("design-rl-separate-gpus", "PPO or GRPO, so how many model copies? How long are the rollouts? "
+                   "How stale may the policy be? How big is the model and how many GPUs on each side?", "clarify")
+    assert asked.correct and asked.details["missing"] == []
+    stated = _check("design-rl-separate-gpus", "We use PPO, so how many GPUs do we need?", "clarify")
+    assert "algorithm" in stated.details["missing"]

@@ -239,6 +239,7 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     return share == 0 and len(words) >= 10
 
 
+_ALTERNATIVE = re.compile(r"^\s*(?:what|which|how|when|where|who|why|is|are|does|do)\b|\bor\b|还是", re.IGNORECASE)
 _EN_ASKING = frozenset("what which how when where who why is are does do did can could will would should was were has have".split())
 _ZH_ASKING = re.compile(r"吗|是否|有没有|还是|多少|什么|哪|几|多大|多长|多久|怎么|多少")
 ASK_VERBS = re.compile(r"\b(?:ask|asking|clarify|want to know|need to know|find out|confirm)\b|问|确认|了解|搞清楚|弄清楚|确定一下",
@@ -275,15 +276,22 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
-    raws, asked = [], []
+    raws, asked, joined = [], [], []
     start = 0
     for match in [*_CLAUSE.finditer(text), None]:
         raw = text[start:match.start()] if match else text[start:]
         if raw and raw.strip():
             raws.append(raw)
             asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
+            joined.append(bool(match) and not _PUNCTUATION.search(match.group()))
         if match:
             start = match.end()
+    # A clause cut off at a conjunction asks with its sentence when it is itself a question's
+    # part: "PPO or GRPO, so how many model copies?" asks in both halves; "We use PPO, so how
+    # many GPUs?" states the algorithm.
+    for index in range(len(raws) - 2, -1, -1):
+        if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
+            asked[index] = True
     for raw, ends_asking in zip(raws, asked):
         fragments = []
         words: list[str] = []

@@ -37,9 +37,9 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
         text = clean(answer, LONG_LIMIT)
     except TooLong as error:
         return unreadable([error.message], expected)
-    reading = read(text, prompts)
-    reading = asking(reading, text) if isinstance(step, ClarifyStep) else stating(reading)
-    judged = {point.id: judge(point, reading) for point in step.points}
+    whole = read(text, prompts)
+    reading = asking(whole, text) if isinstance(step, ClarifyStep) else stating(whole)
+    judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
     score, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
     missing_required = [point for point in step.points if point.required and point.id not in covered]

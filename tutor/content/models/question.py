@@ -210,6 +210,9 @@ class KeyPoint(ContentModel):
     """Share of the score."""
     required: bool = False
     """The answer is not right without this point, whatever its coverage."""
+    asked: bool = False
+    """Made by asking, in an open step: the clarify part of a candidate-led answer ("How many
+    tokens?"). Its clauses may be questions; the other points of an open step count statements only."""
 
     @model_validator(mode="after")
     def _both_languages(self) -> KeyPoint:
