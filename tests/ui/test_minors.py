@@ -110,3 +110,61 @@ async def test_a_long_section_is_read_when_its_end_was_on_screen_not_when_opened
         assert second in screen._read
     with Store() as store:
         assert {first, second} <= set(sections_read(store))
+
+
+@pytest.mark.timeout(60)
+async def test_keys_typed_in_a_burst_after_tab_land_in_the_field_tab_moved_to(tutor_home):
+    """Minor 1: Tab, Shift+Tab, BSpace 8 1 9 2 typed fast in GPUs (8192) left 819 / 81992: the
+    keys after a Tab reached the field Tab was leaving (Tab moved focus only once it had bubbled up)."""
+    import asyncio
+
+    from tests.ui.helpers import burst
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        gpus = app.screen.query_one("#field-gpus", Input)
+        gpus.value = "8192"
+        gpus.focus()
+        await settle(pilot)
+        burst(app, "tab", "shift+tab", "backspace", "8", "1", "9", "2", "tab", "backspace", "8")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert gpus.value == "8192" and app.screen.query_one("#field-tp", Input).value == "8"
+        assert app.focused.id == "field-tp" and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_a_backspace_typed_fast_runs_before_the_keys_after_it(tutor_home):
+    """Minor 1: BSpace 4 in a selected field left it blank; BSpace 8 1 9 2 gave 8192819: Backspace, a
+    binding, ran when it had bubbled up to the app, after the digits typed behind it."""
+    import asyncio
+
+    from textual.widgets import TextArea
+
+    from tests.ui.helpers import burst
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        seq = app.screen.query_one("#field-seq", Input)
+        seq.focus()
+        await settle(pilot)
+        burst(app, "end", "backspace", "backspace", "backspace", "backspace", "4", "0", "9", "6", "left", "backspace", "1")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert seq.value == "4016"
+        await pilot.press("escape", "p")
+        await settle(pilot)
+        app.screen.open_question("clarify-gpus" if "clarify-gpus" in app.screen._content.questions else
+                                 next(q for q, loaded in app.screen._content.questions.items()
+                                      if loaded.model.steps[0].kind in ("open", "clarify", "design")))
+        await settle(pilot)
+        area = app.screen.query_one(TextArea)
+        area.focus()
+        burst(app, "a", "b", "c", "backspace", "d")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert area.text == "abd" and app.ui_errors == []
