@@ -242,10 +242,12 @@ class MockScreen(SectionScreen):
 
     def _show_verdict(self, lang: str) -> None:
         from tutor.interview.present import verdict_markdown
+        from tutor.ui import plain_markdown
 
         result = self.verdict_pending
         following = text("mock.report_next", lang) if self.session.done else text("mock.next", lang)
-        self.query_one("#mock-verdict", Markdown).update(f"{verdict_markdown(result.verdict, lang)}\n*{following}*")
+        self.query_one("#mock-verdict", Markdown).update(
+            f"{verdict_markdown(plain_markdown.verdict(result.verdict), lang)}\n*{following}*")
         self.tick()
         pane = self.query_one("#mock-pane", VerticalScroll)
         self.call_after_refresh(lambda: pane.scroll_end(animate=False))

@@ -230,9 +230,18 @@ class PracticeScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="grade")
     def _grade(self, question, step, variant, answer: str, elapsed: float, hints: int, lang: str) -> None:
-        from tutor.grading import grade
+        from textual.worker import get_current_worker
 
-        verdict = grade(question, answer, step.id, variant.seed)
+        from tutor.grading import grade
+        from tutor.grading.budget import Cancelled
+
+        worker = get_current_worker()
+        try:
+            # A formula grading stops as soon as the learner moves on (another answer, another
+            # question): this worker is exclusive, so its successor cancels it (issue 17).
+            verdict = grade(question, answer, step.id, variant.seed, cancelled=lambda: worker.is_cancelled)
+        except Cancelled:
+            return
         self._record(question, step, variant, answer, verdict, elapsed, hints, lang)
         self.app.call_from_thread(self._graded, question, step, verdict)
 

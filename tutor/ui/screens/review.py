@@ -167,8 +167,11 @@ class ReviewScreen(Screen, metaclass=Guarded):
         from tutor.interview.present import verdict_markdown
         from tutor.interview.review_tasks import lab_feedback_markdown
 
+        from tutor.ui import plain_markdown
+
         verdict = self.result.verdict
-        body = verdict_markdown(verdict, lang) if self.task.kind == "question" else lab_feedback_markdown(verdict, lang)
+        body = (verdict_markdown(plain_markdown.verdict(verdict), lang) if self.task.kind == "question"
+                else lab_feedback_markdown(verdict, lang))
         when = self.result.due_next.replace("T", " ")
         self.query_one("#review-verdict", Markdown).update(
             f"{body}\n{text('review.due_next', lang, when=when)}\n\n*{text('review.next', lang)}*")
