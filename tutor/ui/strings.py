@@ -130,6 +130,25 @@ STRINGS: dict[str, tuple[str, str]] = {
                             "这里画的是 1f1b。"),
     "playground.auto": ("Schedule auto → {kind} (F4: gpipe, 1f1b, interleaved)",
                         "调度 auto → {kind}(F4 切换:gpipe、1f1b、interleaved)"),
+    "playground.compressed": ("Compressed: each column is {slots} time slots (a forward pass 1, a backward 2). "
+                              "Purple: forward and backward alternating; █ busy, ▓ half busy or more, ▒ less, "
+                              "░ idle.",
+                              "已压缩：每一列代表 {slots} 个时间格（一次 forward 占 1 格，backward 占 2 格）。"
+                              "紫色：forward 与 backward 交替；█ 一直在忙，▓ 至少一半在忙，▒ 不到一半，░ 空等。"),
+    "playground.stage_first": ("Per GPU of the first pipeline stage, the fullest: {params} parameters, "
+                               "embedding included.",
+                               "按最满的第一个 pipeline stage 计：每卡 {params} 参数（含 embedding）。"),
+    "playground.stage_even": ("Per GPU from the even split Ψ/(TP·PP) = {params} parameters (Ψ is given, not "
+                              "counted); the first stage holds {first} with the embedding (Derivation tab).",
+                              "按平均切分 Ψ/(TP·PP) = 每卡 {params} 参数计（Ψ 是给定的，不是按结构数出来的）；"
+                              "含 embedding 的第一个 stage 有 {first}（见「推导」）。"),
+    "playground.no_ep": ("EP = 1: every rank holds every expert (set EP for a mixture of experts).",
+                         "EP = 1：每张卡都放全部 expert（MoE 模型请填 EP）。"),
+    "playground.bad_ep": ("EP {ep} does not divide DP × CP = {dpcp}: the expert groups fold onto those ranks.",
+                          "EP {ep} 不能整除 DP × CP = {dpcp}：expert 组就是折叠在这些卡上的。"),
+    "playground.ep_folding": ("EP {ep} folded onto DP × CP (MoE folding): one color = one expert shard; the same "
+                              "experts repeat on every replica.",
+                              "EP {ep} 折叠在 DP × CP 上（MoE folding）：同一种颜色 = 同一份 expert；每个副本上重复。"),
     "playground.all_good": ("No problems: the layout is valid and fits.", "没有问题:配置合法,放得下。"),
     "lessons.no_scenario": ("This section has no worked example to open.", "这一节没有可以打开的例子。"),
     "error.title": ("Something went wrong", "出错了"),
