@@ -40,10 +40,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lessons.next": ("**n** next section · **b** previous", "**n** 下一节 · **b** 上一节"),
     "lessons.empty": ("No lessons installed.", "没有安装课程。"),
     "practice.list": ("Questions", "题目"),
-    "practice.pick": ("Pick a question on the left (↑↓, Enter). Keys: ctrl+s check · F3 hint · F4 new numbers · "
-                      "F5 show answer · F6 next step · Esc home.",
-                      "在左边选一道题(↑↓,回车)。按键:ctrl+s 提交 · F3 提示 · F4 换一组数 · F5 看答案 · "
-                      "F6 下一步 · Esc 回首页。"),
+    "practice.search": ("/ search (kind: tag: is:solved)", "/ 搜索（类型: 标签: 状态:已解决）"),
+    "practice.counts": ("{shown}/{total} · {solved} solved", "{shown}/{total} · 已解决 {solved}"),
+    "practice.no_match": ("No question matches: change the search (F7 shows all).",
+                          "没有符合的题目：改一下搜索（F7 显示全部）。"),
+    "practice.bad_status": ("Unknown status '{value}': use solved, unsolved, tried, wrong or new.",
+                            "不认识的状态「{value}」：可用 已解决、未解决、做过、做错、未做。"),
+    "practice.pick": ("Pick a question on the left (↑↓, Enter), or search for one (/: words, kind:numeric, "
+                      "tag:memory, section:pipeline, is:unsolved). Keys: ctrl+s check · F3 hint · F4 new numbers · "
+                      "F5 show answer · F6 next step · F7 all questions · F8 hide the list · Esc home.",
+                      "在左边选一道题(↑↓,回车),或者搜索(/:关键词、类型:数值、标签:memory、章节:pipeline、"
+                      "状态:未解决)。按键:ctrl+s 提交 · F3 提示 · F4 换一组数 · F5 看答案 · F6 下一步 · "
+                      "F7 全部题 · F8 隐藏列表 · Esc 回首页。"),
     "practice.step": ("Step {index} of {total}:", "第 {index}/{total} 步:"),
     "practice.variant": ("variant {seed}", "第 {seed} 组数"),
     "practice.hints": ("Hints", "提示"),
