@@ -1,0 +1,78 @@
+"""The lab loop as rustlings': watch mode checks the copy on save, F9 goes on to the next lab;
+perf labs diagnosed in the app from what the tools measured (issue 16 item 5, walkthrough minor 7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.ui.helpers import open_labs, settle
+from tests.ui.test_labs import until
+from tutor.ui.app import TutorApp
+
+EVIDENCE = Path(__file__).resolve().parent / "fixtures" / "slow-dataloader-evidence.json"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+async def test_watch_mode_checks_the_copy_when_it_is_saved(lab_content, tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_labs(pilot)
+        await pilot.press("f8")  # no copy yet: nothing to watch
+        assert not screen.watching
+        await pilot.press("f4", "f8")
+        await settle(pilot)
+        assert screen.watching and "Watching train.py" in str(screen.query_one("#lab-watch", Static).content)
+        copy = tutor_home / "labs" / "hang-demo" / "train.py"
+        solution = lab_content / "labs" / "01-hang-demo" / "solution.py"
+        copy.write_text(solution.read_text())
+        await until(pilot, lambda: screen.check is not None and screen.run is None, seconds=90)
+        await settle(pilot)
+        # The save started a check of the copy (whether the fixed program also ends inside the
+        # fixture's 3 s no-progress limit depends on the machine's load: not asserted).
+        assert screen.check["evidence"]["program"] == str(copy), screen.check["evidence"]["program"]
+        passed = {**screen.check, "passed": True}
+        screen._finished(screen.entry, screen.evidence, passed)
+        assert screen.status["hang-demo"] == "passed"
+        assert "Every lab this machine can run is passed" in str(screen.query_one("#lab-outcome", Static).content)
+        await pilot.press("f8")
+        assert not screen.watching and not screen.query_one("#lab-watch").display
+        assert app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_f9_opens_the_next_lab_not_passed(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_labs(pilot)
+        first, second, third = list(screen.labs)[:3]
+        assert screen.entry.name == first
+        screen.status[second] = "passed"
+        await pilot.press("f9")
+        await settle(pilot)
+        assert screen.entry.name == third and screen.query_one("#lab-list").highlighted == 2
+
+
+@pytest.mark.timeout(60)
+async def test_a_perf_run_shows_measurements_not_the_category_until_a_diagnosis_is_tried(tutor_home):
+    """As `tutor lab run` does (issue 19), and with the diagnosis box the app lacked (minor 7)."""
+    evidence = json.loads(EVIDENCE.read_text())
+    assert evidence["summary"]["category"] == "data-loading"
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_labs(pilot)
+        screen.open_lab("slow-dataloader")
+        await settle(pilot)
+        screen._restored("slow-dataloader", evidence, answered=False, diagnosed=False)
+        await settle(pilot)
+        metrics = str(screen.query_one("#lab-metrics", Static).content)
+        assert "data-loading" not in metrics and "data wait" in metrics  # the measured share stays
+        answer = screen.query_one("#lab-answer", Input)
+        assert answer.display
+        screen._graded(screen.entry, {"correct": False, "score": 0.0, "feedback": []})
+        await settle(pilot)
+        assert "data-loading" in str(screen.query_one("#lab-metrics", Static).content)
