@@ -76,3 +76,19 @@ async def test_a_perf_run_shows_measurements_not_the_category_until_a_diagnosis_
         screen._graded(screen.entry, {"correct": False, "score": 0.0, "feedback": []})
         await settle(pilot)
         assert "data-loading" in str(screen.query_one("#lab-metrics", Static).content)
+
+
+def test_each_step_time_says_which_steps_it_is_from_and_bars_fit_the_pane():
+    """Minor 8: `step 342.0 ms` beside `61% of a 430.6 ms step`, unlabelled; minor 19: the bars
+    wrapped their `ms` at 80 columns."""
+    from tutor.labs.measure import blind
+    from tutor.ui.widgets.lab_metrics import metrics_text
+
+    evidence = json.loads(EVIDENCE.read_text())
+    for lang, timed, profiled in (("en", "median of the timed steps", "profiled steps 1–3"),
+                                  ("zh", "计时 step 的中位数", "profile 的第 1–3 步")):
+        shown = metrics_text(evidence, lang, width=12).plain
+        assert timed in shown and profiled in shown
+        assert max(len(line) for line in shown.splitlines() if "█" in line or "░" in line) <= 44  # an 80-column pane
+    blinded = metrics_text(blind(evidence), "en").plain
+    assert "data-loading" not in blinded and "()" not in blinded
