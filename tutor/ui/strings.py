@@ -20,10 +20,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
     "progress.title": ("Progress", "进度"),
-    "progress.totals": ("{attempts} · {accuracy} right · {tried}/{total} questions tried · "
-                        "streak {streak} · {labs}",
-                        "已答 {attempts} 次 · 正确率 {accuracy} · 做过 {tried}/{total} 题 · 连续 {streak} 天 · "
-                        "实验 {labs} 次"),
+    "progress.totals": ("{attempts} · {accuracy} right · {solved}/{total} questions solved, {tried} tried · "
+                        "streak {streak} · {labs}, {passed}/{lab_total} labs passed",
+                        "已答 {attempts} 次 · 正确率 {accuracy} · 已解决 {solved}/{total} 题,做过 {tried} 题 · "
+                        "连续 {streak} 天 · 实验运行 {labs} 次,通过 {passed}/{lab_total} 个"),
+    "progress.mastery": ("now", "当前"),
+    "progress.solved": ("solved", "已解决"),
+    "progress.tried": ("tried", "做过"),
     "progress.review": ("Reviews: {cards} cards, {due} due now, next {next} · {reviews} reviews done",
                         "复习:{cards} 张卡片,{due} 张到期,下一张 {next} · 已复习 {reviews} 次"),
     "progress.mock": ("Mock {format}: {spark} last {last}, best {best} ({n} finished)",
