@@ -93,3 +93,22 @@ async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_ho
         await settle(pilot)
         assert seen == ["cancelled"] and app.ui_errors == []
         assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+
+
+def test_reference_lines_name_sections_not_slugs_and_speak_chinese_in_chinese():
+    """Polish 11 and minor 22: `lesson §trillion-design (…)`, `interview-topics.md 1.13` shown as
+    written, and English prose in the Chinese reference line."""
+    from tutor.content import load
+    from tutor.ui.screens.source_text import source_text
+
+    lessons = load().lessons
+    source = ("lesson §self-test (question 1: NVIDIA, asked 3 times) and §trillion-design; "
+              "deep dive choosing-config §procedure; facts.md §6 (Megatron: seq multiple of 2 × CP); "
+              "interview-topics.md 1.2; Llama 3 paper Table 4 (CP 16)")
+    english = source_text(source, "en", lessons)
+    assert "§trillion-design" not in english and ".md" not in english and "choosing-config" not in english
+    assert "(question 1: NVIDIA, asked 3 times)" in english and "Table 4 (CP 16)" in english
+    chinese = source_text(source, "zh", lessons)
+    assert "asked 3 times" not in chinese and "seq multiple" not in chinese and ".md" not in chinese
+    assert "课程" in chinese and "参考资料 §6" in chinese and "Table 4 (CP 16)" in chinese
+    assert source_text("Brown et al. 2020 §2 (unknown-slug)", "en", lessons) == "Brown et al. 2020 §2 (unknown-slug)"

@@ -18,7 +18,10 @@ def question_markdown(question, step, variant, lang: str, step_index: int) -> st
     if len(question.steps) > 1:
         parts += [f"**{text('practice.step', lang, index=step_index + 1, total=len(question.steps))}** "
                   + step_prompt(question, step, variant)[lang], ""]
-    meta = [question.source, ", ".join(question.tags)]
+    from tutor.content import load
+    from tutor.ui.screens.source_text import source_text
+
+    meta = [source_text(question.source, lang, load().lessons), ", ".join(question.tags)]
     if variant.seed:
         meta.append(text("practice.variant", lang, seed=variant.seed))
     parts.append(f"*{' · '.join(meta)}*")
