@@ -16,6 +16,7 @@ from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.widgets.safe import SafeOptionList
@@ -196,11 +197,19 @@ class MockScreen(SectionScreen):
         self.query_one("#mock-hints", Markdown).update("")
         self.query_one("#mock-verdict", Markdown).update("")
         self.session.begin()
-        self.query_one("#mock-question", Markdown).update(stage_text(self.session, lang))
         self.tick()
         self.refresh_bindings()
         box.focus_input()
-        self.query_one("#mock-pane", VerticalScroll).scroll_home(animate=False)
+        self.call_later(self._put_stage, stage_text(self.session, lang))
+
+    @callback
+    async def _put_stage(self, body: str) -> None:
+        """The new stage from its top, once laid out: scrolled at once, the pane kept the end of the
+        last stage's stack dumps (walkthrough minor 18)."""
+        await self.query_one("#mock-question", Markdown).update(body)
+        pane = self.query_one("#mock-pane", VerticalScroll)
+        pane.scroll_home(animate=False)
+        self.call_after_refresh(lambda: pane.scroll_home(animate=False))
 
     # -- answering
 
@@ -246,11 +255,18 @@ class MockScreen(SectionScreen):
 
         result = self.verdict_pending
         following = text("mock.report_next", lang) if self.session.done else text("mock.next", lang)
-        self.query_one("#mock-verdict", Markdown).update(
-            f"{verdict_markdown(plain_markdown.verdict(result.verdict), lang)}\n*{following}*")
         self.tick()
+        self.call_later(self._put_verdict, f"{verdict_markdown(plain_markdown.verdict(result.verdict), lang)}\n"
+                                           f"*{following}*")
+
+    @callback
+    async def _put_verdict(self, body: str) -> None:
+        """Show the verdict, then bring it into view once laid out (scrolled before, the pane stopped
+        above it, under a stage's stack dumps: walkthrough minor 18)."""
+        verdict = self.query_one("#mock-verdict", Markdown)
+        await verdict.update(body)
         pane = self.query_one("#mock-pane", VerticalScroll)
-        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+        self.call_after_refresh(lambda: pane.scroll_to_widget(verdict, animate=False, top=True))
 
     def action_next(self) -> None:
         if self.verdict_pending is None:
