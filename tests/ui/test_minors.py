@@ -168,3 +168,15 @@ async def test_a_backspace_typed_fast_runs_before_the_keys_after_it(tutor_home):
         await asyncio.sleep(0.5)
         await settle(pilot)
         assert area.text == "abd" and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_the_command_palette_asks_in_chinese_in_chinese_mode(tutor_home):
+    """Minor 22: the command palette stayed English in Chinese mode."""
+    app = TutorApp(lang="zh")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert app.screen.query_one(Input).placeholder == "搜索命令…"
+        await pilot.press("escape")

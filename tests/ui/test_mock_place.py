@@ -35,3 +35,20 @@ async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_i
         assert screen.session.current.step_id == "why"
         assert pane.scroll_y == 0 and _in_view(pane, screen.query_one("#mock-question"))
         assert app.ui_errors == []
+
+
+@pytest.mark.timeout(90)
+async def test_the_report_table_keeps_its_stage_numbers_at_80_columns(tutor_home, content):
+    """Minor 19: the mock report's # column was empty at 80x24."""
+    from textual.widgets import Markdown
+
+    clock = ManualClock()
+    app = mock_app(clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_mock(pilot)
+        await start(pilot, screen, "pitch")
+        clock.advance(20)
+        await answer(pilot, screen, "GPUs are fast")
+        await answer(pilot, screen)
+        report = screen.query_one("#mock-question", Markdown).source
+        assert report.startswith("# Mock interview") and "- **1** — " in report and "| 1 |" not in report

@@ -175,6 +175,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind.open": ("open", "问答"),
     "kind.clarify": ("clarify", "澄清"),
     "kind.design": ("design", "设计"),
+    "command.placeholder": ("Search for commands…", "搜索命令…"),
     "command.lang": ("Switch language (English / 中文)", "切换语言(English / 中文)"),
     "command.home": ("Go to the home screen", "回到首页"),
     "command.section": ("Open {section}", "打开{section}"),

@@ -93,7 +93,13 @@ class MockScreen(SectionScreen):
         self.tick()
         question = self.query_one("#mock-question", Markdown)
         if self.report is not None:
-            question.update(report_text(self.report, lang))
+            # The stages table reflows as a list when the pane is narrower than it: at 80 columns
+            # its "#" column was squeezed empty (walkthrough minor 19).
+            from tutor.ui.screens.lesson_tables import fit_tables
+
+            width = self.query_one("#mock-pane").size.width - 2
+            body = report_text(self.report, lang)
+            question.update(fit_tables(body, width) if width > 0 else body)
         elif self.verdict_pending is not None:
             question.update(stage_text(self.session, lang, self.verdict_pending.stage))
             self._show_verdict(lang)
