@@ -97,3 +97,19 @@ async def test_memory_says_whose_it_is_and_ranks_color_by_ep(tutor_home):
         await settle(pilot)
         assert "does not divide DP × CP = 4" in _shown(app, "#rank-chart") or "EP 3" in _shown(app, "#rank-chart")
         assert app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_a_bad_number_says_which_box_it_is_in(tutor_home):
+    """Found driving the app: `✗ not a number: '.'` did not say which of 13 boxes held it."""
+    app = TutorApp(lang="zh")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        app.screen.query_one("#field-cp", Input).value = "."
+        await settle(pilot)
+        assert _shown(app, "#memory-chart").startswith("✗ CP: not a number: '.'")
+        app.screen.query_one("#field-cp", Input).value = "2"
+        app.screen.query_one("#field-mfu", Input).value = "1e999"
+        await settle(pilot)
+        assert "MFU(如 0.4): number out of range" in _shown(app, "#memory-chart")

@@ -69,6 +69,11 @@ async def test_a_solved_question_stays_solved_and_the_list_filters(tutor_home):
         search.value = "zzzz-nothing"
         await settle(pilot)
         assert listing.option_count == 1 and listing.get_option_at_index(0).disabled
+        search.value = "is:banana"
+        await settle(pilot)
+        assert "is:banana?" in str(listing.border_subtitle) and listing.option_count == total
+        search.value = "zzzz-nothing"
+        await settle(pilot)
         await pilot.press("enter")  # nothing to go to: stays in the box, no error
         await pilot.press("f7")
         await settle(pilot)

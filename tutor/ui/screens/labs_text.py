@@ -71,7 +71,7 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
              f"*{text('labs.meta', lang, kind=lab.kind, ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
              "", lab.brief.get(lang).rstrip(), "",
              text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
-             f"`{text('labs.keys', lang)}`", ""]
+             f"*{text('labs.keys', lang)}*", ""]  # prose, not code: a code span does not wrap
     if hints_shown:
         lines += [f"**{text('labs.hints', lang)}**", ""]
         lines += [f"{index}. {hint.get(lang)}" for index, hint in enumerate(lab.hints[:hints_shown], 1)] + [""]

@@ -195,8 +195,14 @@ class MockScreen(SectionScreen):
         self.session, self.report, self.verdict_pending, self._busy = session, None, None, False
         self._begin_stage()
 
+    def _running_layout(self, running: bool) -> None:
+        """While an interview runs the format list goes and the clock panel narrows: at 80x24 the
+        stage's text and its options then have the room (walkthrough minor 18: 2 of 4 options)."""
+        self.query_one("#mock-side").set_class(running, "-running")
+
     def _begin_stage(self) -> None:
         lang = self.app.lang
+        self._running_layout(True)
         box = self.query_one("#mock-answer", AnswerBox)
         box.display = True
         box.prepare(self.session.step(), lang)
@@ -251,8 +257,9 @@ class MockScreen(SectionScreen):
         elif self.session.done:
             self._show_report(self.session.report)
         else:
+            # Short-lived: the toast sits over the next stage's answer box.
             self.notify(text("mock.recorded", self.app.lang, used=clock_text(result.elapsed_s),
-                             budget=clock_text(result.stage.budget_s)))
+                             budget=clock_text(result.stage.budget_s)), timeout=2.5)
             self._begin_stage()
 
     def _show_verdict(self, lang: str) -> None:
@@ -337,6 +344,7 @@ class MockScreen(SectionScreen):
 
     def _show_report(self, report: dict) -> None:
         self.report, self.session, self.verdict_pending = report, None, None
+        self._running_layout(False)
         self.query_one("#mock-answer", AnswerBox).display = False
         self.query_one("#mock-hints", Markdown).update("")
         self.query_one("#mock-verdict", Markdown).update(f"*{text('mock.report_keys', self.app.lang)}*")

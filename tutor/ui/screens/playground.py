@@ -128,7 +128,10 @@ class PlaygroundScreen(SectionScreen):
         for name in NUMBER_FIELDS:
             raw = self.query_one(f"#field-{name}", Input).value.strip()
             if raw:
-                settings[name] = parse_count(raw)
+                try:
+                    settings[name] = parse_count(raw)
+                except ValueError as error:  # say which box: "not a number: '.'" alone did not
+                    raise ValueError(f"{text(f'field.{name}', self.app.lang)}: {error}") from None
         for name in CHOICE_FIELDS:
             settings[name] = self.query_one(f"#field-{name}", Select).value
         for name in SWITCH_FIELDS:
