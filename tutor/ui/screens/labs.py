@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.screens.labs_text import brief_markdown, outcome_text
+from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
@@ -37,7 +37,7 @@ class LabsScreen(SectionScreen):
         Binding("f3", "hint", "Hint", id="labs-hint"),
         Binding("f4", "start_copy", "Start", id="labs-start"),
         Binding("f5", "run", "Run", id="labs-run"),
-        Binding("f6", "check", "Check", id="labs-check"),
+        Binding("f6", "check", "Check lab", id="labs-check"),
         Binding("f7", "stop", "Stop", id="labs-stop"),
         Binding("f8", "toggle_watch", "Watch", id="labs-watch"),
         Binding("f9", "next_lab", "Next lab", id="labs-next"),
@@ -499,5 +499,5 @@ def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
     prompt = Text(f"{STATUS_MARK[status]} {name}")
     if entry.lab.gpu_only:
         prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
-    prompt.append(f"\n  {entry.lab.kind} · {entry.lab.title.get(lang)}", style="dim")
+    prompt.append(f"\n  {kind_name(entry.lab.kind, lang)} · {entry.lab.title.get(lang)}", style="dim")
     return prompt

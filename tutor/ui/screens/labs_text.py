@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tutor.ui.strings import plural, register, text
+from tutor.ui.strings import STRINGS, plural, register, text
 
 register({
     "labs.list": ("Labs", "实验"),
     "labs.gpu_only": ("GPU only", "仅限 GPU"),
+    "labs.kind.parallel": ("parallel", "并行"),
+    "labs.kind.hang": ("hang", "卡死"),
+    "labs.kind.perf": ("perf", "性能"),
     "labs.busy_quit": ("A run of the lab {lab} (quitting stops it)", "实验 {lab} 的运行(退出会停止它)"),
     "labs.tab_brief": ("Brief", "说明"),
     "labs.tab_run": ("Run", "运行"),
@@ -68,7 +71,7 @@ OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red",
 def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: str | None) -> str:
     lab = entry.lab
     lines = [f"## {lab.title.get(lang)}", "",
-             f"*{text('labs.meta', lang, kind=lab.kind, ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
+             f"*{text('labs.meta', lang, kind=kind_name(lab.kind, lang), ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
              "", lab.brief.get(lang).rstrip(), "",
              text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
              f"*{text('labs.keys', lang)}*", ""]  # prose, not code: a code span does not wrap
@@ -104,6 +107,12 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
             line.append("\n" + (text("labs.next_line", lang, lab=next_lab) if next_lab else text("labs.all_passed", lang))
                         + "\n", style="bold")
     return line
+
+
+def kind_name(kind: str, lang: str) -> str:
+    """A lab's kind in the learner's language (Chinese mode showed "parallel", "hang", "perf")."""
+    key = f"labs.kind.{kind}"
+    return text(key, lang) if key in STRINGS else kind
 
 
 def _ranks(count: int, lang: str) -> str:
