@@ -92,3 +92,41 @@ def test_each_step_time_says_which_steps_it_is_from_and_bars_fit_the_pane():
         assert max(len(line) for line in shown.splitlines() if "█" in line or "░" in line) <= 44  # an 80-column pane
     blinded = metrics_text(blind(evidence), "en").plain
     assert "data-loading" not in blinded and "()" not in blinded
+
+
+@pytest.mark.timeout(60)
+async def test_a_perf_labs_experiment_runs_from_the_app_and_shows_its_measurements(tutor_home, monkeypatch):
+    """Minor 7: `tutor lab experiment … --vary data` existed only in the CLI. The experiment's runs
+    are replaced here (the CLI's tests run them for real); what is checked is the screen's part."""
+    import tutor.labs.experiments as experiments
+    import tutor.labs.launch
+
+    calls = []
+
+    def fake(kind):
+        def run(entry, options, on_event=None):
+            calls.append((kind, entry.name, options.backend))
+            return {"experiment": kind, "lab": entry.name, "message": "synthetic data makes the step 2.00× as fast",
+                    "conclusion": "the loader is on the critical path",
+                    "runs": [{"label": "its own loader", "outcome": "ok", "step_time_s": 0.2, "tokens_per_s": 1e4,
+                              "mfu": None, "summary": "measured", "category": "data-loading"}]}
+        return run
+
+    monkeypatch.setattr(experiments, "vary_data", fake("data"))
+    monkeypatch.setattr(experiments, "vary_ranks", fake("ranks"))
+    monkeypatch.setattr(tutor.labs.launch, "require_torch", lambda: None)
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_labs(pilot)
+        await pilot.press("ctrl+d")  # tp-mlp is not a perf lab: refused, nothing runs
+        await settle(pilot)
+        assert calls == [] and screen.run is None
+        screen.open_lab("slow-dataloader")
+        screen.query_one("#lab-list").focus()
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert calls == [("data", "slow-dataloader", "gloo")] and screen.run is None
+        outcome = str(screen.query_one("#lab-outcome", Static).content)
+        assert "Controlled experiment" in outcome and "2.00× as fast" in outcome
+        assert "the loader is on the critical path" not in outcome  # no conclusion before a diagnosis
+        assert screen.query_one("#lab-tabs").active == "tab-evidence" and app.ui_errors == []

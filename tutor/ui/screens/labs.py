@@ -41,6 +41,10 @@ class LabsScreen(SectionScreen):
         Binding("f7", "stop", "Stop", id="labs-stop"),
         Binding("f8", "toggle_watch", "Watch", id="labs-watch"),
         Binding("f9", "next_lab", "Next lab", id="labs-next"),
+        # Perf labs' controlled experiments, as `tutor lab experiment --vary data|ranks` (minor 7).
+        # Control keys: a letter typed by mistake (or by the monkey test) must not start two runs.
+        Binding("ctrl+d", "experiment('data')", "Vary data", id="labs-vary-data", show=False),
+        Binding("ctrl+r", "experiment('ranks')", "Vary ranks", id="labs-vary-ranks", show=False),
     ]
 
     def __init__(self) -> None:
@@ -59,6 +63,8 @@ class LabsScreen(SectionScreen):
         self.diagnosed = False
         """Whether the learner has tried a diagnosis of this lab: until then a run shows what the
         tools measured, not the tutor's classification (as `tutor lab run` does, issue 19)."""
+        self.experiment: dict | None = None
+        """The last controlled experiment's result (as the learner may see it), shown in Evidence."""
         self.watching = False
         """Watch mode: every save of the learner's copy checks it again (`tutor lab check --watch`)."""
 
@@ -149,7 +155,7 @@ class LabsScreen(SectionScreen):
                                                                 .get("step_time_s"))
         if self.evidence is None:
             metrics.show(None, lang)
-            self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
+            self.query_one("#lab-outcome", Static).update(self._experiment_text() or text("labs.no_run", lang))
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
             self._show_verdict()  # clears it: one lab's verdict never stays under another (minor 5)
@@ -158,7 +164,8 @@ class LabsScreen(SectionScreen):
 
         shown = self._shown_evidence()
         metrics.show(shown, lang)
-        self.query_one("#lab-outcome", Static).update(outcome_text(shown, lang, self.check, self._next_name()))
+        self.query_one("#lab-outcome", Static).update(outcome_text(shown, lang, self.check, self._next_name())
+                                                      + self._experiment_text())
         hung = self.evidence["outcome"] in ("hang", "crash")
         self.query_one("#lab-hang", LabHangView).show(view(self.evidence, reveal=self.revealed) if hung else None, lang)
         # A perf lab is diagnosed from a run that finished (its category, its cause), a hang lab
@@ -199,7 +206,7 @@ class LabsScreen(SectionScreen):
             self._stop_watching()
         self.entry, self.hints, self.evidence, self.check, self.verdict, self.revealed = \
             self.labs[name], 0, None, None, None, False
-        self.diagnosed = False
+        self.diagnosed, self.experiment = False, None
         self._show_brief()
         self._show_evidence()
         self._latest(name)
@@ -443,6 +450,70 @@ class LabsScreen(SectionScreen):
         self.open_lab(following)
         self.query_one("#lab-tabs", TabbedContent).active = "tab-brief"
 
+    # -- controlled experiments (perf labs)
+
+    def action_experiment(self, variable: str) -> None:
+        """d: the same program with synthetic data; r: on one rank and on all of them."""
+        if self.entry is None:
+            return
+        if self.entry.lab.kind != "perf":
+            self.notify(text("labs.no_experiment", self.app.lang), severity="warning")
+            return
+        if self.run is not None:
+            self.notify(text("labs.busy", self.app.lang), severity="warning")
+            return
+        from tutor.errors import TutorError
+        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.launch import require_torch
+
+        try:
+            require_torch()
+            _, backend, _ = resolve(self.entry, RunOptions())  # the GPU-only refusal, in one line
+        except TutorError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.run = _ExperimentRun()
+        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
+        self.notify(text("labs.experiment_started", self.app.lang, variable=variable))
+        self._experiment(self.entry, variable, RunOptions(backend=backend))
+
+    @work(thread=True, exclusive=True, group="labs-experiment")
+    def _experiment(self, entry, variable: str, options) -> None:
+        from tutor.labs.experiments import for_learner, vary_data, vary_ranks
+
+        def on_event(event) -> None:
+            try:
+                self.app.call_from_thread(self._on_event, f"experiment {variable}", event)
+            except RuntimeError:  # the app is closing
+                pass
+
+        try:
+            result = for_learner((vary_data if variable == "data" else vary_ranks)(entry, options, on_event=on_event),
+                                 entry.name)
+        finally:
+            self.run = None
+        try:
+            self.app.call_from_thread(self._experimented, entry, result)
+        except RuntimeError:
+            pass
+
+    def _experimented(self, entry, result: dict) -> None:
+        if self.entry is not entry:
+            return
+        self.experiment = result
+        self._show_evidence()
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+
+    def _experiment_text(self) -> Text:
+        from tutor.labs.experiments import experiment_text
+
+        if self.experiment is None:
+            return Text("")
+        shown = Text(f"\n{text('labs.experiment', self.app.lang)}\n", style="bold")
+        shown.append("\n".join(experiment_text(self.experiment)) + "\n")
+        return shown
+
     # -- the diagnosis
 
     @on(Input.Submitted, "#lab-answer")
@@ -501,3 +572,12 @@ def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
         prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
     prompt.append(f"\n  {kind_name(entry.lab.kind, lang)} · {entry.lab.title.get(lang)}", style="dim")
     return prompt
+
+
+class _ExperimentRun:
+    """Stands for an experiment's runs while they go: the screen is busy. The experiment's two
+    runs are made by `tutor.labs.experiments`, which does not hand them out, so F7 cannot stop
+    them; leaving the app does (the runner's parent-death signal)."""
+
+    def cancel(self) -> None:
+        pass

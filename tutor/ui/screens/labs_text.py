@@ -23,6 +23,8 @@ register({
                   "F3 hint · Esc home",
                   "F4 开始(拷贝一份)· F5 运行 · F6 检查 · F7 停止 · F8 监视(保存即检查)· F9 下一个实验 · "
                   "F3 提示 · Esc 回首页"),
+    "labs.perf_keys": ("Experiments: ctrl+d runs it with synthetic data, ctrl+r on one rank and on all of them.",
+                       "控制变量实验:ctrl+d 换成 synthetic data 再跑,ctrl+r 对比一个 rank 和全部 rank。"),
     "labs.meta": ("{kind} · {ranks} · no-progress limit {timeout:g} s · {status}",
                   "{kind} · {ranks} 个 rank · 无进展超时 {timeout:g} 秒 · {status}"),
     "labs.status.new": ("not started", "未开始"),
@@ -53,6 +55,10 @@ register({
     "labs.next_line": ("F9: next lab ({lab})", "F9:下一个实验({lab})"),
     "labs.passed_next": ("Passed. F9 opens the next lab: {lab}", "通过了。按 F9 打开下一个实验:{lab}"),
     "labs.all_passed": ("Every lab this machine can run is passed.", "这台机器能跑的实验都通过了。"),
+    "labs.no_experiment": ("Experiments are for the perf labs.", "控制变量实验只适用于性能类实验。"),
+    "labs.experiment_started": ("Experiment: vary {variable} (two runs, one after the other).",
+                                "实验:改变 {variable}(依次跑两次)。"),
+    "labs.experiment": ("Controlled experiment", "控制变量实验"),
     "labs.watch_off": ("Watch mode off.", "已关闭监视模式。"),
     "labs.watch_needs_copy": ("F4 first: watch mode checks your copy each time you save it.",
                               "先按 F4:监视模式会在你每次保存副本时重新检查。"),
@@ -75,6 +81,8 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
              "", lab.brief.get(lang).rstrip(), "",
              text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
              f"*{text('labs.keys', lang)}*", ""]  # prose, not code: a code span does not wrap
+    if lab.kind == "perf":
+        lines += [f"*{text('labs.perf_keys', lang)}*", ""]
     if hints_shown:
         lines += [f"**{text('labs.hints', lang)}**", ""]
         lines += [f"{index}. {hint.get(lang)}" for index, hint in enumerate(lab.hints[:hints_shown], 1)] + [""]
