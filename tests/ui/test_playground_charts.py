@@ -113,3 +113,21 @@ async def test_a_bad_number_says_which_box_it_is_in(tutor_home):
         app.screen.query_one("#field-mfu", Input).value = "1e999"
         await settle(pilot)
         assert "MFU(如 0.4): number out of range" in _shown(app, "#memory-chart")
+
+
+@pytest.mark.timeout(60)
+async def test_f8_hides_the_form_and_the_charts_take_the_width(tutor_home):
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        results = app.screen.query_one("#results")
+        narrow = results.size.width
+        await pilot.press("f8")
+        await settle(pilot)
+        assert not app.screen.query_one("#settings").display and results.size.width > narrow + 30
+        rows = [line for line in _shown(app, "#pipeline-chart").splitlines() if line[:3].strip().isdigit()]
+        assert rows and max(len(row) for row in rows) > narrow  # redrawn to the new width
+        await pilot.press("f8")
+        await settle(pilot)
+        assert app.screen.query_one("#settings").display and app.focused.id == "field-gpus"

@@ -39,6 +39,7 @@ class PlaygroundScreen(SectionScreen):
     BINDINGS = [
         Binding("f3", "cycle_color", "Color ranks by", id="color"),
         Binding("f4", "cycle_schedule", "Schedule", id="schedule"),
+        Binding("f8", "toggle_form", "Form", id="form"),
     ]
 
     def __init__(self) -> None:
@@ -349,6 +350,17 @@ class PlaygroundScreen(SectionScreen):
             out.append("\n" + text("playground.traffic", lang) + "\n", style="bold")
             out.append("\n".join(f"  {line}" for line in traffic) + "\n")
         return out
+
+    def action_toggle_form(self) -> None:
+        """Hide the settings to give the charts the whole width (at 80 columns the form takes half
+        of it and the pipeline chart starts below the fold), or show them again."""
+        form = self.query_one("#settings")
+        form.display = not form.display
+        if form.display:
+            self.query_one("#field-gpus", Input).focus()
+        else:
+            self.query_one("#result-tabs", TabbedContent).focus()
+        self.call_after_refresh(self.recompute)  # the charts are drawn to the new width
 
     def action_cycle_color(self) -> None:
         self._color_by = (self._color_by + 1) % len(COLOR_BY)
