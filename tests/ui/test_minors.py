@@ -180,3 +180,34 @@ async def test_the_command_palette_asks_in_chinese_in_chinese_mode(tutor_home):
         await settle(pilot)
         assert app.screen.query_one(Input).placeholder == "搜索命令…"
         await pilot.press("escape")
+
+
+@pytest.mark.timeout(60)
+async def test_an_answer_typed_fast_then_ctrl_s_is_submitted_whole(tutor_home, fixture_content):
+    """Found driving the app: ctrl+s is acted on as the app reads it, ahead of the keys typed just
+    before it, so "space ctrl+s" in a choice submitted nothing and "1120 GB ctrl+s" could lose its end."""
+    import asyncio
+
+    from textual.widgets import Markdown
+
+    from tests.ui.helpers import burst
+    from tutor.store import Store, attempts
+
+    app = TutorApp()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question("memory-total")
+        await settle(pilot)
+        burst(app, *"1120 GB", "ctrl+s")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+        app.screen.open_question("tp-where")
+        await settle(pilot)
+        burst(app, "space", "ctrl+s")  # tick the highlighted (first, right) option and check at once
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+    with Store() as store:
+        assert [a.answer for a in attempts(store, "memory-total")] == ["1120 GB"]

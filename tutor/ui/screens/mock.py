@@ -230,6 +230,12 @@ class MockScreen(SectionScreen):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self.session is None or self.session.current is None or self._busy or self.verdict_pending is not None:
             return
         answer = self.query_one("#mock-answer", AnswerBox).answer()

@@ -259,6 +259,12 @@ class PracticeScreen(SectionScreen):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self._question is None:
             return
         answer = self.query_one("#answer-box", AnswerBox).answer()

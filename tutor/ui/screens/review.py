@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Input, Markdown, Static
 
-from tutor.ui.guard import Guarded
+from tutor.ui.guard import Guarded, callback
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.strings import register, text
 from tutor.ui.widgets.footer import TutorFooter
@@ -136,6 +136,12 @@ class ReviewScreen(Screen, metaclass=Guarded):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self.task is None or self.result is not None:
             return
         answer = self.query_one("#review-answer", AnswerBox).answer()

@@ -5,7 +5,7 @@
 - OptionList's page up/down reads the line index of the highlighted option, which exists only
   after the list has been laid out: PageUp right after a list is refilled (or as the command
   palette opens) raised KeyError and ended the app.
-- A text field's editing keys (Backspace, Delete, arrows, Home, End, ctrl+w, …) are bindings, which
+- A text field's (and an option list's) editing keys (Backspace, Delete, arrows, Home, End, ctrl+w, …) are bindings, which
   Textual runs only once the key has bubbled from the field up to the app, while a printable key is
   inserted by the field at once. Typed fast, a Backspace then ran after the digits typed behind it
   (walkthrough minor 1: select-all, BSpace 4 left the field blank). Here a field runs its own
@@ -44,10 +44,11 @@ def _in_order(textual_on_key):
             for binding in self._bindings.key_to_bindings.get(event.key, ()):
                 if binding.priority:
                     continue  # the app ran it already, before the key reached the field
-                event.prevent_default()
-                event.stop()
-                await self.app.run_action(binding.action, self)
-                return
+                if await self.app.run_action(binding.action, self):
+                    event.prevent_default()
+                    event.stop()
+                    return
+                break  # skipped or disabled here: the key goes on to the parents as usual
         await textual_on_key(self, event)
 
     return _on_key
@@ -60,9 +61,12 @@ def keys_in_order(field_class) -> None:
         field_class._on_key._tutor_in_order = True
 
 
-# On the base class: every text field of the app, ours and those inside Textual's widgets (the
-# TextArea of the answer box is patched where it is imported: it is not needed at start-up).
+# On the base classes: every text field and option list of the app, ours and those inside
+# Textual's widgets (a Select's overlay, the palette's list); the TextArea of the answer box is
+# patched where it is imported, as it is not needed at start-up. An option list's space (tick an
+# option) typed just before ctrl+s is then ticked before the answer is read.
 keys_in_order(Input)
+keys_in_order(OptionList)
 
 
 class SafeOptionList(OptionList, metaclass=Guarded):
