@@ -211,3 +211,16 @@ async def test_an_answer_typed_fast_then_ctrl_s_is_submitted_whole(tutor_home, f
         assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
     with Store() as store:
         assert [a.answer for a in attempts(store, "memory-total")] == ["1120 GB"]
+
+
+def test_review_and_lab_counts_read_as_english():
+    """Polish 1 and 2, found driving the app: "0 card(s) in the queue", "1 check(s) failed"."""
+    from tutor.ui.screens.labs_text import outcome_text
+    from tutor.ui.screens.review import ReviewScreen  # noqa: F401  (registers the review strings)
+    from tutor.ui.strings import plural, text
+
+    assert text("review.none", "en", cards=plural(1, "card", "cards", "en"), next="") == \
+        "Nothing is due for review. 1 card in the queue."
+    evidence = {"outcome": "hang", "elapsed_s": 3.0, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
+    check = {"passed": False, "checks": [{"name": "runs", "passed": False, "detail": "hung"}]}
+    assert "Not yet: 1 check failed" in outcome_text(evidence, "en", check).plain

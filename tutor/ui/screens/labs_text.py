@@ -67,7 +67,7 @@ register({
     "labs.saved": ("Saved {files}: checking.", "已保存 {files}:开始检查。"),
     "labs.saved_busy": ("Saved {files} while a run is going: F7 stops it, then save again.",
                         "保存了 {files},但还有运行没结束:先按 F7 停止,再保存一次。"),
-    "labs.not_yet": ("✗ Not yet: {failed} check(s) failed", "✗ 还没通过:{failed} 项检查失败"),
+    "labs.not_yet": ("✗ Not yet: {failed} failed", "✗ 还没通过:{failed} 项检查失败"),
 })
 
 OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red", "wrong": "bold red",
@@ -106,7 +106,7 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
     if check is not None:
         failed = sum(not item["passed"] for item in check["checks"])
         line.append("\n" + (text("labs.passed", lang) if check["passed"] else
-                            text("labs.not_yet", lang, failed=failed)) + "\n",
+                            text("labs.not_yet", lang, failed=plural(failed, "check", "checks", lang))) + "\n",
                     style="bold green" if check["passed"] else "bold red")
         for item in check["checks"]:
             line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
