@@ -41,6 +41,9 @@ OptionList._move_page = _move_page_when_laid_out
 def _in_order(textual_on_key):
     async def _on_key(self, event) -> None:
         if not event.is_printable:
+            restart_blink = getattr(self, "_restart_blink", None)
+            if restart_blink is not None:
+                restart_blink()  # as Textual's field does for every key: the cursor shows while typing
             for binding in self._bindings.key_to_bindings.get(event.key, ()):
                 if binding.priority:
                     continue  # the app ran it already, before the key reached the field
