@@ -224,3 +224,12 @@ def test_review_and_lab_counts_read_as_english():
     evidence = {"outcome": "hang", "elapsed_s": 3.0, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
     check = {"passed": False, "checks": [{"name": "runs", "passed": False, "detail": "hung"}]}
     assert "Not yet: 1 check failed" in outcome_text(evidence, "en", check).plain
+
+
+def test_progress_review_line_counts_in_english():
+    """Polish 1, found driving the app: "1 cards", "1 reviews done", a raw ISO next-due time."""
+    from tutor.ui.screens.progress import _review_and_mock_lines
+
+    line = _review_and_mock_lines({"review": {"cards": 1, "due": 0, "reviews": 1,
+                                              "next_due": "2026-12-01T15:00:00+00:00"}}, "en").splitlines()[0]
+    assert line == "Reviews: 1 card, 0 due now, next 2026-12-01 15:00 UTC · 1 review done"

@@ -27,7 +27,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "progress.mastery": ("now", "当前"),
     "progress.solved": ("solved", "已解决"),
     "progress.tried": ("tried", "做过"),
-    "progress.review": ("Reviews: {cards} cards, {due} due now, next {next} · {reviews} reviews done",
+    "progress.review": ("Reviews: {cards}, {due} due now, next {next} · {reviews} done",
                         "复习:{cards} 张卡片,{due} 张到期,下一张 {next} · 已复习 {reviews} 次"),
     "progress.mock": ("Mock {format}: {spark} last {last}, best {best} ({n} finished)",
                       "模拟面试 {format}:{spark} 最近 {last},最好 {best}(完成 {n} 次)"),

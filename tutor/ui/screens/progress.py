@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.strings import plural, text
+from tutor.ui.strings import plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
@@ -23,9 +23,9 @@ def sparkline(scores: list[float]) -> str:
 def _review_and_mock_lines(record: dict, lang: str) -> str:
     """Spaced review at a glance, then each mock-interview format's recent scores as a sparkline."""
     review = record.get("review") or {}
-    lines = [text("progress.review", lang, cards=review.get("cards", 0), due=review.get("due", 0),
-                  reviews=review.get("reviews", 0),
-                  next=(review.get("next_due") or "–").replace("T", " ")[:16])]
+    lines = [text("progress.review", lang, cards=plural(review.get("cards", 0), "card", "cards", lang),
+                  due=review.get("due", 0), reviews=plural(review.get("reviews", 0), "review", "reviews", lang),
+                  next=when(review.get("next_due"), lang))]
     by_format = (record.get("mock") or {}).get("by_format") or {}
     for name, trend in sorted(by_format.items()):
         if trend["recent"]:
