@@ -30,3 +30,14 @@ async def open_labs(pilot):
     await pilot.press("b")
     await settle(pilot)
     return pilot.app.screen
+
+
+def burst(app, *keys: str) -> None:
+    """Send keys as a fast typist or a paste does: all queued at once, none waiting for the one
+    before it to be handled (Pilot's press waits for each key)."""
+    from textual import events
+
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app._driver.send_message(event)

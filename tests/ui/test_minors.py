@@ -110,3 +110,126 @@ async def test_a_long_section_is_read_when_its_end_was_on_screen_not_when_opened
         assert second in screen._read
     with Store() as store:
         assert {first, second} <= set(sections_read(store))
+
+
+@pytest.mark.timeout(60)
+async def test_keys_typed_in_a_burst_after_tab_land_in_the_field_tab_moved_to(tutor_home):
+    """Minor 1: Tab, Shift+Tab, BSpace 8 1 9 2 typed fast in GPUs (8192) left 819 / 81992: the
+    keys after a Tab reached the field Tab was leaving (Tab moved focus only once it had bubbled up)."""
+    import asyncio
+
+    from tests.ui.helpers import burst
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        gpus = app.screen.query_one("#field-gpus", Input)
+        gpus.value = "8192"
+        gpus.focus()
+        await settle(pilot)
+        burst(app, "tab", "shift+tab", "backspace", "8", "1", "9", "2", "tab", "backspace", "8")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert gpus.value == "8192" and app.screen.query_one("#field-tp", Input).value == "8"
+        assert app.focused.id == "field-tp" and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_a_backspace_typed_fast_runs_before_the_keys_after_it(tutor_home):
+    """Minor 1: BSpace 4 in a selected field left it blank; BSpace 8 1 9 2 gave 8192819: Backspace, a
+    binding, ran when it had bubbled up to the app, after the digits typed behind it."""
+    import asyncio
+
+    from textual.widgets import TextArea
+
+    from tests.ui.helpers import burst
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        seq = app.screen.query_one("#field-seq", Input)
+        seq.focus()
+        await settle(pilot)
+        burst(app, "end", "backspace", "backspace", "backspace", "backspace", "4", "0", "9", "6", "left", "backspace", "1")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert seq.value == "4016"
+        await pilot.press("escape", "p")
+        await settle(pilot)
+        app.screen.open_question("clarify-gpus" if "clarify-gpus" in app.screen._content.questions else
+                                 next(q for q, loaded in app.screen._content.questions.items()
+                                      if loaded.model.steps[0].kind in ("open", "clarify", "design")))
+        await settle(pilot)
+        area = app.screen.query_one(TextArea)
+        area.focus()
+        burst(app, "a", "b", "c", "backspace", "d")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert area.text == "abd" and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+async def test_the_command_palette_asks_in_chinese_in_chinese_mode(tutor_home):
+    """Minor 22: the command palette stayed English in Chinese mode."""
+    app = TutorApp(lang="zh")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert app.screen.query_one(Input).placeholder == "搜索命令…"
+        await pilot.press("escape")
+
+
+@pytest.mark.timeout(60)
+async def test_an_answer_typed_fast_then_ctrl_s_is_submitted_whole(tutor_home, fixture_content):
+    """Found driving the app: ctrl+s is acted on as the app reads it, ahead of the keys typed just
+    before it, so "space ctrl+s" in a choice submitted nothing and "1120 GB ctrl+s" could lose its end."""
+    import asyncio
+
+    from textual.widgets import Markdown
+
+    from tests.ui.helpers import burst
+    from tutor.store import Store, attempts
+
+    app = TutorApp()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question("memory-total")
+        await settle(pilot)
+        burst(app, *"1120 GB", "ctrl+s")
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+        app.screen.open_question("tp-where")
+        await settle(pilot)
+        burst(app, "space", "ctrl+s")  # tick the highlighted (first, right) option and check at once
+        await asyncio.sleep(0.5)
+        await settle(pilot)
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+    with Store() as store:
+        assert [a.answer for a in attempts(store, "memory-total")] == ["1120 GB"]
+
+
+def test_review_and_lab_counts_read_as_english():
+    """Polish 1 and 2, found driving the app: "0 card(s) in the queue", "1 check(s) failed"."""
+    from tutor.ui.screens.labs_text import outcome_text
+    from tutor.ui.screens.review import ReviewScreen  # noqa: F401  (registers the review strings)
+    from tutor.ui.strings import plural, text
+
+    assert text("review.none", "en", cards=plural(1, "card", "cards", "en"), next="") == \
+        "Nothing is due for review. 1 card in the queue."
+    evidence = {"outcome": "hang", "elapsed_s": 3.0, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
+    check = {"passed": False, "checks": [{"name": "runs", "passed": False, "detail": "hung"}]}
+    assert "Not yet: 1 check failed" in outcome_text(evidence, "en", check).plain
+
+
+def test_progress_review_line_counts_in_english():
+    """Polish 1, found driving the app: "1 cards", "1 reviews done", a raw ISO next-due time."""
+    from tutor.ui.screens.progress import _review_and_mock_lines
+
+    line = _review_and_mock_lines({"review": {"cards": 1, "due": 0, "reviews": 1,
+                                              "next_due": "2026-12-01T15:00:00+00:00"}}, "en").splitlines()[0]
+    assert line == "Reviews: 1 card, 0 due now, next 2026-12-01 15:00 UTC · 1 review done"

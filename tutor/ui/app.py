@@ -191,7 +191,8 @@ class TutorApp(App, metaclass=Guarded):
         from tutor.ui.widgets.safe import SafeCommandPalette
 
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(SafeCommandPalette(id="--command-palette"))
+            self.push_screen(SafeCommandPalette(id="--command-palette",
+                                                placeholder=text("command.placeholder", self.lang)))
 
     def action_toggle_lang(self) -> None:
         self.lang = "zh" if self.lang == "en" else "en"

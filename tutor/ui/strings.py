@@ -20,11 +20,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
                   "按模块前的键,或 ↑↓ 加回车。ctrl+p:全部命令 · F1:按键说明 · F2:English"),
     "progress.title": ("Progress", "进度"),
-    "progress.totals": ("{attempts} · {accuracy} right · {tried}/{total} questions tried · "
-                        "streak {streak} · {labs}",
-                        "已答 {attempts} 次 · 正确率 {accuracy} · 做过 {tried}/{total} 题 · 连续 {streak} 天 · "
-                        "实验 {labs} 次"),
-    "progress.review": ("Reviews: {cards} cards, {due} due now, next {next} · {reviews} reviews done",
+    "progress.totals": ("{attempts} · {accuracy} right · {solved}/{total} questions solved, {tried} tried · "
+                        "streak {streak} · {labs}, {passed}/{lab_total} labs passed",
+                        "已答 {attempts} 次 · 正确率 {accuracy} · 已解决 {solved}/{total} 题,做过 {tried} 题 · "
+                        "连续 {streak} 天 · 实验运行 {labs} 次,通过 {passed}/{lab_total} 个"),
+    "progress.mastery": ("now", "当前"),
+    "progress.solved": ("solved", "已解决"),
+    "progress.tried": ("tried", "做过"),
+    "progress.review": ("Reviews: {cards}, {due} due now, next {next} · {reviews} done",
                         "复习:{cards} 张卡片,{due} 张到期,下一张 {next} · 已复习 {reviews} 次"),
     "progress.mock": ("Mock {format}: {spark} last {last}, best {best} ({n} finished)",
                       "模拟面试 {format}:{spark} 最近 {last},最好 {best}(完成 {n} 次)"),
@@ -40,10 +43,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lessons.next": ("**n** next section · **b** previous", "**n** 下一节 · **b** 上一节"),
     "lessons.empty": ("No lessons installed.", "没有安装课程。"),
     "practice.list": ("Questions", "题目"),
-    "practice.pick": ("Pick a question on the left (↑↓, Enter). Keys: ctrl+s check · F3 hint · F4 new numbers · "
-                      "F5 show answer · F6 next step · Esc home.",
-                      "在左边选一道题(↑↓,回车)。按键:ctrl+s 提交 · F3 提示 · F4 换一组数 · F5 看答案 · "
-                      "F6 下一步 · Esc 回首页。"),
+    "practice.search": ("/ search (kind: tag: is:solved)", "/ 搜索（类型: 标签: 状态:已解决）"),
+    "practice.counts": ("{shown}/{total} · {solved} solved", "{shown}/{total} · 已解决 {solved}"),
+    "practice.no_match": ("No question matches: change the search (F7 shows all).",
+                          "没有符合的题目：改一下搜索（F7 显示全部）。"),
+    "practice.bad_status": ("is:{value}? solved, unsolved, tried, wrong, new", "状态:{value}? 已解决、未解决、做过、做错、未做"),
+    "practice.pick": ("Pick a question on the left (↑↓, Enter), or search for one (/: words, kind:numeric, "
+                      "tag:memory, section:pipeline, is:unsolved). Keys: ctrl+s check · F3 hint · F4 new numbers · "
+                      "F5 show answer · F6 next step · F7 all questions · F8 hide the list · Esc home.",
+                      "在左边选一道题(↑↓,回车),或者搜索(/:关键词、类型:数值、标签:memory、章节:pipeline、"
+                      "状态:未解决)。按键:ctrl+s 提交 · F3 提示 · F4 换一组数 · F5 看答案 · F6 下一步 · "
+                      "F7 全部题 · F8 隐藏列表 · Esc 回首页。"),
     "practice.step": ("Step {index} of {total}:", "第 {index}/{total} 步:"),
     "practice.variant": ("variant {seed}", "第 {seed} 组数"),
     "practice.hints": ("Hints", "提示"),
@@ -130,6 +140,25 @@ STRINGS: dict[str, tuple[str, str]] = {
                             "这里画的是 1f1b。"),
     "playground.auto": ("Schedule auto → {kind} (F4: gpipe, 1f1b, interleaved)",
                         "调度 auto → {kind}(F4 切换:gpipe、1f1b、interleaved)"),
+    "playground.compressed": ("Compressed: each column is {slots} time slots (a forward pass 1, a backward 2). "
+                              "Purple: forward and backward alternating; █ busy, ▓ half busy or more, ▒ less, "
+                              "░ idle.",
+                              "已压缩：每一列代表 {slots} 个时间格（一次 forward 占 1 格，backward 占 2 格）。"
+                              "紫色：forward 与 backward 交替；█ 一直在忙，▓ 至少一半在忙，▒ 不到一半，░ 空等。"),
+    "playground.stage_first": ("Per GPU of the first pipeline stage, the fullest: {params} parameters, "
+                               "embedding included.",
+                               "按最满的第一个 pipeline stage 计：每卡 {params} 参数（含 embedding）。"),
+    "playground.stage_even": ("Per GPU from the even split Ψ/(TP·PP) = {params} parameters (Ψ is given, not "
+                              "counted); the first stage holds {first} with the embedding (Derivation tab).",
+                              "按平均切分 Ψ/(TP·PP) = 每卡 {params} 参数计（Ψ 是给定的，不是按结构数出来的）；"
+                              "含 embedding 的第一个 stage 有 {first}（见「推导」）。"),
+    "playground.no_ep": ("EP = 1: every rank holds every expert (set EP for a mixture of experts).",
+                         "EP = 1：每张卡都放全部 expert（MoE 模型请填 EP）。"),
+    "playground.bad_ep": ("EP {ep} does not divide DP × CP = {dpcp}: the expert groups fold onto those ranks.",
+                          "EP {ep} 不能整除 DP × CP = {dpcp}：expert 组就是折叠在这些卡上的。"),
+    "playground.ep_folding": ("EP {ep} folded onto DP × CP (MoE folding): one color = one expert shard; the same "
+                              "experts repeat on every replica.",
+                              "EP {ep} 折叠在 DP × CP 上（MoE folding）：同一种颜色 = 同一份 expert；每个副本上重复。"),
     "playground.all_good": ("No problems: the layout is valid and fits.", "没有问题:配置合法,放得下。"),
     "lessons.no_scenario": ("This section has no worked example to open.", "这一节没有可以打开的例子。"),
     "error.title": ("Something went wrong", "出错了"),
@@ -145,6 +174,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind.open": ("open", "问答"),
     "kind.clarify": ("clarify", "澄清"),
     "kind.design": ("design", "设计"),
+    "command.placeholder": ("Search for commands…", "搜索命令…"),
     "command.lang": ("Switch language (English / 中文)", "切换语言(English / 中文)"),
     "command.home": ("Go to the home screen", "回到首页"),
     "command.section": ("Open {section}", "打开{section}"),

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.screens.labs_text import brief_markdown, outcome_text
+from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
@@ -37,8 +37,14 @@ class LabsScreen(SectionScreen):
         Binding("f3", "hint", "Hint", id="labs-hint"),
         Binding("f4", "start_copy", "Start", id="labs-start"),
         Binding("f5", "run", "Run", id="labs-run"),
-        Binding("f6", "check", "Check", id="labs-check"),
+        Binding("f6", "check", "Check lab", id="labs-check"),
         Binding("f7", "stop", "Stop", id="labs-stop"),
+        Binding("f8", "toggle_watch", "Watch", id="labs-watch"),
+        Binding("f9", "next_lab", "Next lab", id="labs-next"),
+        # Perf labs' controlled experiments, as `tutor lab experiment --vary data|ranks` (minor 7).
+        # Control keys: a letter typed by mistake (or by the monkey test) must not start two runs.
+        Binding("ctrl+d", "experiment('data')", "Vary data", id="labs-vary-data", show=False),
+        Binding("ctrl+r", "experiment('ranks')", "Vary ranks", id="labs-vary-ranks", show=False),
     ]
 
     def __init__(self) -> None:
@@ -54,6 +60,13 @@ class LabsScreen(SectionScreen):
         self.revealed = False
         self.verdict: dict | None = None
         self.loaded = False
+        self.diagnosed = False
+        """Whether the learner has tried a diagnosis of this lab: until then a run shows what the
+        tools measured, not the tutor's classification (as `tutor lab run` does, issue 19)."""
+        self.experiment: dict | None = None
+        """The last controlled experiment's result (as the learner may see it), shown in Evidence."""
+        self.watching = False
+        """Watch mode: every save of the learner's copy checks it again (`tutor lab check --watch`)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -76,12 +89,14 @@ class LabsScreen(SectionScreen):
                 # end of the evidence below the stacks (walkthrough M11).
                 with VerticalScroll(id="lab-verdict-pane"):
                     yield Markdown(id="lab-verdict")
+                yield Static(id="lab-watch")
                 yield Input(id="lab-answer")
         yield TutorFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#lab-answer").display = False
+        self.query_one("#lab-watch").display = False
         self.query_one("#lab-list", OptionList).focus()
         self._load()
 
@@ -135,23 +150,38 @@ class LabsScreen(SectionScreen):
         lang = self.app.lang
         answer = self.query_one("#lab-answer", Input)
         metrics = self.query_one("#lab-metrics", LabMetrics)
-        metrics.show(self.evidence, lang)
         # A hang lab measures nothing: its Evidence tab is the hang view, without an empty panel above.
         metrics.display = self.entry.lab.kind == "perf" or bool(((self.evidence or {}).get("metrics") or {})
                                                                 .get("step_time_s"))
         if self.evidence is None:
-            self.query_one("#lab-outcome", Static).update(text("labs.no_run", lang))
+            metrics.show(None, lang)
+            self.query_one("#lab-outcome", Static).update(self._experiment_text() or text("labs.no_run", lang))
             self.query_one("#lab-hang", LabHangView).show(None, lang)
             answer.display = False
             self._show_verdict()  # clears it: one lab's verdict never stays under another (minor 5)
             return
         from tutor.labs.hangreport import view
 
-        self.query_one("#lab-outcome", Static).update(outcome_text(self.evidence, lang, self.check))
+        shown = self._shown_evidence()
+        metrics.show(shown, lang)
+        self.query_one("#lab-outcome", Static).update(outcome_text(shown, lang, self.check, self._next_name())
+                                                      + self._experiment_text())
         hung = self.evidence["outcome"] in ("hang", "crash")
         self.query_one("#lab-hang", LabHangView).show(view(self.evidence, reveal=self.revealed) if hung else None, lang)
-        answer.display = bool(self.entry.lab.diagnosis) and hung
+        # A perf lab is diagnosed from a run that finished (its category, its cause), a hang lab
+        # from one that hung (minor 7: the app had no diagnosis for perf labs).
+        measured = self.entry.lab.kind == "perf" and self.evidence["outcome"] == "ok"
+        answer.display = bool(self.entry.lab.diagnosis) and (hung or measured)
         self._show_verdict()
+
+    def _shown_evidence(self) -> dict | None:
+        """The evidence as the learner may see it now: before a diagnosis attempt, what the tools
+        measured without the tutor's conclusion (`tutor.labs.report.for_learner`, as the CLI)."""
+        from tutor.labs.report import for_learner
+
+        if self.evidence is None or self.diagnosed:
+            return self.evidence
+        return for_learner(self.evidence, self.entry.name, self.entry.lab.kind)
 
     def _show_verdict(self) -> None:
         from tutor.interview.review_tasks import lab_feedback_markdown
@@ -172,8 +202,11 @@ class LabsScreen(SectionScreen):
     def open_lab(self, name: str) -> None:
         if self.run is not None:
             return  # the running lab stays on screen until its run ends or is stopped
+        if self.watching and (self.entry is None or self.entry.name != name):
+            self._stop_watching()
         self.entry, self.hints, self.evidence, self.check, self.verdict, self.revealed = \
             self.labs[name], 0, None, None, None, False
+        self.diagnosed, self.experiment = False, None
         self._show_brief()
         self._show_evidence()
         self._latest(name)
@@ -182,13 +215,16 @@ class LabsScreen(SectionScreen):
     def _latest(self, name: str) -> None:
         from tutor.labs.hangreport import answered, latest
 
-        found = latest(name)
-        if found is not None:
-            self.app.call_from_thread(self._restored, name, found[1], answered(name, found[0]))
+        from tutor.labs.history import has_diagnosed
 
-    def _restored(self, name: str, evidence: dict, answered: bool) -> None:
+        found = latest(name)
+        diagnosed = has_diagnosed(name)
+        if found is not None:
+            self.app.call_from_thread(self._restored, name, found[1], answered(name, found[0]), diagnosed)
+
+    def _restored(self, name: str, evidence: dict, answered: bool, diagnosed: bool) -> None:
         if self.entry is not None and self.entry.name == name and self.evidence is None and self.run is None:
-            self.evidence, self.revealed = evidence, answered
+            self.evidence, self.revealed, self.diagnosed = evidence, answered, diagnosed
             self._show_evidence()
 
     # -- the keys
@@ -282,10 +318,13 @@ class LabsScreen(SectionScreen):
                 record_check(entry, check, solution=False)
             else:
                 record_run(entry, evidence, solution=False)
+            from tutor.labs.history import has_diagnosed
+
+            diagnosed = has_diagnosed(entry.name)
         finally:
             self.run = None  # also after an error: the screen must not stay "busy" forever
         try:
-            self.app.call_from_thread(self._finished, entry, evidence, check)
+            self.app.call_from_thread(self._finished, entry, evidence, check, diagnosed)
         except RuntimeError:
             pass
 
@@ -302,18 +341,178 @@ class LabsScreen(SectionScreen):
             self.query_one("#lab-phase", Static).update(text("labs.phase", self.app.lang, action=action,
                                                              phase=f"{event.name} {event.detail}"[:200]))
 
-    def _finished(self, entry, evidence: dict, check: dict | None) -> None:
-        if check is not None and check["passed"]:
+    def _finished(self, entry, evidence: dict, check: dict | None, diagnosed: bool = False) -> None:
+        passed = check is not None and check["passed"]
+        if passed:
             self.status[entry.name] = "passed"
             self.render_texts(self.app.lang)
         if self.entry is not entry:
             return
-        self.evidence, self.check = evidence, check
+        self.evidence, self.check, self.diagnosed = evidence, check, diagnosed
         self._show_evidence()
+        if passed:
+            following = self._next_name()
+            self.notify(text("labs.passed_next", self.app.lang, lab=following) if following
+                        else text("labs.all_passed", self.app.lang))
         self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
         answer = self.query_one("#lab-answer", Input)
         if answer.display:
             answer.focus()  # after a hang, what the learner types next is the diagnosis (M11)
+
+    # -- watch mode and the next lab: the rustlings loop
+
+    def action_toggle_watch(self) -> None:
+        """F8: check the learner's copy again each time it is saved, until F8 again or another lab."""
+        from tutor.labs.workspace import working_program
+
+        if self.entry is None:
+            return
+        if self.watching:
+            self._stop_watching()
+            self.notify(text("labs.watch_off", self.app.lang))
+            return
+        if working_program(self.entry) is None:
+            self.notify(text("labs.watch_needs_copy", self.app.lang), severity="warning")
+            return
+        from tutor.labs.watch import POLL_S, snapshot
+        from tutor.labs.workspace import watched_files
+
+        self.watching = True
+        self._watched = snapshot(watched_files(self.entry))
+        # A timer, not a worker: a stat of the copy's few files twice a second costs microseconds,
+        # and a worker that never ends would keep "wait for the workers" waiting forever.
+        self._watch_timer = self.set_interval(POLL_S, self._poll_watch)
+        self._show_watch()
+
+    def _stop_watching(self) -> None:
+        self.watching = False
+        timer = getattr(self, "_watch_timer", None)
+        if timer is not None:
+            timer.stop()
+            self._watch_timer = None
+        self._show_watch()
+
+    @callback
+    def _poll_watch(self) -> None:
+        from tutor.labs.watch import snapshot
+        from tutor.labs.workspace import watched_files
+
+        if not self.watching or self.entry is None:
+            return
+        now = snapshot(watched_files(self.entry))
+        if now != self._watched:
+            changed = sorted(path.name for path in set(now) | set(self._watched)
+                             if now.get(path) != self._watched.get(path))
+            self._watched = now
+            self._saved(self.entry, changed)
+
+    def _show_watch(self) -> None:
+        from tutor.labs.workspace import watched_files
+
+        line = self.query_one("#lab-watch", Static)
+        line.display = self.watching
+        if self.watching and self.entry is not None:
+            names = ", ".join(path.name for path in watched_files(self.entry))
+            line.update(text("labs.watching", self.app.lang, files=names[:120]))
+
+    def _saved(self, entry, names: list[str]) -> None:
+        """A save while watching: check again, or say why not (a run is still going)."""
+        if not self.watching or self.entry is not entry:
+            return
+        if self.run is not None:
+            self.notify(text("labs.saved_busy", self.app.lang, files=", ".join(names)), severity="warning")
+            return
+        self.notify(text("labs.saved", self.app.lang, files=", ".join(names)))
+        self._launch("check")
+
+    def _next_name(self) -> str | None:
+        """The next lab in the list not passed yet, after this one (then from the top), or None."""
+        names = list(self.labs)
+        if self.entry is None or self.entry.name not in names:
+            return None
+        start = names.index(self.entry.name)
+        for name in names[start + 1:] + names[:start]:
+            if self.status.get(name) != "passed" and not self.labs[name].lab.gpu_only:
+                return name
+        return None
+
+    def action_next_lab(self) -> None:
+        """F9: on to the next lab not passed yet, as rustlings moves on after a pass."""
+        if self.run is not None:
+            self.notify(text("labs.busy", self.app.lang), severity="warning")
+            return
+        following = self._next_name()
+        if following is None:
+            self.notify(text("labs.all_passed", self.app.lang))
+            return
+        listing = self.query_one("#lab-list", OptionList)
+        listing.highlighted = listing.get_option_index(following)  # opens it (OptionHighlighted)
+        self.open_lab(following)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-brief"
+
+    # -- controlled experiments (perf labs)
+
+    def action_experiment(self, variable: str) -> None:
+        """d: the same program with synthetic data; r: on one rank and on all of them."""
+        if self.entry is None:
+            return
+        if self.entry.lab.kind != "perf":
+            self.notify(text("labs.no_experiment", self.app.lang), severity="warning")
+            return
+        if self.run is not None:
+            self.notify(text("labs.busy", self.app.lang), severity="warning")
+            return
+        from tutor.errors import TutorError
+        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.launch import require_torch
+
+        try:
+            require_torch()
+            _, backend, _ = resolve(self.entry, RunOptions())  # the GPU-only refusal, in one line
+        except TutorError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        self.run = _ExperimentRun()
+        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
+        self.notify(text("labs.experiment_started", self.app.lang, variable=variable))
+        self._experiment(self.entry, variable, RunOptions(backend=backend))
+
+    @work(thread=True, exclusive=True, group="labs-experiment")
+    def _experiment(self, entry, variable: str, options) -> None:
+        from tutor.labs.experiments import for_learner, vary_data, vary_ranks
+
+        def on_event(event) -> None:
+            try:
+                self.app.call_from_thread(self._on_event, f"experiment {variable}", event)
+            except RuntimeError:  # the app is closing
+                pass
+
+        try:
+            result = for_learner((vary_data if variable == "data" else vary_ranks)(entry, options, on_event=on_event),
+                                 entry.name)
+        finally:
+            self.run = None
+        try:
+            self.app.call_from_thread(self._experimented, entry, result)
+        except RuntimeError:
+            pass
+
+    def _experimented(self, entry, result: dict) -> None:
+        if self.entry is not entry:
+            return
+        self.experiment = result
+        self._show_evidence()
+        self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
+
+    def _experiment_text(self) -> Text:
+        from tutor.labs.experiments import experiment_text
+
+        if self.experiment is None:
+            return Text("")
+        shown = Text(f"\n{text('labs.experiment', self.app.lang)}\n", style="bold")
+        shown.append("\n".join(experiment_text(self.experiment)) + "\n")
+        return shown
 
     # -- the diagnosis
 
@@ -346,7 +545,7 @@ class LabsScreen(SectionScreen):
 
     def _graded(self, entry, verdict: dict) -> None:
         if self.entry is entry:
-            self.verdict, self.revealed = verdict, True
+            self.verdict, self.revealed, self.diagnosed = verdict, True, True
             self._show_evidence()
             self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
 
@@ -358,6 +557,8 @@ class LabsScreen(SectionScreen):
     def on_screen_suspend(self) -> None:
         if self.run is not None:
             self.run.cancel()
+        if self.watching:
+            self._stop_watching()
 
     def on_unmount(self) -> None:
         if self.run is not None:
@@ -369,5 +570,14 @@ def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
     prompt = Text(f"{STATUS_MARK[status]} {name}")
     if entry.lab.gpu_only:
         prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
-    prompt.append(f"\n  {entry.lab.kind} · {entry.lab.title.get(lang)}", style="dim")
+    prompt.append(f"\n  {kind_name(entry.lab.kind, lang)} · {entry.lab.title.get(lang)}", style="dim")
     return prompt
+
+
+class _ExperimentRun:
+    """Stands for an experiment's runs while they go: the screen is busy. The experiment's two
+    runs are made by `tutor.labs.experiments`, which does not hand them out, so F7 cannot stop
+    them; leaving the app does (the runner's parent-death signal)."""
+
+    def cancel(self) -> None:
+        pass

@@ -5,19 +5,26 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tutor.ui.strings import plural, register, text
+from tutor.ui.strings import STRINGS, plural, register, text
 
 register({
     "labs.list": ("Labs", "实验"),
     "labs.gpu_only": ("GPU only", "仅限 GPU"),
+    "labs.kind.parallel": ("parallel", "并行"),
+    "labs.kind.hang": ("hang", "卡死"),
+    "labs.kind.perf": ("perf", "性能"),
     "labs.busy_quit": ("A run of the lab {lab} (quitting stops it)", "实验 {lab} 的运行(退出会停止它)"),
     "labs.tab_brief": ("Brief", "说明"),
     "labs.tab_run": ("Run", "运行"),
     "labs.tab_evidence": ("Evidence", "证据"),
     "labs.loading": ("Loading the labs…", "正在读取实验…"),
     "labs.none": ("No labs installed.", "没有安装实验。"),
-    "labs.keys": ("F4 start (your copy) · F5 run · F6 check · F7 stop · F3 hint · Esc home",
-                  "F4 开始(拷贝一份)· F5 运行 · F6 检查 · F7 停止 · F3 提示 · Esc 回首页"),
+    "labs.keys": ("F4 start (your copy) · F5 run · F6 check · F7 stop · F8 watch (check on save) · F9 next lab · "
+                  "F3 hint · Esc home",
+                  "F4 开始(拷贝一份)· F5 运行 · F6 检查 · F7 停止 · F8 监视(保存即检查)· F9 下一个实验 · "
+                  "F3 提示 · Esc 回首页"),
+    "labs.perf_keys": ("Experiments: ctrl+d runs it with synthetic data, ctrl+r on one rank and on all of them.",
+                       "控制变量实验:ctrl+d 换成 synthetic data 再跑,ctrl+r 对比一个 rank 和全部 rank。"),
     "labs.meta": ("{kind} · {ranks} · no-progress limit {timeout:g} s · {status}",
                   "{kind} · {ranks} 个 rank · 无进展超时 {timeout:g} 秒 · {status}"),
     "labs.status.new": ("not started", "未开始"),
@@ -45,7 +52,22 @@ register({
     "labs.outcome": ("{outcome} in {elapsed:.1f} s ({ranks}, {backend})",
                      "{outcome},用时 {elapsed:.1f} 秒({ranks} 个 rank,{backend})"),
     "labs.passed": ("✓ Passed", "✓ 通过"),
-    "labs.not_yet": ("✗ Not yet: {failed} check(s) failed", "✗ 还没通过:{failed} 项检查失败"),
+    "labs.next_line": ("F9: next lab ({lab})", "F9:下一个实验({lab})"),
+    "labs.passed_next": ("Passed. F9 opens the next lab: {lab}", "通过了。按 F9 打开下一个实验:{lab}"),
+    "labs.all_passed": ("Every lab this machine can run is passed.", "这台机器能跑的实验都通过了。"),
+    "labs.no_experiment": ("Experiments are for the perf labs.", "控制变量实验只适用于性能类实验。"),
+    "labs.experiment_started": ("Experiment: vary {variable} (two runs, one after the other).",
+                                "实验:改变 {variable}(依次跑两次)。"),
+    "labs.experiment": ("Controlled experiment", "控制变量实验"),
+    "labs.watch_off": ("Watch mode off.", "已关闭监视模式。"),
+    "labs.watch_needs_copy": ("F4 first: watch mode checks your copy each time you save it.",
+                              "先按 F4:监视模式会在你每次保存副本时重新检查。"),
+    "labs.watching": ("◉ Watching {files}: each save checks it again (F6) · F8 stops",
+                      "◉ 正在监视 {files}:每次保存都会重新检查(F6)· F8 停止"),
+    "labs.saved": ("Saved {files}: checking.", "已保存 {files}:开始检查。"),
+    "labs.saved_busy": ("Saved {files} while a run is going: F7 stops it, then save again.",
+                        "保存了 {files},但还有运行没结束:先按 F7 停止,再保存一次。"),
+    "labs.not_yet": ("✗ Not yet: {failed} failed", "✗ 还没通过:{failed} 项检查失败"),
 })
 
 OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red", "wrong": "bold red",
@@ -55,10 +77,12 @@ OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red",
 def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: str | None) -> str:
     lab = entry.lab
     lines = [f"## {lab.title.get(lang)}", "",
-             f"*{text('labs.meta', lang, kind=lab.kind, ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
+             f"*{text('labs.meta', lang, kind=kind_name(lab.kind, lang), ranks=_ranks(lab.world_size, lang), timeout=lab.timeout_s, status=text(f'labs.status.{status}', lang))}*",
              "", lab.brief.get(lang).rstrip(), "",
              text("labs.copy", lang, path=workspace) if workspace else text("labs.no_copy", lang), "",
-             f"`{text('labs.keys', lang)}`", ""]
+             f"*{text('labs.keys', lang)}*", ""]  # prose, not code: a code span does not wrap
+    if lab.kind == "perf":
+        lines += [f"*{text('labs.perf_keys', lang)}*", ""]
     if hints_shown:
         lines += [f"**{text('labs.hints', lang)}**", ""]
         lines += [f"{index}. {hint.get(lang)}" for index, hint in enumerate(lab.hints[:hints_shown], 1)] + [""]
@@ -68,7 +92,7 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
     return "\n".join(lines).rstrip() + "\n"
 
 
-def outcome_text(evidence: dict, lang: str, check: dict | None = None) -> Text:
+def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab: str | None = None) -> Text:
     """The run's outcome line, the runner's summary, each rank's last step, and a check's verdict."""
     line = Text(text("labs.outcome", lang, outcome=evidence["outcome"], elapsed=evidence.get("elapsed_s") or 0.0,
                      ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
@@ -82,12 +106,21 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None) -> Text:
     if check is not None:
         failed = sum(not item["passed"] for item in check["checks"])
         line.append("\n" + (text("labs.passed", lang) if check["passed"] else
-                            text("labs.not_yet", lang, failed=failed)) + "\n",
+                            text("labs.not_yet", lang, failed=plural(failed, "check", "checks", lang))) + "\n",
                     style="bold green" if check["passed"] else "bold red")
         for item in check["checks"]:
             line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
             line.append(f"{item['detail']}\n")
+        if check["passed"]:
+            line.append("\n" + (text("labs.next_line", lang, lab=next_lab) if next_lab else text("labs.all_passed", lang))
+                        + "\n", style="bold")
     return line
+
+
+def kind_name(kind: str, lang: str) -> str:
+    """A lab's kind in the learner's language (Chinese mode showed "parallel", "hang", "perf")."""
+    key = f"labs.kind.{kind}"
+    return text(key, lang) if key in STRINGS else kind
 
 
 def _ranks(count: int, lang: str) -> str:

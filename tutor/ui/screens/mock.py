@@ -16,6 +16,7 @@ from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
+from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.widgets.safe import SafeOptionList
@@ -92,7 +93,13 @@ class MockScreen(SectionScreen):
         self.tick()
         question = self.query_one("#mock-question", Markdown)
         if self.report is not None:
-            question.update(report_text(self.report, lang))
+            # The stages table reflows as a list when the pane is narrower than it: at 80 columns
+            # its "#" column was squeezed empty (walkthrough minor 19).
+            from tutor.ui.screens.lesson_tables import fit_tables
+
+            width = self.query_one("#mock-pane").size.width - 2
+            body = report_text(self.report, lang)
+            question.update(fit_tables(body, width) if width > 0 else body)
         elif self.verdict_pending is not None:
             question.update(stage_text(self.session, lang, self.verdict_pending.stage))
             self._show_verdict(lang)
@@ -188,19 +195,33 @@ class MockScreen(SectionScreen):
         self.session, self.report, self.verdict_pending, self._busy = session, None, None, False
         self._begin_stage()
 
+    def _running_layout(self, running: bool) -> None:
+        """While an interview runs the format list goes and the clock panel narrows: at 80x24 the
+        stage's text and its options then have the room (walkthrough minor 18: 2 of 4 options)."""
+        self.query_one("#mock-side").set_class(running, "-running")
+
     def _begin_stage(self) -> None:
         lang = self.app.lang
+        self._running_layout(True)
         box = self.query_one("#mock-answer", AnswerBox)
         box.display = True
         box.prepare(self.session.step(), lang)
         self.query_one("#mock-hints", Markdown).update("")
         self.query_one("#mock-verdict", Markdown).update("")
         self.session.begin()
-        self.query_one("#mock-question", Markdown).update(stage_text(self.session, lang))
         self.tick()
         self.refresh_bindings()
         box.focus_input()
-        self.query_one("#mock-pane", VerticalScroll).scroll_home(animate=False)
+        self.call_later(self._put_stage, stage_text(self.session, lang))
+
+    @callback
+    async def _put_stage(self, body: str) -> None:
+        """The new stage from its top, once laid out: scrolled at once, the pane kept the end of the
+        last stage's stack dumps (walkthrough minor 18)."""
+        await self.query_one("#mock-question", Markdown).update(body)
+        pane = self.query_one("#mock-pane", VerticalScroll)
+        pane.scroll_home(animate=False)
+        self.call_after_refresh(lambda: pane.scroll_home(animate=False))
 
     # -- answering
 
@@ -209,6 +230,12 @@ class MockScreen(SectionScreen):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self.session is None or self.session.current is None or self._busy or self.verdict_pending is not None:
             return
         answer = self.query_one("#mock-answer", AnswerBox).answer()
@@ -236,19 +263,29 @@ class MockScreen(SectionScreen):
         elif self.session.done:
             self._show_report(self.session.report)
         else:
+            # Short-lived: the toast sits over the next stage's answer box.
             self.notify(text("mock.recorded", self.app.lang, used=clock_text(result.elapsed_s),
-                             budget=clock_text(result.stage.budget_s)))
+                             budget=clock_text(result.stage.budget_s)), timeout=2.5)
             self._begin_stage()
 
     def _show_verdict(self, lang: str) -> None:
         from tutor.interview.present import verdict_markdown
+        from tutor.ui import plain_markdown
 
         result = self.verdict_pending
         following = text("mock.report_next", lang) if self.session.done else text("mock.next", lang)
-        self.query_one("#mock-verdict", Markdown).update(f"{verdict_markdown(result.verdict, lang)}\n*{following}*")
         self.tick()
+        self.call_later(self._put_verdict, f"{verdict_markdown(plain_markdown.verdict(result.verdict), lang)}\n"
+                                           f"*{following}*")
+
+    @callback
+    async def _put_verdict(self, body: str) -> None:
+        """Show the verdict, then bring it into view once laid out (scrolled before, the pane stopped
+        above it, under a stage's stack dumps: walkthrough minor 18)."""
+        verdict = self.query_one("#mock-verdict", Markdown)
+        await verdict.update(body)
         pane = self.query_one("#mock-pane", VerticalScroll)
-        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+        self.call_after_refresh(lambda: pane.scroll_to_widget(verdict, animate=False, top=True))
 
     def action_next(self) -> None:
         if self.verdict_pending is None:
@@ -313,6 +350,7 @@ class MockScreen(SectionScreen):
 
     def _show_report(self, report: dict) -> None:
         self.report, self.session, self.verdict_pending = report, None, None
+        self._running_layout(False)
         self.query_one("#mock-answer", AnswerBox).display = False
         self.query_one("#mock-hints", Markdown).update("")
         self.query_one("#mock-verdict", Markdown).update(f"*{text('mock.report_keys', self.app.lang)}*")

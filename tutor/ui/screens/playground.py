@@ -21,7 +21,7 @@ CHOICE_FIELDS = {"sharding": ("none", "distopt", "zero1", "zero2", "zero3"),
                  "recompute": ("none", "selective", "full")}
 SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
-COLOR_BY = ("tp", "cp", "pp", "dp")
+COLOR_BY = ("tp", "cp", "pp", "dp", "ep")
 MAX_SIMULATED_PASSES = 40_000
 TAB_PANELS = {"tab-pipeline": "pipeline-chart", "tab-ranks": "rank-chart", "tab-checks": "checks",
               "tab-derivation": "derivation"}
@@ -39,6 +39,7 @@ class PlaygroundScreen(SectionScreen):
     BINDINGS = [
         Binding("f3", "cycle_color", "Color ranks by", id="color"),
         Binding("f4", "cycle_schedule", "Schedule", id="schedule"),
+        Binding("f8", "toggle_form", "Form", id="form"),
     ]
 
     def __init__(self) -> None:
@@ -128,7 +129,10 @@ class PlaygroundScreen(SectionScreen):
         for name in NUMBER_FIELDS:
             raw = self.query_one(f"#field-{name}", Input).value.strip()
             if raw:
-                settings[name] = parse_count(raw)
+                try:
+                    settings[name] = parse_count(raw)
+                except ValueError as error:  # say which box: "not a number: '.'" alone did not
+                    raise ValueError(f"{text(f'field.{name}', self.app.lang)}: {error}") from None
         for name in CHOICE_FIELDS:
             settings[name] = self.query_one(f"#field-{name}", Select).value
         for name in SWITCH_FIELDS:
@@ -197,10 +201,29 @@ class PlaygroundScreen(SectionScreen):
         width = max(20, min(60, self.query_one("#results").size.width - 6))
         chart = memory_bar(report["memory"], labels, width=width, lang=lang)
         chart.append("\n")
+        stage = self._stage_note(lang)
+        if stage:
+            chart.append(stage + "\n", style="dim")
         chart.append_text(self._throughput(lang))
         _update(memory_panel, chart)
         self._stale.update(TAB_PANELS)
         self._draw_tab(self.query_one("#result-tabs", TabbedContent).active, lang)
+
+    def _stage_note(self, lang: str) -> str:
+        """Whose memory the bar is (walkthrough minor 4): the engine sizes the first, fullest
+        pipeline stage when it counts Ψ from the model's shape, and the even split Ψ/(TP·PP) when
+        Ψ is stated (the lesson's round 1T); either way the bar says which, with both counts."""
+        from tutor.sizing.display import format_auto
+
+        steps = {step["id"]: step for step in self._report["steps"]}
+        first, even, weights = steps.get("first_stage_params"), steps.get("params_per_gpu"), steps.get("weights")
+        if first is None or even is None or weights is None:
+            return ""
+        first_count = format_auto(first["value"], "params", 1, lang)
+        if "first_stage_params" in weights.get("substituted", ""):
+            return text("playground.stage_first", lang, params=first_count)
+        return text("playground.stage_even", lang, params=format_auto(even["value"], "params", 1, lang),
+                    first=first_count)
 
     def _throughput(self, lang: str) -> Text:
         """Tokens/s, step time, MFU and training days from the engine, or what they need."""
@@ -272,6 +295,9 @@ class PlaygroundScreen(SectionScreen):
                            wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
                            engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n\n")
         width = max(20, self.query_one("#results").size.width - 8)
+        per_column = -(-timeline.makespan // width)
+        if per_column > 1:
+            header.append(text("playground.compressed", lang, slots=per_column) + "\n\n", style="dim")
         return header + pipeline_chart(timeline, width=width)
 
     def _ranks(self, lang: str):
@@ -283,7 +309,16 @@ class PlaygroundScreen(SectionScreen):
         gpus = int(s.get("gpus") or tp * cp * pp * int(s.get("dp") or 1))
         grid = RankGrid(tp=tp, cp=cp, pp=pp, dp=max(1, gpus // (tp * cp * pp)))
         dimension = COLOR_BY[self._color_by]
-        return text("playground.ranks_by", lang, dimension=dimension.upper()) + "\n\n" + rank_grid_chart(grid, dimension).markup
+        heading = Text(text("playground.ranks_by", lang, dimension=dimension.upper()) + "\n")
+        ep = int(s.get("ep") or 1)
+        if dimension == "ep":
+            if ep <= 1:
+                return heading + Text("\n" + text("playground.no_ep", lang))
+            if (grid.cp * grid.dp) % ep:
+                return heading + Text("\n" + text("playground.bad_ep", lang, ep=ep, dpcp=grid.cp * grid.dp),
+                                      style="bold red")
+            heading.append(text("playground.ep_folding", lang, ep=ep) + "\n")
+        return heading + Text("\n") + rank_grid_chart(grid, dimension, ep=ep)
 
     def _checks(self, lang: str) -> Text:
         from tutor.sizing.display import format_value
@@ -315,6 +350,17 @@ class PlaygroundScreen(SectionScreen):
             out.append("\n" + text("playground.traffic", lang) + "\n", style="bold")
             out.append("\n".join(f"  {line}" for line in traffic) + "\n")
         return out
+
+    def action_toggle_form(self) -> None:
+        """Hide the settings to give the charts the whole width (at 80 columns the form takes half
+        of it and the pipeline chart starts below the fold), or show them again."""
+        form = self.query_one("#settings")
+        form.display = not form.display
+        if form.display:
+            self.query_one("#field-gpus", Input).focus()
+        else:
+            self.query_one("#result-tabs", TabbedContent).focus()
+        self.call_after_refresh(self.recompute)  # the charts are drawn to the new width
 
     def action_cycle_color(self) -> None:
         self._color_by = (self._color_by + 1) % len(COLOR_BY)

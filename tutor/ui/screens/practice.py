@@ -8,7 +8,7 @@ import time
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
@@ -36,6 +36,7 @@ class PracticeScreen(SectionScreen):
         Binding("f6", "next_step", "Next step", id="next-step"),
         Binding("f7", "show_all", "All questions", id="all", show=False),  # in F1 and the palette
         Binding("f8", "toggle_list", "List", id="list"),
+        Binding("slash", "search", "Search", id="search", show=False),  # in F1, the palette and the box
     ]
 
     def __init__(self) -> None:
@@ -43,6 +44,8 @@ class PracticeScreen(SectionScreen):
         self._content = None
         self._section: str | None = None
         self._status: dict[str, bool] = {}
+        """Each tried question's best result: True once it was answered right, even if a later
+        attempt (here or in Review) was wrong; False while it never was (walkthrough minor 9)."""
         self._question = None
         self._variant = None
         self._step_index = 0
@@ -55,7 +58,9 @@ class PracticeScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="practice"):
-            yield SafeOptionList(id="question-list")
+            with Vertical(id="question-side"):
+                yield Input(id="question-search", select_on_focus=False)
+                yield SafeOptionList(id="question-list")
             with VerticalScroll(id="question-pane"):
                 yield Markdown(id="question-text")
                 yield AnswerBox(id="answer-box")
@@ -76,8 +81,8 @@ class PracticeScreen(SectionScreen):
         store = self.app.open_store()
         status = {}
         if store is not None:
-            for row in store.query("SELECT question_id, correct FROM attempts ORDER BY id"):
-                status[row["question_id"]] = bool(row["correct"])
+            for row in store.query("SELECT question_id, MAX(correct) AS solved FROM attempts GROUP BY question_id"):
+                status[row["question_id"]] = bool(row["solved"])
         self.app.call_from_thread(self._loaded, content, status)
 
     def _loaded(self, content, status: dict) -> None:
@@ -95,12 +100,29 @@ class PracticeScreen(SectionScreen):
 
     def action_toggle_list(self) -> None:
         """Hide the question list to give the question the whole width, or show it again (M9)."""
+        side = self.query_one("#question-side")
+        side.display = not side.display
+        if side.display:
+            self.query_one("#question-list", OptionList).focus()
+
+    def action_search(self) -> None:
+        side = self.query_one("#question-side")
+        side.display = True
+        self.query_one("#question-search", Input).focus()
+
+    @on(Input.Changed, "#question-search")
+    def _searched(self) -> None:
+        if self._content is not None:
+            self._fill_list(self.app.lang)
+
+    @on(Input.Submitted, "#question-search")
+    def _search_done(self) -> None:
         listing = self.query_one("#question-list", OptionList)
-        listing.display = not listing.display
-        if listing.display:
+        if listing.option_count and not listing.get_option_at_index(0).disabled:
             listing.focus()
 
     def action_show_all(self) -> None:
+        self.query_one("#question-search", Input).value = ""
         self.show_section(None)
 
     def _questions(self) -> list:
@@ -117,16 +139,33 @@ class PracticeScreen(SectionScreen):
         return questions
 
     def _fill_list(self, lang: str) -> None:
+        from tutor.ui.screens.practice_filter import matches, parse
+
+        query = parse(self.query_one("#question-search", Input).value)
+        section_titles = self._section_titles()
+        everything = self._questions()
+        shown = [q for q in everything
+                 if query.empty or matches(q, self._status.get(q.id), query, section_titles.get(q.section, {}))]
         listing = self.query_one("#question-list", OptionList)
         listing.clear_options()
-        listing.add_options(Option(_list_prompt(q, self._status.get(q.id), lang), id=q.id) for q in self._questions())
-        listing.border_title = text("practice.list", lang) + (f" · {self._section_title(lang)}" if self._section else "")
-        listing.highlighted = 0 if listing.option_count else None
-        if self._question is not None:
-            try:
-                listing.highlighted = listing.get_option_index(self._question.id)
-            except Exception:  # the open question is not in this filter
-                pass
+        listing.add_options(Option(_list_prompt(q, self._status.get(q.id), lang), id=q.id) for q in shown)
+        if not shown:
+            listing.add_option(Option(text("practice.no_match", lang), disabled=True))
+        solved = sum(1 for q in everything if self._status.get(q.id))
+        title = text("practice.list", lang) + (f" · {self._section_title(lang)}" if self._section else "")
+        listing.border_title = title + " · " + text("practice.counts", lang, shown=len(shown), total=len(everything),
+                                                    solved=solved)
+        # Said under the list, not in a toast: a toast came with every letter typed ("is:b", "is:ba").
+        listing.border_subtitle = (text("practice.bad_status", lang, value=", ".join(query.unknown))
+                                   if query.unknown else "")
+        listing.highlighted = 0 if shown else None
+        if self._question is not None and any(q.id == self._question.id for q in shown):
+            listing.highlighted = listing.get_option_index(self._question.id)
+
+    def _section_titles(self) -> dict[str, dict[str, str]]:
+        """lesson/section -> {"en": title, "zh": title}, what the search matches a section by."""
+        return {f"{lesson_id}/{section.id}": {"en": section.title.get("en"), "zh": section.title.get("zh")}
+                for lesson_id, loaded in self._content.lessons.items() for section in loaded.model.sections}
 
     def _section_title(self, lang: str) -> str:
         """The lesson section's title, not its slug (walkthrough polish 11: "recipe/trillion-design")."""
@@ -140,6 +179,7 @@ class PracticeScreen(SectionScreen):
     def render_texts(self, lang: str) -> None:
         if self._content is None:
             return
+        self.query_one("#question-search", Input).placeholder = text("practice.search", lang)
         self._fill_list(lang)
         if self._question is None:
             self.query_one("#question-text", Markdown).update(text("practice.pick", lang))
@@ -219,6 +259,12 @@ class PracticeScreen(SectionScreen):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self._question is None:
             return
         answer = self.query_one("#answer-box", AnswerBox).answer()
@@ -230,9 +276,18 @@ class PracticeScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="grade")
     def _grade(self, question, step, variant, answer: str, elapsed: float, hints: int, lang: str) -> None:
-        from tutor.grading import grade
+        from textual.worker import get_current_worker
 
-        verdict = grade(question, answer, step.id, variant.seed)
+        from tutor.grading import grade
+        from tutor.grading.budget import Cancelled
+
+        worker = get_current_worker()
+        try:
+            # A formula grading stops as soon as the learner moves on (another answer, another
+            # question): this worker is exclusive, so its successor cancels it (issue 17).
+            verdict = grade(question, answer, step.id, variant.seed, cancelled=lambda: worker.is_cancelled)
+        except Cancelled:
+            return
         self._record(question, step, variant, answer, verdict, elapsed, hints, lang)
         self.app.call_from_thread(self._graded, question, step, verdict)
 
@@ -259,7 +314,7 @@ class PracticeScreen(SectionScreen):
             return  # the learner moved on while grading ran
         self._last_verdict = verdict
         if verdict.readable:
-            self._status[question.id] = verdict.correct
+            self._status[question.id] = self._status.get(question.id) is True or verdict.correct
             self._fill_list(self.app.lang)
         self._show_verdict(verdict)
 

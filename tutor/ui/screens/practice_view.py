@@ -6,6 +6,7 @@ terminal; the screen only places their Markdown.
 
 from __future__ import annotations
 
+from tutor.ui import plain_markdown
 from tutor.ui.strings import text
 
 
@@ -17,7 +18,10 @@ def question_markdown(question, step, variant, lang: str, step_index: int) -> st
     if len(question.steps) > 1:
         parts += [f"**{text('practice.step', lang, index=step_index + 1, total=len(question.steps))}** "
                   + step_prompt(question, step, variant)[lang], ""]
-    meta = [question.source, ", ".join(question.tags)]
+    from tutor.content import load
+    from tutor.ui.screens.source_text import source_text
+
+    meta = [source_text(question.source, lang, load().lessons), ", ".join(question.tags)]
     if variant.seed:
         meta.append(text("practice.variant", lang, seed=variant.seed))
     parts.append(f"*{' · '.join(meta)}*")
@@ -38,7 +42,8 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
         heading = text("practice.self_assessed", lang)
     elif not verdict.correct and 0 < verdict.score < 1:
         heading = text("practice.partly", lang, score=f"{verdict.score:.0%}")
-    parts = [f"### {heading}", "", verdict.feedback.get(lang, ""), ""]
+    # The feedback is plain text that may quote the answer: shown as typed, one remark a line (L3).
+    parts = [f"### {heading}", "", plain_markdown.lines(verdict.feedback.get(lang, "")), ""]
     if reveal:
         parts += _expected(question, step, variant, lang)
         if step.explain is not None:

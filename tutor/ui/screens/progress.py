@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.strings import plural, text
+from tutor.ui.strings import plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
@@ -23,9 +23,9 @@ def sparkline(scores: list[float]) -> str:
 def _review_and_mock_lines(record: dict, lang: str) -> str:
     """Spaced review at a glance, then each mock-interview format's recent scores as a sparkline."""
     review = record.get("review") or {}
-    lines = [text("progress.review", lang, cards=review.get("cards", 0), due=review.get("due", 0),
-                  reviews=review.get("reviews", 0),
-                  next=(review.get("next_due") or "–").replace("T", " ")[:16])]
+    lines = [text("progress.review", lang, cards=plural(review.get("cards", 0), "card", "cards", lang),
+                  due=review.get("due", 0), reviews=plural(review.get("reviews", 0), "review", "reviews", lang),
+                  next=when(review.get("next_due"), lang))]
     by_format = (record.get("mock") or {}).get("by_format") or {}
     for name, trend in sorted(by_format.items()):
         if trend["recent"]:
@@ -75,6 +75,7 @@ class ProgressScreen(SectionScreen):
         store = self.app.open_store()
         record = summary(store, content) if store is not None else None
         if record is not None:
+            _add_solved(record, store, content)
             record["section_titles"] = {
                 f"{lesson_id}/{section.id}": section.title
                 for lesson_id, loaded in content.lessons.items() for section in loaded.model.sections
@@ -96,20 +97,48 @@ class ProgressScreen(SectionScreen):
         totals.update(text("progress.totals", lang, attempts=plural(record["attempts"], "attempt", "attempts", lang),
                            accuracy=accuracy, tried=record["questions_tried"], total=record["questions_total"],
                            streak=plural(record["streak_days"], "day", "days", lang),
-                           labs=plural(record["lab_runs"], "lab run", "lab runs", lang)))
+                           labs=plural(record["lab_runs"], "lab run", "lab runs", lang),
+                           solved=record["solved"], passed=record["labs_passed"], lab_total=record["labs_total"]))
         titles = record["section_titles"]
         self._fill(self.query_one("#by-section", DataTable), text("progress.section", lang), record["by_section"],
-                   lambda key: titles[key].get(lang) if key in titles else key)
-        self._fill(self.query_one("#by-tag", DataTable), text("progress.tag", lang), record["by_tag"], str)
+                   lambda key: titles[key].get(lang) if key in titles else key, record["solved_by_section"], lang)
+        self._fill(self.query_one("#by-tag", DataTable), text("progress.tag", lang), record["by_tag"], str,
+                   record["solved_by_tag"], lang)
         self.query_one("#progress-practice", Static).update(_review_and_mock_lines(record, lang))
         weak = record["weak_tags"]
         self.query_one("#progress-weak", Static).update(
             text("progress.weak", lang, tags=", ".join(weak)) if weak else text("progress.no_weak", lang))
 
     @staticmethod
-    def _fill(table: DataTable, heading: str, rows: dict[str, dict], label) -> None:
+    def _fill(table: DataTable, heading: str, rows: dict[str, dict], label, solved: dict[str, int], lang: str) -> None:
+        """Mastery (the latest attempt of each question, what the learner can do now) beside how
+        many were ever solved (Practice's ✓) and tried: one table that agrees with the list
+        (walkthrough minor 14: "0% (3/11 tried)" beside questions answered right)."""
         table.clear(columns=True)
-        table.add_columns(heading, "", "%", "✓/Σ")
+        table.add_columns(heading, "", text("progress.mastery", lang), text("progress.solved", lang),
+                          text("progress.tried", lang))
         for key, entry in rows.items():
             table.add_row(label(key), mastery_bar(entry["mastery"]), f"{entry['mastery']:.0%}",
-                          f"{entry['tried']}/{entry['questions']}", key=key)
+                          f"{solved.get(key, 0)}/{entry['questions']}", f"{entry['tried']}/{entry['questions']}",
+                          key=key)
+
+
+def _add_solved(record: dict, store, content) -> None:
+    """Questions ever answered right (the best result, as Practice marks them ✓), by section and
+    tag, and labs whose check passed: counted here so Progress and Practice say the same."""
+    from collections import Counter
+
+    from tutor.labs.catalog import all_labs
+
+    solved = {row["question_id"] for row in store.query("SELECT DISTINCT question_id FROM attempts WHERE correct = 1")}
+    solved &= set(content.questions)
+    by_section, by_tag = Counter(), Counter()
+    for question_id in solved:
+        question = content.questions[question_id].model
+        by_section[question.section] += 1
+        for tag in question.tags:
+            by_tag[tag] += 1
+    labs = set(all_labs())
+    passed = {row["lab"] for row in store.query("SELECT DISTINCT lab FROM lab_runs WHERE action = 'check' AND passed = 1")}
+    record.update(solved=len(solved), solved_by_section=dict(by_section), solved_by_tag=dict(by_tag),
+                  labs_passed=len(passed & labs), labs_total=len(labs))

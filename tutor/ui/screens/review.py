@@ -16,16 +16,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Input, Markdown, Static
 
-from tutor.ui.guard import Guarded
+from tutor.ui.guard import Guarded, callback
 from tutor.interview.clock import Clock, SystemClock
-from tutor.ui.strings import register, text
+from tutor.ui.strings import plural, register, text, when
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 
 register({
     "review.title": ("Review", "复习"),
     "review.status": ("item {index} of {total} due", "到期 {total} 道，第 {index} 道"),
-    "review.none": ("Nothing is due for review. {cards} card(s) in the queue{next}.",
+    "review.none": ("Nothing is due for review. {cards} in the queue{next}.",
                     "没有到期的复习。队列里共 {cards} 张卡{next}。"),
     "review.next_due": ("; the next falls due {when}", "；下一张 {when} 到期"),
     "review.done": ("Done: {count} reviewed. Esc goes back.", "完成：复习了 {count} 道。Esc 返回。"),
@@ -108,8 +108,8 @@ class ReviewScreen(Screen, metaclass=Guarded):
             status.update(text("review.loading", lang))
         elif not self.tasks:
             upcoming = self._summary["next_due"]
-            status.update(text("review.none", lang, cards=self._summary["cards"],
-                               next=text("review.next_due", lang, when=upcoming.replace("T", " ")) if upcoming else ""))
+            status.update(text("review.none", lang, cards=plural(self._summary["cards"], "card", "cards", lang),
+                               next=text("review.next_due", lang, when=when(upcoming, lang)) if upcoming else ""))
         elif self.task is None:
             status.update(text("review.done", lang, count=self.reviewed))
             question.update("")
@@ -136,6 +136,12 @@ class ReviewScreen(Screen, metaclass=Guarded):
         self.action_submit()
 
     def action_submit(self) -> None:
+        from tutor.ui.screens.base import after_typed
+
+        after_typed(self.app, self._submit_typed)
+
+    @callback
+    def _submit_typed(self) -> None:
         if self.task is None or self.result is not None:
             return
         answer = self.query_one("#review-answer", AnswerBox).answer()
@@ -167,11 +173,14 @@ class ReviewScreen(Screen, metaclass=Guarded):
         from tutor.interview.present import verdict_markdown
         from tutor.interview.review_tasks import lab_feedback_markdown
 
+        from tutor.ui import plain_markdown
+
         verdict = self.result.verdict
-        body = verdict_markdown(verdict, lang) if self.task.kind == "question" else lab_feedback_markdown(verdict, lang)
-        when = self.result.due_next.replace("T", " ")
+        body = (verdict_markdown(plain_markdown.verdict(verdict), lang) if self.task.kind == "question"
+                else lab_feedback_markdown(verdict, lang))
+        comes_back = when(self.result.due_next, lang)  # "2026-12-01 08:34 UTC", not an ISO stamp (polish 1)
         self.query_one("#review-verdict", Markdown).update(
-            f"{body}\n{text('review.due_next', lang, when=when)}\n\n*{text('review.next', lang)}*")
+            f"{body}\n{text('review.due_next', lang, when=comes_back)}\n\n*{text('review.next', lang)}*")
         pane = self.query_one("#review-pane", VerticalScroll)
         self.call_after_refresh(lambda: pane.scroll_end(animate=False))
 

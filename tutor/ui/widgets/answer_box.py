@@ -10,6 +10,9 @@ from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextAr
 
 from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
+from tutor.ui.widgets.safe import keys_in_order
+
+keys_in_order(TextArea)  # Backspace typed fast runs in order in free-text answers too (minor 1)
 
 CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
 LAYOUT = re.compile(r"\b(VPP|TP|PP|CP|EP|DP)\s*[=:×x]?\s*(\d+)", re.IGNORECASE)

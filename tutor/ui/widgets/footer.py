@@ -15,7 +15,8 @@ ZH = {"Quit": "退出", "Keys": "按键", "EN/中文": "English", "Home": "首�
       "Start": "开始", "Run": "运行", "Stop": "停止", "Submit": "提交", "Strict/practice": "严格/练习",
       "Lesson": "课文", "Next question": "下一题", "Export report": "导出", "End interview": "结束面试",
       "Back": "返回", "Next item": "下一张", "Reload": "刷新", "Resume": "继续", "Abandon": "放弃",
-      "Later": "以后", "List": "列表", "Review what is due": "复习", "Watch": "监视", "Next lab": "下个实验"}
+      "Later": "以后", "List": "列表", "Search": "搜索", "Form": "表单", "Check lab": "检查", "Vary data": "换数据", "Vary ranks": "换 rank 数", "Next field": "下一个输入框",
+      "Previous field": "上一个输入框", "Review what is due": "复习", "Watch": "监视", "Next lab": "下个实验"}
 """Chinese for every binding description shown in a footer (a test checks none is missing)."""
 
 

@@ -21,17 +21,21 @@ PARTS = (("data", "dark_orange"), ("communication", "dodger_blue2"), ("launch", 
          ("straggler", "deep_pink3"))
 LABELS = {
     "en": {"empty": "No measurements yet: run the lab to see step time, MFU and the trace summary.",
-           "step": "step", "tokens": "tokens/s", "mfu": "MFU", "of_measured": "of the measured peak",
-           "of_published": "of the published peak", "ranks": "Step time per rank (solid: busy, hollow: waiting)",
-           "summary": "Trace summary", "traces": "Traces (open in https://ui.perfetto.dev)",
+           "step": "step", "timed": "median of the timed steps", "tokens": "tokens/s", "mfu": "MFU",
+           "of_measured": "of the measured peak",
+           "of_published": "of the published peak", "ranks": "Step time per rank, timed steps (solid: busy, hollow: waiting)",
+           "summary": "Trace summary", "profiled": "profiled steps {steps}, slower: the profiler is on", "traces": "Traces (open in https://ui.perfetto.dev)",
            "speedup": "speedup over the shipped program", "data": "data wait", "communication": "exposed comm",
-           "launch": "launch overhead", "straggler": "straggler", "shipped": "shipped program"},
+           "launch": "launch overhead", "straggler": "straggler",
+           "shipped": "shipped program, its profiled steps"},
     "zh": {"empty": "还没有测量结果：运行这个 lab，就能看到 step time、MFU 和 trace 摘要。",
-           "step": "step", "tokens": "tokens/s", "mfu": "MFU", "of_measured": "（相对实测峰值）",
-           "of_published": "（相对公布峰值）", "ranks": "每个 rank 的 step time（实心：在忙，空心：在等）",
-           "summary": "Trace 摘要", "traces": "Trace 文件（用 https://ui.perfetto.dev 打开）",
+           "step": "step", "timed": "计时 step 的中位数", "tokens": "tokens/s", "mfu": "MFU",
+           "of_measured": "（相对实测峰值）",
+           "of_published": "（相对公布峰值）", "ranks": "每个 rank 的 step time，计时 step（实心：在忙，空心：在等）",
+           "summary": "Trace 摘要", "profiled": "profile 的第 {steps} 步，开着 profiler 所以更慢", "traces": "Trace 文件（用 https://ui.perfetto.dev 打开）",
            "speedup": "相对原程序的加速", "data": "等数据", "communication": "暴露的通信",
-           "launch": "launch 开销", "straggler": "straggler", "shipped": "原程序"},
+           "launch": "launch 开销", "straggler": "straggler",
+           "shipped": "原程序（它被 profile 的那几步）"},
 }
 
 
@@ -61,7 +65,7 @@ def metrics_text(evidence: dict | None, lang: str = "en", width: int = BAR_WIDTH
 def _headline(text: Text, metrics: dict, labels: dict) -> None:
     parts = []
     if metrics.get("step_time_s"):
-        parts.append(f"{labels['step']} {metrics['step_time_s'] * 1e3:.1f} ms")
+        parts.append(f"{labels['step']} {metrics['step_time_s'] * 1e3:.1f} ms ({labels['timed']})")
     if metrics.get("tokens_per_s"):
         parts.append(f"{metrics['tokens_per_s']:,.0f} {labels['tokens']}")
     if metrics.get("mfu"):
@@ -97,8 +101,14 @@ def _rank_chart(text: Text, metrics: dict, summary: dict, labels: dict, width: i
 
 def _summary(text: Text, summary: dict, labels: dict, width: int) -> None:
     category = summary.get("category") or ""
+    steps = summary.get("steps_profiled") or []
+    if steps:  # its step times come from other steps than the headline's (walkthrough minor 8)
+        shown = f"{steps[0]}–{steps[-1]}" if len(steps) > 1 else str(steps[0])
+        text.append(f"\n({labels['profiled'].format(steps=shown)})", style="dim")
     text.append(f"\n{labels['summary']}: ", style="bold")
-    text.append(f"{category} ({summary.get('finding', '')})\n", style=f"bold {CATEGORY_STYLE.get(category, '')}")
+    if category:  # shown once a diagnosis was tried (before, the evidence is blinded)
+        text.append(f"{category} ({summary.get('finding', '')})", style=f"bold {CATEGORY_STYLE.get(category, '')}")
+    text.append("\n")
     text.append(str(summary.get("message") or "") + "\n")
     fractions = summary["fractions"]
     for name, color in PARTS:
@@ -116,4 +126,7 @@ class LabMetrics(Static, metaclass=Guarded):
     """
 
     def show(self, evidence: dict | None, lang: str = "en") -> None:
-        self.update(metrics_text(evidence, lang))
+        # Bars as wide as the pane allows: at 80 columns a 32-cell bar wrapped its "ms" onto the
+        # next line (walkthrough minor 19); 26 cells are the label and the figure beside a bar.
+        room = (self.size.width or (self.parent.size.width if self.parent else 0) or 80) - 26
+        self.update(metrics_text(evidence, lang, width=max(8, min(BAR_WIDTH, room))))

@@ -5,12 +5,17 @@
 - OptionList's page up/down reads the line index of the highlighted option, which exists only
   after the list has been laid out: PageUp right after a list is refilled (or as the command
   palette opens) raised KeyError and ended the app.
+- A text field's (and an option list's) editing keys (Backspace, Delete, arrows, Home, End, ctrl+w, …) are bindings, which
+  Textual runs only once the key has bubbled from the field up to the app, while a printable key is
+  inserted by the field at once. Typed fast, a Backspace then ran after the digits typed behind it
+  (walkthrough minor 1: select-all, BSpace 4 left the field blank). Here a field runs its own
+  editing bindings as it reads the key, in the order typed.
 """
 
 from __future__ import annotations
 
 from textual.command import CommandPalette
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from tutor.ui.guard import Guarded, guarded
 
@@ -31,6 +36,40 @@ def _move_page_when_laid_out(self: OptionList, direction) -> None:
 # Patched on the base class, not only on our subclass: a Select's overlay is one of Textual's own
 # OptionLists, and PageDown on a just-opened Select ended the app the same way (monkey seed 1603).
 OptionList._move_page = _move_page_when_laid_out
+
+
+def _in_order(textual_on_key):
+    async def _on_key(self, event) -> None:
+        if not event.is_printable:
+            restart_blink = getattr(self, "_restart_blink", None)
+            if restart_blink is not None:
+                restart_blink()  # as Textual's field does for every key: the cursor shows while typing
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                if binding.priority:
+                    continue  # the app ran it already, before the key reached the field
+                if await self.app.run_action(binding.action, self):
+                    event.prevent_default()
+                    event.stop()
+                    return
+                break  # skipped or disabled here: the key goes on to the parents as usual
+        await textual_on_key(self, event)
+
+    return _on_key
+
+
+def keys_in_order(field_class) -> None:
+    """Make a text-field class run its editing bindings in the order typed (once per class)."""
+    if not getattr(field_class._on_key, "_tutor_in_order", False):
+        field_class._on_key = _in_order(field_class._on_key)
+        field_class._on_key._tutor_in_order = True
+
+
+# On the base classes: every text field and option list of the app, ours and those inside
+# Textual's widgets (a Select's overlay, the palette's list); the TextArea of the answer box is
+# patched where it is imported, as it is not needed at start-up. An option list's space (tick an
+# option) typed just before ctrl+s is then ticked before the answer is read.
+keys_in_order(Input)
+keys_in_order(OptionList)
 
 
 class SafeOptionList(OptionList, metaclass=Guarded):

@@ -1,0 +1,114 @@
+"""Practice grading that cannot hurt the screen (issue 17): a learner's answer quoted in the verdict
+shows as typed, never as Markdown; a grading the learner moved on from is cancelled quietly."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from markdown_it import MarkdownIt
+from textual.widgets import Input, Markdown
+
+from tests.ui.helpers import settle
+from tutor.ui.app import TutorApp
+
+HOSTILE = "# big **x** [link](http://e.com) `code` <b>hi</b> _u_ [bold]y[/bold] 1. \\*"
+
+
+def _tokens(markdown: str) -> list:
+    tokens = []
+    for token in MarkdownIt("gfm-like").parse(markdown):
+        tokens += [token, *(token.children or [])]
+    return tokens
+
+
+def _rendered_text(markdown: str) -> str:
+    return "".join(token.content for token in _tokens(markdown) if token.type in ("text", "code_inline"))
+
+
+def test_the_answer_quoted_in_a_verdict_renders_as_typed():
+    """L3: `Could not find a number in '# big **x** …'` rendered a heading, bold, a link and code."""
+    from tutor.content import load
+    from tutor.grading import draw, grade
+    from tutor.ui.screens.practice_view import verdict_markdown
+
+    question = next(loaded.model for loaded in load().questions.values()
+                    if loaded.model.steps[0].kind == "numeric")
+    step, variant = question.steps[0], draw(question, 0)
+    verdict = grade(question, HOSTILE, step.id, variant.seed)
+    assert "big" in verdict.feedback["en"]  # the grader quotes the answer
+    for lang in ("en", "zh"):
+        markdown = verdict_markdown(question, step, verdict, variant, lang, reveal=False)
+        types = [token.type for token in _tokens(markdown)]
+        # The verdict's own heading and its own italic "try again" line, nothing from the answer.
+        assert types.count("heading_open") == 1 and types.count("em_open") == 1, types
+        assert not set(types) & {"link_open", "strong_open", "code_inline", "html_inline", "html_block",
+                                 "ordered_list_open"}, types
+        shown = _rendered_text(markdown)
+        assert HOSTILE[:40] in shown, shown  # the grader quotes the first 40 characters
+
+
+def test_each_remark_of_a_feedback_stays_on_its_own_line():
+    """Polish 10: the config and clarify checklists ran together as one paragraph."""
+    from tutor.ui import plain_markdown
+
+    markdown = plain_markdown.lines("Not yet: 1 of 4 rules broken.\n✓ valid layout\n✗ PP 4 is more than needed")
+    inline = [token for token in MarkdownIt("gfm-like").parse(markdown) if token.type == "inline"][0]
+    assert [child.type for child in inline.children].count("hardbreak") == 2
+
+
+@pytest.mark.timeout(60)
+async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_home, fixture_content, monkeypatch):
+    """Issue 17: the worker passes `cancelled` to the grader and catches `Cancelled`."""
+    import tutor.grading
+    from tutor.grading.budget import Cancelled
+
+    real_grade, seen, first = tutor.grading.grade, [], threading.Event()
+
+    def slow_then_real(question, answer, step_id, seed, cancelled=None, **kwargs):
+        if answer == "slow":
+            first.set()
+            for _ in range(500):  # a formula bomb, until the worker is cancelled
+                if cancelled():
+                    seen.append("cancelled")
+                    raise Cancelled
+                threading.Event().wait(0.01)
+            seen.append("not cancelled")
+        return real_grade(question, answer, step_id, seed, cancelled=cancelled, **kwargs)
+
+    monkeypatch.setattr(tutor.grading, "grade", slow_then_real)
+    app = TutorApp()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question("memory-total")
+        await settle(pilot)
+        line = app.screen.query_one("#answer-line", Input)
+        line.value = "slow"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert first.wait(10)
+        line.value = "1120 GB"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert seen == ["cancelled"] and app.ui_errors == []
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+
+
+def test_reference_lines_name_sections_not_slugs_and_speak_chinese_in_chinese():
+    """Polish 11 and minor 22: `lesson §trillion-design (…)`, `interview-topics.md 1.13` shown as
+    written, and English prose in the Chinese reference line."""
+    from tutor.content import load
+    from tutor.ui.screens.source_text import source_text
+
+    lessons = load().lessons
+    source = ("lesson §self-test (question 1: NVIDIA, asked 3 times) and §trillion-design; "
+              "deep dive choosing-config §procedure; facts.md §6 (Megatron: seq multiple of 2 × CP); "
+              "interview-topics.md 1.2; Llama 3 paper Table 4 (CP 16)")
+    english = source_text(source, "en", lessons)
+    assert "§trillion-design" not in english and ".md" not in english and "choosing-config" not in english
+    assert "(question 1: NVIDIA, asked 3 times)" in english and "Table 4 (CP 16)" in english
+    chinese = source_text(source, "zh", lessons)
+    assert "asked 3 times" not in chinese and "seq multiple" not in chinese and ".md" not in chinese
+    assert "课程" in chinese and "参考资料 §6" in chinese and "Table 4 (CP 16)" in chinese
+    assert source_text("Brown et al. 2020 §2 (unknown-slug)", "en", lessons) == "Brown et al. 2020 §2 (unknown-slug)"

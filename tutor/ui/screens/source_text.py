@@ -1,0 +1,67 @@
+"""A question's reference line as a learner reads it, in the app's language.
+
+Content writes sources for authors: `lesson §worked-examples (70B on 64 GPUs)`, `deep dive
+choosing-config §procedure`, `facts.md §6`, `interview-topics.md 1.2`. Shown as written, slugs and
+file names leaked into the interface and Chinese mode showed English prose (walkthrough polish 11,
+minor 22). Here slugs become the sections' and lessons' titles, the two reference files get names,
+and in Chinese the authors' English remarks in parentheses are left out (citations stay: paper
+names and tables are looked up as they are).
+"""
+
+from __future__ import annotations
+
+import re
+
+_LESSON = re.compile(r"\blesson §([a-z0-9-]+)")
+_DEEP_DIVE = re.compile(r"\bdeep dive ([a-z0-9-]+)(?: §([a-z0-9-]+))?")
+_MORE = re.compile(r"(?<=[\s(])§([a-z0-9-]+)")
+FILES = {"facts.md": ("reference facts", "参考资料"), "interview-topics.md": ("interview topics", "面试题目表")}
+WORDS = {"lesson": ("lesson", "课程"), "and": ("and", "和")}
+
+
+def source_text(source: str, lang: str, lessons: dict) -> str:
+    """`lessons`: lesson id -> loaded lesson (tutor.content's); unknown slugs are kept as written."""
+    zh = lang == "zh"
+    titles = {}
+    for lesson_id, loaded in lessons.items():
+        titles[lesson_id] = loaded.model.title.get(lang)
+        for section in loaded.model.sections:
+            titles.setdefault(f"§{section.id}", section.title.get(lang))
+
+    def section(slug: str) -> str:
+        title = titles.get(f"§{slug}")
+        return (f"「{title}」" if zh else f"“{title}”") if title else f"§{slug}"
+
+    def lesson(slug: str) -> str:
+        title = titles.get(slug)
+        return (f"「{title}」" if zh else f"“{title}”") if title else slug
+
+    shown = _strip_english_remarks(source) if zh else source
+    shown = _DEEP_DIVE.sub(lambda m: lesson(m.group(1)) + (" › " + section(m.group(2)) if m.group(2) else ""), shown)
+    shown = _LESSON.sub(lambda m: f"{WORDS['lesson'][zh]} {section(m.group(1))}", shown)
+    shown = _MORE.sub(lambda m: section(m.group(1)), shown)
+    for name, words in FILES.items():
+        shown = shown.replace(name, words[zh])
+    if zh:
+        shown = shown.replace(" and ", f" {WORDS['and'][1]} ").replace("; ", "；")
+    return " ".join(shown.split())
+
+
+def _strip_english_remarks(text: str) -> str:
+    """Drop parenthesised remarks written in English prose (three or more Latin words)."""
+    depth, start, pieces = 0, 0, []
+    for index, char in enumerate(text):
+        if char == "(":
+            if depth == 0:
+                pieces.append(text[start:index])
+                start = index
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                remark = text[start:index + 1]
+                if len(re.findall(r"[A-Za-z]{2,}", remark)) < 3:
+                    pieces.append(remark)
+                start = index + 1
+    pieces.append(text[start:])
+    return re.sub(r"\s+([;,])", r"\1", "".join(pieces)).strip()
