@@ -19,7 +19,7 @@ RUN = {
 
 def test_a_run_shows_the_numbers_the_rank_chart_the_summary_and_the_traces():
     shown = metrics_text(RUN).plain
-    assert "step 114.0 ms · 29,314 tokens/s · MFU 47.7% of the measured peak" in shown
+    assert "step 114.0 ms (median of the timed steps) · 29,314 tokens/s · MFU 47.7% of the measured peak" in shown
     rank0, rank1 = (line for line in shown.splitlines() if line.strip().startswith("rank "))
     assert rank0.count("█") < rank1.count("█")  # rank 0 mostly waits, rank 1 is busy
     assert rank0.count("░") > rank1.count("░") and rank1.rstrip().endswith("114.2 ms")
@@ -34,7 +34,7 @@ def test_a_check_shows_the_speedup_and_the_shipped_programs_summary():
              "summary": {"category": "ok", "message": "done"}, "trace_files": []}
     shown = metrics_text(check).plain
     assert "speedup over the shipped program: 2.88×" in shown
-    assert "shipped program: data loading: each step waits 161.8 ms" in shown
+    assert "shipped program, its profiled steps: data loading: each step waits 161.8 ms" in shown
 
 
 def test_chinese_labels_and_the_empty_panel():
