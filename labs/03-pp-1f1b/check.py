@@ -15,6 +15,7 @@ passes; the step is timed by the checker around the call.
 from __future__ import annotations
 
 import copy
+import statistics
 import time
 import warnings
 
@@ -188,7 +189,8 @@ def measure_bubbles(ctx, program, layers: Observed, schedules, stage: int, stage
             if m not in runs or idle[0] < runs[m][0]:
                 runs[m] = idle
             worst_peak = max(worst_peak, seen["peak_in_flight"])
-    overhead_s = max(_slope(runs), 0.0)
+    # The least-squares slope of idle seconds against m.
+    overhead_s = max(statistics.linear_regression(list(runs), [idle for idle, _ in runs.values()]).slope, 0.0)
     pass_pair_s = sum(layers.kernel_s.values())
     for m, (idle_s, busy_s) in runs.items():
         ctx.measure(f"pipeline bubble at p={stages}, m={m} (stage idle / busy time, "
@@ -202,15 +204,6 @@ def measure_bubbles(ctx, program, layers: Observed, schedules, stage: int, stage
     ctx.check("activations in flight stay within 1F1B's bound", worst_peak <= peak_limit,
               f"stage {stage} held up to {worst_peak} micro-batches' activations at once (m up to {4 * stages}); "
               f"1F1B holds at most p − stage = {peak_limit}")
-
-
-def _slope(runs: dict[int, tuple[float, float]]) -> float:
-    """Least-squares slope of idle seconds against m."""
-    ms = list(runs)
-    mean_m = sum(ms) / len(ms)
-    mean_idle = sum(runs[m][0] for m in ms) / len(ms)
-    return (sum((m - mean_m) * (runs[m][0] - mean_idle) for m in ms)
-            / sum((m - mean_m) ** 2 for m in ms))
 
 
 if __name__ == "__main__":

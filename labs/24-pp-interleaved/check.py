@@ -19,6 +19,7 @@ time less m · overhead, over its busy time.
 from __future__ import annotations
 
 import copy
+import statistics
 import time
 import warnings
 
@@ -221,7 +222,8 @@ def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank
             if m not in runs or idle[0] < runs[m][0]:
                 runs[m] = idle
             worst_peak = max(worst_peak, seen["peak_in_flight"])
-    overhead_s = max(_slope(runs), 0.0)
+    # The least-squares slope of idle seconds against m.
+    overhead_s = max(statistics.linear_regression(list(runs), [idle for idle, _ in runs.values()]).slope, 0.0)
     # atol 0.05: interleaving sends each micro-batch over p·v hops, and on a busy CPU each hop's
     # wake-up adds to the fill and drain (the solution measured 0.305 against 0.250 at p=2, m=2,
     # 4 ranks on 2 loaded cores 0.382 against 0.375); plain 1F1B still fails by 0.2 at m = p.
@@ -238,15 +240,6 @@ def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank
     ctx.check("activations in flight stay within interleaved 1F1B's bound", worst_peak <= peak_limit,
               f"rank {rank} held up to {worst_peak} chunk activations at once (m up to {4 * ranks}); interleaved "
               f"1F1B holds at most 2(p − rank − 1) + (v − 1)·p + 1 = {peak_limit}")
-
-
-def _slope(runs: dict[int, tuple[float, float]]) -> float:
-    """Least-squares slope of idle seconds against m."""
-    ms = list(runs)
-    mean_m = sum(ms) / len(ms)
-    mean_idle = sum(runs[m][0] for m in ms) / len(ms)
-    return (sum((m - mean_m) * (runs[m][0] - mean_idle) for m in ms)
-            / sum((m - mean_m) ** 2 for m in ms))
 
 
 if __name__ == "__main__":
