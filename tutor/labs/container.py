@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.labs.procs import reap_children
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PREFIX = "tutor-lab-"
 STALE_AFTER_S = 30.0
@@ -154,7 +156,7 @@ class Container:
                 except (ProcessLookupError, PermissionError):
                     pass
             if reap:
-                _reap_children()
+                reap_children()
             time.sleep(0.02)
 
     def remove(self) -> None:
@@ -190,16 +192,6 @@ def _is_live_launcher(pid: int) -> bool:
     except (OSError, ValueError, IndexError):
         return False
     return b"tutor.labs.agent" in command and parent != 1 and Path(f"/proc/{parent}").exists()
-
-
-def _reap_children() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
 
 
 def _rmdir(path: Path) -> None:

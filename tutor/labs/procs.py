@@ -199,12 +199,12 @@ def sweep(run_id: str | None, root: int | None = None, limit_s: float = SWEEP_LI
         kill_all(found, signal.SIGKILL)
         killed |= found
         if reap:
-            _reap_children()
+            reap_children()
         time.sleep(0.01)
     return len(killed)
 
 
-def _reap_children() -> None:
+def reap_children() -> None:
     """As a subreaper we inherit orphans; collect the ones that have died (never blocks)."""
     while True:
         try:
