@@ -10,7 +10,9 @@
 The scenarios are the hang labs whose lab.yaml says how to vary them (`check:` keys
 `vary --FLAG: [low, high]`: the flag that sets the step where things go wrong, or what
 decides it). The program runs from a neutral copy (TUTOR_HOME/mystery/ID/train.py, run folder
-lab-runs/mystery/), so neither a path nor a folder name gives the scenario away. The current
+lab-runs/mystery/), so neither a path nor a folder name gives the scenario away, and the copy has
+no docstrings, comments, telling names or telling flags (`neutral`); an answer's neutral names are
+mapped back before the scenario's rubric reads it. The current
 case is kept in TUTOR_HOME/mystery/current.json, so the CLI can run it, then grade an answer
 later, then reveal it.
 """
@@ -26,6 +28,7 @@ from pathlib import Path
 from tutor.errors import UserInputError
 from tutor.labs.catalog import LabEntry, all_labs
 from tutor.labs.launch import resolve_backend
+from tutor.labs.neutral import Neutral, neutralise, restore
 
 WORLD_SIZES = (2, 3, 4)
 VARY = "vary "
@@ -82,18 +85,26 @@ def folder(case: Mystery) -> Path:
     return home_dir() / "mystery" / case.id
 
 
+def neutral_program(case: Mystery, labs: dict[str, LabEntry] | None = None) -> Neutral:
+    """The scenario's shipped program with nothing that names it, and the command line it runs with."""
+    entry = (all_labs() if labs is None else labs)[case.lab]
+    return neutralise((entry.folder / entry.lab.program).read_text(), case.args)
+
+
 def program(case: Mystery, labs: dict[str, LabEntry] | None = None) -> Path:
-    """The scenario's shipped program, copied to a folder whose name says nothing."""
+    """The neutral program, written to a folder whose name says nothing (with the lab's other files)."""
     entry = (all_labs() if labs is None else labs)[case.lab]
     target = folder(case)
     target.mkdir(parents=True, exist_ok=True)
-    for relative in (entry.lab.program, *entry.lab.files):
+    for relative in entry.lab.files:
         source = entry.folder / relative
         if source.is_dir():
             shutil.copytree(source, target / Path(relative).name, dirs_exist_ok=True)
         else:
             shutil.copy2(source, target / Path(relative).name)
-    return target / Path(entry.lab.program).name
+    path = target / Path(entry.lab.program).name
+    path.write_text(neutral_program(case, labs).source)
+    return path
 
 
 def spec(case: Mystery, timeout_s: float | None = None, labs: dict[str, LabEntry] | None = None):
@@ -101,7 +112,7 @@ def spec(case: Mystery, timeout_s: float | None = None, labs: dict[str, LabEntry
 
     return RunSpec(lab=RUN_LAB, program=program(case, labs), world_size=case.world_size,
                    backend=resolve_backend("auto", case.world_size), timeout_s=timeout_s or case.timeout_s,
-                   args=case.args)
+                   args=neutral_program(case, labs).args)
 
 
 def run(case: Mystery, on_event=None, timeout_s: float | None = None, labs: dict[str, LabEntry] | None = None) -> dict:
@@ -119,6 +130,7 @@ def grade(case: Mystery, answer: str, evidence: dict, lang: str = "en",
     from tutor.labs.hangfacts import grade_run
 
     entry = (all_labs() if labs is None else labs)[case.lab]
+    answer = restore(answer, neutral_program(case, labs).names)
     return grade_run(list(entry.lab.diagnosis), answer, evidence, lang)
 
 
