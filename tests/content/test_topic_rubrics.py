@@ -252,3 +252,15 @@ def test_a_run_of_chinese_question_terms_answers_no_clarify_step():
     verdict = grade(bank()["design-long-context-128k"].model, "什么模型 序列长度 长文档 什么卡 模型 什么 序列 多长 数据",
                     "clarify")
     assert not verdict.correct
+
+
+@pytest.mark.parametrize(("qid", "step", "answer", "point"), [
+    ("design-finetune-70b-deadline", "plan", "It needs at least 2B tokens, and FSDP fits the state in time.",
+     "compare-with-deadline"),
+    ("design-finetune-70b-deadline", "plan", "至少要 20 亿 token，fsdp 放得下。", "levers"),
+    ("design-rl-separate-gpus", "sync-design", "The trainer waits a long time for the weights to arrive.", "long-tail"),
+])
+def test_a_one_word_concept_does_not_read_a_claim_into_an_aside(qid, step, answer, point):
+    """'fits', the 少 of 至少 and 'long' were concepts on their own and stated these points (the first
+    answer passed the step) until the claims named the relation ('fits the deadline', 少训, 'long tail')."""
+    assert point not in grade(bank()[qid].model, answer, step).details["covered"]
