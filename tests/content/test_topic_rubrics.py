@@ -12,9 +12,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pytest
+import yaml
 
 from tutor.content import load
 from tutor.grading import grade
+
+
+# libyaml's loader where PyYAML has it: the pure-Python one spent most of a step-listing test's 9 s.
+_LOADER = yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader
 
 
 @lru_cache(maxsize=1)
@@ -108,7 +113,7 @@ def test_every_new_open_and_clarify_step_is_tried_both_ways():
     root = Path(__file__).resolve().parents[2] / "questions"
     steps = set()
     for name in ("interview-topics-2.yaml", "design-scenarios.yaml"):
-        for question in yaml.safe_load((root / name).read_text(encoding="utf-8")):
+        for question in yaml.load((root / name).read_text(encoding="utf-8"), Loader=_LOADER):
             for step in question["steps"]:
                 if step["kind"] in ("open", "clarify"):
                     steps.add((question["id"], step.get("id") if len(question["steps"]) > 1 else None))
@@ -119,7 +124,7 @@ def test_every_new_open_and_clarify_step_is_tried_both_ways():
     # every open step (clarify steps ask questions, so a wrong answer is simply not asking) has a wrong case
     open_steps = set()
     for name in ("interview-topics-2.yaml", "design-scenarios.yaml"):
-        for question in yaml.safe_load((root / name).read_text(encoding="utf-8")):
+        for question in yaml.load((root / name).read_text(encoding="utf-8"), Loader=_LOADER):
             for step in question["steps"]:
                 if step["kind"] == "open":
                     open_steps.add((question["id"], step.get("id") if len(question["steps"]) > 1 else None))
@@ -148,7 +153,7 @@ def test_every_new_model_answer_passes_its_own_rubric_in_both_languages():
     library = Library.installed()
     failing = []
     for name in files:
-        for entry in yaml.safe_load((root / name).read_text(encoding="utf-8")):
+        for entry in yaml.load((root / name).read_text(encoding="utf-8"), Loader=_LOADER):
             if "id" not in entry:
                 continue
             question = library.question(entry["id"])
@@ -170,3 +175,92 @@ def test_every_new_model_answer_passes_its_own_rubric_in_both_languages():
 def test_terms_cut_by_full_stops_are_not_an_answer():
     verdict = grade(bank()["ddp-bucket-overlap-explained"].model, "Buckets. Reverse order. Last bucket. Takes SMs.")
     assert not verdict.correct
+
+
+def _converted_points():
+    """Every open and clarify point of the two new question files, with its step (None for one-step questions)."""
+    for qid, loaded in bank().items():
+        if loaded.path.name not in ("interview-topics-2.yaml", "design-scenarios.yaml"):
+            continue
+        question = loaded.model
+        for step in question.steps:
+            if step.kind in ("open", "clarify"):
+                for point in step.points:
+                    yield question, (step.id if len(question.steps) > 1 else None), step, point
+
+
+def test_every_new_point_is_a_claim_its_own_statement_makes():
+    """A point's own rubric text, said as the answer, states that point in both languages: the claims
+    read what the rubric itself says (the first run found the points whose concepts missed their text)."""
+    missed = []
+    for question, step_id, step, point in _converted_points():
+        for lang in ("en", "zh"):
+            verdict = grade(question, getattr(point.text, lang), step_id)
+            if point.id not in verdict.details["covered"]:
+                missed.append(f"{question.id}/{step.id}/{point.id} {lang}")
+    assert not missed, missed
+
+
+def test_every_new_point_denied_is_not_stated():
+    """Hostile user: each open point's first claim said in the negative ("Not bucket reverse.",
+    "不是 bucket 倒序。") earns nothing for it; a claim that still counts when denied cannot tell the
+    answer from its opposite."""
+    counted = []
+    for question, step_id, step, point in _converted_points():
+        if step.kind != "open" or not point.claims:
+            continue
+        terms = [concept for concept in point.claims[0]]
+        for answer in (f"It is not true that {' '.join(c.en[0] for c in terms)}.",
+                       f"并不是{''.join(c.zh[0] for c in terms)}。"):
+            verdict = grade(question, answer, step_id)
+            if point.id in verdict.details["covered"]:
+                counted.append(f"{question.id}/{step.id}/{point.id}: {answer}")
+    assert not counted, counted
+
+
+def _buzzword_answers(lang):
+    """The subjects of the rubric's claims run together (the first two terms of the first concept of
+    every claim: "bucket buckets last bucket inf nan …"), with and without commas: the topics named,
+    the relations that make them a claim left out."""
+    steps: dict[tuple, list] = {}
+    for question, step_id, step, point in _converted_points():
+        steps.setdefault((question.id, step_id), [question, step, []])[2].append(point)
+    for (qid, step_id), (question, step, points) in steps.items():
+        terms = list(dict.fromkeys(term for point in points for claim in point.claims
+                                   for term in getattr(claim[0], lang)[:2]))
+        for answer in (" ".join(terms), ", ".join(terms)):
+            yield question, step_id, step, answer
+
+
+def _passing(answers):
+    return [f"{question.id}/{step_id}: {answer}" for question, step_id, _, answer in answers
+            if grade(question, answer, step_id).correct]
+
+
+def test_every_new_step_answered_with_its_buzzwords_fails():
+    """Hostile user: naming the rubric's topics without saying anything about them answers no open or
+    clarify step, in either language (the first run passed dynamic-loss-scaling-explained on bare
+    'inf, nan' phrases, now claims with their relation)."""
+    assert not _passing([item for lang in ("en", "zh") for item in _buzzword_answers(lang)])
+
+
+@pytest.mark.xfail(strict=True, reason="claims.py reads a space-separated run of Chinese question chunks "
+                                       "('什么模型 序列长度 长文档 什么卡 …') as asking, so it passes a clarify step "
+                                       "(design-moe-deepseek-scale, design-long-context-128k); reported to the "
+                                       "grading owner")
+def test_a_run_of_chinese_question_terms_answers_no_clarify_step():
+    verdict = grade(bank()["design-long-context-128k"].model, "什么模型 序列长度 长文档 什么卡 模型 什么 序列 多长 数据",
+                    "clarify")
+    assert not verdict.correct
+
+
+@pytest.mark.parametrize(("qid", "step", "answer", "point"), [
+    ("design-finetune-70b-deadline", "plan", "It needs at least 2B tokens, and FSDP fits the state in time.",
+     "compare-with-deadline"),
+    ("design-finetune-70b-deadline", "plan", "至少要 20 亿 token，fsdp 放得下。", "levers"),
+    ("design-rl-separate-gpus", "sync-design", "The trainer waits a long time for the weights to arrive.", "long-tail"),
+])
+def test_a_one_word_concept_does_not_read_a_claim_into_an_aside(qid, step, answer, point):
+    """'fits', the 少 of 至少 and 'long' were concepts on their own and stated these points (the first
+    answer passed the step) until the claims named the relation ('fits the deadline', 少训, 'long tail')."""
+    assert point not in grade(bank()[qid].model, answer, step).details["covered"]

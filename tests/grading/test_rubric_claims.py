@@ -15,8 +15,9 @@ def _check(qid, answer, step=None):
 
 
 # The question files whose rubrics were converted (issue 14); a new file's rubric should follow.
-CONVERTED = {"design.yaml", "design-more.yaml", "hangs.yaml", "hangs-more.yaml", "pipeline.yaml", "running-fast.yaml",
-             "running-fast-more.yaml", "throughput-more.yaml"}
+CONVERTED = {"design.yaml", "design-more.yaml", "design-scenarios.yaml", "hangs.yaml", "hangs-more.yaml",
+             "interview-topics-2.yaml", "pipeline.yaml", "running-fast.yaml", "running-fast-more.yaml",
+             "throughput-more.yaml"}
 
 
 def test_every_open_and_clarify_point_has_a_claim():

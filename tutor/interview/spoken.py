@@ -2,13 +2,18 @@
 
 A typed pitch has no speaking time, so the 30-second pitch (lesson §pitch) is also capped by the
 words it would take to say it: an interviewer who asked for thirty seconds stops listening after
-thirty, so only what fits is graded. Speaking rates:
+thirty, so only what fits is graded. Speaking rates, each from a published measurement:
 
-- English: 150 words a minute, the usual figure for conversational English (National Center for
-  Voice and Speech, "Voice qualities": about 150 wpm); 30 s is 75 words.
-- Chinese: about 5 syllables a second, one syllable per character (Pellegrino, Coupé and Marsico
-  2011, "A cross-language perspective on speech information rate", Language 87(3), Table 1:
-  Mandarin 5.18 syllables/s); 30 s is about 150 characters.
+- English: 150 words a minute. The National Center for Voice and Speech gives about 150 wpm as
+  the average rate of US English speakers (quoted by L. B. Marshall, "How fast do I speak?",
+  lisabmarshall.com, 2014); S. E. Lucas, The Art of Public Speaking, 8th ed. (McGraw-Hill,
+  2004), p. 300, gives 125-150 wpm for speakers in the US. 150 is the top of Lucas's range, the
+  pace of an interviewee who has rehearsed; 30 s is 75 words.
+- Chinese: 5 syllables a second, one syllable per character. F. Pellegrino, C. Coupé and
+  E. Marsico, "A cross-language perspective on speech information rate", Language 87(3),
+  539-558 (2011), Table 1: Mandarin 5.18 syllables/s (20 short texts read aloud by native
+  speakers; the slowest of the seven languages measured). 5.0 rounds it down, for speech
+  composed while speaking rather than read; 30 s is about 150 characters.
 
 A Latin word inside Chinese text (TP, MFU, all-reduce) is said as a word, at the English rate.
 Counting is done here by hand: a word is a run of letters and digits (hyphens and dots inside it
