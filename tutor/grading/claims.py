@@ -69,7 +69,7 @@ detect test check plot compare find dump turn cut drop raise move add""".split()
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
 _ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
-                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
+                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺"})
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
 如果 那么 这 那 这个 那个 个 一 里 时 先 再 用 做 等 停 卡 它 他们 没有 不 就是 还是 或者 并
 且 比 更 最 很 太 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
@@ -162,10 +162,18 @@ def _words(folded: str) -> list[str]:
     return words
 
 
+# The A-not-A question (要不要, 会不会, 是不是, 有没有, 能不能, 可不可以, 需不需要) asks; it negates
+# nothing, though jieba cuts it 要|不要 and the second half starts with a negation.
+_A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
+
+
 def _negations(folded: str) -> list[tuple[int, int]]:
     spans = [match.span() for match in _EN_NEGATION.finditer(folded)]
     if _CJK.search(folded):
+        asking = [match.span() for match in _A_NOT_A.finditer(folded)]
         for token, start in _words_with_positions(folded):
+            if any(low <= start < high for low, high in asking):
+                continue
             if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
                 spans.append((start, start + len(token)))
     return spans
@@ -313,9 +321,28 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         alone = len(raws) == 1 and len(fragments) == 1
         clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking))
+    if lists:
+        _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+SHORT_CLAUSE_WORDS = 3
+SHORT_CLAUSES_MIN = 3
+
+
+def _terms_cut_by_stops(clauses: list[Clause]) -> None:
+    """Terms cut by full stops ("Buckets. Reverse order. Last bucket. Takes SMs.") are a list like
+    the same terms cut by commas: an answer of three or more clauses, none asked and none over
+    three words, states nothing. Two short clauses stay statements ("Bucket grads. Overlap
+    with backward.")."""
+    if len(clauses) < SHORT_CLAUSES_MIN or any(clause.marked for clause in clauses):
+        return
+    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments) <= SHORT_CLAUSE_WORDS
+           for clause in clauses):
+        for clause in clauses:
+            clause.bare = True
 
 
 # ------------------------------------------------------------------ matching phrases
