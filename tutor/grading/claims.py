@@ -125,13 +125,47 @@ class Reading:
 _MEASURE = re.compile(r"(?<=[一二两三四五六七八九十几多每单某\d])\s?[篇条份张块台位颗]")
 
 
+# Shorthand candidates type, written out before an answer is read: "b/c" is a clause boundary
+# like "because" (and the place a diagnosis turns to another rank: "r1-3 failed b/c r0 was gone"),
+# "w/o" a negation. Done on the answer, not in `normalize.clean`: `w/2` in a formula is w ÷ 2.
+_SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
+              (re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
+              (re.compile(r"(?<![\w/])w\.r\.t\.?", re.IGNORECASE), "with respect to"),
+              (re.compile(r"(?<![\w/])w/(?=\s|[a-z])", re.IGNORECASE), "with ")]
+
+
+def expand_shorthand(text: str) -> str:
+    if "/" not in text and "." not in text:
+        return text
+    for compiled, replacement in _SHORTHAND:
+        text = compiled.sub(replacement, text)
+    return text
+
+
+# Abbreviations of the domain, one word each, folded to the word in answers and phrases alike, so a
+# rubric that says "forward" reads "fwd" and one that says "grads" still reads "gradients".
+# Deliberately few and unambiguous here (AR/AG/RS: the collectives, as this interview writes them).
+_ABBREVIATIONS = {"fwd": "forward", "bwd": "backward", "backprop": "backward", "grads": "gradients",
+                  "grad": "gradient", "comms": "communication", "comm": "communication", "params": "parameters",
+                  "param": "parameter", "ckpt": "checkpoint", "ckpts": "checkpoints", "hw": "hardware",
+                  "ar": "all reduce", "ag": "all gather", "rs": "reduce scatter", "seqlen": "sequence length",
+                  "mem": "memory", "util": "utilization", "perf": "performance", "ib": "infiniband",
+                  "反传": "反向传播"}
+_ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABBREVIATIONS), key=len, reverse=True))
+                           + r")(?![\w])")
+# A number glued to a symbol or unit is two words: "2N" is 2 and N, "16B" 16 and B; phrases fold
+# the same way ("8ND" = "8 nd"), and patterns allow the space either way.
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
-    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
 
 
 @lru_cache(maxsize=4096)
@@ -280,14 +314,20 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     diagnosis grader asks about the same clause once per group and phrase list; never mutated).
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
     raws, asked, joined = [], [], []
     start = 0
+    carried = ""
     for match in [*_CLAUSE.finditer(text), None]:
-        raw = text[start:match.start()] if match else text[start:]
+        raw = carried + (text[start:match.start()] if match else text[start:])
+        carried = ""
+        if match and _label(raw, match.group()):
+            # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
+            # of its own as well ("Data loading: …" names its category first).
+            carried = raw + " "
         if raw and raw.strip():
             raws.append(raw)
             asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
@@ -306,26 +346,41 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         pieces: list[list[str]] = []
         asides = _ASIDE.findall(raw)
         outside = _ASIDE.sub(" ", raw)
-        for piece in [*_FRAGMENT.split(outside), *(part for aside in asides for part in _FRAGMENT.split(aside))]:
+        listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
+        outside_pieces = _FRAGMENT.split(outside)
+        for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
             folded = fold(piece)
             if not folded:
                 continue
             fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
             pieces.append(_words(folded))
             words += pieces[-1]
+            listed += index < len(outside_pieces)
         if not fragments:
             continue
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
+        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, listed, alone, pieces), copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking))
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+LABEL_WORDS = 3
+
+
+def _label(raw: str, boundary: str) -> bool:
+    """A short label before a colon ("Fwd (activations + weights):", "DP:", "前向："), which the
+    statement after it is about; not one holding a negation ("Not data loading: …" stays apart)."""
+    if boundary.strip() not in (":", "：") or not raw.strip():
+        return False
+    folded = fold(_ASIDE.sub(" ", raw))
+    return 0 < len(_words(folded)) <= LABEL_WORDS and not _negations(folded)
 
 
 SHORT_CLAUSE_WORDS = 3

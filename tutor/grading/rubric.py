@@ -132,10 +132,17 @@ def asking(reading: Reading, text: str) -> Reading:
 def stating(reading: Reading) -> Reading:
     """An open step or a diagnosis is answered with statements: a clause that only asks ("Sharded?
     Async? Young?") states nothing, or a list of terms with question marks would pass."""
-    kept = [clause for clause in reading.clauses if not clause.marked]
+    kept = [clause for clause in reading.clauses if not clause.marked or _weighs(clause)]
     if len(kept) == len(reading.clauses):
         return reading
     return Reading(kept, reading.words, reading.bare or not kept, reading.copied)
+
+
+def _weighs(clause) -> bool:
+    """A question that weighs two answers is a step of a method ("First, is every rank slower or only
+    one?", "是全局还是局部？"): it stays, when it is a sentence (four words or more) and not a list."""
+    text = " ".join(fragment.text for fragment in clause.fragments)
+    return not clause.bare and (" or " in f" {text} " or "还是" in text) and len(text.split()) >= 4
 
 
 def reading_notes(reading: Reading) -> list[Message]:

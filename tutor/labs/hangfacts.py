@@ -310,7 +310,9 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         return grade(items, answer, lang)
     from tutor.grading.claims import read
 
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    from tutor.grading.claims import expand_shorthand
+
+    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
