@@ -52,7 +52,7 @@ def main() -> int:
     parser.add_argument("--show-misses", action="store_true", help="print every case graded against its label")
     parser.add_argument("--part", choices=["tuning", "held-out"], help="only list misses of this part")
     parser.add_argument("--batch", type=int, help="free text: only the answers of this batch (1: free_text.yaml, "
-                                                  "2: free_text_more.yaml, 3: free_text_third.yaml)")
+                                                  "2: free_text_more.yaml, 3: free_text_third.yaml, 4: free_text_fourth.yaml)")
     args = parser.parse_args()
     cases = [case for case in all_cases() if args.kind in (None, case.kind)
              and (args.batch is None or case.kind not in FREE_KINDS or case.batch == args.batch)]

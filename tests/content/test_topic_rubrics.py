@@ -131,8 +131,6 @@ def test_every_new_open_and_clarify_step_is_tried_both_ways():
     assert not (open_steps & untried), f"open steps without a wrong case: {sorted(open_steps & untried)}"
 
 
-@pytest.mark.xfail(strict=True, reason="claims.py reads the A-not-A question 要不要 / 会不会 as a negation "
-                                       "(jieba splits 要|不要); reported to the grading owner")
 def test_a_not_a_question_in_chinese_is_not_a_negation():
     verdict = grade(bank()["clarify-compute-budget"].model, "要不要上线服务？", None)
     assert "serving" in verdict.details["covered"]
@@ -168,10 +166,6 @@ def test_every_new_model_answer_passes_its_own_rubric_in_both_languages():
     assert not failing, failing
 
 
-@pytest.mark.xfail(strict=True, reason="claims.py judges a bare list by commas or an unpunctuated whole answer; "
-                                       "terms cut by full stops ('Buckets. Reverse order.') pass every open rubric "
-                                       "of the bank; reported to the grading owner (the led and behavioural "
-                                       "rubrics work around it with two-concept claims)")
 def test_terms_cut_by_full_stops_are_not_an_answer():
     verdict = grade(bank()["ddp-bucket-overlap-explained"].model, "Buckets. Reverse order. Last bucket. Takes SMs.")
     assert not verdict.correct

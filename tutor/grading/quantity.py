@@ -245,7 +245,7 @@ def _unit_problem(unit_text: str, dimension: str, original: str) -> Message:
 
 def _base_label(dimension: str) -> str:
     return {"bytes": "B", "time": "s", "fraction": "fraction", "flops": "FLOPs", "flop_rate": "FLOP/s",
-            "token_rate": "tokens/s"}.get(dimension, "")
+            "token_rate": "tokens/s", "byte_rate": "B/s"}.get(dimension, "")
 
 
 def _to_float(text: str, original: str) -> float:

@@ -40,17 +40,19 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     whole = read(text, prompts)
     reading = asking(whole, text) if isinstance(step, ClarifyStep) else stating(whole)
     judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
-    score, covered, contradicted = tally(step.points, judged)
+    share, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
     missing_required = [point for point in step.points if point.required and point.id not in covered]
-    correct = score >= step.pass_score and not missing_required and not contradicted
-    messages = [Message(f"Key points stated: {score:.0%} (right from {step.pass_score:.0%}"
+    correct = share >= step.pass_score and not missing_required and not contradicted
+    honest = not any(item.denied or item.contradiction is not None for item in judged.values())
+    score = credit(share, correct, 0 < share < 1 and honest and on_topic(step.points, whole, reading))
+    messages = [Message(f"Key points stated: {share:.0%} (right from {step.pass_score:.0%}"
                         f"{', with every required point' if required else ''}, and nothing contradicted).",
-                        f"要点得分 {score:.0%}（达到 {step.pass_score:.0%}"
+                        f"要点得分 {share:.0%}（达到 {step.pass_score:.0%}"
                         f"{'且必答要点都讲到' if required else ''}、没有说反才算对）。")]
     messages += reading_notes(reading)
     messages += _point_lines(step, judged)
-    details = {"coverage": round(score, 4), "covered": covered,
+    details = {"coverage": round(share, 4), "covered": covered,
                "missing": [point.id for point in step.points if point.id not in covered],
                "contradicted": contradicted, "bare_list": reading.bare, "copied": reading.copied}
     if self_assessment is not None:
@@ -75,6 +77,49 @@ def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, 
     return max(0.0, (gained - lost) / total) if total else 0.0, covered, contradicted
 
 
+# Partial credit (issue 14: strong answers >= 0.8, honest partial ones 0.3-0.6, lists, negations
+# and off-topic text <= 0.2). The pass decision stays on the share of weight stated; the score
+# rises faster than the share, so one point of five is worth about 0.4 and not 0.2, as an
+# interviewer credits an answer that gets the main thing right. An answer not right is held to
+# PARTIAL_CAP. Two kinds of answer keep the bare share: one that says a point the other way round
+# or states a contradiction (not an honest partial answer), and one mostly about something else
+# (most of its statements make no point of this rubric: another question's answer that brushes one).
+# A lab diagnosis also needs its required part said (`tutor.labs.diagnose`): there a wrong culprit
+# is the usual wrong answer, and the rest of its points are easy to brush.
+PARTIAL_CURVE = 0.6
+PARTIAL_CAP = 0.6
+ON_TOPIC_SHARE = 0.5
+
+
+def credit(share: float, correct: bool, on_topic: bool) -> float:
+    """The score of an answer that states `share` of the rubric's weight: 0 stays 0, all stays 1."""
+    if share <= 0.0:
+        return 0.0
+    if share >= 1.0:
+        return 1.0
+    if not on_topic:
+        return share
+    lifted = share ** PARTIAL_CURVE
+    return lifted if correct else min(lifted, PARTIAL_CAP)
+
+
+def on_topic(points: list[KeyPoint], whole: Reading, reading: Reading) -> bool:
+    """Whether at least half of the answer's statements make, deny or contradict a point here."""
+    stating = [clause for clause in reading.clauses if clause.states]
+    if not stating:
+        return False
+    hits = 0
+    for clause in stating:
+        alone = Reading([clause], 0, False, False)
+        if any(_touches(judge(point, alone)) for point in points):
+            hits += 1
+    return hits >= ON_TOPIC_SHARE * len(stating)
+
+
+def _touches(judgement: Judgement) -> bool:
+    return judgement.said or judgement.denied or judgement.contradiction is not None
+
+
 def asking(reading: Reading, text: str) -> Reading:
     """A clarify step is answered with questions: only the clauses that ask count, unless the
     answer says it asks ("I'd ask about the model size and the tokens"). A pitch that mentions
@@ -87,10 +132,17 @@ def asking(reading: Reading, text: str) -> Reading:
 def stating(reading: Reading) -> Reading:
     """An open step or a diagnosis is answered with statements: a clause that only asks ("Sharded?
     Async? Young?") states nothing, or a list of terms with question marks would pass."""
-    kept = [clause for clause in reading.clauses if not clause.marked]
+    kept = [clause for clause in reading.clauses if not clause.marked or _weighs(clause)]
     if len(kept) == len(reading.clauses):
         return reading
     return Reading(kept, reading.words, reading.bare or not kept, reading.copied)
+
+
+def _weighs(clause) -> bool:
+    """A question that weighs two answers is a step of a method ("First, is every rank slower or only
+    one?", "是全局还是局部？"): it stays, when it is a sentence (four words or more) and not a list."""
+    text = " ".join(fragment.text for fragment in clause.fragments)
+    return not clause.bare and (" or " in f" {text} " or "还是" in text) and len(text.split()) >= 4
 
 
 def reading_notes(reading: Reading) -> list[Message]:

@@ -20,6 +20,8 @@ _BYTES = {
     "kb": (1e3, "KB"), "mb": (1e6, "MB"), "gb": (1e9, "GB"), "tb": (1e12, "TB"), "pb": (1e15, "PB"),
     "kib": (2**10, "KiB"), "mib": (2**20, "MiB"), "gib": (2**30, "GiB"), "tib": (2**40, "TiB"), "pib": (2**50, "PiB"),
     "kbytes": (1e3, "KB"), "mbytes": (1e6, "MB"), "gbytes": (1e9, "GB"), "tbytes": (1e12, "TB"),
+    "kilobyte": (1e3, "KB"), "kilobytes": (1e3, "KB"), "megabyte": (1e6, "MB"), "megabytes": (1e6, "MB"),
+    "gigabyte": (1e9, "GB"), "gigabytes": (1e9, "GB"), "terabyte": (1e12, "TB"), "terabytes": (1e12, "TB"),
 }
 _TIME = {
     "ms": (1e-3, "ms"), "毫秒": (1e-3, "ms"),
@@ -59,7 +61,7 @@ _TOKEN_NOUNS = frozenset({"", "token", "tokens", "个token", "tok", "toks"})
 _FLOP_PREFIX = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "z": 1e21, "y": 1e24}
 _FLOP_WORDS = ("flops", "flop")
 
-UNIT_DIMENSIONS = ("bytes", "time", "fraction", "flops", "flop_rate", "token_rate", "count")
+UNIT_DIMENSIONS = ("bytes", "time", "fraction", "flops", "flop_rate", "token_rate", "byte_rate", "count")
 
 
 def _key(text: str) -> str:
@@ -68,7 +70,7 @@ def _key(text: str) -> str:
 
 # Bits, as network engineers write them: an upper-case prefix with a lower-case b (Gb, Mb), or the
 # word (Gbit, gigabits). A learner who writes "39.4 Gb" for bytes has written an eighth of it.
-_BITS = re.compile(r"^(?:(?P<prefix>[KMGTP])b|(?P<word>[kmgtp]?)(?:bit|bits)|(?P<long>kilo|mega|giga|tera|peta)bits?)$")
+_BITS = re.compile(r"^(?:(?P<prefix>[KMGTP])b|(?P<word>[kmgtpKMGTP]?)(?:bit|bits)|(?P<long>kilo|mega|giga|tera|peta)bits?)$")
 _BIT_FACTOR = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15,
                "kilo": 1e3, "mega": 1e6, "giga": 1e9, "tera": 1e12, "peta": 1e15}
 
@@ -98,6 +100,8 @@ def lookup(unit_text: str, dimension: str) -> tuple[float, str] | None:
         return _flop_rate(key)
     if dimension == "token_rate":
         return _token_rate(key)
+    if dimension == "byte_rate":
+        return byte_rate(unit_text)
     if dimension in ("count", "any"):
         return _count(key)
     return None
@@ -155,6 +159,35 @@ def _token_rate(key: str) -> tuple[float, str] | None:
     return None
 
 
+# "400 Gbps", "50 GBps": bps is bits per second whatever the prefix's case (the network
+# convention), Bps bytes. Matched on the text as written, since Gb/s and GB/s differ by 8.
+_PS_SUFFIX = re.compile(r"^(?P<head>.*?[bB])ps$")
+
+
+def byte_rate(unit_text: str) -> tuple[float, str] | None:
+    """(bytes per second per unit, label) of a bandwidth unit: `GB/s`, `GiB/s`, `TB/s`, `Gb/s`,
+    `Gbit/s`, `Gbps`, `GB per second`, `GB/秒`, `GB每秒`. Bits and bytes are told apart exactly as
+    for sizes (`bits`): Gb/s is 10^9 bits = 1.25e8 bytes per second, an eighth of GB/s."""
+    compact = unit_text.replace(" ", "")
+    suffix = _PS_SUFFIX.match(compact)
+    if suffix:
+        head = suffix.group("head")
+        if head.endswith("b"):  # bps: bits, "gbps" as much as "Gbps"
+            found = bits(head[:-1].upper() + "b" if len(head) == 2 else head)
+        else:
+            found = _BYTES.get(_key(head))
+        return (found[0], found[1] + "/s") if found else None
+    for separator in ("/", "per", "每"):
+        head, found_separator, tail = compact.rpartition(separator)
+        if found_separator and _key(tail) in _TIME and head:
+            size = bits(head) or _BYTES.get(_key(head))
+            if size is None:
+                return None
+            seconds = _TIME[_key(tail)][0]
+            return size[0] / seconds, size[1] + ("/s" if seconds == 1 else f"/{_TIME[_key(tail)][1]}")
+    return None
+
+
 def other_dimension(unit_text: str, dimension: str) -> str | None:
     """The dimension `unit_text` belongs to when it is not `dimension` (for a helpful message)."""
     for other in UNIT_DIMENSIONS:
@@ -170,6 +203,7 @@ DIMENSION_WORDS = {
     "flops": ("a FLOP count (e.g. 1.2e25 FLOPs)", "FLOPs 数（如 1.2e25 FLOPs）"),
     "flop_rate": ("a FLOP rate (e.g. 989 TFLOP/s)", "FLOP/s（如 989 TFLOP/s）"),
     "token_rate": ("a throughput (e.g. 540K tokens/s)", "吞吐（如 54 万 tokens/s）"),
+    "byte_rate": ("a bandwidth in bytes per second (e.g. 50 GB/s)", "带宽，字节每秒（如 50 GB/s）"),
     "count": ("a count (e.g. 200, 70B, 54万)", "数量（如 200、70B、54 万）"),
     "any": ("a number", "一个数"),
 }

@@ -59,12 +59,13 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     the missing text; `model_answer` is None unless the diagnosis passed (or `reveal`).
     """
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)  # the caller bounds the length; never raise here
-    from tutor.grading.rubric import stating
+    from tutor.grading.rubric import credit, on_topic, stating
 
     reading = stating(read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
     total = gained = 0.0
     feedback = []
     required_ok = True
+    honest = True  # nothing said the other way round, contradicted or a second category named
     for item in items:
         covered, missing = [], []
         item_total = item_gained = 0.0
@@ -80,8 +81,10 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
             elif verdict.denied:
                 missing.append(part_wrong("denied", lang))
             required_ok &= verdict.counts or not point.required
+            honest &= not (verdict.denied or verdict.contradiction is not None)
         clash = _category_clash(item, reading, lang)
         if clash:
+            honest = False
             missing += clash
             item_gained, required_ok = min(item_gained, 0.0), False
         ok = item_gained >= PASS_SCORE * item_total and not missing
@@ -91,13 +94,19 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
         gained += item_gained
         feedback.append({"item": item.id, "prompt": item.prompt.get(lang), "ok": ok, "covered": covered,
                          "missing": sorted(set(missing), key=missing.index), "model_answer": item.model_answer.get(lang)})
-    score = max(0.0, gained / total) if total else 0.0
-    correct = score >= PASS_SCORE and required_ok
+    share = max(0.0, gained / total) if total else 0.0
+    correct = share >= PASS_SCORE and required_ok
     if not (correct or reveal):
         for entry in feedback:
             entry["model_answer"] = None
-    return {"correct": correct, "score": round(score, 3), "required_ok": required_ok, "feedback": feedback,
-            "notes": _notes(reading, lang)}
+    points = [point for item in items for point in item.points]
+    main_said = not any(point.required for point in points) or any(
+        point.required and point.text.get(lang) in entry["covered"] for item, entry in zip(items, feedback)
+        for point in item.points)
+    topical = 0 < share < 1 and honest and main_said and on_topic([point for item in items for point in item.points], reading, reading)
+    # `score`: partial credit as for open answers (`rubric.credit`); `share`: the weight stated.
+    return {"correct": correct, "score": round(credit(share, correct, topical), 3), "share": round(share, 4),
+            "on_topic": topical, "honest": honest, "required_ok": required_ok, "feedback": feedback, "notes": _notes(reading, lang)}
 
 
 def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:

@@ -310,7 +310,9 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         return grade(items, answer, lang)
     from tutor.grading.claims import read
 
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)
+    from tutor.grading.claims import expand_shorthand
+
+    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
@@ -318,6 +320,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     units = [] if whole.bare or whole.copied else clauses(text, ", ")
     majority = majority_groups(found)
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
+    culprit_placed = False
     for index, group in enumerate(found.odd):
         others = [other for other in found.groups if other is not group and other.op != group.op]
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
@@ -328,6 +331,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         total += 2.0
         gained += 2.0 if placed else 0.0
         if placed:
+            culprit_placed = True
             covered.append(_group_text(group, failed=found.failed is not None)[lang])
         else:
             missing.append(part_wrong("culprit-place" if named else "culprit", lang))
@@ -353,15 +357,21 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     if rest_items:
         rest = grade(rest_items, answer, lang, reveal=True)
         rest_total = sum(point.weight for item in rest_items for point in item.points)
-        gained += rest["score"] * rest_total
+        gained += rest["share"] * rest_total
         total += rest_total
         required_missing |= not rest["required_ok"]
         feedback += rest["feedback"]
         notes = rest["notes"]
-    score = gained / total if total else 0.0
-    correct = score >= PASS_SCORE and not required_missing
+    share = gained / total if total else 0.0
+    correct = share >= PASS_SCORE and not required_missing
     if not correct:
         for entry in feedback:
             entry["model_answer"] = None
-    return {"correct": correct, "score": round(score, 3), "feedback": feedback, "notes": notes,
+    from tutor.grading.rubric import credit
+
+    # Partial credit as for open answers, when the culprit is placed (the required part) and
+    # nothing in the rest is said the other way round.
+    topical = culprit_placed and not (rest_items and not rest["honest"])
+    return {"correct": correct, "score": round(credit(share, correct, topical), 3), "share": round(share, 4),
+            "feedback": feedback, "notes": notes,
             "graded_run": {"world_size": found.world_size, "outcome": found.outcome}}

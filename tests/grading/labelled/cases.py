@@ -18,7 +18,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 FREE_KINDS = ("open", "clarify", "diagnosis")
-BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml")
+BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml", "free_text_fourth.yaml")
 CLOSED_KINDS = ("numeric", "formula", "config", "choice")
 
 

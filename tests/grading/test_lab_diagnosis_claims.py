@@ -1,0 +1,72 @@
+"""Lab diagnosis rubrics as claims (issue 14 item 2: "then the why, graded by claims"): the why of
+crashed-rank and long-batch is stated, not brushed by a word. Hostile first: the negated why ("its
+memory stays flat"), a list of the words and a wrong reason fail, while the ranks are right in
+every case, so only the why decides; strong answers pass in both languages. One grading each."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.labelled.cases import evidence
+from tutor.content import load
+from tutor.labs.diagnose import grade_lab
+
+
+def _diagnose(lab, answer):
+    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in answer) else "en"
+    return grade_lab(list(load().labs[lab].model.diagnosis), answer, evidence(lab), lang)
+
+
+CRASH_RANKS = "Rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. "
+LONG_RANKS = "Rank 1 failed at step 4; ranks 0, 2 and 3 waited in the gradient all-reduce. "
+
+STRONG = [
+    ("crashed-rank", CRASH_RANKS + "Rank 0 ran out of memory in the forward pass because it keeps every step's logits "
+                                   "in a list for the accuracy, so its memory grows each step."),
+    ("crashed-rank", CRASH_RANKS + "OOM: rank 0 appends the logits of every step to predictions, and GPU memory "
+                                   "climbs until the forward can't allocate."),
+    ("crashed-rank", "0号最先失败，1~3号在梯度 all-reduce 里等。0号 forward 里显存爆了：它为了算准确率把每一步的 logits 都存进 "
+                     "list，显存每步都在涨。"),
+    ("long-batch", LONG_RANKS + "It ran out of memory: its batch holds a very long document and make_batch pads the "
+                                "whole batch to it. Fix: truncate documents to max_len."),
+    ("long-batch", LONG_RANKS + "OOM, because one document is far longer than the rest and the batch is padded to the "
+                                "longest. Split documents into chunks of the context length."),
+    ("long-batch", "1号在第 4 步 OOM 了，0、2、3号在梯度 all-reduce 里等。它的 batch 里有一篇超长文档，整个 batch 被 pad 到最长，"
+                   "显存不够。修法：把文档截到 max_len。"),
+]
+
+WRONG = [
+    # negated why: the ranks right, the cause said the other way round
+    ("crashed-rank", CRASH_RANKS + "Its memory stays flat the whole run; it did not leak anything and the logits are "
+                                   "dropped each step."),
+    ("crashed-rank", "Rank 0 failed first and the others waited in the all-reduce. Its memory stays flat the whole run; "
+                     "it did not leak anything, the logits are dropped each step."),  # passed at 1.0 before
+    ("crashed-rank", CRASH_RANKS + "It crashed on a network timeout; memory is fine."),
+    ("crashed-rank", "0号最先挂，其他rank在梯度all-reduce里等。0号显存一直是平的，没有泄漏。"),
+    # a list of the words
+    ("crashed-rank", CRASH_RANKS + "memory logits predictions accuracy keeps grows leak"),
+    ("long-batch", LONG_RANKS + "long document padding sequence length truncate max_len context window"),
+    # negated or wrong why
+    ("long-batch", LONG_RANKS + "Memory is fine and every batch is the same length; it is a NCCL timeout."),
+    ("long-batch", LONG_RANKS + "Its batches are all the same length as everyone else's, so it must be a bad GPU."),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer"), STRONG)
+def test_strong_diagnoses_pass(lab, answer):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"], verdict["feedback"]
+
+
+@pytest.mark.parametrize(("lab", "answer"), WRONG)
+def test_negated_listed_and_wrong_whys_fail(lab, answer):
+    verdict = _diagnose(lab, answer)
+    assert not verdict["correct"], verdict["feedback"]
+    why = [entry for entry in verdict["feedback"] if entry["item"] == "why"]
+    assert why and not why[0]["ok"], why
+
+
+def test_a_contradicted_why_is_named():
+    verdict = _diagnose("crashed-rank", CRASH_RANKS + "Its memory stays flat the whole run.")
+    why = [entry for entry in verdict["feedback"] if entry["item"] == "why"][0]
+    assert any("flat" in text for text in why["missing"]), why
