@@ -1,8 +1,10 @@
 """`plan()`: the lesson's recipe (§recipe) as a search over every divisor layout of the GPUs.
 
 Recipe: size memory first; TP inside the node (≤ 8); the smallest PP that fits, with m ≥ 4p and
-the interleaved schedule; CP for long sequences; EP for MoE; the rest to DP with the distributed
-optimizer; full recompute only when nothing fits without it. Every layout is evaluated on the
+the interleaved schedule; CP for long sequences, across nodes only as far as the memory needs it;
+EP for MoE; the rest to DP with the distributed optimizer, or gradients sharded too (ZeRO-2, as
+Llama 3's FSDP) where the distributed optimizer does not fit; full recompute only when nothing fits
+without it. Every layout is evaluated on the
 compiled fast path (`chains.planner_function`); the recipe is the ranking key, so the best
 layout is the one the recipe picks and the alternatives follow in the recipe's order, each
 with its headroom, bubble and traffic on slow links.
@@ -30,15 +32,24 @@ from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 MAX_VPP = 4
 RECOMPUTE_RANK = {"none": 0, "selective": 1, "full": 2}
 SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
+# Sharding a plan may choose when none is asked for, in order of preference. Megatron-LM's
+# distributed optimizer keeps a full fp32 gradient buffer (6 + 12/d bytes per parameter,
+# docs/user-guide/features/dist_optimizer.md); sharding the gradients too (ZeRO-2: 2 + 14/d,
+# Rajbhandari et al. 2020 Fig. 1) is what Llama 3 ran ("FSDP" that shards optimizer state and
+# gradients and keeps the weights after forward, arXiv 2407.21783 §3.3.2) and what Megatron-FSDP's
+# `optim_grads` strategy does. It ranks second: with m micro-batches the sharded gradients are
+# reduce-scattered after each of them, not once per step (see _slow_link_bytes).
+AUTO_SHARDINGS = ("distopt", "zero2")
+SHARDING_RANK = {name: rank for rank, name in enumerate(("none", "zero1", "distopt", "zero2", "zero3"))}
 
 
 @dataclass(frozen=True)
 class Options:
-    """What a plan may use (`tutor plan` switches): sharding over DP × CP, recompute (None: the
-    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
+    """What a plan may use (`tutor plan` switches): sharding over DP × CP (None: the distributed
+    optimizer, or ZeRO-2 for a dense model where it does not fit), recompute (None: the lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
     sizes to try (None: all; DeepSeek-V3 trained without TP, arXiv 2412.19437 §3.2)."""
 
-    sharding: str = "distopt"
+    sharding: str | None = None
     recompute: str | None = None
     flash: bool = True
     sp: bool = True
@@ -63,11 +74,24 @@ class Candidate:
     bubble: float
     slow_link_bytes: float
     uneven: bool
+    sharding: str = "distopt"
+    node: int = 8
+
+    @property
+    def cp_across_nodes(self) -> int:
+        """The CP size when the TP × CP group spills out of one node, else 1."""
+        return self.cp if self.tp * self.cp > self.node else 1
 
     def key(self) -> tuple:
-        """The recipe as an order: m ≥ 4p, no recompute, even stages, smallest PP, then TP, CP, EP, bubble, headroom."""
-        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.pp, self.tp, self.cp, self.ep,
-                self.bubble, -self.headroom)
+        """The recipe as an order: m ≥ 4p, no recompute, even stages, no more CP across nodes than needed,
+        smallest PP, then TP, CP, EP, the sharding that moves least, bubble, headroom.
+
+        CP across nodes before PP: Llama 3 orders its dimensions [TP, CP, PP, DP] by the bandwidth they
+        need (arXiv 2407.21783 §3.3.2): CP exchanges K/V in every layer, forward and backward (an
+        all-gather on the critical path in Llama 3), PP one activation per micro-batch at a stage
+        boundary. Meta ran CP 1 at 8K and CP 16 at 128K, each with PP 16, not a smaller PP with more CP."""
+        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes, self.pp, self.tp,
+                self.cp, self.ep, SHARDING_RANK[self.sharding], self.bubble, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -86,6 +110,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     """Every configuration that fits with the reserve and keeps the hard rules (TP in a node, m ≥ p), ranked;
     how many divisor layouts were considered; how many configurations were evaluated."""
     options = options or Options(flash=flash)
+    shardings = sharding_choices(model, options)
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch, gpus=gpus)
     recomputes = recompute_levels(options.flash, options.recompute)
@@ -107,11 +132,21 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 for ep in _expert_sizes(model, dp * cp, options.ep):
                     for vpp in _chunk_counts(model, pp, m):
                         for recompute in recomputes:
-                            candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit)
-                            evaluated += 1
-                            if candidate is not None:
-                                found.append(candidate)
+                            for sharding in shardings:  # the first that fits: the later ones move more bytes
+                                candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit, sharding)
+                                evaluated += 1
+                                if candidate is not None:
+                                    found.append(candidate)
+                                    break
     return sorted(found, key=Candidate.key), considered, evaluated
+
+
+def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
+    """The shardings a search tries, in order: the one asked for, else AUTO_SHARDINGS (the distributed
+    optimizer only for MoE, whose ZeRO stages the engine does not model)."""
+    if options.sharding is not None:
+        return (options.sharding,)
+    return AUTO_SHARDINGS[:1] if model.is_moe else AUTO_SHARDINGS
 
 
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
@@ -183,9 +218,9 @@ class _Evaluator:
         return row
 
     def _compile(self, key: tuple) -> tuple:
-        sharded, row, first_stage, trimmed, interleaved = key
-        model, options = self.model, self.options
-        mode = Mode(sharding=options.sharding if sharded else "none", activation_row=row, moe=model.is_moe,
+        sharding, row, first_stage, trimmed, interleaved = key
+        model = self.model
+        mode = Mode(sharding=sharding, activation_row=row, moe=model.is_moe,
                     attention=self.shape_known, heads=self.shape_known and model.heads is not None,
                     first_stage=first_stage, stage_memory=model.params is None, trimmed=trimmed,
                     positions=model.positions)
@@ -207,17 +242,17 @@ class _Evaluator:
         return function, sources, {name: outputs.index(name) for name in outputs}
 
     def _entry(self, key: tuple) -> tuple:
-        tp, pp, vpp, recompute, sharded = key
+        tp, pp, vpp, recompute, sharding = key
         first_stage, trimmed, uneven = self.stages.get((pp, vpp)) or self._stage(pp, vpp)
         row = self.rows[(tp, recompute)] if (tp, recompute) in self.rows else self._row(tp, recompute)
-        mode_key = (sharded, row, first_stage, trimmed, vpp > 1)
+        mode_key = (sharding, row, first_stage, trimmed, vpp > 1)
         entry = self.entries[key] = (*(self.modes.get(mode_key) or self._compile(mode_key)), uneven)
         return entry
 
     def __call__(self, tp: int, pp: int, cp: int, ep: int, dp: int, vpp: int, recompute: str, m: int,
-                 limit: float) -> Candidate | None:
+                 limit: float, sharding: str = "distopt") -> Candidate | None:
         """The configuration as a Candidate when its memory is within `limit`, else None."""
-        key = (tp, pp, vpp, recompute, dp * cp > 1)
+        key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
         memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
         function, sources, state_at, activations_at = memory
@@ -228,11 +263,16 @@ class _Evaluator:
         function, sources, where = figures
         out = function(*[constant if position is None else layout[position] for position, constant in sources])
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], _slow_link_bytes(out, where, layout, self.layers, m, self.node), uneven)
+                         out[where[bubble]], _slow_link_bytes(out, where, layout, self.layers, m, self.node, sharding),
+                         uneven, sharding, self.node)
 
 
-def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int) -> float:
-    """Bytes per GPU per step on links between nodes (ranks ordered TP, CP, DP, PP as in Megatron)."""
+def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
+                     sharding: str = "distopt") -> float:
+    """Bytes per GPU per step on links between nodes (ranks ordered TP, CP, DP, PP as in Megatron).
+    Sharded gradients (ZeRO-2/3) are reduce-scattered after each of the m micro-batches, as
+    DeepSpeed's stage 2 and FSDP without no_sync do, and the weights gathered once: (m + 1)/2 times
+    the all-reduce's bytes (a reduce-scatter and an all-gather each move half of it)."""
     tp, pp, cp, _, dp, vpp = layout
     layers_per_stage = (layers or pp) / pp
     total = 0.0
@@ -241,7 +281,7 @@ def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int
     if tp * cp > node and "cp_bytes_per_layer" in where:
         total += out[where["cp_bytes_per_layer"]] * layers_per_stage * m
     if tp * cp * dp > node:
-        total += out[where["dp_grad_bytes"]]
+        total += out[where["dp_grad_bytes"]] * ((m + 1) / 2 if sharding in ("zero2", "zero3") else 1)
     if pp > 1 and tp * cp * dp >= node and "pp_bytes_per_microbatch" in where:
         total += out[where["pp_bytes_per_microbatch"]] * m * vpp  # interleaving multiplies P2P traffic by v
     return total
@@ -254,11 +294,11 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
     after the best), the recipe's steps."""
     train, hardware = train or Train(), hardware or gpu("h100-80gb")
     options = options or Options()
-    if options.sharding not in SHARDINGS:
+    if options.sharding is not None and options.sharding not in SHARDINGS:
         raise SizingError(f"sharding must be one of {', '.join(SHARDINGS)}, got {options.sharding!r}")
     if not 0 <= options.reserve < 1:
         raise SizingError(f"the reserve is a fraction of memory in [0, 1), got {options.reserve:g}")
-    if model.is_moe and options.sharding.startswith("zero"):
+    if model.is_moe and (options.sharding or "").startswith("zero"):
         raise SizingError("ZeRO stages are not modelled for MoE; plan with the distributed optimizer")
     gpus = int(check_number("gpus", gpus))
     ranked, considered, evaluated = candidates(model, train, gpus, hardware, options=options)
@@ -273,7 +313,7 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         report["why"] = why_after(chosen[0], candidate, lang)
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
             "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
-                                lang, options.reserve, options.sharding)}
+                                lang, options.reserve, chosen[0].sharding if chosen else "distopt")}
 
 
 def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
@@ -290,6 +330,11 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
     if other.uneven and not best.uneven:
         return (f"PP {other.pp} 分不匀层,最满的 stage 决定速度;{shown} 分得匀" if zh else
                 f"PP {other.pp} splits the layers unevenly, the fullest stage sets the pace; {shown} splits evenly")
+    if other.cp_across_nodes > best.cp_across_nodes:
+        return (f"CP {other.cp} 跨机(TP × CP = {other.tp * other.cp} > {other.node}):每层的 K/V 交换走慢网络;"
+                f"{shown} 用更多 PP 就放得下" if zh else
+                f"CP {other.cp} spans nodes (TP × CP = {other.tp * other.cp} > {other.node}): its K/V exchange in every "
+                f"layer crosses the slow network; {shown} fits with less CP across nodes")
     for name, label in (("pp", "PP"), ("tp", "TP"), ("cp", "CP"), ("ep", "EP")):
         mine, theirs = getattr(other, name), getattr(best, name)
         if mine > theirs:
@@ -298,6 +343,10 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         if mine < theirs:
             return (f"{shown} 按配方顺序(先小 PP,再 TP、CP、EP)排在前面" if zh else
                     f"{shown} ranks first on an earlier rule of the recipe order (smaller PP, then TP, CP, EP)")
+    if SHARDING_RANK[other.sharding] > SHARDING_RANK[best.sharding]:
+        return (f"要 {other.sharding} 才放得下(每个 micro-batch 都 reduce-scatter gradient);{shown} 用 {best.sharding}"
+                if zh else f"fits only with {other.sharding} (gradients reduce-scattered after every micro-batch); "
+                f"{shown} fits with {best.sharding}")
     if other.bubble > best.bubble:
         return (f"bubble {other.bubble:.1%} 大于 {best.bubble:.1%}" if zh else
                 f"a larger bubble, {other.bubble:.1%} against {best.bubble:.1%}")
@@ -306,7 +355,7 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
 
 def _parallel(candidate: Candidate, gpus: int, options: Options) -> Parallel:
     return Parallel(gpus=gpus, tp=candidate.tp, pp=candidate.pp, cp=candidate.cp, ep=candidate.ep, dp=candidate.dp,
-                    vpp=candidate.vpp, sharding=options.sharding, sp=options.sp, recompute=candidate.recompute,
+                    vpp=candidate.vpp, sharding=candidate.sharding, sp=options.sp, recompute=candidate.recompute,
                     flash=options.flash)
 
 
@@ -314,7 +363,8 @@ def _report(model: Model, train: Train, candidate: Candidate, gpus: int, hardwar
             throughput: Throughput | None, lang: str, options: Options) -> dict:
     report = size(model, train, _parallel(candidate, gpus, options), hardware, throughput, lang)
     layout = {"tp": candidate.tp, "pp": candidate.pp, "cp": candidate.cp, "ep": candidate.ep, "dp": candidate.dp,
-              "vpp": candidate.vpp, "recompute": candidate.recompute, "headroom": candidate.headroom,
+              "vpp": candidate.vpp, "recompute": candidate.recompute, "sharding": candidate.sharding,
+              "headroom": candidate.headroom,
               "slow_link_bytes": candidate.slow_link_bytes}
     return {**layout, **report}
 
