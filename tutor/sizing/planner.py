@@ -40,6 +40,9 @@ SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
 # `optim_grads` strategy does. It ranks second: with m micro-batches the sharded gradients are
 # reduce-scattered after each of them, not once per step (see _slow_link_bytes).
 AUTO_SHARDINGS = ("distopt", "zero2")
+SHARDING_NAMES = {"none": ("no sharding", "不切分"), "zero1": ("ZeRO-1", "ZeRO-1"),
+                  "distopt": ("the distributed optimizer", "distributed optimizer"), "zero2": ("ZeRO-2", "ZeRO-2"),
+                  "zero3": ("ZeRO-3", "ZeRO-3")}
 SHARDING_RANK = {name: rank for rank, name in enumerate(("none", "zero1", "distopt", "zero2", "zero3"))}
 
 
@@ -84,14 +87,17 @@ class Candidate:
 
     def key(self) -> tuple:
         """The recipe as an order: m ≥ 4p, no recompute, even stages, no more CP across nodes than needed,
-        smallest PP, then TP, CP, EP, the sharding that moves least, bubble, headroom.
+        the sharding that moves least, smallest PP, then TP, CP, EP, bubble, headroom.
 
         CP across nodes before PP: Llama 3 orders its dimensions [TP, CP, PP, DP] by the bandwidth they
         need (arXiv 2407.21783 §3.3.2): CP exchanges K/V in every layer, forward and backward (an
         all-gather on the critical path in Llama 3), PP one activation per micro-batch at a stage
-        boundary. Meta ran CP 1 at 8K and CP 16 at 128K, each with PP 16, not a smaller PP with more CP."""
-        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes, self.pp, self.tp,
-                self.cp, self.ep, SHARDING_RANK[self.sharding], self.bubble, -self.headroom)
+        boundary. Meta ran CP 1 at 8K and CP 16 at 128K, each with PP 16, not a smaller PP with more CP.
+        Sharding before PP: ZeRO-2 reduce-scatters every gradient over DP, the slowest links, after each
+        of the m micro-batches, more traffic than the distributed optimizer's once per step and than a
+        larger PP's point-to-point sends."""
+        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
+                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, self.bubble, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -335,6 +341,11 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
                 f"{shown} 用更多 PP 就放得下" if zh else
                 f"CP {other.cp} spans nodes (TP × CP = {other.tp * other.cp} > {other.node}): its K/V exchange in every "
                 f"layer crosses the slow network; {shown} fits with less CP across nodes")
+    if SHARDING_RANK[other.sharding] > SHARDING_RANK[best.sharding]:
+        mine, theirs = SHARDING_NAMES[other.sharding][zh], SHARDING_NAMES[best.sharding][zh]
+        return (f"要 {mine} 才放得下(每个 micro-batch 之后都要沿 DP reduce-scatter gradient);{shown} 用 {theirs} "
+                "就放得下" if zh else f"fits only with {mine} (gradients reduce-scattered over DP after every "
+                f"micro-batch); {shown} fits with {theirs}")
     for name, label in (("pp", "PP"), ("tp", "TP"), ("cp", "CP"), ("ep", "EP")):
         mine, theirs = getattr(other, name), getattr(best, name)
         if mine > theirs:
@@ -343,10 +354,6 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         if mine < theirs:
             return (f"{shown} 按配方顺序(先小 PP,再 TP、CP、EP)排在前面" if zh else
                     f"{shown} ranks first on an earlier rule of the recipe order (smaller PP, then TP, CP, EP)")
-    if SHARDING_RANK[other.sharding] > SHARDING_RANK[best.sharding]:
-        return (f"要 {other.sharding} 才放得下(每个 micro-batch 都 reduce-scatter gradient);{shown} 用 {best.sharding}"
-                if zh else f"fits only with {other.sharding} (gradients reduce-scattered after every micro-batch); "
-                f"{shown} fits with {best.sharding}")
     if other.bubble > best.bubble:
         return (f"bubble {other.bubble:.1%} 大于 {best.bubble:.1%}" if zh else
                 f"a larger bubble, {other.bubble:.1%} against {best.bubble:.1%}")
