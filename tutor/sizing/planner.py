@@ -12,8 +12,9 @@ with its headroom, bubble and traffic on slow links.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from tutor.sizing.chains import Mode, activation_row, planner_function
 from tutor.sizing.engine import model_values
@@ -61,7 +62,7 @@ class Options:
     tp: tuple[int, ...] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class Candidate:
     tp: int
     pp: int
@@ -75,10 +76,15 @@ class Candidate:
     total: float
     headroom: float
     bubble: float
-    slow_link_bytes: float
     uneven: bool
     sharding: str = "distopt"
     node: int = 8
+    evaluator: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def slow_link_bytes(self) -> float:
+        """Worked out only when asked (the listed layouts): the ranking does not read it."""
+        return self.evaluator.traffic(self)
 
     @property
     def cp_across_nodes(self) -> int:
@@ -181,9 +187,10 @@ def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
 
 
 MEMORY = ("model_state", "activations", "activations_interleaved")
-# What the planner reads of a configuration that fits, besides its memory: bubble and slow-link traffic.
-FIGURES = ("bubble", "bubble_interleaved", "dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer",
-           "pp_bytes_per_microbatch")
+# What the ranking reads of a configuration that fits, besides its memory; and the slow-link traffic,
+# evaluated only for the layouts a plan lists.
+BUBBLES = ("bubble", "bubble_interleaved")
+TRAFFIC = ("dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer", "pp_bytes_per_microbatch")
 LAYOUT = ("tp", "pp", "cp", "ep", "dp", "vpp")
 
 
@@ -206,9 +213,10 @@ class _Evaluator:
         self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
         # Bubble and traffic do not depend on sharding, recompute or the stage formula: one function
         # for the whole search (compiling one per mode would double a cold `tutor plan`).
-        self.figures = self._sources(planner_function(
-            Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
-                 positions=model.positions), FIGURES))
+        plain = Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
+                     positions=model.positions)
+        self.figures = self._sources(planner_function(plain, BUBBLES))
+        self.traffic_function = self._sources(planner_function(plain, TRAFFIC))
 
     def _stage(self, pp: int, vpp: int) -> tuple:
         model = self.model
@@ -240,12 +248,33 @@ class _Evaluator:
         return entry
 
     def _sources(self, compiled: tuple) -> tuple:
-        """(function, where each input comes from: the layout's value at a position, or a constant of
-        the search, output positions by name)."""
+        """(function, its arguments from a layout tuple, output positions by name). The arguments are
+        picked by one C-level itemgetter from the layout followed by the search's constants, instead
+        of a Python loop over the inputs per configuration."""
         outputs, names, function = compiled
-        sources = tuple((LAYOUT.index(name), None) if name in LAYOUT else (None, self.values[name])
-                        for name in names)
-        return function, sources, {name: outputs.index(name) for name in outputs}
+        constants = tuple(self.values[name] for name in names if name not in LAYOUT)
+        positions, extra = [], len(LAYOUT)
+        for name in names:
+            if name in LAYOUT:
+                positions.append(LAYOUT.index(name))
+            else:
+                positions.append(extra)
+                extra += 1
+        if len(positions) > 1:
+            pick = itemgetter(*positions)
+        elif positions:
+            only = positions[0]
+            pick = lambda row: (row[only],)  # noqa: E731 - itemgetter of one index returns no tuple
+        else:
+            pick = lambda row: ()  # noqa: E731
+        return function, (pick, constants), {name: outputs.index(name) for name in outputs}
+
+    def traffic(self, candidate: Candidate) -> float:
+        function, (pick, constants), where = self.traffic_function
+        layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
+        out = function(*pick(layout + constants))
+        return _slow_link_bytes(out, where, layout, self.layers, candidate.microbatches, self.node,
+                                candidate.sharding)
 
     def _entry(self, key: tuple) -> tuple:
         tp, pp, vpp, recompute, sharding = key
@@ -261,16 +290,15 @@ class _Evaluator:
         key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
         memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
-        function, sources, state_at, activations_at = memory
-        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        function, (pick, constants), state_at, activations_at = memory
+        out = function(*pick(layout + constants))
         total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
         if total > limit:
             return None
-        function, sources, where = figures
-        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        function, (pick, constants), where = figures
+        out = function(*pick(layout + constants))
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], _slow_link_bytes(out, where, layout, self.layers, m, self.node, sharding),
-                         uneven, sharding, self.node)
+                         out[where[bubble]], uneven, sharding, self.node, self)
 
 
 def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
