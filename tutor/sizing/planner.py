@@ -80,6 +80,7 @@ class Candidate:
     sharding: str = "distopt"
     node: int = 8
     evaluator: object = field(default=None, repr=False, compare=False)
+    moe: bool = False
 
     @property
     def slow_link_bytes(self) -> float:
@@ -101,9 +102,14 @@ class Candidate:
         boundary. Meta ran CP 1 at 8K and CP 16 at 128K, each with PP 16, not a smaller PP with more CP.
         Sharding before PP: ZeRO-2 reduce-scatters every gradient over DP, the slowest links, after each
         of the m micro-batches, more traffic than the distributed optimizer's once per step and than a
-        larger PP's point-to-point sends."""
+        larger PP's point-to-point sends.
+        A mixture of experts takes the smallest TP before the smallest PP: Megatron-LM's MoE tuning
+        guide (megatron/core/transformer/moe/README.md, "Tuning Guide of Parallel Mappings") says to
+        consider PP before TP and EP when the model must span nodes, and to prefer EP over TP (EP 8
+        TP 1 beats EP 4 TP 2 for Mixtral 8x7B); DeepSeek-V3 trained without TP (arXiv 2412.19437 §3.2)."""
+        first, second = (self.tp, self.pp) if self.moe else (self.pp, self.tp)
         return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
-                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, self.bubble, -self.headroom)
+                SHARDING_RANK[self.sharding], first, second, self.cp, self.ep, self.bubble, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -298,7 +304,7 @@ class _Evaluator:
         function, (pick, constants), where = figures
         out = function(*pick(layout + constants))
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], uneven, sharding, self.node, self)
+                         out[where[bubble]], uneven, sharding, self.node, self, self.model.is_moe)
 
 
 def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
@@ -374,14 +380,17 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         return (f"要 {mine} 才放得下(每个 micro-batch 之后都要沿 DP reduce-scatter gradient);{shown} 用 {theirs} "
                 "就放得下" if zh else f"fits only with {mine} (gradients reduce-scattered over DP after every "
                 f"micro-batch); {shown} fits with {theirs}")
-    for name, label in (("pp", "PP"), ("tp", "TP"), ("cp", "CP"), ("ep", "EP")):
+    order = (("tp", "TP"), ("pp", "PP")) if best.moe else (("pp", "PP"), ("tp", "TP"))
+    for name, label in (*order, ("cp", "CP"), ("ep", "EP")):
         mine, theirs = getattr(other, name), getattr(best, name)
         if mine > theirs:
             return (f"{label} {mine} 比需要的大:{shown} 用 {label} {theirs} 就放得下,通信更少" if zh else
                     f"{label} {mine} is more than needed: {shown} fits with {label} {theirs}, less traffic")
         if mine < theirs:
-            return (f"{shown} 按配方顺序(先小 PP,再 TP、CP、EP)排在前面" if zh else
-                    f"{shown} ranks first on an earlier rule of the recipe order (smaller PP, then TP, CP, EP)")
+            first, second = order[0][1], order[1][1]
+            return (f"{shown} 按配方顺序(先小 {first},再 {second}、CP、EP)排在前面" if zh else
+                    f"{shown} ranks first on an earlier rule of the recipe order (smaller {first}, then {second}, "
+                    "CP, EP)")
     if other.bubble > best.bubble:
         return (f"bubble {other.bubble:.1%} 大于 {best.bubble:.1%}" if zh else
                 f"a larger bubble, {other.bubble:.1%} against {best.bubble:.1%}")
