@@ -23,7 +23,7 @@ from tutor.sizing.planner import Options, candidates
 
 TARGET = 100_000
 CASES = (  # model, GPUs, sequence, global batch, options
-    ("llama3-405b", 16384, 8192, 2048, Options(sharding="zero2")),
+    ("llama3-405b", 16384, 8192, 2048, Options()),  # the default: distributed optimizer, else ZeRO-2
     ("llama3-70b", 6144, 8192, 6144, Options()),
     ("llama3-8b", 8192, 8192, 8192, Options()),
     ("gpt3-175b", 3072, 2048, 3072, Options(sharding="none", flash=False)),

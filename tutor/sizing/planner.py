@@ -148,7 +148,10 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 for ep in _expert_sizes(model, dp * cp, options.ep):
                     for vpp in _chunk_counts(model, pp, m):
                         for recompute in recomputes:
+                            evaluate.without_grads = 0.0  # a bound from this configuration only
                             for sharding in shardings:  # the first that fits: the later ones move more bytes
+                                if sharding == "zero2" and evaluate.without_grads > limit:
+                                    break  # even with no gradient bytes at all it would not fit: not costed
                                 candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit, sharding)
                                 evaluated += 1
                                 if candidate is not None:
@@ -190,7 +193,7 @@ def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
     return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
 
 
-MEMORY = ("model_state", "activations", "activations_interleaved")
+MEMORY = ("model_state", "activations", "activations_interleaved", "grads")
 # What the ranking reads of a configuration that fits, besides its memory; and the slow-link traffic,
 # evaluated only for the layouts a plan lists.
 BUBBLES = ("bubble", "bubble_interleaved")
@@ -215,6 +218,10 @@ class _Evaluator:
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
         self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
+        # The last configuration's memory less its gradients: a lower bound on the same layout under
+        # ZeRO-2, whose weights and sharded optimizer state are the distributed optimizer's and whose
+        # gradients are fewer, so a layout above the limit even so is never costed (or compiled) again.
+        self.without_grads = 0.0
         # Bubble and traffic do not depend on sharding, recompute or the stage formula: one function
         # for the whole search (compiling one per mode would double a cold `tutor plan`).
         plain = Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
@@ -247,7 +254,8 @@ class _Evaluator:
         # once); the ranking's figures only for those that fit.
         function, sources, where = self._sources(planner_function(mode, MEMORY))
         activations = where.get("activations" + schedule)
-        entry = ((function, sources, where["model_state"], activations), self.figures, "bubble" + schedule)
+        entry = ((function, sources, where["model_state"], activations, where["grads"]), self.figures,
+                 "bubble" + schedule)
         self.modes[key] = entry
         return entry
 
@@ -294,10 +302,11 @@ class _Evaluator:
         key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
         memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
-        function, (pick, constants), state_at, activations_at = memory
+        function, (pick, constants), state_at, activations_at, grads_at = memory
         out = function(*pick(layout + constants))
         total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
         if total > limit:
+            self.without_grads = total - out[grads_at]
             return None
         function, (pick, constants), where = figures
         out = function(*pick(layout + constants))
