@@ -75,11 +75,15 @@ class Candidate:
     below_4p: bool
     total: float
     headroom: float
-    bubble: float
     uneven: bool
     sharding: str = "distopt"
     node: int = 8
     evaluator: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def bubble(self) -> float:
+        """The schedule's bubble fraction, from the registry formula; worked out only when asked."""
+        return self.evaluator.bubble(self)
 
     @property
     def slow_link_bytes(self) -> float:
@@ -93,7 +97,9 @@ class Candidate:
 
     def key(self) -> tuple:
         """The recipe as an order: m ≥ 4p, no recompute, even stages, no more CP across nodes than needed,
-        the sharding that moves least, smallest PP, then TP, CP, EP, bubble, headroom.
+        the sharding that moves least, smallest PP, then TP, CP, EP, bubble, headroom. The layout fixes
+        DP and m, so the bubble (p − 1)/(v·m) only differs by v here: the key orders by the largest v,
+        the same order, without evaluating the bubble of every layout that fits.
 
         CP across nodes before PP: Llama 3 orders its dimensions [TP, CP, PP, DP] by the bandwidth they
         need (arXiv 2407.21783 §3.3.2): CP exchanges K/V in every layer, forward and backward (an
@@ -107,7 +113,7 @@ class Candidate:
         the smallest TP first for every MoE was tried and reverted: Mixtral on 16 H100 became TP 1 PP 16
         EP 1, against the guide's own "minimise model parallelism" and the grader's EP > 1 rule."""
         return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
-                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, self.bubble, -self.headroom)
+                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, -self.vpp, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -300,7 +306,7 @@ class _Evaluator:
                  limit: float, sharding: str = "distopt") -> Candidate | None:
         """The configuration as a Candidate when its memory is within `limit`, else None."""
         key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
-        memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
+        memory, _, _, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
         function, (pick, constants), state_at, activations_at, grads_at = memory
         out = function(*pick(layout + constants))
@@ -308,10 +314,14 @@ class _Evaluator:
         if total > limit:
             self.without_grads = total - out[grads_at]
             return None
-        function, (pick, constants), where = figures
-        out = function(*pick(layout + constants))
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], uneven, sharding, self.node, self)
+                         uneven, sharding, self.node, self)
+
+    def bubble(self, candidate: Candidate) -> float:
+        function, (pick, constants), where = self.figures
+        layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
+        out = function(*pick(layout + constants))
+        return out[where["bubble_interleaved" if candidate.vpp > 1 else "bubble"]]
 
 
 def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
