@@ -139,14 +139,22 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     found, considered, evaluated = [], 0, 0
     limit = budget(hardware.gpu_mem, options.reserve)
     evaluate = _Evaluator(model, values, hardware, options)
+    # The rules are checked where they apply (TP's in the TP loop, CP's in the CP loop), so a layout a
+    # rule excludes costs a count, not a check; every divisor triple is still counted as considered.
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
             continue
+        if not _tp_allowed(model, hardware, tp):
+            considered += _triples(gpus // tp)
+            continue
         for cp in _divisors(gpus // tp):
-            for pp in _divisors(gpus // (tp * cp)):
-                considered += 1
-                if not _allowed(model, train, hardware, tp, cp, pp):
-                    continue
+            pps = _divisors(gpus // (tp * cp))
+            considered += len(pps)
+            if not _cp_allowed(train, cp):
+                continue
+            for pp in pps:
+                if model.layers is not None and pp > model.layers:
+                    break  # divisors ascend
                 dp = gpus // (tp * cp * pp)
                 if not pipeline_ok(train.global_batch, dp, train.micro_batch, pp):
                     continue
@@ -175,16 +183,28 @@ def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
 
 
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
+    return (_tp_allowed(model, hardware, tp) and _cp_allowed(train, cp)
+            and (model.layers is None or pp <= model.layers))
+
+
+def _tp_allowed(model: Model, hardware: Hardware, tp: int) -> bool:
     if tp > hardware.gpus_per_node:
         return False
     if model.heads is not None and model.heads % tp:
         return False
     kv = model.kv_heads
-    if kv is not None and kv % tp and tp % kv:  # TP above the KV heads replicates them (validate: kv-replicated)
-        return False
-    if cp > 1 and (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK):
-        return False
-    return model.layers is None or pp <= model.layers
+    # TP above the KV heads replicates them (validate: kv-replicated)
+    return kv is None or not (kv % tp and tp % kv)
+
+
+def _cp_allowed(train: Train, cp: int) -> bool:
+    return cp == 1 or not (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK)
+
+
+@lru_cache(maxsize=1024)
+def _triples(number: int) -> int:
+    """How many (CP, PP) pairs divide `number`: the layouts one excluded TP stands for."""
+    return sum(len(_divisors(number // cp)) for cp in _divisors(number))
 
 
 def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = None) -> list[int]:
