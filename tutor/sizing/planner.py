@@ -291,21 +291,7 @@ class _Evaluator:
         of a Python loop over the inputs per configuration."""
         outputs, names, function = compiled
         constants = tuple(self.values[name] for name in names if name not in LAYOUT)
-        positions, extra = [], len(LAYOUT)
-        for name in names:
-            if name in LAYOUT:
-                positions.append(LAYOUT.index(name))
-            else:
-                positions.append(extra)
-                extra += 1
-        if len(positions) > 1:
-            pick = itemgetter(*positions)
-        elif positions:
-            only = positions[0]
-            pick = lambda row: (row[only],)  # noqa: E731 - itemgetter of one index returns no tuple
-        else:
-            pick = lambda row: ()  # noqa: E731
-        return function, (pick, constants), {name: outputs.index(name) for name in outputs}
+        return function, (_picker(names), constants), _positions(outputs)
 
     def traffic(self, candidate: Candidate) -> float:
         function, (pick, constants), where = self.traffic_function
@@ -342,6 +328,29 @@ class _Evaluator:
         layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
         out = function(*pick(layout + constants))
         return out[where["bubble_interleaved" if candidate.vpp > 1 else "bubble"]]
+
+
+@lru_cache(maxsize=None)
+def _picker(names: tuple[str, ...]):
+    """The function that picks a compiled function's arguments from (layout..., constants...)."""
+    positions, extra = [], len(LAYOUT)
+    for name in names:
+        if name in LAYOUT:
+            positions.append(LAYOUT.index(name))
+        else:
+            positions.append(extra)
+            extra += 1
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    if positions:
+        only = positions[0]
+        return lambda row: (row[only],)  # itemgetter of one index returns no tuple
+    return lambda row: ()
+
+
+@lru_cache(maxsize=None)
+def _positions(outputs: tuple[str, ...]) -> dict[str, int]:
+    return {name: index for index, name in enumerate(outputs)}
 
 
 def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
