@@ -185,14 +185,17 @@ def zero_and_cookbook_checks(model, train, dp: int, psi: float) -> list[tuple]:
 
 # Published layouts and the settings they ran with: (case, preset, GPUs, seq, global batch, layout, options).
 PUBLISHED = (
-    ("Llama 3 405B 8K (arXiv 2407.21783 Table 4; FSDP = ZeRO-2)", "llama3-405b", 16384, 8192, 2048,
-     dict(tp=8, pp=16, cp=1), dict(sharding="zero2")),
-    ("Llama 3 405B 128K (Table 4, DP 8; FSDP = ZeRO-2)", "llama3-405b", 16384, 131072, 128,
-     dict(tp=8, pp=16, cp=16), dict(sharding="zero2")),
-    ("Llama 3 405B 8K, distributed optimizer", "llama3-405b", 16384, 8192, 2048, dict(tp=8, pp=16, cp=1), {}),
+    ("Llama 3 405B 8K (arXiv 2407.21783 Table 4), default options", "llama3-405b", 16384, 8192, 2048,
+     dict(tp=8, pp=16, cp=1), {}),
+    ("Llama 3 405B 128K (Table 4, DP 8), default options", "llama3-405b", 16384, 131072, 128,
+     dict(tp=8, pp=16, cp=16), {}),
+    ("Llama 3 405B 8K, distributed optimizer only", "llama3-405b", 16384, 8192, 2048, dict(tp=8, pp=16, cp=1),
+     dict(sharding="distopt")),
+    ("DeepSeek-V3, EP 64 (default TP)", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64),
+     dict(ep=(64,))),
     ("DeepSeek-V3 (arXiv 2412.19437 §3.2; no TP, EP 64, ZeRO-1)", "deepseek-v3", 2048, 4096, 15360,
      dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,), tp=(1,))),
-    ("DeepSeek-V3, any TP", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,))),
+    ("DeepSeek-V3, any TP and EP", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64), {}),
 )
 
 

@@ -44,3 +44,13 @@ def test_numeric_check_imports_no_sympy(tmp_path):
                             env={"TUTOR_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert "ok" in result.stdout
+    # With the index the first check wrote: a GPU's memory comes from the catalog's plain table, so the
+    # spec dataclasses (12 ms of CPU to build) and the model presets are not imported either.
+    code = ("import sys\nfrom tutor.cli import main\n"
+            "status = main(['check', 'min-gpus-for-model-state', '63'])\n"
+            "loaded = [name for name in ('sympy', 'tutor.sizing.specs', 'tutor.sizing.presets') if name in sys.modules]\n"
+            "assert not loaded, loaded\nprint('ok', status)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={"TUTOR_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert "ok" in result.stdout

@@ -108,3 +108,24 @@ def test_tp_traffic_uses_the_tokens_a_cp_rank_holds():
     verdict = grade(question, "403 MB", step_id="tp", seed=0)
     assert verdict.correct, verdict.feedback["en"]
     assert settings["cp"] == 2
+
+
+@pytest.mark.timeout(120)
+def test_planned_layouts_are_sized_with_the_sharding_the_plan_chose():
+    # The default plan may shard gradients too (ZeRO-2) where the distributed optimizer does not fit; each
+    # layout's figures are `tutor size`'s for that sharding, and the text table names it.
+    from tutor.sizing import Parallel
+    from tutor.sizing.text import plan_lines
+
+    settings = lesson_scenarios()["llama3-405b-8k"]
+    model, train = model_preset(settings["model"]), Train(seq=settings["seq"], global_batch=settings["global_batch"])
+    result = plan(model, train, settings["gpus"], gpu("h100"), alternatives=5)
+    ranked = [result["best"]] + result["alternatives"]
+    assert {item["sharding"] for item in ranked} == {"distopt", "zero2"}
+    for item in ranked:
+        layout = Parallel(gpus=settings["gpus"], tp=item["tp"], pp=item["pp"], cp=item["cp"], ep=item["ep"],
+                          dp=item["dp"], vpp=item["vpp"], sharding=item["sharding"], recompute=item["recompute"])
+        assert size(model, train, layout, gpu("h100"))["memory"]["total"] == item["memory"]["total"]
+    published = next(item for item in ranked if (item["tp"], item["pp"], item["cp"]) == (8, 16, 1))
+    row = next(line for line in plan_lines(result, model.name) if line.split()[:3] == ["8", "16", "1"])
+    assert published["sharding"] == "zero2" and "ZeRO-2" in row

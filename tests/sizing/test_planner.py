@@ -96,3 +96,23 @@ def test_odd_gpu_counts(gpus):
     result = plan(model_preset("llama3-8b"), Train(global_batch=96 * 4), gpus, H100)
     for item in proposals(result) if result["best"] else []:
         assert item["tp"] * item["pp"] * item["cp"] * item["dp"] == gpus
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("preset", "gpus", "seq", "batch"), [("llama3-405b", 16384, 8192, 2048),
+                                                              ("llama3-70b", 64, 8192, 512)])
+def test_default_sharding_is_the_distributed_optimizer_else_zero2_and_prunes_nothing_that_fits(preset, gpus, seq,
+                                                                                               batch):
+    # The default search tries ZeRO-2 only where the distributed optimizer does not fit, and skips it where even
+    # no gradient bytes at all would not fit: the layouts it keeps are exactly those of the two forced searches.
+    from tutor.sizing.planner import Options, candidates
+
+    model, train = model_preset(preset), Train(seq=seq, global_batch=batch)
+
+    def shapes(options):
+        found, _, _ = candidates(model, train, gpus, H100, options=options)
+        return {(c.tp, c.pp, c.cp, c.ep, c.vpp, c.recompute): c.sharding for c in found}
+
+    distopt, zero2, auto = shapes(Options(sharding="distopt")), shapes(Options(sharding="zero2")), shapes(Options())
+    assert auto == {**{shape: "zero2" for shape in zero2}, **distopt}
+    assert set(auto.values()) == {"distopt", "zero2"}

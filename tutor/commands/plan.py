@@ -41,7 +41,8 @@ def add_arguments(parser) -> None:
     choices = parser.add_argument_group("what the plan may use")
     sharding = choices.add_mutually_exclusive_group()
     sharding.add_argument("--zero", type=int, choices=(0, 1, 2, 3),
-                          help="ZeRO stage over DP × CP instead of Megatron's distributed optimizer (0: none)")
+                          help="ZeRO stage over DP × CP (0: none; default: Megatron's distributed optimizer, "
+                               "or ZeRO-2 where that does not fit)")
     sharding.add_argument("--fsdp", action="store_true", help="fully sharded data parallel (counted as ZeRO-3)")
     choices.add_argument("--recompute", choices=("none", "selective", "full"),
                          help="use this recompute (default: the lightest that fits)")
@@ -67,7 +68,8 @@ def run(args) -> int:
     model = model_from(args)
     if args.ep and not model.is_moe:
         raise UserInputError("--ep needs a mixture-of-experts model (--experts)")
-    sharding = "zero3" if args.fsdp else ("distopt" if args.zero is None else
+    # Neither switch: the planner's choice (the distributed optimizer, or ZeRO-2 where it does not fit).
+    sharding = "zero3" if args.fsdp else (None if args.zero is None else
                                           ("none" if args.zero == 0 else f"zero{args.zero}"))
     options = Options(sharding=sharding, recompute=args.recompute, flash=args.flash, sp=args.sp,
                       reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep, tp=args.tp)

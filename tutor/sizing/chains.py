@@ -209,7 +209,8 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
-    return Derivation(links), tuple(item.id for item in links if item.id not in ("weights", "grads", "optimizer"))
+    # The gradients stay an output: the planner bounds ZeRO-2's memory by the distributed optimizer's less them.
+    return Derivation(links), tuple(item.id for item in links if item.id not in ("weights", "optimizer"))
 
 
 @lru_cache(maxsize=None)

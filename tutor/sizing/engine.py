@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tutor.sizing import compiled_formulas as generated
 from tutor.sizing.display import format_auto
 from tutor.sizing.errors import SizingError
-from tutor.sizing.specs import Hardware, Model
 from tutor.units import parse_count
+
+if TYPE_CHECKING:  # the specs' dataclasses are built only when a spec is used (a numeric check needs none)
+    from tutor.sizing.specs import Model
 
 # Inputs that stand for several symbols at once: a model preset and a GPU from the catalog.
 PRESET_KEYS = ("model", "gpu")
@@ -121,12 +124,19 @@ def compute(name: str, args: list[float]) -> float:
 
 def preset_values(key: str, preset: object, seq: object = None) -> dict[str, float]:
     """Symbol values a model preset or catalog GPU stands for."""
-    from tutor.sizing.hardware import gpu
-    from tutor.sizing.presets import model_preset
-
     if key == "gpu":
-        hardware = preset if isinstance(preset, Hardware) else gpu(str(preset))
-        return {"gpu_mem": hardware.gpu_mem, "peak_flops": hardware.peak_flops}
+        from tutor.sizing.hardware import gpu_numbers
+
+        if not isinstance(preset, str):
+            from tutor.sizing.specs import Hardware
+
+            if isinstance(preset, Hardware):
+                return {"gpu_mem": preset.gpu_mem, "peak_flops": preset.peak_flops}
+        memory, peak = gpu_numbers(str(preset))
+        return {"gpu_mem": memory, "peak_flops": peak}
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Model
+
     model = preset if isinstance(preset, Model) else model_preset(str(preset))
     return model_values(model, int(seq) if isinstance(seq, (int, float)) and not isinstance(seq, bool) else None)
 

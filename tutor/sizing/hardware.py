@@ -7,22 +7,30 @@ from __future__ import annotations
 
 import difflib
 
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
 from tutor.sizing.errors import SizingError
-from tutor.sizing.specs import Hardware
+
+if TYPE_CHECKING:
+    from tutor.sizing.specs import Hardware
 
 _A100 = "NVIDIA A100 datasheet (as tabulated in stas00/ml-engineering compute/accelerator/README.md)"
 _H100 = "stas00/ml-engineering compute/accelerator/README.md (NVIDIA H100 spec page, dense BF16 989 TFLOP/s)"
 
-GPUS: dict[str, Hardware] = {
-    "a100-40gb": Hardware("a100-40gb", 40e9, 312e12, None, 8, _A100),
-    "a100-80gb": Hardware("a100-80gb", 80e9, 312e12, None, 8, _A100),
-    "h100-80gb": Hardware("h100-80gb", 80e9, 989e12, 1979e12, 8, _H100),
-    "h200-141gb": Hardware("h200-141gb", 141e9, 989e12, 1979e12, 8,
-                           "stas00/ml-engineering note 16 (nvidia.com/en-us/data-center/h200/): H100 compute, 141 GB"),
+# name -> (memory bytes, dense BF16 FLOP/s, dense FP8 FLOP/s, GPUs per node, source). Plain tuples:
+# a numeric `tutor check` reads a GPU's memory from here without building the spec dataclasses
+# (tutor.sizing.specs costs more to import than the rest of the check's sizing; docs/engine-speed.md).
+CATALOG: dict[str, tuple] = {
+    "a100-40gb": (40e9, 312e12, None, 8, _A100),
+    "a100-80gb": (80e9, 312e12, None, 8, _A100),
+    "h100-80gb": (80e9, 989e12, 1979e12, 8, _H100),
+    "h200-141gb": (141e9, 989e12, 1979e12, 8,
+                   "stas00/ml-engineering note 16 (nvidia.com/en-us/data-center/h200/): H100 compute, 141 GB"),
     # The name follows the 192 GB figure usually quoted; the DGX B200 datasheet gives 1,440 GB for
     # 8 GPUs, i.e. 180 GB usable each, which is what the memory check should use.
-    "b200-192gb": Hardware("b200-192gb", 180e9, 2250e12, 4500e12, 8,
-                           "stas00/ml-engineering (DGX B200 datasheet): 2,250 dense BF16 TFLOP/s, 180 GB usable HBM3e"),
+    "b200-192gb": (180e9, 2250e12, 4500e12, 8,
+                   "stas00/ml-engineering (DGX B200 datasheet): 2,250 dense BF16 TFLOP/s, 180 GB usable HBM3e"),
 }
 ALIASES = {
     "a100": "a100-80gb", "a100-40": "a100-40gb", "a100-80": "a100-80gb",
@@ -31,12 +39,39 @@ ALIASES = {
 }
 
 
-def gpu(name: str) -> Hardware:
-    """A catalog GPU by name or alias, case-insensitive."""
+def catalog_key(name: str) -> str:
+    """The catalog name of a GPU given by name or alias, case-insensitive; SizingError with a suggestion."""
     key = str(name).strip().lower()
     key = ALIASES.get(key, key)
-    if key in GPUS:
-        return GPUS[key]
-    close = difflib.get_close_matches(key, list(GPUS) + list(ALIASES), n=1)
+    if key in CATALOG:
+        return key
+    import difflib  # only for the error's suggestion
+
+    close = difflib.get_close_matches(key, list(CATALOG) + list(ALIASES), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
-    raise SizingError(f"unknown GPU {name!r} (catalog: {', '.join(GPUS)}; aliases: {', '.join(ALIASES)}){hint}")
+    raise SizingError(f"unknown GPU {name!r} (catalog: {', '.join(CATALOG)}; aliases: {', '.join(ALIASES)}){hint}")
+
+
+def gpu_numbers(name: str) -> tuple[float, float]:
+    """(memory bytes, dense BF16 FLOP/s) of a catalog GPU, without building a Hardware spec."""
+    memory, peak, *_ = CATALOG[catalog_key(name)]
+    return memory, peak
+
+
+@lru_cache(maxsize=None)
+def _hardware(key: str) -> Hardware:
+    from tutor.sizing.specs import Hardware
+
+    return Hardware(key, *CATALOG[key])
+
+
+def gpu(name: str) -> Hardware:
+    """A catalog GPU by name or alias, case-insensitive."""
+    return _hardware(catalog_key(name))
+
+
+def __getattr__(name: str):
+    """GPUS, the catalog as Hardware specs, built on first use (PEP 562)."""
+    if name == "GPUS":
+        return {key: _hardware(key) for key in CATALOG}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

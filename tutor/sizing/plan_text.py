@@ -14,6 +14,35 @@ def _pct(value: float) -> str:
     return format_value(value, "%", 1)
 
 
+def _coefficient(model: Model) -> str:
+    """The bytes per s·b·h the activation row used: 18 + 4f/h when the MLP width counts (31 for
+    Llama 3 405B, report.counts_mlp), else Korthikanti's 34."""
+    from tutor.sizing.report import counts_mlp
+
+    if not counts_mlp(model) or model.hidden is None:
+        return "34"
+    return f"{18 + 4 * model.ffn / model.hidden:.3g}"
+
+
+def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
+    """The reason the plan's pipeline is not interleaved, the one that applies."""
+    from tutor.sizing.validate import trimmed_stages
+
+    if trimmed_stages(model, best.pp):
+        return (f"{model.layers} layers split as Llama 3 split them ({(model.layers + 2) // best.pp - 1} on the first "
+                "and last stage) are counted for 1F1B only, not interleaved",
+                f"按 Llama 3 的切法(首尾 stage 各 {(model.layers + 2) // best.pp - 1} 层)只按 1F1B 算,"
+                "不算 interleaved")
+    if model.layers is not None and model.layers % best.pp:
+        return (f"{model.layers} layers do not split into PP × v equal chunks for v > 1",
+                f"{model.layers} 层分不成 PP × v(v > 1)个相等的段")
+    if best.microbatches % best.pp:
+        return (f"m = {best.microbatches} is not a multiple of p = {best.pp}, which interleaving needs",
+                f"m = {best.microbatches} 不是 p = {best.pp} 的整数倍,interleaved 需要整数倍")
+    return ("the interleaved schedule keeps more activations in flight and does not fit, or does not help here",
+            "interleaved 在途的 activation 更多,放不下或没有好处")
+
+
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
                counts: tuple[int, int, int], lang: str, reserve: float | None = None,
                sharding: str = "distopt") -> list[dict]:
@@ -85,8 +114,9 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         say("interleave", f"Interleaved 1F1B with v = {best.vpp}: bubble (p−1)/(v·m) = {_pct(best.bubble)}.",
             f"interleaved 1F1B,v = {best.vpp}:bubble (p−1)/(v·m) = {_pct(best.bubble)}。")
     elif best.pp > 1:
-        say("interleave", f"v = 1: interleaving does not split the layers evenly or does not fit; bubble (p−1)/m = "
-            f"{_pct(best.bubble)}.", f"v = 1:interleaved 分不匀层或放不下;bubble (p−1)/m = {_pct(best.bubble)}。")
+        why_en, why_zh = _why_not_interleaved(model, best)
+        say("interleave", f"v = 1: {why_en}; bubble (p−1)/m = {_pct(best.bubble)}.",
+            f"v = 1:{why_zh};bubble (p−1)/m = {_pct(best.bubble)}。")
     if best.cp > 1:
         say("cp", f"CP {best.cp}: each rank holds {train.seq // best.cp} of the {train.seq} tokens; activations "
             f"{_gb(memory['activations'], lang)} per GPU.",
@@ -106,8 +136,9 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             "Full recompute:不重算就放不下(或指定了);每层只留输入(2·s·b·h,开 SP 时再按 TP 切),"
             "多花约三分之一的算力(8ND 而不是 6ND)。")
     else:
-        say("recompute", "No recompute: FlashAttention and sequence parallelism keep 34·s·b·h/(TP·CP) per layer.",
-            "不需要 recompute:FlashAttention 加 SP 后每层 34·s·b·h/(TP·CP)。")
+        coefficient = _coefficient(model)
+        say("recompute", f"No recompute: FlashAttention and sequence parallelism keep {coefficient}·s·b·h/(TP·CP) "
+            "per layer.", f"不需要 recompute:FlashAttention 加 SP 后每层 {coefficient}·s·b·h/(TP·CP)。")
     if memory["activations"] is None:
         say("dp", f"The remaining DP {best.dp} with {shard_en}: {_gb(memory['model_state'], lang)} of "
             f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",

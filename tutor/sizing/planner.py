@@ -1,8 +1,10 @@
 """`plan()`: the lesson's recipe (§recipe) as a search over every divisor layout of the GPUs.
 
 Recipe: size memory first; TP inside the node (≤ 8); the smallest PP that fits, with m ≥ 4p and
-the interleaved schedule; CP for long sequences; EP for MoE; the rest to DP with the distributed
-optimizer; full recompute only when nothing fits without it. Every layout is evaluated on the
+the interleaved schedule; CP for long sequences, across nodes only as far as the memory needs it;
+EP for MoE; the rest to DP with the distributed optimizer, or gradients sharded too (ZeRO-2, as
+Llama 3's FSDP) where the distributed optimizer does not fit; full recompute only when nothing fits
+without it. Every layout is evaluated on the
 compiled fast path (`chains.planner_function`); the recipe is the ranking key, so the best
 layout is the one the recipe picks and the alternatives follow in the recipe's order, each
 with its headroom, bubble and traffic on slow links.
@@ -10,8 +12,9 @@ with its headroom, bubble and traffic on slow links.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from tutor.sizing.chains import Mode, activation_row, planner_function
 from tutor.sizing.engine import model_values
@@ -30,15 +33,27 @@ from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 MAX_VPP = 4
 RECOMPUTE_RANK = {"none": 0, "selective": 1, "full": 2}
 SHARDINGS = ("distopt", "none", "zero1", "zero2", "zero3")
+# Sharding a plan may choose when none is asked for, in order of preference. Megatron-LM's
+# distributed optimizer keeps a full fp32 gradient buffer (6 + 12/d bytes per parameter,
+# docs/user-guide/features/dist_optimizer.md); sharding the gradients too (ZeRO-2: 2 + 14/d,
+# Rajbhandari et al. 2020 Fig. 1) is what Llama 3 ran ("FSDP" that shards optimizer state and
+# gradients and keeps the weights after forward, arXiv 2407.21783 §3.3.2) and what Megatron-FSDP's
+# `optim_grads` strategy does. It ranks second: with m micro-batches the sharded gradients are
+# reduce-scattered after each of them, not once per step (see _slow_link_bytes).
+AUTO_SHARDINGS = ("distopt", "zero2")
+SHARDING_NAMES = {"none": ("no sharding", "不切分"), "zero1": ("ZeRO-1", "ZeRO-1"),
+                  "distopt": ("the distributed optimizer", "distributed optimizer"), "zero2": ("ZeRO-2", "ZeRO-2"),
+                  "zero3": ("ZeRO-3", "ZeRO-3")}
+SHARDING_RANK = {name: rank for rank, name in enumerate(("none", "zero1", "distopt", "zero2", "zero3"))}
 
 
 @dataclass(frozen=True)
 class Options:
-    """What a plan may use (`tutor plan` switches): sharding over DP × CP, recompute (None: the
-    lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
+    """What a plan may use (`tutor plan` switches): sharding over DP × CP (None: the distributed
+    optimizer, or ZeRO-2 for a dense model where it does not fit), recompute (None: the lightest that fits), FlashAttention, sequence parallelism, memory kept free, and the EP and TP
     sizes to try (None: all; DeepSeek-V3 trained without TP, arXiv 2412.19437 §3.2)."""
 
-    sharding: str = "distopt"
+    sharding: str | None = None
     recompute: str | None = None
     flash: bool = True
     sp: bool = True
@@ -47,7 +62,7 @@ class Options:
     tp: tuple[int, ...] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class Candidate:
     tp: int
     pp: int
@@ -60,14 +75,45 @@ class Candidate:
     below_4p: bool
     total: float
     headroom: float
-    bubble: float
-    slow_link_bytes: float
     uneven: bool
+    sharding: str = "distopt"
+    node: int = 8
+    evaluator: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def bubble(self) -> float:
+        """The schedule's bubble fraction, from the registry formula; worked out only when asked."""
+        return self.evaluator.bubble(self)
+
+    @property
+    def slow_link_bytes(self) -> float:
+        """Worked out only when asked (the listed layouts): the ranking does not read it."""
+        return self.evaluator.traffic(self)
+
+    @property
+    def cp_across_nodes(self) -> int:
+        """The CP size when the TP × CP group spills out of one node, else 1."""
+        return self.cp if self.tp * self.cp > self.node else 1
 
     def key(self) -> tuple:
-        """The recipe as an order: m ≥ 4p, no recompute, even stages, smallest PP, then TP, CP, EP, bubble, headroom."""
-        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.pp, self.tp, self.cp, self.ep,
-                self.bubble, -self.headroom)
+        """The recipe as an order: m ≥ 4p, no recompute, even stages, no more CP across nodes than needed,
+        the sharding that moves least, smallest PP, then TP, CP, EP, bubble, headroom. The layout fixes
+        DP and m, so the bubble (p − 1)/(v·m) only differs by v here: the key orders by the largest v,
+        the same order, without evaluating the bubble of every layout that fits.
+
+        CP across nodes before PP: Llama 3 orders its dimensions [TP, CP, PP, DP] by the bandwidth they
+        need (arXiv 2407.21783 §3.3.2): CP exchanges K/V in every layer, forward and backward (an
+        all-gather on the critical path in Llama 3), PP one activation per micro-batch at a stage
+        boundary. Meta ran CP 1 at 8K and CP 16 at 128K, each with PP 16, not a smaller PP with more CP.
+        Sharding before PP: ZeRO-2 reduce-scatters every gradient over DP, the slowest links, after each
+        of the m micro-batches, more traffic than the distributed optimizer's once per step and than a
+        larger PP's point-to-point sends.
+        Not done: Megatron-LM's MoE tuning guide (megatron/core/transformer/moe/README.md, "Tuning Guide
+        of Parallel Mappings") prefers PP before TP and EP once a MoE spans nodes, and EP over TP. Taking
+        the smallest TP first for every MoE was tried and reverted: Mixtral on 16 H100 became TP 1 PP 16
+        EP 1, against the guide's own "minimise model parallelism" and the grader's EP > 1 rule."""
+        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
+                SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, -self.vpp, -self.headroom)
 
 
 def divisors(number: int) -> list[int]:
@@ -86,20 +132,29 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     """Every configuration that fits with the reserve and keeps the hard rules (TP in a node, m ≥ p), ranked;
     how many divisor layouts were considered; how many configurations were evaluated."""
     options = options or Options(flash=flash)
+    shardings = sharding_choices(model, options)
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch, gpus=gpus)
     recomputes = recompute_levels(options.flash, options.recompute)
     found, considered, evaluated = [], 0, 0
     limit = budget(hardware.gpu_mem, options.reserve)
     evaluate = _Evaluator(model, values, hardware, options)
+    # The rules are checked where they apply (TP's in the TP loop, CP's in the CP loop), so a layout a
+    # rule excludes costs a count, not a check; every divisor triple is still counted as considered.
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
             continue
+        if not _tp_allowed(model, hardware, tp):
+            considered += _triples(gpus // tp)
+            continue
         for cp in _divisors(gpus // tp):
-            for pp in _divisors(gpus // (tp * cp)):
-                considered += 1
-                if not _allowed(model, train, hardware, tp, cp, pp):
-                    continue
+            pps = _divisors(gpus // (tp * cp))
+            considered += len(pps)
+            if not _cp_allowed(train, cp):
+                continue
+            for pp in pps:
+                if model.layers is not None and pp > model.layers:
+                    break  # divisors ascend
                 dp = gpus // (tp * cp * pp)
                 if not pipeline_ok(train.global_batch, dp, train.micro_batch, pp):
                     continue
@@ -107,24 +162,49 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 for ep in _expert_sizes(model, dp * cp, options.ep):
                     for vpp in _chunk_counts(model, pp, m):
                         for recompute in recomputes:
-                            candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit)
-                            evaluated += 1
-                            if candidate is not None:
-                                found.append(candidate)
+                            evaluate.without_grads = 0.0  # a bound from this configuration only
+                            for sharding in shardings:  # the first that fits: the later ones move more bytes
+                                if sharding == "zero2" and evaluate.without_grads > limit:
+                                    break  # even with no gradient bytes at all it would not fit: not costed
+                                candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit, sharding)
+                                evaluated += 1
+                                if candidate is not None:
+                                    found.append(candidate)
+                                    break
     return sorted(found, key=Candidate.key), considered, evaluated
 
 
+def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
+    """The shardings a search tries, in order: the one asked for, else AUTO_SHARDINGS (the distributed
+    optimizer only for MoE, whose ZeRO stages the engine does not model)."""
+    if options.sharding is not None:
+        return (options.sharding,)
+    return AUTO_SHARDINGS[:1] if model.is_moe else AUTO_SHARDINGS
+
+
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
+    return (_tp_allowed(model, hardware, tp) and _cp_allowed(train, cp)
+            and (model.layers is None or pp <= model.layers))
+
+
+def _tp_allowed(model: Model, hardware: Hardware, tp: int) -> bool:
     if tp > hardware.gpus_per_node:
         return False
     if model.heads is not None and model.heads % tp:
         return False
     kv = model.kv_heads
-    if kv is not None and kv % tp and tp % kv:  # TP above the KV heads replicates them (validate: kv-replicated)
-        return False
-    if cp > 1 and (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK):
-        return False
-    return model.layers is None or pp <= model.layers
+    # TP above the KV heads replicates them (validate: kv-replicated)
+    return kv is None or not (kv % tp and tp % kv)
+
+
+def _cp_allowed(train: Train, cp: int) -> bool:
+    return cp == 1 or not (train.seq % (2 * cp) or train.seq // cp < MIN_TOKENS_PER_CP_RANK)
+
+
+@lru_cache(maxsize=1024)
+def _triples(number: int) -> int:
+    """How many (CP, PP) pairs divide `number`: the layouts one excluded TP stands for."""
+    return sum(len(_divisors(number // cp)) for cp in _divisors(number))
 
 
 def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = None) -> list[int]:
@@ -139,10 +219,11 @@ def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
     return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
 
 
-MEMORY = ("model_state", "activations", "activations_interleaved")
-# What the planner reads of a configuration that fits, besides its memory: bubble and slow-link traffic.
-FIGURES = ("bubble", "bubble_interleaved", "dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer",
-           "pp_bytes_per_microbatch")
+MEMORY = ("model_state", "activations", "activations_interleaved", "grads")
+# What the ranking reads of a configuration that fits, besides its memory; and the slow-link traffic,
+# evaluated only for the layouts a plan lists.
+BUBBLES = ("bubble", "bubble_interleaved")
+TRAFFIC = ("dp_grad_bytes", "tp_bytes_per_layer", "cp_bytes_per_layer", "pp_bytes_per_microbatch")
 LAYOUT = ("tp", "pp", "cp", "ep", "dp", "vpp")
 
 
@@ -163,11 +244,16 @@ class _Evaluator:
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
         self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
+        # The last configuration's memory less its gradients: a lower bound on the same layout under
+        # ZeRO-2, whose weights and sharded optimizer state are the distributed optimizer's and whose
+        # gradients are fewer, so a layout above the limit even so is never costed (or compiled) again.
+        self.without_grads = 0.0
         # Bubble and traffic do not depend on sharding, recompute or the stage formula: one function
         # for the whole search (compiling one per mode would double a cold `tutor plan`).
-        self.figures = self._sources(planner_function(
-            Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
-                 positions=model.positions), FIGURES))
+        plain = Mode(moe=model.is_moe, attention=self.shape_known, heads=self.shape_known and model.heads is not None,
+                     positions=model.positions)
+        self.figures = self._sources(planner_function(plain, BUBBLES))
+        self.traffic_function = self._sources(planner_function(plain, TRAFFIC))
 
     def _stage(self, pp: int, vpp: int) -> tuple:
         model = self.model
@@ -183,9 +269,9 @@ class _Evaluator:
         return row
 
     def _compile(self, key: tuple) -> tuple:
-        sharded, row, first_stage, trimmed, interleaved = key
-        model, options = self.model, self.options
-        mode = Mode(sharding=options.sharding if sharded else "none", activation_row=row, moe=model.is_moe,
+        sharding, row, first_stage, trimmed, interleaved = key
+        model = self.model
+        mode = Mode(sharding=sharding, activation_row=row, moe=model.is_moe,
                     attention=self.shape_known, heads=self.shape_known and model.heads is not None,
                     first_stage=first_stage, stage_memory=model.params is None, trimmed=trimmed,
                     positions=model.positions)
@@ -194,45 +280,85 @@ class _Evaluator:
         # once); the ranking's figures only for those that fit.
         function, sources, where = self._sources(planner_function(mode, MEMORY))
         activations = where.get("activations" + schedule)
-        entry = ((function, sources, where["model_state"], activations), self.figures, "bubble" + schedule)
+        entry = ((function, sources, where["model_state"], activations, where["grads"]), self.figures,
+                 "bubble" + schedule)
         self.modes[key] = entry
         return entry
 
     def _sources(self, compiled: tuple) -> tuple:
-        """(function, where each input comes from: the layout's value at a position, or a constant of
-        the search, output positions by name)."""
+        """(function, its arguments from a layout tuple, output positions by name). The arguments are
+        picked by one C-level itemgetter from the layout followed by the search's constants, instead
+        of a Python loop over the inputs per configuration."""
         outputs, names, function = compiled
-        sources = tuple((LAYOUT.index(name), None) if name in LAYOUT else (None, self.values[name])
-                        for name in names)
-        return function, sources, {name: outputs.index(name) for name in outputs}
+        constants = tuple(self.values[name] for name in names if name not in LAYOUT)
+        return function, (_picker(names), constants), _positions(outputs)
+
+    def traffic(self, candidate: Candidate) -> float:
+        function, (pick, constants), where = self.traffic_function
+        layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
+        out = function(*pick(layout + constants))
+        return _slow_link_bytes(out, where, layout, self.layers, candidate.microbatches, self.node,
+                                candidate.sharding)
 
     def _entry(self, key: tuple) -> tuple:
-        tp, pp, vpp, recompute, sharded = key
+        tp, pp, vpp, recompute, sharding = key
         first_stage, trimmed, uneven = self.stages.get((pp, vpp)) or self._stage(pp, vpp)
         row = self.rows[(tp, recompute)] if (tp, recompute) in self.rows else self._row(tp, recompute)
-        mode_key = (sharded, row, first_stage, trimmed, vpp > 1)
+        mode_key = (sharding, row, first_stage, trimmed, vpp > 1)
         entry = self.entries[key] = (*(self.modes.get(mode_key) or self._compile(mode_key)), uneven)
         return entry
 
     def __call__(self, tp: int, pp: int, cp: int, ep: int, dp: int, vpp: int, recompute: str, m: int,
-                 limit: float) -> Candidate | None:
+                 limit: float, sharding: str = "distopt") -> Candidate | None:
         """The configuration as a Candidate when its memory is within `limit`, else None."""
-        key = (tp, pp, vpp, recompute, dp * cp > 1)
-        memory, figures, bubble, uneven = self.entries.get(key) or self._entry(key)
+        key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
+        memory, _, _, uneven = self.entries.get(key) or self._entry(key)
         layout = (tp, pp, cp, ep, dp, vpp)
-        function, sources, state_at, activations_at = memory
-        out = function(*[constant if position is None else layout[position] for position, constant in sources])
+        function, (pick, constants), state_at, activations_at, grads_at = memory
+        out = function(*pick(layout + constants))
         total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
         if total > limit:
+            self.without_grads = total - out[grads_at]
             return None
-        function, sources, where = figures
-        out = function(*[constant if position is None else layout[position] for position, constant in sources])
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
-                         out[where[bubble]], _slow_link_bytes(out, where, layout, self.layers, m, self.node), uneven)
+                         uneven, sharding, self.node, self)
+
+    def bubble(self, candidate: Candidate) -> float:
+        function, (pick, constants), where = self.figures
+        layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
+        out = function(*pick(layout + constants))
+        return out[where["bubble_interleaved" if candidate.vpp > 1 else "bubble"]]
 
 
-def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int) -> float:
-    """Bytes per GPU per step on links between nodes (ranks ordered TP, CP, DP, PP as in Megatron)."""
+@lru_cache(maxsize=None)
+def _picker(names: tuple[str, ...]):
+    """The function that picks a compiled function's arguments from (layout..., constants...)."""
+    positions, extra = [], len(LAYOUT)
+    for name in names:
+        if name in LAYOUT:
+            positions.append(LAYOUT.index(name))
+        else:
+            positions.append(extra)
+            extra += 1
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    if positions:
+        only = positions[0]
+        return lambda row: (row[only],)  # itemgetter of one index returns no tuple
+    return lambda row: ()
+
+
+@lru_cache(maxsize=None)
+def _positions(outputs: tuple[str, ...]) -> dict[str, int]:
+    return {name: index for index, name in enumerate(outputs)}
+
+
+def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int, node: int,
+                     sharding: str = "distopt") -> float:
+    """Bytes per GPU per step on links between nodes (ranks ordered TP, CP, DP, PP as in Megatron).
+    Sharded gradients (ZeRO-2/3) are reduce-scattered after each of the m micro-batches, as
+    DeepSpeed's stage 2 and FSDP without no_sync do, and the weights gathered once: (m + 1)/2 times
+    the all-reduce's bytes (a reduce-scatter and an all-gather each move half of it)."""
     tp, pp, cp, _, dp, vpp = layout
     layers_per_stage = (layers or pp) / pp
     total = 0.0
@@ -241,7 +367,7 @@ def _slow_link_bytes(out, where: dict, layout: tuple, layers: int | None, m: int
     if tp * cp > node and "cp_bytes_per_layer" in where:
         total += out[where["cp_bytes_per_layer"]] * layers_per_stage * m
     if tp * cp * dp > node:
-        total += out[where["dp_grad_bytes"]]
+        total += out[where["dp_grad_bytes"]] * ((m + 1) / 2 if sharding in ("zero2", "zero3") else 1)
     if pp > 1 and tp * cp * dp >= node and "pp_bytes_per_microbatch" in where:
         total += out[where["pp_bytes_per_microbatch"]] * m * vpp  # interleaving multiplies P2P traffic by v
     return total
@@ -254,11 +380,11 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
     after the best), the recipe's steps."""
     train, hardware = train or Train(), hardware or gpu("h100-80gb")
     options = options or Options()
-    if options.sharding not in SHARDINGS:
+    if options.sharding is not None and options.sharding not in SHARDINGS:
         raise SizingError(f"sharding must be one of {', '.join(SHARDINGS)}, got {options.sharding!r}")
     if not 0 <= options.reserve < 1:
         raise SizingError(f"the reserve is a fraction of memory in [0, 1), got {options.reserve:g}")
-    if model.is_moe and options.sharding.startswith("zero"):
+    if model.is_moe and (options.sharding or "").startswith("zero"):
         raise SizingError("ZeRO stages are not modelled for MoE; plan with the distributed optimizer")
     gpus = int(check_number("gpus", gpus))
     ranked, considered, evaluated = candidates(model, train, gpus, hardware, options=options)
@@ -273,7 +399,7 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         report["why"] = why_after(chosen[0], candidate, lang)
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
             "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
-                                lang, options.reserve, options.sharding)}
+                                lang, options.reserve, chosen[0].sharding if chosen else "distopt")}
 
 
 def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
@@ -290,14 +416,27 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
     if other.uneven and not best.uneven:
         return (f"PP {other.pp} 分不匀层,最满的 stage 决定速度;{shown} 分得匀" if zh else
                 f"PP {other.pp} splits the layers unevenly, the fullest stage sets the pace; {shown} splits evenly")
-    for name, label in (("pp", "PP"), ("tp", "TP"), ("cp", "CP"), ("ep", "EP")):
+    if other.cp_across_nodes > best.cp_across_nodes:
+        return (f"CP {other.cp} 跨机(TP × CP = {other.tp * other.cp} > {other.node}):每层的 K/V 交换走慢网络;"
+                f"{shown} 用更多 PP 就放得下" if zh else
+                f"CP {other.cp} spans nodes (TP × CP = {other.tp * other.cp} > {other.node}): its K/V exchange in every "
+                f"layer crosses the slow network; {shown} fits with less CP across nodes")
+    if SHARDING_RANK[other.sharding] > SHARDING_RANK[best.sharding]:
+        mine, theirs = SHARDING_NAMES[other.sharding][zh], SHARDING_NAMES[best.sharding][zh]
+        return (f"要 {mine} 才放得下(每个 micro-batch 之后都要沿 DP reduce-scatter gradient);{shown} 用 {theirs} "
+                "就放得下" if zh else f"fits only with {mine} (gradients reduce-scattered over DP after every "
+                f"micro-batch); {shown} fits with {theirs}")
+    order = (("pp", "PP"), ("tp", "TP"))
+    for name, label in (*order, ("cp", "CP"), ("ep", "EP")):
         mine, theirs = getattr(other, name), getattr(best, name)
         if mine > theirs:
             return (f"{label} {mine} 比需要的大:{shown} 用 {label} {theirs} 就放得下,通信更少" if zh else
                     f"{label} {mine} is more than needed: {shown} fits with {label} {theirs}, less traffic")
         if mine < theirs:
-            return (f"{shown} 按配方顺序(先小 PP,再 TP、CP、EP)排在前面" if zh else
-                    f"{shown} ranks first on an earlier rule of the recipe order (smaller PP, then TP, CP, EP)")
+            first, second = order[0][1], order[1][1]
+            return (f"{shown} 按配方顺序(先小 {first},再 {second}、CP、EP)排在前面" if zh else
+                    f"{shown} ranks first on an earlier rule of the recipe order (smaller {first}, then {second}, "
+                    "CP, EP)")
     if other.bubble > best.bubble:
         return (f"bubble {other.bubble:.1%} 大于 {best.bubble:.1%}" if zh else
                 f"a larger bubble, {other.bubble:.1%} against {best.bubble:.1%}")
@@ -306,7 +445,7 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
 
 def _parallel(candidate: Candidate, gpus: int, options: Options) -> Parallel:
     return Parallel(gpus=gpus, tp=candidate.tp, pp=candidate.pp, cp=candidate.cp, ep=candidate.ep, dp=candidate.dp,
-                    vpp=candidate.vpp, sharding=options.sharding, sp=options.sp, recompute=candidate.recompute,
+                    vpp=candidate.vpp, sharding=candidate.sharding, sp=options.sp, recompute=candidate.recompute,
                     flash=options.flash)
 
 
@@ -314,7 +453,8 @@ def _report(model: Model, train: Train, candidate: Candidate, gpus: int, hardwar
             throughput: Throughput | None, lang: str, options: Options) -> dict:
     report = size(model, train, _parallel(candidate, gpus, options), hardware, throughput, lang)
     layout = {"tp": candidate.tp, "pp": candidate.pp, "cp": candidate.cp, "ep": candidate.ep, "dp": candidate.dp,
-              "vpp": candidate.vpp, "recompute": candidate.recompute, "headroom": candidate.headroom,
+              "vpp": candidate.vpp, "recompute": candidate.recompute, "sharding": candidate.sharding,
+              "headroom": candidate.headroom,
               "slow_link_bytes": candidate.slow_link_bytes}
     return {**layout, **report}
 

@@ -9,6 +9,8 @@ and the embedding or output layer, Megatron's "most loaded shard"), else the les
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tutor.sizing.chains import Mode, activation_row, size_derivation
 from tutor.sizing.display import format_value
 from tutor.sizing.engine import evaluate, model_values
@@ -22,6 +24,7 @@ FIRST_STAGE_MARGIN = 0.05
 TRAFFIC_STEPS = ("tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch", "cp_bytes_per_layer")
 
 
+@lru_cache(maxsize=1024)  # the planner asks once per PP of every search; a pure function of its inputs
 def stage_formula(model: Model, pp: int, seq: int | None = None) -> str | None:
     """The formula of the most loaded stage's parameters per GPU, when PP > 1 and the shape is known."""
     if pp == 1 or model.architecture_inputs(seq) is None:

@@ -8,7 +8,7 @@ from tutor.sizing.display import format_auto, format_value
 _LABELS = {
     "en": {"model": "Model", "params": "parameters", "per_gpu": "per GPU", "memory": "Memory per GPU",
            "weights": "weights", "grads": "gradients", "optimizer": "optimizer state", "model_state": "model state",
-           "activations": "activations (first stage)", "per_layer": "per layer", "total": "total", "of": "of",
+           "activations": "activations (first stage)", "per_layer": "per layer", "total": "total", "of": "of", "sharding": "sharding",
            "fits": "fits", "no_fit": "does NOT fit", "min_gpus": "GPUs to hold the model state",
            "pipeline": "Pipeline", "m": "micro-batches per pipeline", "bubble": "bubble", "wall": "wall-clock",
            "flops": "FLOPs per token", "with_attn": "with attention", "rate": "Throughput", "step": "step",
@@ -18,7 +18,7 @@ _LABELS = {
            "none": "no layout fits", "why": "Why each ranks after the best"},
     "zh": {"model": "模型", "params": "参数", "per_gpu": "每卡", "memory": "每卡显存",
            "weights": "weight", "grads": "gradient", "optimizer": "optimizer state", "model_state": "model state",
-           "activations": "activation(第一个 stage)", "per_layer": "每层", "total": "合计", "of": "/",
+           "activations": "activation(第一个 stage)", "per_layer": "每层", "total": "合计", "of": "/", "sharding": "切分",
            "fits": "放得下", "no_fit": "放不下", "min_gpus": "放下 model state 至少要的卡数",
            "pipeline": "Pipeline", "m": "每条 pipeline 的 micro-batch 数", "bubble": "bubble", "wall": "占实际时间",
            "flops": "每 token FLOPs", "with_attn": "含 attention", "rate": "吞吐", "step": "每步",
@@ -68,12 +68,17 @@ def report_lines(report: dict, model_name: str, lang: str = "en") -> list[str]:
     return lines
 
 
+# The sharding each planned layout uses, as the table shows it (the planner may pick ZeRO-2 per layout).
+SHARDING_SHORT = {"none": "none", "distopt": "distopt", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3"}
+
+
 def plan_lines(result: dict, model_name: str, lang: str = "en") -> list[str]:
     t = _LABELS["zh" if lang == "zh" else "en"]
     lines = [f"{t['plan']}: {model_name}"] + [f"  {n}. {step['text']}" for n, step in enumerate(result["steps"], 1)]
     if result["best"] is None:
         return lines + ["", t["none"]]
-    header = f"  {'TP':>3} {'PP':>4} {'CP':>3} {'EP':>3} {'DP':>6} {'v':>2}  {'recompute':<9} {t['total']:>9} " \
+    header = f"  {'TP':>3} {'PP':>4} {'CP':>3} {'EP':>3} {'DP':>6} {'v':>2}  {'recompute':<9} {t['sharding']:<8} " \
+             f"{t['total']:>9} " \
              f"{t['headroom']:>6} {t['bubble']:>7} {t['slow']:>12}"
     lines += ["", t["best"], header, _row(result["best"], lang)]
     if result["alternatives"]:
@@ -86,6 +91,7 @@ def plan_lines(result: dict, model_name: str, lang: str = "en") -> list[str]:
 
 def _row(item: dict, lang: str) -> str:
     return (f"  {item['tp']:>3} {item['pp']:>4} {item['cp']:>3} {item['ep']:>3} {item['dp']:>6} {item['vpp']:>2}  "
-            f"{item['recompute']:<9} {_fmt(item['memory']['total'], 'GB', lang):>9} "
+            f"{item['recompute']:<9} {SHARDING_SHORT.get(item.get('sharding'), '-'):<8} "
+            f"{_fmt(item['memory']['total'], 'GB', lang):>9} "
             f"{_fmt(item['headroom'], '%', lang, 0):>6} {_fmt(item['pipeline']['bubble'], '%', lang):>7} "
             f"{_fmt(item['slow_link_bytes'], 'GB', lang):>12}")
