@@ -159,6 +159,15 @@ def metrics(ranks: list[RankState], launched_at: float) -> dict:
     return result
 
 
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: float | None,
             failures: dict) -> dict:
     """The one-line message and the facts behind it (which ranks wait where, who failed first)."""
@@ -175,7 +184,15 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
     if outcome == "crash":
         root = failures.get("root_cause")
         failed = [state for state in ranks if state.exception]
-        first = next((state for state in failed if state.rank == root), failed[0] if failed else None)
+        first = next((state for state in failed if state.rank == root), None)
+        code = failures.get("exit_codes", {}).get(root)
+        if first is None and isinstance(code, int) and code < 0:
+            # torchrun's root cause died of a signal (gloo's enforce aborts in C++: no Python
+            # exception); a rank that raised afterwards ("Connection reset by peer") is not it.
+            then = f"; then rank {failed[0].rank} failed: {failed[0].exception['type']}" if failed else ""
+            return {"category": "crash", "message": f"rank {root} died of {_signal_name(-code)} (exit code {code}){then}",
+                    "first_failure": root}
+        first = first or (failed[0] if failed else None)
         if first is not None:
             where = f" at {first.exception['where']}" if first.exception.get("where") else ""
             message = f"rank {first.rank} failed: {first.exception['type']}: " \
