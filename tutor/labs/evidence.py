@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 LOG_TAIL = 20
 COLLECTIVES_SHOWN = 8
 # A rank that died of the process-group timeout was hung; these are gloo's and NCCL's words.
-TIMEOUT_PATTERNS = re.compile(r"Timed out|timed out|Watchdog caught collective operation timeout|"
+# "Application timeout caused pair closure": gloo's words when an asynchronous collective timed out.
+TIMEOUT_PATTERNS = re.compile(r"Timed out|timed out|Application timeout|Watchdog caught collective operation timeout|"
                               r"DistBackendError.*[Tt]imeout|wait timeout after")
 PROGRESS = {"ready", "step", "coll", "coll_end", "report", "verify", "check", "measure", "steps_done",
             "finished", "exit"}
@@ -179,7 +180,12 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
             waits.setdefault(where, []).append(state.rank)
         parts = [f"{_ranks(group)} {where}" for where, group in sorted(waits.items(), key=lambda kv: kv[1])]
         lead = f"no rank made progress for {quiet_s:.0f} s" if quiet_s else "the process-group timeout fired"
-        return {"category": "hang", "message": f"{lead}: " + "; ".join(parts),
+        timed_out = next((state for state in ranks if state.exception and
+                          TIMEOUT_PATTERNS.search(state.exception.get("message") or "")), None)
+        if not quiet_s and timed_out is not None:  # the error as the learner meets it, and its line
+            where = f" at {timed_out.exception['where']}" if timed_out.exception.get("where") else ""
+            lead += f" (rank {timed_out.rank}: {_first_line(timed_out.exception['message'])}{where})"
+        return {"category": "hang", "message": f"{lead}: " + "; ".join(parts), "lead": lead,
                 "waiting_in": {where: group for where, group in waits.items()}}
     if outcome == "crash":
         root = failures.get("root_cause")
