@@ -343,6 +343,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             missing.append(part_wrong("culprit-place" if named else "culprit", lang))
         required_missing |= not placed
     for group in majority:
+        if found.failed is not None and group.op is None and group.site is None and not group.funcs:
+            continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
         others = [other for other in found.groups if other is not group and other.op != group.op]
         named, placed = _said_together(group, units, found.world_size, majority=True, others=others)
         total += 1.0
