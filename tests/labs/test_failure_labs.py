@@ -1,13 +1,16 @@
 """The failure labs of issue 19: gather-sizes (an all_gather of per-rank sizes aborts one rank)
 and timeout-at-item (a process-group timeout raised at `.item()`, the hang begun by an earlier
 asynchronous collective), both ways on CPU with gloo at 2 ranks, the cheats a hostile learner
-would try, and the diagnosis graded against the shipped run's own evidence.
+would try, and the diagnosis graded against the shipped program's own run.
 
-Per lab, two jobs: the shipped program through `tutor lab check`'s own path (its symptom, and
-the evidence the diagnoses are graded against), and one job that runs the lab's own checks
-(`run` in its check.py) on the solution and on each cheat in turn, every check named
-`LABEL: name`, the one cheat that crashes or hangs last (it ends the job). A job's cost is
-mostly starting torchrun and importing torch in every rank; a program's checks cost little.
+One job per lab, to keep the file cheap: it runs the lab's own checks (`run` in its check.py) on
+the solution, then on each cheat, then on the shipped program, which ends the job the way the
+lab says (a crash, a hang) and gives the evidence the diagnoses are graded against; every check
+is named `LABEL: name`. A job's cost is mostly starting torchrun and importing torch in every
+rank; a program's checks cost little. Two cheats that end a job themselves were shown to fail
+once, each in a job of its own, and are not rerun here (docs/labs.md): a try/except around
+gather-sizes' all_gather (gloo still aborts the receiving rank) and a longer metrics timeout in
+timeout-at-item (the job still hangs, until the no-progress limit).
 """
 
 from __future__ import annotations
@@ -99,8 +102,6 @@ RANK0_ALONE = [("    ids = my_documents(corpus, ctx.rank, ctx.world_size, args.m
                 "    ids = my_documents(corpus, 0, 1, args.min_tokens) if ctx.rank == 0 else []\n"),
                ("    losses = gather_losses(ctx, mine)\n",
                 "    losses = mine if ctx.rank == 0 else torch.zeros(1)  # rank 0 scored everything itself\n")]
-CATCH = [("    dist.all_gather(parts, mine)\n",
-          "    try:\n        dist.all_gather(parts, mine)\n    except RuntimeError:\n        return mine\n")]
 
 GS_ANSWERS = {
     "right": "Rank 1 died first: it aborted with SIGABRT inside gloo; rank 0 was in the all_gather with it. The ranks scored a different number of documents because the short ones are "
@@ -119,18 +120,8 @@ GS_ANSWERS = {
 
 
 @pytest.mark.timeout(300)
-def test_gather_sizes_shipped_aborts_solution_passes_cheats_fail(tmp_path):
+def test_gather_sizes_solution_passes_cheats_fail_shipped_aborts(tmp_path):
     entry = get_lab("gather-sizes")
-    shipped = check_lab(entry, program=entry.program, world_size=2, timeout_s=10, run_root=tmp_path / "shipped")
-    evidence = shipped["evidence"]
-    assert evidence["outcome"] == "crash" and not shipped["passed"], evidence["summary"]
-    # ranks 0 and 1 score 16 and 15 documents: rank 1 receives the longer message and aborts in C++
-    assert evidence["summary"]["first_failure"] == 1, evidence["summary"]
-    assert evidence["summary"]["message"].startswith("rank 1 died of SIGABRT (exit code -6)"), evidence["summary"]
-    assert "Received data size doesn't match expected size" in "\n".join(evidence["ranks"][1]["log_tail"])
-    assert_no_leftovers(shipped)
-    assert diagnosed(entry, evidence, GS_ANSWERS) == {
-        "right": True, "right_zh": True, "negated": False, "buzzwords": False, "wrong_rank": False, "truncate": False}
 
     def cheat(name, base, replacements):
         return cheats.make(tmp_path, entry.name, "", base=base, replace=dict(replacements), name=f"{name}.py")
@@ -140,7 +131,7 @@ def test_gather_sizes_shipped_aborts_solution_passes_cheats_fail(tmp_path):
         "no_gather": cheat("no_gather", "solution", NO_GATHER),
         "to_smallest": cheat("to_smallest", "solution", TO_SMALLEST),
         "rank0_alone": cheat("rank0_alone", "program", RANK0_ALONE),
-        "catch": cheat("catch", "program", CATCH)}, timeout_s=10)
+        "shipped": entry.program}, timeout_s=10)
     names, failed = of(result, "solution")
     assert len(names) == 6 and failed == {}, failed  # two data sets, three checks each
     for label in ("no_gather", "to_smallest"):
@@ -148,11 +139,15 @@ def test_gather_sizes_shipped_aborts_solution_passes_cheats_fail(tmp_path):
         assert {name.split(": ", 1)[1] for name in failed} == {GS_ALL, GS_QUANTILES}, (label, failed)
     _, failed = of(result, "rank0_alone")
     assert f"set 5: {GS_SHARE}" in failed and "rank 0 scored 36 documents, its share is 20" in failed[f"set 5: {GS_SHARE}"]
-    # catching the error changes nothing: gloo aborts the receiving rank from its own thread, and
-    # a rank whose all_gather raised ("Connection reset") and was caught has only its own losses
-    names, failed = of(result, "catch")
-    assert result["evidence"]["outcome"] == "crash" and all(name in failed for name in names if GS_ALL in name), failed
-    assert "SIGABRT" in result["evidence"]["summary"]["message"], result["evidence"]["summary"]
+
+    evidence = result["evidence"]  # the shipped program, on set 5: ranks 0 and 1 score 20 and 16 documents
+    assert evidence["outcome"] == "crash" and not result["passed"], evidence["summary"]
+    # rank 1 receives the longer message and aborts in C++, with no Python exception
+    assert evidence["summary"]["first_failure"] == 1, evidence["summary"]
+    assert evidence["summary"]["message"].startswith("rank 1 died of SIGABRT (exit code -6)"), evidence["summary"]
+    assert "Received data size doesn't match expected size" in "\n".join(evidence["ranks"][1]["log_tail"])
+    assert diagnosed(entry, evidence, GS_ANSWERS) == {
+        "right": True, "right_zh": True, "negated": False, "buzzwords": False, "wrong_rank": False, "truncate": False}
 
 
 # --- timeout-at-item --------------------------------------------------------------------------
@@ -161,7 +156,6 @@ TI_CUTS = "the log counts the tokens cut on every rank"
 
 LOCAL_CUT = [("            self.cut = funcol.all_reduce(torch.tensor([float(cut)]), \"sum\", self.group)\n",
               "            self.cut = torch.tensor([float(cut)])  # this rank's own count: no collective\n")]
-LONGER_TIMEOUT = [("METRICS_TIMEOUT_S = 8.0\n", "METRICS_TIMEOUT_S = 600.0\n")]
 
 TI_ANSWERS = {
     "right": "Both ranks wait at .item() in log, but .item() only waits for an earlier asynchronous collective: "
@@ -180,34 +174,27 @@ TI_ANSWERS = {
 
 
 @pytest.mark.timeout(300)
-def test_timeout_at_item_shipped_times_out_solution_passes_cheats_fail(tmp_path):
+def test_timeout_at_item_solution_passes_cheat_fails_shipped_times_out(tmp_path):
     entry = get_lab("timeout-at-item")
-    # the metrics group's 8 s timeout fires first; the no-progress limit stays above it
-    shipped = check_lab(entry, program=entry.program, world_size=2, timeout_s=20, run_root=tmp_path / "shipped")
-    evidence = shipped["evidence"]
-    assert evidence["outcome"] == "hang" and not shipped["passed"], evidence["summary"]
-    message = evidence["summary"]["message"]
-    assert message.startswith("the process-group timeout fired (rank "), message
-    assert "timeout" in message and " in log)" in message, message
-    assert all(".item()" in (rank["stack"] or "") for rank in evidence["ranks"]), [r["stack"] for r in evidence["ranks"]]
-    # the real site is only in the flight recorder: an all_reduce of 1 value against one of 2
-    sizes = {rank["rank"]: [entry["sizes"] for entry in rank["flight_recorder"] or [] if entry.get("group") != "default_pg"]
-             for rank in evidence["ranks"]}
-    assert sizes[1][:1] == [[[1]]] and sizes[0][:1] == [[[2]]], sizes
-    assert_no_leftovers(shipped)
-    assert diagnosed(entry, evidence, TI_ANSWERS) == {
-        "right": True, "right_zh": True, "item_is_the_bug": False, "buzzwords": False, "longer_timeout": False}
-
-    def cheat(name, replacements):
-        return cheats.make(tmp_path, entry.name, "", base="program", replace=dict(replacements), name=f"{name}.py")
-
-    result = several(entry, tmp_path, {
-        "solution": entry.solution,
-        "local_cut": cheat("local_cut", LOCAL_CUT),
-        "longer_timeout": cheat("longer_timeout", LONGER_TIMEOUT)}, timeout_s=10)
+    local_cut = cheats.make(tmp_path, entry.name, "", base="program", replace=dict(LOCAL_CUT), name="local_cut.py")
+    # the metrics group's 8 s timeout ends the shipped run; the no-progress limit stays above it
+    result = several(entry, tmp_path, {"solution": entry.solution, "local_cut": local_cut, "shipped": entry.program},
+                     timeout_s=20)
     names, failed = of(result, "solution")
     assert len(names) == 6 and failed == {}, failed  # two placements of the long document, three checks each
     _, failed = of(result, "local_cut")  # right weights, but the log counts only rank 0's cut tokens
     assert set(failed) == {f"long document on rank 1: {TI_CUTS}"}, failed
-    # a longer timeout only waits longer: the job hangs until the no-progress limit
-    assert result["evidence"]["outcome"] == "hang" and of(result, "longer_timeout")[0] == []
+
+    evidence = result["evidence"]  # the shipped program, the long document on rank 1
+    assert evidence["outcome"] == "hang" and not result["passed"], evidence["summary"]
+    message = evidence["summary"]["message"]
+    assert message.startswith("the process-group timeout fired (rank "), message
+    assert "timeout" in message and " in log)" in message, message
+    assert all(".item()" in (rank["stack"] or "") for rank in evidence["ranks"]), [r["stack"] for r in evidence["ranks"]]
+    # the real site is only in the flight recorder: rank 1's extra all_reduce of 1 value, then the
+    # stats of 2 that rank 0 sent alone
+    sizes = {rank["rank"]: [entry["sizes"] for entry in rank["flight_recorder"] or [] if entry.get("group") != "default_pg"]
+             for rank in evidence["ranks"]}
+    assert sizes[1][-2:] == [[[1]], [[2]]] and sizes[0][-1:] == [[[2]]] and sizes[0][-2:-1] != [[[1]]], sizes
+    assert diagnosed(entry, evidence, TI_ANSWERS) == {
+        "right": True, "right_zh": True, "item_is_the_bug": False, "buzzwords": False, "longer_timeout": False}
