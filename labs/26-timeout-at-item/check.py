@@ -2,9 +2,9 @@
 on every rank's batches, and rank 0's log has each interval's loss over all ranks and the
 tokens cut on every rank.
 
-The learner's `main` runs twice (`check.long_docs`), with the long document on rank 0 in one
-run and on another rank in the other (at 2 and 4 ranks), so a log that counts only rank 0's
-cut tokens, or one that knows where the long document is, fails. The reference is computed
+The learner's `main` runs twice (`check.long_docs`), the long document on another rank each
+time (ranks 1 and 0 at 2 ranks, 1 and 2 at 4), so a log that counts only one rank's cut tokens,
+or one that knows where the long document is, fails. The reference is computed
 here with its own corpus, model and optimizer (the learner's program only gives the parse of
 its arguments), so a fix that changes the data or the training does not pass by agreeing
 with itself.
