@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 LOG_TAIL = 20
 COLLECTIVES_SHOWN = 8
 # A rank that died of the process-group timeout was hung; these are gloo's and NCCL's words.
-TIMEOUT_PATTERNS = re.compile(r"Timed out|timed out|Watchdog caught collective operation timeout|"
+# "Application timeout caused pair closure": gloo's words when an asynchronous collective timed out.
+TIMEOUT_PATTERNS = re.compile(r"Timed out|timed out|Application timeout|Watchdog caught collective operation timeout|"
                               r"DistBackendError.*[Tt]imeout|wait timeout after")
 PROGRESS = {"ready", "step", "coll", "coll_end", "report", "verify", "check", "measure", "steps_done",
             "finished", "exit"}
@@ -159,6 +160,15 @@ def metrics(ranks: list[RankState], launched_at: float) -> dict:
     return result
 
 
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: float | None,
             failures: dict) -> dict:
     """The one-line message and the facts behind it (which ranks wait where, who failed first)."""
@@ -170,12 +180,25 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
             waits.setdefault(where, []).append(state.rank)
         parts = [f"{_ranks(group)} {where}" for where, group in sorted(waits.items(), key=lambda kv: kv[1])]
         lead = f"no rank made progress for {quiet_s:.0f} s" if quiet_s else "the process-group timeout fired"
-        return {"category": "hang", "message": f"{lead}: " + "; ".join(parts),
+        timed_out = next((state for state in ranks if state.exception and
+                          TIMEOUT_PATTERNS.search(state.exception.get("message") or "")), None)
+        if not quiet_s and timed_out is not None:  # the error as the learner meets it, and its line
+            where = f" at {timed_out.exception['where']}" if timed_out.exception.get("where") else ""
+            lead += f" (rank {timed_out.rank}: {_first_line(timed_out.exception['message'])}{where})"
+        return {"category": "hang", "message": f"{lead}: " + "; ".join(parts), "lead": lead,
                 "waiting_in": {where: group for where, group in waits.items()}}
     if outcome == "crash":
         root = failures.get("root_cause")
         failed = [state for state in ranks if state.exception]
-        first = next((state for state in failed if state.rank == root), failed[0] if failed else None)
+        first = next((state for state in failed if state.rank == root), None)
+        code = failures.get("exit_codes", {}).get(root)
+        if first is None and isinstance(code, int) and code < 0:
+            # torchrun's root cause died of a signal (gloo's enforce aborts in C++: no Python
+            # exception); a rank that raised afterwards ("Connection reset by peer") is not it.
+            then = f"; then rank {failed[0].rank} failed: {failed[0].exception['type']}" if failed else ""
+            return {"category": "crash", "message": f"rank {root} died of {_signal_name(-code)} (exit code {code}){then}",
+                    "first_failure": root}
+        first = first or (failed[0] if failed else None)
         if first is not None:
             where = f" at {first.exception['where']}" if first.exception.get("where") else ""
             message = f"rank {first.rank} failed: {first.exception['type']}: " \

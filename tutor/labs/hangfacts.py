@@ -35,8 +35,8 @@ OP_PHRASES = {
     "send": (["send", "sending"], ["send", "发送"]),
 }
 FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom", "out of memory", "exception", "error",
-                    "outofmemoryerror", "raised"],
-                   ["挂", "崩", "失败", "OOM", "爆显存", "显存不够", "报错", "异常", "死了"])
+                    "outofmemoryerror", "raised", "aborted", "aborts", "abort", "sigabrt", "killed by a signal"],
+                   ["挂", "崩", "失败", "OOM", "爆显存", "显存不够", "报错", "异常", "死了", "abort", "中止"])
 OTHERS = (["the others", "other ranks", "the rest", "remaining ranks", "all other ranks", "everyone else"],
           ["其他", "其余", "别的 rank", "剩下"])
 BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "两个", "所有 rank"])
@@ -94,8 +94,8 @@ def _facts(evidence: dict) -> Facts | None:
     for stack in stacks(evidence):
         if stack.rank == failed:
             continue
-        op = (stack.waiting_in or {}).get("op")
-        site = (stack.waiting_in or {}).get("site")
+        place = stack.waiting_in or _failed_in(evidence, stack.rank)
+        op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
         funcs += [words for marker, words in HELPER_FRAMES.items() if marker in (raw.get(stack.rank) or "")]
         group = by_place.setdefault((op, site), Group([], op, site, []))
@@ -111,6 +111,16 @@ def _facts(evidence: dict) -> Facts | None:
         ties = [group for group in groups if len(group.ranks) == largest]
         odd = [group for group in groups if len(group.ranks) < largest] + (ties if len(ties) > 1 else [])
     return Facts(evidence["outcome"], groups, odd, failed, evidence.get("world_size") or len(groups))
+
+
+def _failed_in(evidence: dict, rank: int) -> dict | None:
+    """The collective a rank raised in (its last one, failed): where it was when its peer died
+    ("Connection reset by peer" in the all_gather), so it is placed there, not outside any."""
+    for entry in evidence.get("ranks") or []:
+        if entry.get("rank") == rank and entry.get("collectives"):
+            last = entry["collectives"][-1]
+            return last if last.get("state") == "failed" else None
+    return None
 
 
 def majority_groups(found: Facts) -> list[Group]:
@@ -337,6 +347,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             missing.append(part_wrong("culprit-place" if named else "culprit", lang))
         required_missing |= not placed
     for group in majority:
+        if found.failed is not None and group.op is None and group.site is None and not group.funcs:
+            continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
         others = [other for other in found.groups if other is not group and other.op != group.op]
         named, placed = _said_together(group, units, found.world_size, majority=True, others=others)
         total += 1.0

@@ -22,7 +22,7 @@ def for_learner(evidence: dict, lab: str, kind: str | None = None) -> dict:
     shown = blind(evidence)
     summary = shown.get("summary") or {}
     if shown.get("outcome") == "hang" and summary.get("category") == "hang":
-        lead = str(summary.get("message", "")).split(":", 1)[0]
+        lead = summary.get("lead") or str(summary.get("message", "")).split(":", 1)[0]
         summary["message"] = f"{lead}: where each rank waits is below; `tutor lab evidence {lab}` lines them up"
         summary.pop("waiting_in", None)
     return shown

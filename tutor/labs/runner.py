@@ -279,6 +279,10 @@ class LabRun:
         if waiting:
             self._collect_hang_evidence()
             self._at_failure = {s.rank: dict(s.pending()) if s.pending() else None for s in waiting}
+        elif any(s.pid and s.exit_code is None for s in states):
+            # Every rank raised at once (a timeout, then "Connection closed" on its peers): each
+            # holds its exit, so its flight recorder can still be dumped; the stacks are the tracebacks.
+            self._collect_hang_evidence()
         for state in states:
             if state.exception and state.exception.get("traceback"):
                 state.stack, state.stack_source = state.exception["traceback"], "traceback"

@@ -1,0 +1,200 @@
+"""The failure labs of issue 19: gather-sizes (an all_gather of per-rank sizes aborts one rank)
+and timeout-at-item (a process-group timeout raised at `.item()`, the hang begun by an earlier
+asynchronous collective), both ways on CPU with gloo at 2 ranks, the cheats a hostile learner
+would try, and the diagnosis graded against the shipped program's own run.
+
+One job per lab, to keep the file cheap: it runs the lab's own checks (`run` in its check.py) on
+the solution, then on each cheat, then on the shipped program, which ends the job the way the
+lab says (a crash, a hang) and gives the evidence the diagnoses are graded against; every check
+is named `LABEL: name`. A job's cost is mostly starting torchrun and importing torch in every
+rank; a program's checks cost little. Two cheats that end a job themselves were shown to fail
+once, each in a job of its own, and are not rerun here (docs/labs.md): a try/except around
+gather-sizes' all_gather (gloo still aborts the receiving rank) and a longer metrics timeout in
+timeout-at-item (the job still hangs, until the no-progress limit).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.labs import cheats
+from tests.labs.results import assert_no_leftovers, failed_checks
+from tutor.labs.catalog import LabEntry, get_lab
+from tutor.labs.checks import check_lab
+from tutor.labs.diagnose import grade_lab
+
+pytestmark = pytest.mark.slow
+
+HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job."""
+import importlib.util
+import sys
+
+from tutor.labs import rank as lab
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Labelled:
+    """The rank context, with every check named 'LABEL: name'."""
+
+    def __init__(self, ctx, label):
+        self._ctx, self._label = ctx, label
+
+    def check(self, name, *args, **kwargs):
+        self._ctx.check(self._label + ": " + name, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+
+checker = load({checker!r}, "lab_checker")  # its imports (torch._dynamo) before the watchdog starts
+ctx = lab.init()
+for label, path in {programs!r}.items():
+    checker.run(Labelled(ctx, label), load(path, "program_" + label), None, lab.check_params())
+ctx.finish()
+'''
+
+
+def several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path], timeout_s: float) -> dict:
+    """One 2-rank job running the lab's checks on each of `programs`, in order, labelled by their keys."""
+    harness = tmp_path / "harness.py"
+    harness.write_text(HARNESS.format(checker=str(entry.checker), programs={k: str(v) for k, v in programs.items()}))
+    with_harness = LabEntry(entry.name, entry.folder, entry.lab.model_copy(update={"checker": str(harness)}))
+    result = check_lab(with_harness, program=entry.program, world_size=2, timeout_s=timeout_s,
+                       run_root=tmp_path / "several")
+    assert_no_leftovers(result)
+    return result
+
+
+def of(result: dict, label: str) -> tuple[list[str], dict[str, str]]:
+    """(names of every check of `label`, {name: detail} of those that failed), names unlabelled."""
+    prefix = f"{label}: "
+    names = [check["name"][len(prefix):] for check in result["checks"] if check["name"].startswith(prefix)]
+    failed = {name[len(prefix):]: detail for name, detail in failed_checks(result).items() if name.startswith(prefix)}
+    return names, failed
+
+
+def diagnosed(entry: LabEntry, evidence: dict, answers: dict[str, str]) -> dict[str, bool]:
+    """{answer's name: graded correct} against this run's evidence; a name ending in _zh is Chinese."""
+    return {name: grade_lab(entry.lab.diagnosis, text, evidence, "zh" if name.endswith("_zh") else "en")["correct"]
+            for name, text in answers.items()}
+
+
+# --- gather-sizes -----------------------------------------------------------------------------
+
+GS_SHARE = "each rank scores only its own documents"
+GS_ALL = "rank 0 has every document's loss"
+GS_QUANTILES = "median and p90 are the whole set's"
+
+NO_GATHER = [("    count = torch.tensor([mine.numel()])\n",
+              "    return mine  # rank 0 reports the documents it scored\n    count = torch.tensor([mine.numel()])\n")]
+TO_SMALLEST = [("    padded = torch.zeros(max(counts), dtype=mine.dtype)\n    padded[:mine.numel()] = mine\n",
+                "    padded = mine[:min(counts)].clone()  # every rank cut to the smallest count\n")]
+RANK0_ALONE = [("    ids = my_documents(corpus, ctx.rank, ctx.world_size, args.min_tokens)\n",
+                "    ids = my_documents(corpus, 0, 1, args.min_tokens) if ctx.rank == 0 else []\n"),
+               ("    losses = gather_losses(ctx, mine)\n",
+                "    losses = mine if ctx.rank == 0 else torch.zeros(1)  # rank 0 scored everything itself\n")]
+
+GS_ANSWERS = {
+    "right": "Rank 1 died first: it aborted with SIGABRT inside gloo; rank 0 was in the all_gather with it. The ranks scored a different number of documents because the short ones are "
+             "skipped, so the tensors they pass to all_gather have different sizes; DETAIL shows the shapes. Fix: "
+             "gather the counts first, pad to the largest count, all_gather, then trim.",
+    "right_zh": "1号最先死，在gloo里被SIGABRT中止；0号当时和它一起在all_gather里。各rank跳过了短文档，"
+                "文档数不一样，所以传给all_gather的tensor大小不一样。修法：先交换数量，补齐到最大，再gather，最后截取。",
+    "negated": "Rank 1 died first with SIGABRT; rank 0 failed in all_gather. The ranks did not score a different "
+               "number of documents and the sizes do not differ. Fix: pad to the largest count.",
+    "buzzwords": "rank 1 rank 0 sigabrt all_gather different sizes different number of documents pad to the largest count",
+    "wrong_rank": "Rank 0 died first with SIGABRT; rank 1 failed in all_gather. The ranks scored a different number "
+                  "of documents, so the tensors have different sizes. Fix: gather the counts first, pad to the largest.",
+    "truncate": "Rank 1 aborted with SIGABRT; rank 0 failed in all_gather. Each rank scored a different number of "
+                "documents so the sizes differ. Fix: truncate every rank to the smallest count of documents.",
+}
+
+
+@pytest.mark.timeout(300)
+def test_gather_sizes_solution_passes_cheats_fail_shipped_aborts(tmp_path):
+    entry = get_lab("gather-sizes")
+
+    def cheat(name, base, replacements):
+        return cheats.make(tmp_path, entry.name, "", base=base, replace=dict(replacements), name=f"{name}.py")
+
+    result = several(entry, tmp_path, {
+        "solution": entry.solution,
+        "no_gather": cheat("no_gather", "solution", NO_GATHER),
+        "to_smallest": cheat("to_smallest", "solution", TO_SMALLEST),
+        "rank0_alone": cheat("rank0_alone", "program", RANK0_ALONE),
+        "shipped": entry.program}, timeout_s=10)
+    names, failed = of(result, "solution")
+    assert len(names) == 6 and failed == {}, failed  # two data sets, three checks each
+    for label in ("no_gather", "to_smallest"):
+        _, failed = of(result, label)
+        assert {name.split(": ", 1)[1] for name in failed} == {GS_ALL, GS_QUANTILES}, (label, failed)
+    _, failed = of(result, "rank0_alone")
+    assert f"set 5: {GS_SHARE}" in failed and "rank 0 scored 36 documents, its share is 20" in failed[f"set 5: {GS_SHARE}"]
+
+    evidence = result["evidence"]  # the shipped program, on set 5: ranks 0 and 1 score 20 and 16 documents
+    assert evidence["outcome"] == "crash" and not result["passed"], evidence["summary"]
+    # rank 1 receives the longer message and aborts in C++, with no Python exception
+    assert evidence["summary"]["first_failure"] == 1, evidence["summary"]
+    assert evidence["summary"]["message"].startswith("rank 1 died of SIGABRT (exit code -6)"), evidence["summary"]
+    assert "Received data size doesn't match expected size" in "\n".join(evidence["ranks"][1]["log_tail"])
+    assert diagnosed(entry, evidence, GS_ANSWERS) == {
+        "right": True, "right_zh": True, "negated": False, "buzzwords": False, "wrong_rank": False, "truncate": False}
+
+
+# --- timeout-at-item --------------------------------------------------------------------------
+
+TI_CUTS = "the log counts the tokens cut on every rank"
+
+LOCAL_CUT = [("            self.cut = funcol.all_reduce(torch.tensor([float(cut)]), \"sum\", self.group)\n",
+              "            self.cut = torch.tensor([float(cut)])  # this rank's own count: no collective\n")]
+
+TI_ANSWERS = {
+    "right": "Both ranks wait at .item() in log, but .item() only waits for an earlier asynchronous collective: "
+             "rank 1, whose batch had the long document, issued an extra all_reduce of its cut tokens in "
+             "Metrics.add, and only that rank issued it, so the other ranks never send a matching collective. "
+             "Fix: keep local sums and have every rank issue the same all_reduce of loss, tokens and cut tokens at every log.",
+    "right_zh": "两个rank都停在log里的.item()上，但.item()只是在等更早发起的异步collective：batch里有长文档的1号在"
+                "Metrics.add里对截掉的token数多发了一个all_reduce，只有这个rank发了，其他rank没有发。修法：先本地累加，"
+                "所有rank每次记录都发起同一个all_reduce，把loss、token数和截断数合并成一个。",
+    "item_is_the_bug": "Both ranks wait at .item() in log: the item is slow. The cut tokens all_reduce is fine. "
+                       "Fix: increase the timeout.",
+    "buzzwords": "item async earlier collective metrics.add cut tokens all_reduce only one rank every rank same collective",
+    "longer_timeout": "Both ranks wait at .item() in log, an earlier asynchronous collective: the cut tokens all_reduce "
+                      "in Metrics.add is issued only by rank 1. Fix: increase the timeout of the metrics group.",
+}
+
+
+@pytest.mark.timeout(300)
+def test_timeout_at_item_solution_passes_cheat_fails_shipped_times_out(tmp_path):
+    entry = get_lab("timeout-at-item")
+    local_cut = cheats.make(tmp_path, entry.name, "", base="program", replace=dict(LOCAL_CUT), name="local_cut.py")
+    # the metrics group's 8 s timeout ends the shipped run; the no-progress limit stays above it
+    result = several(entry, tmp_path, {"solution": entry.solution, "local_cut": local_cut, "shipped": entry.program},
+                     timeout_s=20)
+    names, failed = of(result, "solution")
+    assert len(names) == 6 and failed == {}, failed  # two placements of the long document, three checks each
+    _, failed = of(result, "local_cut")  # right weights, but the log counts only rank 0's cut tokens
+    assert set(failed) == {f"long document on rank 1: {TI_CUTS}"}, failed
+
+    evidence = result["evidence"]  # the shipped program, the long document on rank 1
+    assert evidence["outcome"] == "hang" and not result["passed"], evidence["summary"]
+    message = evidence["summary"]["message"]
+    assert message.startswith("the process-group timeout fired (rank "), message
+    assert "timeout" in message and " in log)" in message, message
+    assert all(".item()" in (rank["stack"] or "") for rank in evidence["ranks"]), [r["stack"] for r in evidence["ranks"]]
+    # the real site is only in the flight recorder: rank 1's extra all_reduce of 1 value, then the
+    # stats of 2 that rank 0 sent alone
+    sizes = {rank["rank"]: [entry["sizes"] for entry in rank["flight_recorder"] or [] if entry.get("group") != "default_pg"]
+             for rank in evidence["ranks"]}
+    assert sizes[1][-2:] == [[[1]], [[2]]] and sizes[0][-1:] == [[[2]]] and sizes[0][-2:-1] != [[[1]]], sizes
+    assert diagnosed(entry, evidence, TI_ANSWERS) == {
+        "right": True, "right_zh": True, "item_is_the_bug": False, "buzzwords": False, "longer_timeout": False}
