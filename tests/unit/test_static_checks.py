@@ -66,3 +66,21 @@ def test_the_torch_contract_lists_every_core_module_of_tutor_labs():
     # and the package's own __init__ (not a listed module) imports nothing at all
     init = ast.parse(Path(tutor.labs.__file__).read_text(encoding="utf-8"))
     assert not [node for node in ast.walk(init) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
+@pytest.mark.parametrize("package", ["tutor.sizing", "tutor.grading"])
+def test_the_lazy_exports_and_their_type_checking_imports_name_the_same_things(package):
+    # the names are written twice (a lazy table for run time, imports for checkers): keep them one list
+    import importlib
+
+    module = importlib.import_module(package)
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    typed = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom)
+                for alias in statement.names:
+                    parent = statement.module
+                    typed[alias.asname or alias.name] = parent if parent != package else f"{package}.{alias.name}"
+    assert typed == module._EXPORTS
