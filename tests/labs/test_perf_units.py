@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tutor.labs import measure, trace_summary
+from tutor.labs import measure
 from tutor.labs.trace_summary import combine, rank_steps, subtract, summarize_files, union
 
 MS = 1000.0  # chrome traces count microseconds

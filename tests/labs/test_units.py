@@ -14,7 +14,7 @@ import pytest
 
 from tutor.content.models import DiagnosisItem
 from tutor.errors import UserInputError
-from tutor.labs import expected, procs, stacks
+from tutor.labs import checks, procs, stacks
 from tutor.labs.actions import RunOptions, resolve
 from tutor.labs.catalog import LabEntry, get_lab
 from tutor.labs.diagnose import grade
@@ -141,11 +141,13 @@ def test_lab_measurements_are_compared_with_the_engine():
     pytest.importorskip("sympy")
     inputs = {"seq": 16, "micro_batch": 2, "hidden": 64, "tp": 4, "pp": 4, "microbatches": 8,
               "params": 263168, "n_shard": 4}
-    assert expected.evaluate("tp_values_per_layer", inputs) == (8 * 2 * 16 * 64 * 3 / 4, "engine")
-    assert expected.evaluate("bubble_fraction", inputs)[0] == pytest.approx(3 / 8)
-    with pytest.raises(expected.UnknownFormula):
-        expected.evaluate("no_such_formula", inputs)
-    assert expected.expected_value("zero1_bytes", inputs, ["weight_bytes", "grad_bytes"])[0] == 12 * 263168 / 4
+    assert checks.engine_value("tp_values_per_layer", inputs) == 8 * 2 * 16 * 64 * 3 / 4
+    assert checks.engine_value("bubble_fraction", inputs) == pytest.approx(3 / 8)
+    with pytest.raises(checks.UnknownFormula):
+        checks.engine_value("no_such_formula", inputs)
+    with pytest.raises(checks.UnknownFormula):  # a subtracted formula is checked too
+        checks.engine_value("zero1_bytes", inputs, ["no_such_formula"])
+    assert checks.engine_value("zero1_bytes", inputs, ["weight_bytes", "grad_bytes"]) == 12 * 263168 / 4
 
 
 ITEM = DiagnosisItem.model_validate({

@@ -19,7 +19,7 @@ def _in_view(pane: VerticalScroll, widget) -> bool:
 
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
-async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_its_top(tutor_home, content, size):
+async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_its_top(tutor_home, content, size):  # noqa: F811 - the fixture imported above
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=size) as pilot:
@@ -38,7 +38,7 @@ async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_i
 
 
 @pytest.mark.timeout(90)
-async def test_the_report_table_keeps_its_stage_numbers_at_80_columns(tutor_home, content):
+async def test_the_report_table_keeps_its_stage_numbers_at_80_columns(tutor_home, content):  # noqa: F811 - the fixture imported above
     """Minor 19: the mock report's # column was empty at 80x24."""
     from textual.widgets import Markdown
 

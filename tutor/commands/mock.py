@@ -156,30 +156,26 @@ def _history(store, args, lang: str) -> int:
 
 
 def _export(store, args, lang: str) -> int:
-    import json
     from pathlib import Path
 
     from tutor.interview.report import report_markdown
+    from tutor.store.mocks import latest_reported_mock, mock_session
 
-    if args.session is not None:
-        rows = store.query("SELECT id, format, report_json FROM mock_sessions WHERE id = ?", (args.session,))
-    else:
-        rows = store.query("SELECT id, format, report_json FROM mock_sessions WHERE report_json IS NOT NULL"
-                           " ORDER BY id DESC LIMIT 1")
-    if not rows or rows[0]["report_json"] is None:
+    session = mock_session(store, args.session) if args.session is not None else latest_reported_mock(store)
+    if session is None or session["report"] is None:
         raise UserInputError(f"no report for mock interview {args.session}" if args.session is not None
                              else "no finished mock interview to export yet")
-    text = report_markdown(json.loads(rows[0]["report_json"]), lang)
+    text = report_markdown(session["report"], lang)
     if args.export == "-":
         sys.stdout.write(text)
         return 0
-    target = Path(args.export or f"mock-{rows[0]['id']}-{rows[0]['format']}.md")
+    target = Path(args.export or f"mock-{session['id']}-{session['format']}.md")
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UserInputError(f"cannot write {target}: {error.strerror}") from None
     if args.json:
-        print_json({"session": rows[0]["id"], "path": str(target)})
+        print_json({"session": session["id"], "path": str(target)})
     else:
         print(f"wrote {target}")
     return 0

@@ -65,15 +65,16 @@ def _listing(store, due: list[str]) -> list[dict]:
 
     from tutor.interview.review_tasks import task_for
     from tutor.interview.scenarios import Library
+    from tutor.store import reviews
 
     library = Library.installed()
     listing = []
     for item_id in due:
         task = task_for(item_id, library, store, random.Random(0))
-        row = store.query("SELECT due_at FROM review_cards WHERE item_id = ?", (item_id,))[0]
+        due_at = reviews.due_at(store, item_id)
         listing.append({"item": item_id, "kind": task.kind if task else None, "title": task.title if task else None,
                         "step": task.step.id if task is not None and task.kind == "question" else None,
-                        "due_at": row["due_at"], "installed": task is not None})
+                        "due_at": due_at, "installed": task is not None})
     return listing
 
 

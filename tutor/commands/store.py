@@ -12,9 +12,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import sqlite3
-
-    from tutor.errors import StoreError
     from tutor.store import Store, recover
     from tutor.store.db import default_path
 
@@ -40,9 +37,6 @@ def run(args) -> int:
         if args.action == "backup":
             print(store.backup())
             return 0
-        try:
-            verdict = store.connection.execute("PRAGMA integrity_check").fetchone()[0]
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{path}: {error}; `tutor store recover` moves it aside") from None
+        verdict = store.integrity_check()
         print(f"{path}: {verdict} (schema {store.version})")
         return 0 if verdict == "ok" else 1

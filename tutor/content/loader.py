@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from tutor.content.models import Lab, Lesson, Question
 from tutor.content.yamlsafe import Document, YamlProblem, read_document
@@ -148,9 +149,9 @@ def _read(path: Path, content: Content) -> Document | None:
         return None
 
 
-def _lab_paths_outside(lab: Lab, folder: Path) -> list[tuple[str, tuple]]:
+def _lab_paths_outside(lab: Lab, folder: Path) -> list[tuple[str, tuple[str | int, ...]]]:
     """Lab paths that lead out of the lab's folder (`../../etc/passwd`, `/etc/hostname`)."""
-    outside = []
+    outside: list[tuple[str, tuple[str | int, ...]]] = []
     for key in ("program", "solution", "checker"):
         relative = getattr(lab, key)
         if relative is not None and not (folder / relative).resolve().is_relative_to(folder.resolve()):
@@ -202,7 +203,7 @@ def _field_path(where: tuple) -> str:
     return text
 
 
-def _describe(model: type[BaseModel], data: object, where: tuple, item: dict) -> str:
+def _describe(model: type[BaseModel], data: object, where: tuple, item: ErrorDetails) -> str:
     kind, field_path = item["type"], _field_path(where)
     prefix = f"{field_path}: " if field_path else ""
     if kind == "missing":
@@ -233,7 +234,8 @@ def _describe(model: type[BaseModel], data: object, where: tuple, item: dict) ->
 
 def _known_keys(model: type[BaseModel], data: object, where: tuple) -> list[str]:
     """The keys allowed at `where`, found by walking the model's fields along the data."""
-    annotation, node = model, data
+    annotation: object = model
+    node = data
     for part in where:
         if isinstance(part, str):
             current = _model_in(annotation, node)

@@ -144,7 +144,7 @@ def _check_events(text: str) -> None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise YamlProblem(
-                        event.start_mark.line + 1,
+                        _line(event),
                         f"nested more than {MAX_DEPTH} levels deep; content is never this deep",
                     )
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -152,9 +152,14 @@ def _check_events(text: str) -> None:
             elif isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
-                    raise YamlProblem(event.start_mark.line + 1, "more than one YAML document in a file")
+                    raise YamlProblem(_line(event), "more than one YAML document in a file")
     except yaml.YAMLError as error:
         raise _syntax_problem(error) from None
+
+
+def _line(event: yaml.Event) -> int:
+    """The 1-based line an event starts on (the parser marks every event; the stubs allow None)."""
+    return event.start_mark.line + 1 if event.start_mark is not None else 1
 
 
 def _syntax_problem(error: yaml.YAMLError) -> YamlProblem:

@@ -16,6 +16,18 @@ Attributes load on first use, so importing this package stays cheap for the CLI.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors (never at run time)
+    from tutor.grading.dispatch import (
+        grade as grade, expected_answer as expected_answer, find_step as find_step,
+        step_prompt as step_prompt, StepNotFound as StepNotFound,
+    )
+    from tutor.grading.variant import draw as draw, Variant as Variant, VariantError as VariantError
+    from tutor.grading.verdict import Verdict as Verdict, Message as Message
+    from tutor.grading.design import combine as combine, next_step as next_step
+    from tutor.grading.quantity import parse_quantity as parse_quantity, QuantityError as QuantityError
+    from tutor.grading.rubric import grade_rubric as grade_rubric, covers as covers
 
 _EXPORTS = {
     "grade": "tutor.grading.dispatch", "expected_answer": "tutor.grading.dispatch", "find_step": "tutor.grading.dispatch",
@@ -26,7 +38,7 @@ _EXPORTS = {
     "parse_quantity": "tutor.grading.quantity", "QuantityError": "tutor.grading.quantity",
     "grade_rubric": "tutor.grading.rubric", "covers": "tutor.grading.rubric",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = list(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:

@@ -108,7 +108,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     """Every rule's outcome for `layout` (SizingError when the numbers cannot be sized at all)."""
     from tutor.sizing.validate import resolve as resolve_layout
 
-    from tutor.sizing import Parallel, SizingError
+    from tutor.sizing import SizingError
 
     try:
         par = resolve_layout(_parallel(where, layout, "none"))

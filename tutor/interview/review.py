@@ -7,11 +7,11 @@ right -> Good; right, unaided and in a third of the par time -> Easy.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from tutor.store import reviews
 from tutor.store.db import Store
 
 # Par times per step kind (seconds): what an interviewer would wait for a confident answer.
@@ -68,33 +68,22 @@ class ReviewQueue:
         from fsrs import Card
 
         when = self.now()
-        rows = self.store.query("SELECT card_json FROM review_cards WHERE item_id = ?", (item_id,))
-        card = Card.from_dict(json.loads(rows[0]["card_json"])) if rows else Card(card_id=_stable_id(item_id), due=when)
+        saved = reviews.review_card(self.store, item_id)
+        card = Card.from_dict(saved) if saved is not None else Card(card_id=_stable_id(item_id), due=when)
         rating = rating_for(outcome)
         card, _log = self.scheduler.review_card(card, rating, review_datetime=when)
         stamp = when.isoformat(timespec="seconds")
-        with self.store.transaction() as connection:
-            connection.execute(
-                "INSERT INTO review_cards (item_id, card_json, due_at, updated_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (item_id) DO UPDATE SET card_json = excluded.card_json,"
-                " due_at = excluded.due_at, updated_at = excluded.updated_at",
-                (item_id, json.dumps(card.to_dict()), _utc(card.due), stamp),
-            )
-            connection.execute(
-                "INSERT INTO review_log (item_id, rating, reviewed_at, elapsed_s) VALUES (?, ?, ?, ?)",
-                (item_id, int(rating), stamp, outcome.elapsed_s),
-            )
+        reviews.record_review(self.store, item_id, card.to_dict(), _utc(card.due), stamp, int(rating),
+                              outcome.elapsed_s)
         return card.due
 
     def due(self, limit: int = 50) -> list[str]:
         """Item ids due now, the most overdue first."""
-        rows = self.store.query("SELECT item_id FROM review_cards WHERE due_at <= ? ORDER BY due_at LIMIT ?",
-                                (_utc(self.now()), limit))
-        return [row["item_id"] for row in rows]
+        return reviews.due_items(self.store, _utc(self.now()), limit)
 
     def due_at(self, item_id: str) -> datetime | None:
-        rows = self.store.query("SELECT due_at FROM review_cards WHERE item_id = ?", (item_id,))
-        return datetime.fromisoformat(rows[0]["due_at"]) if rows else None
+        due = reviews.due_at(self.store, item_id)
+        return datetime.fromisoformat(due) if due is not None else None
 
 
 def record_diagnosis(store: Store, lab_name: str, correct: bool, *, hints_used: int = 0,

@@ -8,12 +8,13 @@ questions again, with its brief. The grade â€” never the learner's own opinion â
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 
 from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, lab_item, question_item
 from tutor.store.db import Store
+from tutor.store.mocks import all_stage_results
+from tutor.store.records import latest_step_scores
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,10 @@ def _weakest_step(store: Store, question):
     """The step with the lowest latest score, from practice attempts and mock stages (first on ties)."""
     if len(question.steps) == 1:
         return question.steps[0]
-    latest: dict[str, float] = {}
-    for row in store.query("SELECT step_id, score FROM attempts WHERE question_id = ? ORDER BY id", (question.id,)):
-        latest[row["step_id"]] = row["score"]
-    for row in store.query("SELECT score, detail_json FROM mock_stages ORDER BY id"):
-        detail = json.loads(row["detail_json"])
+    latest = latest_step_scores(store, question.id)
+    for score, detail in all_stage_results(store):
         if detail.get("question_id") == question.id:
-            latest[detail["step_id"]] = row["score"]
+            latest[detail["step_id"]] = score
     return min(question.steps, key=lambda step: latest.get(step.id, 1.0))
 
 

@@ -10,13 +10,13 @@ screen but not answered starts again from the full time when resumed.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 
 from tutor.interview.clock import Clock, SystemClock, stamp
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, Stage
 from tutor.interview.history import asked_counts
+from tutor.store import mocks
 from tutor.store.db import Store
 
 MODES = ("strict", "practice")
@@ -91,27 +91,21 @@ class MockSession:
             raise SessionError(f"nothing to ask in the {format_id} format: {FORMATS[format_id].needs}")
         started = stamp(clock.now())
         state = {"seed": seed, "stages": [stage.to_json() for stage in stages]}
-        with store.transaction() as connection:
-            cursor = connection.execute(
-                "INSERT INTO mock_sessions (format, mode, status, started_at, state_json)"
-                " VALUES (?, ?, 'running', ?, ?)",
-                (format_id, mode, started, json.dumps(state)))
-            session_id = int(cursor.lastrowid)
+        session_id = mocks.start_mock(store, format_id, mode, started, state)
         return cls(store, library, session_id, format_id, mode, seed, stages, [], clock, started, fuzz)
 
     @classmethod
     def resume(cls, store: Store, library, session_id: int, clock: Clock | None = None,
                fuzz: bool = True) -> MockSession:
-        rows = store.query("SELECT * FROM mock_sessions WHERE id = ?", (session_id,))
-        if not rows or rows[0]["status"] != "running":
+        row = mocks.mock_session(store, session_id)
+        if row is None or row["status"] != "running":
             raise SessionError(f"no interrupted mock interview with id {session_id}")
-        row = rows[0]
-        state = json.loads(row["state_json"])
+        state = row["state"]
         stages = [Stage.from_json(item) for item in state["stages"]]
         by_key = {stage.key: stage for stage in stages}
         results = []
-        for stage_row in store.query("SELECT * FROM mock_stages WHERE session_id = ? ORDER BY id", (session_id,)):
-            detail = json.loads(stage_row["detail_json"])
+        for stage_row in mocks.mock_stages(store, session_id):
+            detail = stage_row["detail"]
             stage = by_key.get(stage_row["stage"])
             if stage is None:
                 continue
@@ -225,15 +219,8 @@ class MockSession:
         followup = self._followup_for(result) if not stage.followup else None
         if followup is not None:
             self.stages.insert(len(self.results) + 1, followup)
-        with self.store.transaction() as connection:
-            connection.execute(
-                "INSERT INTO mock_stages (session_id, stage, started_at, ended_at, score, answer, detail_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (self.id, stage.key, result.started_at, result.ended_at, result.score, answer,
-                 json.dumps(result.detail(), ensure_ascii=False)))
-            if followup is not None:
-                connection.execute("UPDATE mock_sessions SET state_json = ? WHERE id = ?",
-                                   (json.dumps(self._state()), self.id))
+        mocks.record_mock_stage(self.store, self.id, stage.key, result.started_at, result.ended_at, result.score,
+                                answer, result.detail(), self._state() if followup is not None else None)
         self.results.append(result)
         self._stage_started = None
         self._remember(result, lang)
@@ -251,10 +238,7 @@ class MockSession:
         return self.report
 
     def _close(self, status: str, ended: str, report: dict) -> None:
-        with self.store.transaction() as connection:
-            connection.execute("UPDATE mock_sessions SET status = ?, ended_at = ?, score = ?, report_json = ?"
-                               " WHERE id = ? AND status = 'running'",
-                               (status, ended, report["score"], json.dumps(report, ensure_ascii=False), self.id))
+        mocks.close_mock(self.store, self.id, status, ended, report)
 
     def abandon(self) -> dict:
         """Record the interview as abandoned, keeping every answered stage and a partial report."""
@@ -314,6 +298,4 @@ def abandon(store: Store, library, session_id: int, clock: Clock | None = None) 
         MockSession.resume(store, library, session_id, clock).abandon()
     except SessionError:
         # Its questions are gone (content changed): keep the stages, close the session without a report.
-        with store.transaction() as connection:
-            connection.execute("UPDATE mock_sessions SET status = 'abandoned', ended_at = ? WHERE id = ?"
-                               " AND status = 'running'", (stamp((clock or SystemClock()).now()), session_id))
+        mocks.close_mock(store, session_id, "abandoned", stamp((clock or SystemClock()).now()))

@@ -25,16 +25,13 @@ def latest(lab: str, for_diagnosis: bool = False) -> tuple[int, dict] | None:
     not the reference solution, and not a debug tool's rerun, which fails differently on purpose.
     """
     from tutor.store import Store
+    from tutor.store.lab_runs import recent_evidence
 
-    actions = ("run", "check") if for_diagnosis else RUN_ACTIONS
     with Store() as store:
-        rows = store.query(f"SELECT id, evidence_json FROM lab_runs WHERE lab = ? AND action IN "
-                           f"({', '.join('?' * len(actions))}) AND evidence_json IS NOT NULL ORDER BY id DESC LIMIT 50",
-                           (lab, *actions))
-    for row in rows:
-        evidence = json.loads(row["evidence_json"])
+        runs = recent_evidence(store, lab, ("run", "check") if for_diagnosis else RUN_ACTIONS)
+    for row_id, _action, evidence in runs:
         if not (for_diagnosis and evidence.get("debug")):
-            return int(row["id"]), evidence
+            return row_id, evidence
     return None
 
 
@@ -42,12 +39,11 @@ def studied(lab: str) -> tuple[int, dict] | None:
     """The run a diagnosis is about: the latest `run` of the learner's program (what `tutor lab
     evidence` showed them), falling back to the latest `check` only when there was no run."""
     from tutor.store import Store
+    from tutor.store.lab_runs import recent_evidence
 
     with Store() as store:
-        rows = store.query("SELECT id, action, evidence_json FROM lab_runs WHERE lab = ? AND action IN ('run', 'check') "
-                           "AND evidence_json IS NOT NULL ORDER BY id DESC LIMIT 50", (lab,))
-    usable = [(int(row["id"]), row["action"], json.loads(row["evidence_json"])) for row in rows]
-    usable = [(row_id, action, evidence) for row_id, action, evidence in usable if not evidence.get("debug")]
+        runs = recent_evidence(store, lab, ("run", "check"))
+    usable = [(row_id, action, evidence) for row_id, action, evidence in runs if not evidence.get("debug")]
     for row_id, action, evidence in usable:
         if action == "run":
             return row_id, evidence
@@ -57,11 +53,10 @@ def studied(lab: str) -> tuple[int, dict] | None:
 def answered(lab: str, after_id: int) -> bool:
     """Whether the learner has given a diagnosis of `lab` since history row `after_id`."""
     from tutor.store import Store
+    from tutor.store.lab_runs import diagnosed
 
     with Store() as store:
-        rows = store.query("SELECT 1 FROM lab_runs WHERE lab = ? AND action = 'diagnose' AND id > ? LIMIT 1",
-                           (lab, after_id))
-    return bool(rows)
+        return diagnosed(store, lab, after_id)
 
 
 def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict:

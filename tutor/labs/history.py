@@ -17,26 +17,26 @@ def record(lab: str, action: str, outcome: str, *, passed: bool | None = None, e
 def has_passed(lab: str) -> bool:
     """Whether a check of the learner's own copy has passed: that unlocks the reference solution."""
     from tutor.store import Store
+    from tutor.store.lab_runs import check_passed
 
     with Store() as store:
-        rows = store.query("SELECT 1 FROM lab_runs WHERE lab = ? AND action = 'check' AND passed = 1 LIMIT 1", (lab,))
-    return bool(rows)
+        return check_passed(store, lab)
 
 
 def last_outcomes(lab: str) -> dict[str, str]:
     """The latest outcome per action for one lab (for `tutor lab list`)."""
     from tutor.store import Store
+    from tutor.store.lab_runs import latest_outcomes
 
     with Store() as store:
-        rows = store.query("SELECT action, outcome FROM lab_runs WHERE lab = ? ORDER BY id", (lab,))
-    return {row["action"]: row["outcome"] for row in rows}
+        return latest_outcomes(store, lab)
 
 
 def has_diagnosed(lab: str) -> bool:
     """Whether the learner has tried a diagnosis of this lab: that shows the tutor's own
     classification of a run (the answer to the lab's first question) from then on."""
     from tutor.store import Store
+    from tutor.store.lab_runs import diagnosed
 
     with Store() as store:
-        rows = store.query("SELECT 1 FROM lab_runs WHERE lab = ? AND action = 'diagnose' LIMIT 1", (lab,))
-    return bool(rows)
+        return diagnosed(store, lab)

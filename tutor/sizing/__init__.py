@@ -18,6 +18,22 @@ Attributes load on first use, so `tutor.sizing.display` stays importable without
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors (never at run time)
+    from tutor.sizing import registry as registry
+    from tutor.sizing.engine import evaluate as evaluate, explain as explain, Value as Value
+    from tutor.sizing.display import format_value as format_value, format_auto as format_auto
+    from tutor.sizing.errors import SizingError as SizingError
+    from tutor.sizing.specs import (
+        Model as Model, Train as Train, Parallel as Parallel, Hardware as Hardware, Throughput as Throughput,
+        Reliability as Reliability,
+    )
+    from tutor.sizing.presets import MODELS as MODELS, model_preset as model_preset
+    from tutor.sizing.hardware import GPUS as GPUS, gpu as gpu
+    from tutor.sizing.report import size as size
+    from tutor.sizing.validate import validate_config as validate_config, Findings as Findings
+    from tutor.sizing.planner import plan as plan
 
 _EXPORTS = {
     "registry": "tutor.sizing.registry",
@@ -31,7 +47,7 @@ _EXPORTS = {
     "size": "tutor.sizing.report", "validate_config": "tutor.sizing.validate", "Findings": "tutor.sizing.validate",
     "plan": "tutor.sizing.planner",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = list(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:

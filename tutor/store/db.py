@@ -150,6 +150,14 @@ class Store:
                 _rollback(connection)
                 raise self._explain(error) from None
 
+    def integrity_check(self) -> str:
+        """SQLite's full integrity check: "ok", or what is damaged."""
+        try:
+            with self._lock:
+                return self.connection.execute("PRAGMA integrity_check").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: {error}; `tutor store recover` moves it aside") from None
+
     def query(self, sql: str, parameters: tuple | dict = ()) -> list[sqlite3.Row]:
         try:
             with self._lock:
@@ -184,6 +192,13 @@ class Store:
 
     def _explain(self, error: BaseException, consequence: str = "nothing was recorded") -> StoreError:
         return explain(self.path, error, consequence)
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The row an INSERT just wrote (sqlite3 types `lastrowid` as optional; after an INSERT it is set)."""
+    if cursor.lastrowid is None:
+        raise StoreError("the learner database did not say which row it wrote; nothing was recorded")
+    return cursor.lastrowid
 
 
 def explain(path: Path, error: BaseException, consequence: str = "nothing was recorded") -> StoreError:

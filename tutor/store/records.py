@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from tutor.store.db import Store, utc_now
+from tutor.store.db import Store, inserted_id, utc_now
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def record_attempt(store: Store, attempt: Attempt) -> int:
              max(0.0, min(1.0, attempt.score)), attempt.hints_used, attempt.elapsed_s, attempt.lang,
              attempt.mode, int(attempt.self_assessed), attempt.created_at),
         )
-        return int(cursor.lastrowid)
+        return inserted_id(cursor)
 
 
 def attempts(store: Store, question_id: str | None = None) -> list[Attempt]:
@@ -59,6 +59,18 @@ def attempts(store: Store, question_id: str | None = None) -> list[Attempt]:
                     bool(row["self_assessed"]), row["created_at"]) for row in rows]
 
 
+def ever_solved(store: Store) -> dict[str, bool]:
+    """Per question tried: whether any attempt at it was right (the best result, as Practice marks it)."""
+    rows = store.query("SELECT question_id, MAX(correct) AS solved FROM attempts GROUP BY question_id")
+    return {row["question_id"]: bool(row["solved"]) for row in rows}
+
+
+def latest_step_scores(store: Store, question_id: str) -> dict[str, float]:
+    """Per step of one question: the score of its latest attempt."""
+    rows = store.query("SELECT step_id, score FROM attempts WHERE question_id = ? ORDER BY id", (question_id,))
+    return {row["step_id"]: row["score"] for row in rows}
+
+
 def record_lab_run(store: Store, lab: str, action: str, outcome: str, *, passed: bool | None = None,
                    world_size: int | None = None, backend: str | None = None,
                    elapsed_s: float | None = None, evidence: dict | None = None) -> int:
@@ -69,7 +81,7 @@ def record_lab_run(store: Store, lab: str, action: str, outcome: str, *, passed:
             (lab, action, outcome, None if passed is None else int(passed), world_size, backend, elapsed_s,
              json.dumps(evidence, ensure_ascii=False) if evidence is not None else None, utc_now()),
         )
-        return int(cursor.lastrowid)
+        return inserted_id(cursor)
 
 
 def mark_section_read(store: Store, lesson_id: str, section_id: str) -> None:

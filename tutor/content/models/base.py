@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StringConstraints
 
@@ -24,7 +24,7 @@ Number = Annotated[Union[int, float], BeforeValidator(_to_number)]
 Ident = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
 FormulaName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
-LANGS = ("en", "zh")
+LANGS: tuple[Literal["en"], Literal["zh"]] = ("en", "zh")
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 

@@ -81,8 +81,9 @@ class PracticeScreen(SectionScreen):
         store = self.app.open_store()
         status = {}
         if store is not None:
-            for row in store.query("SELECT question_id, MAX(correct) AS solved FROM attempts GROUP BY question_id"):
-                status[row["question_id"]] = bool(row["solved"])
+            from tutor.store.records import ever_solved
+
+            status = ever_solved(store)
         self.app.call_from_thread(self._loaded, content, status)
 
     def _loaded(self, content, status: dict) -> None:

@@ -130,7 +130,10 @@ def _add_solved(record: dict, store, content) -> None:
 
     from tutor.labs.catalog import all_labs
 
-    solved = {row["question_id"] for row in store.query("SELECT DISTINCT question_id FROM attempts WHERE correct = 1")}
+    from tutor.store.lab_runs import passed_labs
+    from tutor.store.records import ever_solved
+
+    solved = {question_id for question_id, right in ever_solved(store).items() if right}
     solved &= set(content.questions)
     by_section, by_tag = Counter(), Counter()
     for question_id in solved:
@@ -139,6 +142,6 @@ def _add_solved(record: dict, store, content) -> None:
         for tag in question.tags:
             by_tag[tag] += 1
     labs = set(all_labs())
-    passed = {row["lab"] for row in store.query("SELECT DISTINCT lab FROM lab_runs WHERE action = 'check' AND passed = 1")}
+    passed = passed_labs(store)
     record.update(solved=len(solved), solved_by_section=dict(by_section), solved_by_tag=dict(by_tag),
                   labs_passed=len(passed & labs), labs_total=len(labs))
