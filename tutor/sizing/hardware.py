@@ -5,8 +5,6 @@ Peaks are dense (without 2:4 sparsity). H200 computes like an H100 with more mem
 
 from __future__ import annotations
 
-import difflib
-
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
