@@ -129,3 +129,22 @@ def test_planned_layouts_are_sized_with_the_sharding_the_plan_chose():
     published = next(item for item in ranked if (item["tp"], item["pp"], item["cp"]) == (8, 16, 1))
     row = next(line for line in plan_lines(result, model.name) if line.split()[:3] == ["8", "16", "1"])
     assert published["sharding"] == "zero2" and "ZeRO-2" in row
+
+
+@pytest.mark.timeout(120)
+def test_the_graders_fit_is_the_plans_fit():
+    # Llama 3 405B at 8K, TP 8 PP 16: the plan fits it without recompute by sharding the gradients
+    # too (ZeRO-2, as Llama 3's FSDP did); the grader said only "fits with full recompute" (the
+    # distributed optimizer's fit, which the questions set) and called 126 layers on PP 16 uneven,
+    # though Llama 3 split them 7 + 8·14 + 7.
+    settings = lesson_scenarios()["llama3-405b-8k"]
+    result = plan(model_preset(settings["model"]), Train(seq=settings["seq"], global_batch=settings["global_batch"]),
+                  settings["gpus"], gpu("h100"), alternatives=40)
+    planned = next(item for item in [result["best"]] + result["alternatives"]
+                   if (item["tp"], item["pp"], item["cp"]) == (8, 16, 1))
+    verdict = grade(config_question(settings), layout_text(settings))
+    rules = {rule["id"]: rule for rule in verdict.details["rules"]}
+    assert planned["recompute"] == "none" and planned["sharding"] == "zero2"
+    assert verdict.correct and "With ZeRO-2" in rules["fits"]["en"] and "fits without recompute" in rules["fits"]["en"]
+    assert "ZeRO-2" in rules["fits"]["zh"]
+    assert "even-stages" not in rules

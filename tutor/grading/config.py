@@ -130,7 +130,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
         f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。")))
     level, total = fit_level(where, par)
-    rules.append(_fits_rule(where, level, total))
+    rules.append(_fits_rule(where, level, total, lighter_with_zero2(where, par, level) if level else None))
     m = train.global_batch // (par.dp * train.micro_batch)
     rules.append(Rule("m-4p", par.pp == 1 or m >= where.min_m_over_p * par.pp, Message(
         f"m = {m} micro-batches per pipeline is below {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}: "
@@ -138,7 +138,10 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}："
         f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 偏大（建议加大 global batch 或减小 PP）。")))
     layers = where.model.layers
-    if layers is not None and par.pp > 1 and layers % par.pp:
+    from tutor.sizing.validate import trimmed_stages
+
+    # Llama 3's split (one layer fewer on the first and the last stage) is as even as it gets.
+    if layers is not None and par.pp > 1 and layers % par.pp and not trimmed_stages(where.model, par.pp):
         fullest = -(-layers // par.pp)
         rules.append(Rule("even-stages", False, Message(
             f"{layers} layers over PP {par.pp} split unevenly (the fullest stage holds {fullest}): allowed, as "
@@ -212,15 +215,44 @@ def fit_level(where: Scenario, par) -> tuple[str | None, float]:
     return None, total
 
 
+def lighter_with_zero2(where: Scenario, par, level: str) -> tuple[str, float] | None:
+    """A lighter recompute with which the layout fits when the gradients are sharded too (ZeRO-2), as
+    `tutor plan` tries it for a dense model after the distributed optimizer; None when there is none.
+    The verdict stays the distributed optimizer's (the questions set it); the fits rule says this so
+    the grader and the plan tell the learner the same thing about the layout."""
+    from dataclasses import replace
+
+    from tutor.sizing import size
+    from tutor.sizing.planner import Options, sharding_choices
+
+    if "zero2" not in sharding_choices(where.model, Options()) or par.dp * par.cp == 1:
+        return None
+    for lighter in RECOMPUTE_LEVELS[:RECOMPUTE_LEVELS.index(level)]:
+        total = size(where.model, where.train, replace(par, recompute=lighter, sharding="zero2"),
+                     where.hardware)["memory"]["total"]
+        if total <= budget(where.hardware.gpu_mem):
+            return lighter, total
+    return None
+
+
 def _fits_within(where: Scenario, par, level: str) -> bool:
     found, _ = fit_level(where, par)
     return found is not None and RECOMPUTE_LEVELS.index(found) <= RECOMPUTE_LEVELS.index(level)
 
 
-def _fits_rule(where: Scenario, level: str | None, total: float) -> Rule:
+def _fits_rule(where: Scenario, level: str | None, total: float, zero2: tuple[str, float] | None = None) -> Rule:
     from tutor.sizing import format_value
 
     capacity_en = format_value(where.hardware.gpu_mem, "GB", 0)
+    also_en = also_zh = ""
+    if zero2 is not None:
+        lighter, lighter_total = zero2
+        how_en = "without recompute" if lighter == "none" else f"with {lighter} recompute"
+        how_zh = "不用 recompute" if lighter == "none" else f"只要 {lighter} recompute"
+        also_en = (f" With ZeRO-2 (the gradients sharded too, a reduce-scatter after every micro-batch) it fits "
+                   f"{how_en}: {format_value(lighter_total, 'GB')}, as `tutor plan` counts it.")
+        also_zh = (f"若用 ZeRO-2（梯度也切分，每个 micro-batch 之后一次 reduce-scatter），{how_zh}就放得下："
+                   f"每卡 {format_value(lighter_total, 'GB', 1, 'zh')}，与 `tutor plan` 的算法一致。")
     if level is None:
         room = format_value(budget(where.hardware.gpu_mem), "GB", 0)
         return Rule("fits", False, Message(
@@ -230,8 +262,10 @@ def _fits_rule(where: Scenario, level: str | None, total: float) -> Rule:
             f"（留出 `tutor plan` 的 {RESERVE:.0%} 余量后可用 {room}）。"))
     if level == "full":
         return Rule("fits", True, Message(
-            f"Fits with full recompute ({format_value(total, 'GB')} of {capacity_en}); that costs an extra forward.",
-            f"开 full recompute 才放得下（每卡 {format_value(total, 'GB', 1, 'zh')}，共 {capacity_en}）；代价是多一次 forward。"))
+            f"Fits with full recompute ({format_value(total, 'GB')} of {capacity_en}); that costs an extra forward."
+            + also_en,
+            f"开 full recompute 才放得下（每卡 {format_value(total, 'GB', 1, 'zh')}，共 {capacity_en}）；代价是多一次 forward。"
+            + also_zh))
     return Rule("fits", True, Message(f"Fits: {format_value(total, 'GB')} per GPU of {capacity_en}.",
                                       f"放得下：每卡 {format_value(total, 'GB', 1, 'zh')}，共 {capacity_en}。"))
 
