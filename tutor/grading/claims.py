@@ -36,7 +36,10 @@ _BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
 _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
-    r"\s(?:but|whereas|while|although|though|since|which|so|then|hence|thus|therefore|instead)\s|"
+    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
+    # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
+    # collectives, which is one ("a reduce-scatter then an all-gather").
+    r"\sthen\s(?!(?:an?\s|the\s)?(?:all[\s-]?gather|all[\s-]?reduce|reduce[\s-]?scatter|all[\s-]?to[\s-]?all|broadcast)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -134,7 +137,14 @@ _SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
               (re.compile(r"(?<![\w/])w/(?=\s|[a-z])", re.IGNORECASE), "with ")]
 
 
+# "2× the buffer", "2x the data": a multiple said with the sign, read as the word ("2 times the
+# buffer"). Only before a space: "4×4" and "8x8" are products and layouts, left alone.
+_TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECASE)
+
+
 def expand_shorthand(text: str) -> str:
+    if "×" in text or "x " in text or "X " in text:
+        text = _TIMES_SIGN.sub(r"\1 times", text)
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:
