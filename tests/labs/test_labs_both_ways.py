@@ -4,8 +4,8 @@ As shipped, the program runs to the end at 2 ranks but fails its check, and the 
 say what is wrong; the reference solution passes every check at 2 ranks and again at 4, where
 each lab's layout and its engine numbers change (the symptom needs no second showing at 4).
 
-Each lab's shipped program, solution and cheats (test_lab_cheats.py) run in one 2-rank job, and
-the seven solutions at 4 ranks in one 4-rank job, each program through its lab checker's own
+The labs' shipped programs, solutions and cheats (test_lab_cheats.py) run in two 2-rank jobs,
+and the seven solutions at 4 ranks in one 4-rank job, each program through its lab checker's own
 `main()` (tests/labs/several.py): a job's cost is mostly torchrun and torch's import in every
 rank, a check's own work seconds.
 """
@@ -57,21 +57,21 @@ def assert_solution_passes(result: dict, label: str, name: str) -> None:
 
 def by_lab(job: str = ""):
     """The labs as parameters, each test in the xdist group of the job it reads (one worker runs it once)."""
-    return [pytest.param(name, marks=pytest.mark.xdist_group(several.xdist_group(job or name)))
+    return [pytest.param(name, marks=pytest.mark.xdist_group(several.xdist_group(job or several.job_of_lab(name))))
             for name in sorted(SHIPPED_FAILS)]
 
 
-@pytest.mark.timeout(600)  # the first test of a lab runs its job: its programs' checks, ~1 min on two cores
+@pytest.mark.timeout(600)  # the first test of a job runs it: its programs' checks, ~2-4 min on two loaded cores
 @pytest.mark.parametrize("name", by_lab())
 def test_shipped_fails_its_check_and_the_solution_passes(name, lab_jobs):
-    result = lab_jobs.get(name)  # outcome ok, nothing left running (several.check_several)
-    names, failed = several.of(result, "shipped")
+    result = lab_jobs.get(several.job_of_lab(name))  # outcome ok, nothing left running (several.check_several)
+    names, failed = several.of(result, several.label(name, "shipped"))
     assert names and failed
     must_fail, must_pass, _ = SHIPPED_FAILS[name]
     for check_name, words in must_fail.items():
         assert check_name in failed and words in failed[check_name], failed
     assert not set(must_pass) & set(failed), failed
-    assert_solution_passes(result, "solution", name)
+    assert_solution_passes(result, several.label(name, "solution"), name)
 
 
 @pytest.mark.timeout(600)  # the first test runs the 4-rank job: seven checks, ~2 min on two cores

@@ -53,11 +53,11 @@ def test_shipped_is_slow_in_its_category_and_the_solution_meets_the_threshold(na
     entry = get_lab(name)
     category, finding = PERF_LABS[name]
     result = lab_jobs.get(name)  # outcome ok, nothing left running (several.check_several)
-    by_name = several.checks_of(result, "solution")
+    by_name = several.checks_of(result, several.label(name, "solution"))
     failed = [check for check in by_name.values() if not check["passed"]]
     assert by_name and not failed, failed
     assert {*CHECKS, f"time lost to {category} is gone"} <= set(by_name)
-    metrics = reported(result, "solution")
+    metrics = reported(result, several.label(name, "solution"))
     shipped = metrics["shipped_summary"]
     assert (shipped["category"], shipped["finding"]) == (category, finding), shipped["message"]
     assert metrics["speedup"] >= entry.lab.check["min_speedup"]
@@ -71,7 +71,7 @@ def test_shipped_is_slow_in_its_category_and_the_solution_meets_the_threshold(na
 @pytest.mark.parametrize("name", sorted(PERF_LABS))
 def test_the_shipped_program_fails_its_check(name, lab_jobs):
     entry = get_lab(name)
-    by_name = several.checks_of(lab_jobs.get(name), "shipped")
+    by_name = several.checks_of(lab_jobs.get(name), several.label(name, "shipped"))
     assert by_name and not all(check["passed"] for check in by_name.values()), by_name
     assert by_name["results unchanged"]["passed"], by_name["results unchanged"]
     speed = by_name["faster than the shipped program"]
