@@ -7,5 +7,10 @@ Runs the learner's program and the shipped one in the same ranks, in alternating
 from tutor.labs import rank as lab
 from tutor.labs.rank.perfcheck import check_fix
 
-if __name__ == "__main__":
+
+def main() -> None:
     check_fix(lab.init(), category="straggler")
+
+
+if __name__ == "__main__":
+    main()

@@ -26,3 +26,11 @@ def leftovers(run_id: str, wait_s: float = 5.0) -> list[int]:
 @pytest.fixture
 def loop_program() -> Path:
     return PROGRAMS / "loop.py"
+
+
+@pytest.fixture(scope="session")
+def lab_jobs(tmp_path_factory):
+    """The lab tests' shared jobs (tests/labs/several.py), each run once per test process."""
+    from tests.labs.several import Jobs
+
+    return Jobs(tmp_path_factory.mktemp("lab-jobs"))

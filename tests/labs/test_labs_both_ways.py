@@ -3,20 +3,24 @@
 As shipped, the program runs to the end at 2 ranks but fails its check, and the checks that fail
 say what is wrong; the reference solution passes every check at 2 ranks and again at 4, where
 each lab's layout and its engine numbers change (the symptom needs no second showing at 4).
+
+The labs' shipped programs, solutions and cheats (test_lab_cheats.py) run in two 2-rank jobs,
+and the seven solutions at 4 ranks in one 4-rank job, each program through its lab checker's own
+`main()` (tests/labs/several.py): a job's cost is mostly torchrun and torch's import in every
+rank, a check's own work seconds.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.labs.results import assert_no_leftovers, failed_checks
+from tests.labs import several
 from tutor.labs.catalog import get_lab
-from tutor.labs.checks import check_lab
 
 pytestmark = pytest.mark.slow
 
 # lab -> ({check the shipped program must fail: words its message must contain}, checks it must
-# still pass, how many checks the solution's run has at least)
+# still pass, how many checks the solution's run has at least, "runs to completion" included)
 SHIPPED_FAILS: dict[str, tuple[dict[str, str], tuple[str, ...], int]] = {
     "tp-mlp": ({"collectives per layer per step": "forward 0 all-reduce(s), backward 0"}, (), 4),
     "dp-overlap": ({"all-reduces start during backward and are waited for after it":
@@ -42,30 +46,38 @@ SHIPPED_FAILS: dict[str, tuple[dict[str, str], tuple[str, ...], int]] = {
 }
 
 
-def assert_solution_passes(name: str, world_size: int, tmp_path) -> dict:
-    solution = check_lab(get_lab(name), solution=True, world_size=world_size, run_root=tmp_path / "solution")
-    assert solution["passed"], failed_checks(solution)
-    assert len(solution["checks"]) >= SHIPPED_FAILS[name][2]
-    return solution
+assert set(SHIPPED_FAILS) == set(several.PARALLEL_LABS)
 
 
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("name", sorted(SHIPPED_FAILS))
-def test_shipped_fails_its_check_and_the_solution_passes(name, tmp_path):
-    entry = get_lab(name)
-    shipped = check_lab(entry, program=entry.program, world_size=2, run_root=tmp_path / "shipped")
-    assert shipped["evidence"]["outcome"] == "ok", shipped["evidence"]["summary"]
-    assert not shipped["passed"]
-    failed = failed_checks(shipped)
+def assert_solution_passes(result: dict, label: str, name: str) -> None:
+    names, failed = several.of(result, label)
+    assert not failed, failed
+    assert len(names) + 1 >= SHIPPED_FAILS[name][2], names  # + the job's own "runs to completion"
+
+
+def by_lab(job: str = ""):
+    """The labs as parameters, each test in the xdist group of the job it reads (one worker runs it once)."""
+    return [pytest.param(name, marks=pytest.mark.xdist_group(several.xdist_group(job or several.job_of_lab(name))))
+            for name in sorted(SHIPPED_FAILS)]
+
+
+@pytest.mark.timeout(600)  # the first test of a job runs it: its programs' checks, ~2-4 min on two loaded cores
+@pytest.mark.parametrize("name", by_lab())
+def test_shipped_fails_its_check_and_the_solution_passes(name, lab_jobs):
+    result = lab_jobs.get(several.job_of_lab(name))  # outcome ok, nothing left running (several.check_several)
+    names, failed = several.of(result, several.label(name, "shipped"))
+    assert names and failed
     must_fail, must_pass, _ = SHIPPED_FAILS[name]
     for check_name, words in must_fail.items():
         assert check_name in failed and words in failed[check_name], failed
     assert not set(must_pass) & set(failed), failed
-    assert_no_leftovers(shipped, assert_solution_passes(name, 2, tmp_path))
+    assert_solution_passes(result, several.label(name, "solution"), name)
 
 
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("name", sorted(SHIPPED_FAILS))
-def test_the_solution_passes_at_four_ranks(name, tmp_path):
+@pytest.mark.timeout(600)  # the first test runs the 4-rank job: seven checks, ~2 min on two cores
+@pytest.mark.parametrize("name", by_lab(several.FOUR_RANKS))
+def test_the_solution_passes_at_four_ranks(name, lab_jobs):
     assert 4 in get_lab(name).world_sizes
-    assert_no_leftovers(assert_solution_passes(name, 4, tmp_path))
+    result = lab_jobs.get(several.FOUR_RANKS)
+    assert result["evidence"]["world_size"] == 4
+    assert_solution_passes(result, name, name)

@@ -2,10 +2,8 @@
 CPU with gloo at 2 ranks, and the cheats a hostile learner would try, each of which must fail
 the check that names it.
 
-Per lab: the solution through `tutor lab check`'s own path (it passes every check), and one
-job that runs the lab's own checks (`run` in its check.py, the function its `main` calls) on
-the shipped program and on each cheat in turn, every check named `LABEL: name`. One job for
-the shipped program and the cheats keeps the file inside its time budget: a job's cost is
+Per lab, one job runs the lab checker's own `main()` on the shipped program, the solution and
+each cheat in turn, every check named `LABEL: name` (tests/labs/several.py): a job's cost is
 mostly starting torchrun and importing torch in every rank (about 10 s on 2 cores), a cheat's
 checks cost milliseconds (the pipeline lab's about 3 s). A cheat is the solution with one
 change a learner might try instead of the real fix, written into a temporary file.
@@ -17,82 +15,31 @@ from pathlib import Path
 
 import pytest
 
-from tests.labs import cheats
-from tests.labs.results import assert_no_leftovers, failed_checks
+from tests.labs import cheats, several
 from tutor.labs.catalog import LabEntry, get_lab
-from tutor.labs.checks import check_lab
 
 pytestmark = pytest.mark.slow
 
-HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job."""
-import importlib.util
-import sys
-
-from tutor.labs import rank as lab
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class Labelled:
-    """The rank context, with every check and measurement named 'LABEL: name'."""
-
-    def __init__(self, ctx, label):
-        self._ctx, self._label = ctx, label
-
-    def check(self, name, *args, **kwargs):
-        self._ctx.check(self._label + ": " + name, *args, **kwargs)
-
-    def measure(self, name, *args, **kwargs):
-        self._ctx.measure(self._label + ": " + name, *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._ctx, name)
-
-
-ctx = lab.init()
-checker = load({checker!r}, "lab_checker")
-shipped = lab.load_shipped()
-for label, path in {programs!r}.items():
-    checker.run(Labelled(ctx, label), load(path, "program_" + label), shipped, lab.check_params())
-ctx.finish()
-'''
-
-
-def cheat(entry: LabEntry, tmp_path: Path, name: str, replacements: list[tuple[str, str]]) -> Path:
+def cheat(entry: LabEntry, tmp_path: Path, name: str, replacements: list[tuple[str, str]]) -> several.Program:
     """The lab's solution with `replacements` applied, each of which must match once."""
-    return cheats.make(tmp_path, entry.name, "", base="solution", replace=dict(replacements), name=f"{name}.py")
+    path = cheats.make(tmp_path, entry.name, "", base="solution", replace=dict(replacements), name=f"{name}.py")
+    return several.Program(name, entry.name, path)
 
 
-def check_several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path]) -> dict:
-    """One 2-rank job running the lab's checks on each of `programs`, labelled by their keys."""
-    harness = tmp_path / "harness.py"
-    harness.write_text(HARNESS.format(checker=str(entry.checker), programs={k: str(v) for k, v in programs.items()}))
-    with_harness = LabEntry(entry.name, entry.folder, entry.lab.model_copy(update={"checker": str(harness)}))
-    result = check_lab(with_harness, program=entry.program, world_size=2, run_root=tmp_path / "several")
-    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
-    assert_no_leftovers(result)
-    return result
+def check_several(entry: LabEntry, tmp_path: Path, programs: list[several.Program]) -> dict:
+    """One 2-rank job: the shipped program, the solution, then `programs` (outcome ok, nothing left)."""
+    return several.check_several(tmp_path / "several",
+                                 [several.shipped(entry.name), several.solution(entry.name), *programs])
 
 
-def of(result: dict, label: str) -> tuple[list[str], dict[str, str]]:
-    """(names of every check of `label`, {name: detail} of those that failed), names unlabelled."""
-    prefix = f"{label}: "
-    names = [check["name"][len(prefix):] for check in result["checks"] if check["name"].startswith(prefix)]
-    failed = {name[len(prefix):]: detail for name, detail in failed_checks(result).items() if name.startswith(prefix)}
-    return names, failed
+of = several.of
 
 
-def solution_passes(entry: LabEntry, tmp_path: Path, checks: int) -> None:
-    solution = check_lab(entry, solution=True, world_size=2, run_root=tmp_path / "solution")
-    assert solution["passed"], failed_checks(solution)
-    assert len(solution["checks"]) == checks, [check["name"] for check in solution["checks"]]
-    assert_no_leftovers(solution)
+def solution_passes(result: dict, checks: int) -> None:
+    """The solution passes every check of its lab, `checks` of them with the job's "runs to completion"."""
+    names, failed = of(result, "solution")
+    assert not failed, failed
+    assert len(names) + 1 == checks, names
 
 
 # --- moe-expert-parallel ----------------------------------------------------------------------
@@ -144,18 +91,16 @@ INTEGER_SIDE_CHANNEL = [(
 @pytest.mark.timeout(240)
 def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     entry = get_lab("moe-expert-parallel")
-    result = check_several(entry, tmp_path, {
-        "shipped": entry.program, "solution": entry.solution,
-        "pad": cheat(entry, tmp_path, "pad", PAD_TO_CAPACITY),
-        "gather": cheat(entry, tmp_path, "gather", GATHER_TOKENS),
-        "side_channel": cheat(entry, tmp_path, "side_channel", INTEGER_SIDE_CHANNEL)})
+    result = check_several(entry, tmp_path, [
+        cheat(entry, tmp_path, "pad", PAD_TO_CAPACITY),
+        cheat(entry, tmp_path, "gather", GATHER_TOKENS),
+        cheat(entry, tmp_path, "side_channel", INTEGER_SIDE_CHANNEL)])
 
     names, failed = of(result, "shipped")  # even splits: copies land on the wrong ranks
     assert set(names) == {MOE_OUTPUT, MOE_SIZES, MOE_ONLY}
     assert set(failed) == {MOE_OUTPUT, MOE_SIZES}, failed
     assert "max abs error" in failed[MOE_OUTPUT]
     assert "sent [[24, 24], [24, 24]]" in failed[MOE_SIZES], failed[MOE_SIZES]
-    assert of(result, "solution")[1] == {}  # the same checks in the same job pass the fix
 
     _, failed = of(result, "pad")
     assert set(failed) == {MOE_SIZES} and "sent [[48, 48], [48, 48]]" in failed[MOE_SIZES], failed
@@ -165,7 +110,7 @@ def test_moe_expert_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     _, failed = of(result, "side_channel")
     assert set(failed) == {MOE_ONLY} and "an all-to-all of" in failed[MOE_ONLY], failed
 
-    solution_passes(entry, tmp_path, checks=4)
+    solution_passes(result, checks=4)
 
 
 # --- sequence-parallel ------------------------------------------------------------------------
@@ -195,10 +140,9 @@ ALL_REDUCE_THEN_SLICE = [(
 @pytest.mark.timeout(240)
 def test_sequence_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     entry = get_lab("sequence-parallel")
-    result = check_several(entry, tmp_path, {
-        "shipped": entry.program, "solution": entry.solution,
-        "norm_after_gather": cheat(entry, tmp_path, "norm_after_gather", NORM_AFTER_GATHER),
-        "all_reduce_then_slice": cheat(entry, tmp_path, "all_reduce_then_slice", ALL_REDUCE_THEN_SLICE)})
+    result = check_several(entry, tmp_path, [
+        cheat(entry, tmp_path, "norm_after_gather", NORM_AFTER_GATHER),
+        cheat(entry, tmp_path, "all_reduce_then_slice", ALL_REDUCE_THEN_SLICE)])
 
     names, failed = of(result, "shipped")  # right numbers, tensor parallelism's communication and memory
     assert set(names) == {SP_OUTPUT, SP_GRADS, SP_NORM, SP_COLLECTIVES, SP_VALUES, SP_ACTIVATION}
@@ -206,7 +150,6 @@ def test_sequence_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     assert "'all_reduce': 1" in failed[SP_COLLECTIVES]
     assert "measured 6144 values, engine tp_values_per_layer = 4096 values" in failed[SP_VALUES]
     assert "measured 2,048 B, engine activation_per_layer_full_sp = 1,024 B" in failed[SP_ACTIVATION]
-    assert of(result, "solution")[1] == {}
 
     _, failed = of(result, "norm_after_gather")
     assert set(failed) == {SP_NORM, SP_ACTIVATION}, failed
@@ -214,7 +157,7 @@ def test_sequence_parallel_shipped_and_cheats_fail_solution_passes(tmp_path):
     _, failed = of(result, "all_reduce_then_slice")
     assert set(failed) == {SP_COLLECTIVES, SP_VALUES}, failed
 
-    solution_passes(entry, tmp_path, checks=7)
+    solution_passes(result, checks=7)
 
 
 # --- pp-interleaved ---------------------------------------------------------------------------
@@ -232,8 +175,7 @@ GPIPE_INTERLEAVED = [(
 @pytest.mark.timeout(240)
 def test_pp_interleaved_shipped_and_cheat_fail_solution_passes(tmp_path):
     entry = get_lab("pp-interleaved")
-    result = check_several(entry, tmp_path, {
-        "shipped": entry.program, "gpipe": cheat(entry, tmp_path, "gpipe", GPIPE_INTERLEAVED)})
+    result = check_several(entry, tmp_path, [cheat(entry, tmp_path, "gpipe", GPIPE_INTERLEAVED)])
 
     names, failed = of(result, "shipped")  # one stage per rank: 1F1B's bubble, (p − 1)/m
     assert len(names) == 9, names
@@ -243,4 +185,4 @@ def test_pp_interleaved_shipped_and_cheat_fail_solution_passes(tmp_path):
     _, failed = of(result, "gpipe")
     assert PP_PEAK in failed and "held up to 16 chunk activations" in failed[PP_PEAK], failed
 
-    solution_passes(entry, tmp_path, checks=10)
+    solution_passes(result, checks=10)
