@@ -170,6 +170,6 @@ DIMENSION_WORDS = {
     "flops": ("a FLOP count (e.g. 1.2e25 FLOPs)", "FLOPs 数（如 1.2e25 FLOPs）"),
     "flop_rate": ("a FLOP rate (e.g. 989 TFLOP/s)", "FLOP/s（如 989 TFLOP/s）"),
     "token_rate": ("a throughput (e.g. 540K tokens/s)", "吞吐（如 54 万 tokens/s）"),
-    "count": ("a count (e.g. 200, 70B, 54万)", "数量（如 200、70B、54 万）"),
+    "count": ("a count (e.g. 200, 70B, 540K)", "数量（如 200、70B、54 万）"),
     "any": ("a number", "一个数"),
 }
