@@ -59,6 +59,8 @@ register({
     "labs.experiment_started": ("Experiment: vary {variable} (two runs, one after the other).",
                                 "实验:改变 {variable}(依次跑两次)。"),
     "labs.experiment": ("Controlled experiment", "控制变量实验"),
+    "labs.experiment_stopped": ("Experiment stopped: every run of it has ended.", "实验已停止:它的每次运行都已结束。"),
+    "labs.check_at": ("check at {ranks} ranks (of {sizes})", "检查:{ranks} 个 rank(共 {sizes})"),
     "labs.watch_off": ("Watch mode off.", "已关闭监视模式。"),
     "labs.watch_needs_copy": ("F4 first: watch mode checks your copy each time you save it.",
                               "先按 F4:监视模式会在你每次保存副本时重新检查。"),
