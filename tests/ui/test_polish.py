@@ -38,3 +38,13 @@ def test_a_bare_number_of_another_unit_is_still_told_to_write_it():
     """The remark stays where it helps: 39.4 read as GB is right, but '39.4' alone was a guess."""
     verdict = grade(load().questions["distopt-bytes-per-gpu"].model, "39400000000", None, 0)
     assert verdict.correct and "write the unit next time" in verdict.feedback["en"], verdict.feedback["en"]
+
+
+def test_a_runs_outcome_word_is_in_the_apps_language():
+    """Found driving the app at 80×24 in Chinese: F6 then F7 showed "cancelled,用时 6.3 秒"."""
+    from tutor.ui.screens.labs_text import outcome_text
+
+    evidence = {"outcome": "cancelled", "elapsed_s": 6.3, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
+    assert outcome_text(evidence, "zh").plain.startswith("已停止,用时 6.3 秒")
+    assert outcome_text(evidence, "en").plain.startswith("cancelled in 6.3 s")
+    assert outcome_text({**evidence, "outcome": "timeout?"}, "zh").plain.startswith("timeout?")  # unknown: as it is
