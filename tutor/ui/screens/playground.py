@@ -58,6 +58,9 @@ class PlaygroundScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         from tutor.sizing import GPUS, MODELS
 
+        # Narrow or not from the start: set on the first resize instead, the class restyled the
+        # whole screen right after it was first styled.
+        self.set_class(self.app.size.width < NARROW_BELOW, "-narrow")
         yield Header(show_clock=False)
         with Horizontal(id="playground"):
             with VerticalScroll(id="settings"):
