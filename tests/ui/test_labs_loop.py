@@ -104,7 +104,7 @@ async def test_a_perf_labs_experiment_runs_from_the_app_and_shows_its_measuremen
     calls = []
 
     def fake(kind):
-        def run(entry, options, on_event=None):
+        def run(entry, options, on_event=None, on_run=None):
             calls.append((kind, entry.name, options.backend))
             return {"experiment": kind, "lab": entry.name, "message": "synthetic data makes the step 2.00× as fast",
                     "conclusion": "the loader is on the critical path",

@@ -118,3 +118,31 @@ async def test_derivation_scrolls_through_every_step_and_time_is_shown(tutor_hom
         app.screen.query_one("#result-tabs").active = "tab-checks"
         await settle(pilot)
         assert "Pipeline bubble: 23.4% of the ideal step" in _shown(app, "#checks")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80x24_the_form_leaves_the_results_most_of_the_width(tutor_home, lang):
+    """Issue 16: at 80×24 the form took 40 of 80 columns and the pipeline chart began below the
+    fold. Now the form keeps 31 columns with whole short labels, and the chart's four stage rows
+    are on screen under the bubble line; at 120 columns the long labels come back."""
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.open_playground(SCENARIO)
+        await settle(pilot)
+        screen = app.screen
+        assert screen.query_one("#settings").outer_size.width <= 31
+        assert screen.query_one("#results").size.width >= 48
+        label = screen.query_one("#label-global_batch")
+        assert str(label.render()) in ("Global batch", "global batch")  # whole, not cut
+        assert label.size.width >= len(str(label.render()))
+        chart = screen.query_one("#pipeline-chart", Static)
+        rows = [number for number, line in enumerate(_shown(app, "#pipeline-chart").splitlines())
+                if line.lstrip().startswith(("0 ", "3 "))]
+        assert len(rows) == 2
+        bottom = chart.region.y + rows[-1]
+        assert bottom < 24 - 1, f"the last stage row is at line {bottom}, under the footer"
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert screen.query_one("#settings").outer_size.width == 40
+        assert str(screen.query_one("#label-params").render()) in ("Params (override)", "参数量(覆盖)")

@@ -35,3 +35,32 @@ async def test_solved_questions_and_passed_labs_are_counted(tutor_home):
         await pilot.press("f2")
         await settle(pilot)
         assert "已解决 1/" in str(app.screen.query_one("#progress-totals", Static).content)
+
+
+def test_tutor_progress_on_the_command_line_says_the_same(tutor_home, capsys):
+    """Minor 14, CLI side: `tutor progress` showed `recipe/memory 0% (3/11 tried)` beside questions
+    answered right, and no lab passed: it now says solved beside tried, as the app does, and the
+    labs passed; --json carries the same counts."""
+    import json
+
+    from tutor.cli import main
+    from tutor.content import load
+    from tutor.labs.catalog import all_labs
+    from tutor.labs.history import record
+    from tutor.store import Attempt, Store, record_attempt
+
+    question = load().questions["grad-accumulation-memory"].model
+    with Store() as store:
+        record_attempt(store, Attempt(question.id, "right", True, 1.0, step_id="main", seed=0))
+        record_attempt(store, Attempt(question.id, "wrong", False, 0.0, step_id="main", seed=0))
+    record("tp-mlp", "check", "ok", passed=True)
+    assert main(["progress"]) == 0
+    shown = capsys.readouterr().out
+    section = next(line for line in shown.splitlines() if line.strip().startswith(question.section + " "))
+    total = sum(1 for loaded in load().questions.values() if loaded.model.section == question.section)
+    assert f"solved 1/{total}" in section and f"tried 1/{total}" in section, section
+    assert f"labs passed 1/{len(all_labs())}" in shown and "questions solved 1/" in shown
+    assert main(["progress", "--json"]) == 0
+    record_json = json.loads(capsys.readouterr().out)
+    assert record_json["solved"] == 1 and record_json["labs_passed"] == 1
+    assert record_json["solved_by_section"][question.section] == 1

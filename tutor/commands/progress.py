@@ -14,9 +14,13 @@ def run(args) -> int:
     from tutor.store import Store
     from tutor.store.progress import summary
 
+    from tutor.labs.catalog import all_labs
+    from tutor.store.progress import solved_counts
+
     content = loaded_content()
     with Store() as store:
         record = summary(store, content)
+        record.update(solved_counts(store, content, all_labs()))
     if args.json:
         print_json(record)
         return 0
@@ -25,12 +29,19 @@ def run(args) -> int:
         _print_review_and_mock(record)
         return 0
     accuracy = f"{record['accuracy']:.0%}"
+    total = record["questions_total"]
     print(f"Attempts {record['attempts']}  correct {record['correct']} ({accuracy})  "
-          f"questions tried {record['questions_tried']}/{record['questions_total']}  "
-          f"streak {record['streak_days']} day(s)  lab runs {record['lab_runs']}")
-    print("\nMastery by section")
+          f"questions solved {record['solved']}/{total}, tried {record['questions_tried']}/{total}  "
+          f"streak {_count(record['streak_days'], 'day')}  labs passed {record['labs_passed']}/{record['labs_total']} "
+          f"({_count(record['lab_runs'], 'lab run')})")
+    # Mastery is each question's latest score (what the learner can do now); solved counts the
+    # questions ever answered right, as Practice's ✓ and the app's Progress do (minor 14: "0% (3/11
+    # tried)" beside questions answered right read as a contradiction).
+    print("\nMastery by section (latest attempts) · solved (ever right) · tried")
     for section, entry in record["by_section"].items():
-        print(f"  {section:<40} {_bar(entry['mastery'])} {entry['mastery']:>4.0%}  ({entry['tried']}/{entry['questions']} tried)")
+        solved = record["solved_by_section"].get(section, 0)
+        print(f"  {section:<40} {_bar(entry['mastery'])} {entry['mastery']:>4.0%}  "
+              f"solved {solved}/{entry['questions']}  tried {entry['tried']}/{entry['questions']}")
     if record["weak_tags"]:
         print(f"\nWeak areas: {', '.join(record['weak_tags'])}")
     _print_review_and_mock(record)
@@ -50,6 +61,10 @@ def _print_review_and_mock(record: dict) -> None:
             if trend["finished"]:
                 scores = " → ".join(f"{score:.0%}" for score in trend["recent"])
                 print(f"  {format_id:<8} best {trend['best']:.0%}  last {trend['last']:.0%}  trend {scores}")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _bar(fraction: float, width: int = 20) -> str:

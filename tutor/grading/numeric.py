@@ -155,7 +155,9 @@ def _bits_slip(reading: Reading, expected: Expected) -> Message | None:
 def _right(expected: Expected, quantity: Quantity, reading: Reading, position: int) -> Verdict:
     messages = [Message(f"Right: {expected.shown('en')} (within ±{expected.tolerance:.0%}).",
                         f"正确：{expected.shown('zh')}（误差 ±{expected.tolerance:.0%} 以内）。")]
-    if position > 0:
+    # A bare number read in the base unit is a guess worth naming, except for a fraction: "3/256"
+    # or "0.0117" for a 1.2% bubble is how one writes a fraction, with no unit to add (polish 5).
+    if position > 0 and not (expected.dimension == "fraction" and reading.unit == "fraction"):
         shown_en, shown_zh = (engine.format_display(reading.value, expected.unit, expected.digits, lang)
                               for lang in ("en", "zh"))
         messages.append(Message(f"Read '{quantity.text}' in {reading.unit or 'plain units'} ({shown_en}); "

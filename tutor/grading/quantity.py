@@ -168,7 +168,7 @@ def _leading_number(body: str, original: str) -> tuple[float, str]:
             value /= denominator
         return _finite(value, original), body[match.end():]
     raise QuantityError(Message(
-        f"Could not find a number in {_quote(original)}; write e.g. 39 GB, 1.2e25, 54万 tokens/s.",
+        f"Could not find a number in {_quote(original)}; write e.g. 39 GB, 1.2e25, 540K tokens/s.",
         f"在 {_quote(original)} 里没找到数字；可以写 39 GB、1.2e25、54万 tokens/s 这样的形式。"))
 
 

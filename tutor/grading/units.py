@@ -204,6 +204,6 @@ DIMENSION_WORDS = {
     "flop_rate": ("a FLOP rate (e.g. 989 TFLOP/s)", "FLOP/s（如 989 TFLOP/s）"),
     "token_rate": ("a throughput (e.g. 540K tokens/s)", "吞吐（如 54 万 tokens/s）"),
     "byte_rate": ("a bandwidth in bytes per second (e.g. 50 GB/s)", "带宽，字节每秒（如 50 GB/s）"),
-    "count": ("a count (e.g. 200, 70B, 54万)", "数量（如 200、70B、54 万）"),
+    "count": ("a count (e.g. 200, 70B, 540K)", "数量（如 200、70B、54 万）"),
     "any": ("a number", "一个数"),
 }

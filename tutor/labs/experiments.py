@@ -28,8 +28,14 @@ VARIABLES = ("ranks", "data")
 BANDWIDTH_PROGRAM = Path(__file__).resolve().parent / "rank" / "bandwidth.py"
 
 
-def _run(spec: RunSpec, on_event: Callable[[RunEvent], None] | None) -> dict:
-    return LabRun(spec, on_event=on_event).run()
+def _run(spec: RunSpec, on_event: Callable[[RunEvent], None] | None,
+         on_run: Callable[[LabRun], None] | None = None) -> dict:
+    """One run of an experiment; `on_run` is handed each run before it starts, so a caller (the
+    app's F7) can cancel it: a run cancelled before it starts ends at once."""
+    run = LabRun(spec, on_event=on_event)
+    if on_run is not None:
+        on_run(run)
+    return run.run()
 
 
 def _row(label: str, evidence: dict) -> dict:
@@ -49,13 +55,13 @@ def _needs_meter(entry: LabEntry) -> None:
         raise UserInputError(f"experiments are for the perf labs; {entry.name} is a {entry.lab.kind} lab")
 
 
-def vary_ranks(entry: LabEntry, options: RunOptions, on_event=None) -> dict:
+def vary_ranks(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) -> dict:
     _needs_meter(entry)
     world = options.world_size or entry.lab.world_size
     if world < 2:
         raise UserInputError("--vary ranks compares 1 rank with N: give --world-size 2 or more")
     rows = [_row(f"{size} rank{'s' if size > 1 else ''}",
-                 _run(run_spec(entry, replace(options, world_size=size)), on_event))
+                 _run(run_spec(entry, replace(options, world_size=size)), on_event, on_run))
             for size in (1, world)]
     one, many = rows
     result = {"experiment": "ranks", "lab": entry.name, "runs": rows, "scaling_efficiency": None}
@@ -71,11 +77,11 @@ def vary_ranks(entry: LabEntry, options: RunOptions, on_event=None) -> dict:
     return result
 
 
-def vary_data(entry: LabEntry, options: RunOptions, on_event=None) -> dict:
+def vary_data(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) -> dict:
     _needs_meter(entry)
-    real = _row("its own loader", _run(run_spec(entry, options), on_event))
+    real = _row("its own loader", _run(run_spec(entry, options), on_event, on_run))
     with_synthetic = replace(options, program_args=(*options.program_args, "--synthetic-data"))
-    synthetic = _row("synthetic data", _run(run_spec(entry, with_synthetic), on_event))
+    synthetic = _row("synthetic data", _run(run_spec(entry, with_synthetic), on_event, on_run))
     result = {"experiment": "data", "lab": entry.name, "runs": [real, synthetic], "speedup_with_synthetic": None}
     if real["step_time_s"] and synthetic["step_time_s"]:
         ratio = real["step_time_s"] / synthetic["step_time_s"]

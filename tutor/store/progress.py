@@ -64,6 +64,26 @@ def summary(store: Store, content=None, today: date | None = None) -> dict:
     return result
 
 
+def solved_counts(store: Store, content, lab_names) -> dict:
+    """Questions ever answered right (the best result, Practice's ✓), in all and by section and
+    tag, and the labs among `lab_names` whose check of the learner's copy passed: what the app's
+    Progress and `tutor progress` both show (walkthrough minor 14)."""
+    from collections import Counter
+
+    solved = {row["question_id"] for row in store.query("SELECT DISTINCT question_id FROM attempts WHERE correct = 1")}
+    solved &= set(content.questions)
+    by_section, by_tag = Counter(), Counter()
+    for question_id in solved:
+        question = content.questions[question_id].model
+        by_section[question.section] += 1
+        for tag in question.tags:
+            by_tag[tag] += 1
+    labs = set(lab_names)
+    passed = {row["lab"] for row in store.query("SELECT DISTINCT lab FROM lab_runs WHERE action = 'check' AND passed = 1")}
+    return {"solved": len(solved), "solved_by_section": dict(by_section), "solved_by_tag": dict(by_tag),
+            "labs_passed": len(passed & labs), "labs_total": len(labs)}
+
+
 def _mastery(scores: list[float | None]) -> dict:
     """`None` marks a question never tried; it counts as 0 towards mastery."""
     tried = [score for score in scores if score is not None]

@@ -99,6 +99,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "field.sp": ("Seq. parallel", "sequence parallel"),
     "field.flash": ("FlashAttention", "FlashAttention"),
     "field.gpu": ("GPU", "GPU"),
+    # At 80 columns the form gets 31 of them (issue 16: it took half the width): labels of ≤ 12 cells.
+    "field.params.short": ("Params", "参数量"),
+    "field.seq.short": ("Seq. length", "序列长度"),
+    "field.tokens.short": ("Train tokens", "训练 token"),
+    "field.dp.short": ("DP (auto)", "DP(自动)"),
+    "field.mfu.short": ("MFU (0–1)", "MFU(0–1)"),
+    "field.sharding.short": ("Opt. shard", "ZeRO 切分"),
+    "field.sp.short": ("SP", "SP"),
+    "field.flash.short": ("FlashAttn", "FlashAttn"),
     "playground.scenario": ("Open a worked example…", "打开课程里的例子…"),
     "playground.memory": ("Memory per GPU", "每卡显存"),
     "playground.weights": ("weights", "weight"),
@@ -116,10 +125,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "playground.too_long": ("{passes} passes are too many to draw; the bubble is on the Checks and Derivation tabs.",
                             "一共 {passes} 次前后向,太多画不下;bubble 见「检查」和「推导」。"),
     "playground.bubble": ("{kind}: p = {p}, m = {m}, v = {v} · bubble {ideal} of the ideal step ({wall} of the "
-                          "wall clock; engine {engine}) · F4 changes the schedule · blue forward, green backward, "
-                          "red idle",
+                          "wall clock; engine {engine})",
                           "{kind}:p = {p},m = {m},v = {v} · bubble 占理想 step 的 {ideal}(占墙钟时间 {wall};"
-                          "引擎算得 {engine})· F4 切换调度 · 蓝色 forward,绿色 backward,红色空等"),
+                          "引擎算得 {engine})"),
+    "playground.legend": ("F4 changes the schedule · blue forward, green backward, red idle",
+                          "F4 切换调度 · 蓝色 forward,绿色 backward,红色空等"),
     "playground.ranks_by": ("Colored by {dimension} (F3 changes it); order [TP, CP, PP, DP], TP innermost",
                             "按 {dimension} 着色(F3 切换);排列顺序 [TP, CP, PP, DP],TP 在最内层"),
     "playground.bad_m": ("m = {m} micro-batches per pipeline: the global batch must be a whole multiple of "

@@ -281,52 +281,77 @@ class LabsScreen(SectionScreen):
             # CUDA GPUs, or options the lab cannot take (walkthrough B2 and minor 6).
             resolve(entry, RunOptions())
             if action == "check":
-                spec = check_spec(entry, working_program(entry) or entry.program,
-                                  backend=resolve_backend("auto", entry.lab.world_size))
+                # At every rank count the lab supports, as `tutor lab check` does, stopping at the
+                # first failure (F6 checked only the lab's own count).
+                program = working_program(entry) or entry.program
+                specs = [check_spec(entry, program, world_size=size, backend=resolve_backend("auto", size))
+                         for size in entry.world_sizes]
             else:
-                spec = run_spec(entry, RunOptions())
+                specs = [run_spec(entry, RunOptions())]
         except TutorError as error:
             self.notify(str(error), severity="error", markup=False)
             return
         self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
-        self.query_one("#lab-logs", LabLogs).reset(entry.lab.world_size)
+        self.query_one("#lab-logs", LabLogs).reset(specs[0].world_size)
         self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
         self._show_evidence()
-        self._execute(entry, action, spec)
+        self.run = RunControl()
+        self._execute(entry, action, specs, self.run)
 
     @work(thread=True, exclusive=True, group="labs-run")
-    def _execute(self, entry, action: str, spec) -> None:
+    def _execute(self, entry, action: str, specs: list, control: "RunControl") -> None:
         from tutor.labs.actions import record_check, record_run
         from tutor.labs.checks import judge
         from tutor.labs.runner import LabRun
 
-        run = LabRun(spec)
-        self.run = run
+        evidence, check = None, None
         try:
-            run.start()
-            try:
-                for event in run.events():
-                    self.app.call_from_thread(self._on_event, action, event)
-            except RuntimeError:  # the app is closing: stop the run; the runner cleans up
-                run.cancel()
-            evidence = run.wait()
-            check = None
-            if action == "check":
+            for number, spec in enumerate(specs):
+                if control.cancelled and evidence is not None:
+                    break  # F7 between two rank counts: the last run's result stands
+                if number:
+                    self._from_thread(self._reset_logs, spec.world_size)
+                run = LabRun(spec)
+                control.attach(run)
+                run.start()
+                try:
+                    for event in run.events():
+                        self.app.call_from_thread(self._on_event, self._action_name(action, spec, specs), event)
+                except RuntimeError:  # the app is closing: stop the run; the runner cleans up
+                    run.cancel()
+                evidence = run.wait()
+                if action != "check":
+                    record_run(entry, evidence, solution=False)
+                    break
                 check = {"lab": entry.name, "passed": evidence["outcome"] == "ok",
                          "checks": judge(entry, evidence, run.rank_states), "evidence": evidence}
                 check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
+                if not check["passed"]:
+                    break
+            if check is not None:
                 record_check(entry, check, solution=False)
-            else:
-                record_run(entry, evidence, solution=False)
             from tutor.labs.history import has_diagnosed
 
             diagnosed = has_diagnosed(entry.name)
         finally:
             self.run = None  # also after an error: the screen must not stay "busy" forever
+            control.done = True
+        self._from_thread(self._finished, entry, evidence, check, diagnosed)
+
+    def _reset_logs(self, world_size: int) -> None:
+        self.query_one("#lab-logs", LabLogs).reset(world_size)
+
+    def _from_thread(self, callback, *args) -> None:
         try:
-            self.app.call_from_thread(self._finished, entry, evidence, check, diagnosed)
-        except RuntimeError:
+            self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app is closing
             pass
+
+    def _action_name(self, action: str, spec, specs: list) -> str:
+        if len(specs) < 2:
+            return action
+        return text("labs.check_at", self.app.lang, ranks=spec.world_size,
+                    sizes=", ".join(str(other.world_size) for other in specs))
 
     @callback
     def _on_event(self, action: str, event) -> None:
@@ -472,33 +497,34 @@ class LabsScreen(SectionScreen):
         except TutorError as error:
             self.notify(str(error), severity="error", markup=False)
             return
-        self.run = _ExperimentRun()
+        self.run = RunControl()
         self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
         self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
         self.notify(text("labs.experiment_started", self.app.lang, variable=variable))
-        self._experiment(self.entry, variable, RunOptions(backend=backend))
+        self._experiment(self.entry, variable, RunOptions(backend=backend), self.run)
 
     @work(thread=True, exclusive=True, group="labs-experiment")
-    def _experiment(self, entry, variable: str, options) -> None:
+    def _experiment(self, entry, variable: str, options, control: "RunControl") -> None:
         from tutor.labs.experiments import for_learner, vary_data, vary_ranks
 
         def on_event(event) -> None:
-            try:
-                self.app.call_from_thread(self._on_event, f"experiment {variable}", event)
-            except RuntimeError:  # the app is closing
-                pass
+            from tutor.labs.runner import Phase
+
+            if isinstance(event, Phase) and event.name == "launching":  # the second run: fresh panes
+                self._from_thread(self._reset_logs, control.current.spec.world_size)
+            self._from_thread(self._on_event, f"experiment {variable}", event)
 
         try:
-            result = for_learner((vary_data if variable == "data" else vary_ranks)(entry, options, on_event=on_event),
-                                 entry.name)
+            vary = vary_data if variable == "data" else vary_ranks
+            result = for_learner(vary(entry, options, on_event=on_event, on_run=control.attach), entry.name)
         finally:
             self.run = None
-        try:
-            self.app.call_from_thread(self._experimented, entry, result)
-        except RuntimeError:
-            pass
+            control.done = True
+        self._from_thread(self._experimented, entry, result, control.cancelled)
 
-    def _experimented(self, entry, result: dict) -> None:
+    def _experimented(self, entry, result: dict, stopped: bool = False) -> None:
+        if stopped:
+            self.notify(text("labs.experiment_stopped", self.app.lang))
         if self.entry is not entry:
             return
         self.experiment = result
@@ -574,10 +600,45 @@ def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
     return prompt
 
 
-class _ExperimentRun:
-    """Stands for an experiment's runs while they go: the screen is busy. The experiment's two
-    runs are made by `tutor.labs.experiments`, which does not hand them out, so F7 cannot stop
-    them; leaving the app does (the runner's parent-death signal)."""
+class RunControl:
+    """The runs one key starts (a check at each rank count, an experiment's two runs), one after
+    another: F7 stops the one going and every one still to come, which then ends as soon as it
+    starts (the runner stops every process it started)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.current = None
+        self.cancelled = False
+        self.done = False
+        self._lock = threading.Lock()
+
+    def attach(self, run) -> None:
+        """Called with each run before it starts (from the worker's thread)."""
+        with self._lock:
+            self.current = run
+            if self.cancelled:
+                run.cancel()
 
     def cancel(self) -> None:
-        pass
+        with self._lock:
+            self.cancelled = True
+            if self.current is not None:
+                self.current.cancel()
+
+    @property
+    def rank_states(self) -> list:
+        return self.current.rank_states if self.current is not None else []
+
+    @property
+    def finished(self) -> bool:
+        """Whether the last of the runs is over (set by the worker when it is done with them)."""
+        return self.done
+
+    @property
+    def evidence(self):
+        return self.current.evidence if self.current is not None else None
+
+    @property
+    def run_id(self) -> str | None:
+        return self.current.run_id if self.current is not None else None

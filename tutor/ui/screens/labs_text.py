@@ -59,6 +59,8 @@ register({
     "labs.experiment_started": ("Experiment: vary {variable} (two runs, one after the other).",
                                 "实验:改变 {variable}(依次跑两次)。"),
     "labs.experiment": ("Controlled experiment", "控制变量实验"),
+    "labs.experiment_stopped": ("Experiment stopped: every run of it has ended.", "实验已停止:它的每次运行都已结束。"),
+    "labs.check_at": ("check at {ranks} ranks (of {sizes})", "检查:{ranks} 个 rank(共 {sizes})"),
     "labs.watch_off": ("Watch mode off.", "已关闭监视模式。"),
     "labs.watch_needs_copy": ("F4 first: watch mode checks your copy each time you save it.",
                               "先按 F4:监视模式会在你每次保存副本时重新检查。"),
@@ -67,6 +69,13 @@ register({
     "labs.saved": ("Saved {files}: checking.", "已保存 {files}:开始检查。"),
     "labs.saved_busy": ("Saved {files} while a run is going: F7 stops it, then save again.",
                         "保存了 {files},但还有运行没结束:先按 F7 停止,再保存一次。"),
+    # The runner's outcome words, as the outcome line shows them (Chinese mode said "cancelled").
+    "labs.outcome.ok": ("ok", "正常结束"),
+    "labs.outcome.hang": ("hang", "卡死"),
+    "labs.outcome.crash": ("crash", "崩溃"),
+    "labs.outcome.wrong": ("wrong", "结果不对"),
+    "labs.outcome.slow": ("slow", "太慢"),
+    "labs.outcome.cancelled": ("cancelled", "已停止"),
     "labs.not_yet": ("✗ Not yet: {failed} failed", "✗ 还没通过:{failed} 项检查失败"),
 })
 
@@ -94,7 +103,9 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
 
 def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab: str | None = None) -> Text:
     """The run's outcome line, the runner's summary, each rank's last step, and a check's verdict."""
-    line = Text(text("labs.outcome", lang, outcome=evidence["outcome"], elapsed=evidence.get("elapsed_s") or 0.0,
+    outcome = evidence["outcome"]
+    shown = text(f"labs.outcome.{outcome}", lang) if f"labs.outcome.{outcome}" in STRINGS else outcome
+    line = Text(text("labs.outcome", lang, outcome=shown, elapsed=evidence.get("elapsed_s") or 0.0,
                      ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
                 style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
     line.append(f"\n{(evidence.get('summary') or {}).get('message', '')}\n")

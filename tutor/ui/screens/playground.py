@@ -11,7 +11,7 @@ from textual.widgets import Checkbox, Header, Input, Label, Select, Static, Tabb
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.strings import text
+from tutor.ui.strings import STRINGS, text
 from tutor.ui.widgets.footer import TutorFooter
 import tutor.ui.widgets.safe  # noqa: F401  (page moves in a Select's overlay made safe)
 
@@ -23,6 +23,8 @@ SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
 COLOR_BY = ("tp", "cp", "pp", "dp", "ep")
 MAX_SIMULATED_PASSES = 40_000
+NARROW_BELOW = 100
+"""Screen width (columns) under which the form narrows."""
 TAB_PANELS = {"tab-pipeline": "pipeline-chart", "tab-ranks": "rank-chart", "tab-checks": "checks",
               "tab-derivation": "derivation"}
 TRAFFIC_STEPS = (("dp", "dp_grad_bytes"), ("tp", "tp_bytes_per_layer"), ("pp", "pp_bytes_per_microbatch"),
@@ -56,6 +58,9 @@ class PlaygroundScreen(SectionScreen):
     def compose(self) -> ComposeResult:
         from tutor.sizing import GPUS, MODELS
 
+        # Narrow or not from the start: set on the first resize instead, the class restyled the
+        # whole screen right after it was first styled.
+        self.set_class(self.app.size.width < NARROW_BELOW, "-narrow")
         yield Header(show_clock=False)
         with Horizontal(id="playground"):
             with VerticalScroll(id="settings"):
@@ -165,11 +170,28 @@ class PlaygroundScreen(SectionScreen):
             self._error = str(error)
         self._draw(self.app.lang)
 
-    def render_texts(self, lang: str) -> None:
+    def on_resize(self) -> None:
+        """Below 100 columns the form narrows to 31 columns with short labels, so the results get the
+        rest (at 80×24 the form took half the width and the charts wrapped into the fold)."""
+        narrow = self.size.width < NARROW_BELOW
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self._label_fields(self.app.lang)
+            self.call_after_refresh(self.recompute)  # the charts are drawn to the new width
+
+    def _label_fields(self, lang: str) -> None:
+        short = self.has_class("-narrow")
+
+        def label(name: str) -> str:
+            return text(f"field.{name}.short" if short and f"field.{name}.short" in STRINGS else f"field.{name}", lang)
+
         for name in ("model", "gpu", *NUMBER_FIELDS, *CHOICE_FIELDS):
-            self.query_one(f"#label-{name}", Label).update(text(f"field.{name}", lang))
+            self.query_one(f"#label-{name}", Label).update(label(name))
         for name in SWITCH_FIELDS:
-            self.query_one(f"#field-{name}", Checkbox).label = text(f"field.{name}", lang)
+            self.query_one(f"#field-{name}", Checkbox).label = label(name)
+
+    def render_texts(self, lang: str) -> None:
+        self._label_fields(lang)
         scenarios = self._scenarios(lang)
         scenario = self.query_one("#scenario", Select)
         scenario.set_options([(title, key) for key, title in scenarios["_titles"].items()])
@@ -279,26 +301,31 @@ class PlaygroundScreen(SectionScreen):
         asked = kind = SCHEDULES[self._schedule]
         if kind == "auto":
             kind = "interleaved" if vpp > 1 else "1f1b"
-        note = ""
+        fallback = ""
         if kind == "interleaved" and (vpp == 1 or m % pp):
             # Said, not done silently (walkthrough minor 3: F4 seemed to show "1f1b" twice).
-            note = text("playground.fallback", lang, v=vpp, m=int(m), p=pp) + "\n"
+            fallback = text("playground.fallback", lang, v=vpp, m=int(m), p=pp) + "\n"
             kind = "1f1b"
-        if asked == "auto":
-            note = text("playground.auto", lang, kind=kind) + "\n" + note
         chunks = vpp if kind == "interleaved" else 1
         if pp * m * chunks * 2 > MAX_SIMULATED_PASSES:
             return text("playground.too_long", lang, passes=pp * m * chunks * 2)
         timeline = simulate(kind, pp, int(m), chunks)
-        header = Text(note + text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
-                           ideal=format_value(timeline.bubble_vs_ideal, "%", 1, lang),
-                           wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
-                           engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n\n")
+        # The numbers, then the chart, then how to read it: at 80×24 the notes above the chart
+        # pushed it below the fold.
+        shown = Text(fallback, style="yellow")
+        shown.append(text("playground.bubble", lang, kind=kind, p=pp, m=int(m), v=chunks,
+                          ideal=format_value(timeline.bubble_vs_ideal, "%", 1, lang),
+                          wall=format_value(timeline.bubble_wallclock, "%", 1, lang),
+                          engine=format_value(self._report["pipeline"]["bubble"], "%", 1, lang)) + "\n", style="bold")
         width = max(20, self.query_one("#results").size.width - 8)
+        shown.append_text(pipeline_chart(timeline, width=width))
+        notes = [text("playground.auto", lang, kind=kind)] if asked == "auto" else []
+        notes.append(text("playground.legend", lang))
         per_column = -(-timeline.makespan // width)
         if per_column > 1:
-            header.append(text("playground.compressed", lang, slots=per_column) + "\n\n", style="dim")
-        return header + pipeline_chart(timeline, width=width)
+            notes.append(text("playground.compressed", lang, slots=per_column))
+        shown.append("\n" + "\n".join(notes) + "\n", style="dim")
+        return shown
 
     def _ranks(self, lang: str):
         from tutor.sizing.rank_grid import RankGrid

@@ -6,6 +6,7 @@ terminal; the playground puts them in Static widgets.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from tutor.sizing.display import format_value
@@ -36,9 +37,21 @@ def memory_bar(memory: dict, labels: dict[str, str], width: int = 60, lang: str 
         edge = round(capacity / scale * width)
         bar = bar[:edge] + Text("▌", style="bold red") + Text(bar.plain[edge:], style="red")
     bar.append("\n")
+    # The legend packed into lines of the bar's width by hand: left to the panel's word wrap, an
+    # item broke between its mark and its name ("■" / "optimizer 13.1 GB") at 80 columns.
+    line = 0
     for name, color in MEMORY_PARTS:
+        item = f"{labels[name]} {format_value(memory.get(name) or 0, 'GB', 1, lang)}"
+        cells = 2 + cell_len(item)
+        if line and line + 3 + cells > width:
+            bar.append("\n")
+            line = 0
+        elif line:
+            bar.append("   ")
+            line += 3
         bar.append("■ ", style=color)
-        bar.append(f"{labels[name]} {format_value(memory.get(name) or 0, 'GB', 1, lang)}   ")
+        bar.append(item)
+        line += cells
     bar.append("\n")
     fits = memory.get("fits")
     verdict = labels["fits"] if fits else labels["over"]
