@@ -72,7 +72,8 @@ def solved_counts(store: Store, content, lab_names) -> dict:
 
     solved = {row["question_id"] for row in store.query("SELECT DISTINCT question_id FROM attempts WHERE correct = 1")}
     solved &= set(content.questions)
-    by_section, by_tag = Counter(), Counter()
+    by_section: Counter[str] = Counter()
+    by_tag: Counter[str] = Counter()
     for question_id in solved:
         question = content.questions[question_id].model
         by_section[question.section] += 1
