@@ -44,4 +44,7 @@ def test_the_pitch_keeps_its_english_answer_in_the_chinese_version():
     pitch = next(section for section in CONTENT.lessons["recipe"].model.sections if section.id == "pitch")
     english_answer = [line for line in pitch.body.en.splitlines() if line.startswith(">")]
     assert english_answer and all(line in pitch.body.zh.splitlines() for line in english_answer)
-    assert "中文要点" in pitch.body.zh
+    # Beside the English answer, one to say in an interview held in Chinese (its own quoted lines).
+    chinese_answer = [line for line in pitch.body.zh.splitlines()
+                      if line.startswith(">") and line not in english_answer and any("\u4e00" <= c <= "\u9fff" for c in line)]
+    assert chinese_answer
