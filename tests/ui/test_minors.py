@@ -65,7 +65,7 @@ def test_the_answer_line_names_units_in_the_learners_language_and_no_answer():
         return SimpleNamespace(kind="numeric", answer=SimpleNamespace(unit=unit))
 
     assert "(unit" not in _placeholder(step("x"), "en") and "(单位" not in _placeholder(step("x"), "zh")
-    assert _placeholder(step("days"), "zh").endswith("(单位:天)")
+    assert _placeholder(step("days"), "zh").endswith("（单位：天）")
     assert _placeholder(step("GB"), "en").endswith("(unit: GB)")
     english = _placeholder(step("GB"), "en")
     assert "万" not in english and "39 GB" not in english and "2.8 h" not in english

@@ -145,4 +145,4 @@ async def test_at_80x24_the_form_leaves_the_results_most_of_the_width(tutor_home
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
         assert screen.query_one("#settings").outer_size.width == 40
-        assert str(screen.query_one("#label-params").render()) in ("Params (override)", "参数量(覆盖)")
+        assert str(screen.query_one("#label-params").render()) in ("Params (override)", "参数量（覆盖）")

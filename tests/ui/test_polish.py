@@ -45,6 +45,6 @@ def test_a_runs_outcome_word_is_in_the_apps_language():
     from tutor.ui.screens.labs_text import outcome_text
 
     evidence = {"outcome": "cancelled", "elapsed_s": 6.3, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
-    assert outcome_text(evidence, "zh").plain.startswith("已停止,用时 6.3 秒")
+    assert outcome_text(evidence, "zh").plain.startswith("已停止，用时 6.3 秒")
     assert outcome_text(evidence, "en").plain.startswith("cancelled in 6.3 s")
     assert outcome_text({**evidence, "outcome": "timeout?"}, "zh").plain.startswith("timeout?")  # unknown: as it is

@@ -361,7 +361,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     model = "; ".join(_group_text(group, found.failed is not None and group in found.odd)[lang]
                       for group in found.odd + majority)
     prompt = {"en": "Which ranks are not where the others are, and which call is each one in?",
-              "zh": "哪些 rank 和其他 rank 不在同一处?各自停在哪个调用里?"}[lang]
+              "zh": "哪些 rank 和其他 rank 不在同一处？各自停在哪个调用里？"}[lang]
     rest_items = [item for item in items if item.id != "ranks"]
     feedback = [{"item": "ranks", "prompt": prompt, "ok": not missing, "covered": covered, "missing": missing,
                  "model_answer": model + "."}]

@@ -94,15 +94,15 @@ def _cell(call) -> dict | None:
 def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = None) -> list[str]:
     zh = lang == "zh"
     lines = [f"{lab}: {shown['outcome']}, {shown['world_size']} ranks  ({shown['run_dir']})", f"  {shown['summary']}", ""]
-    lines.append("调用栈(程序自己的帧,最内层在上):" if zh else "Stacks (the program's own frames, innermost first):")
+    lines.append("调用栈（程序自己的帧，最内层在上）：" if zh else "Stacks (the program's own frames, innermost first):")
     heads, columns = [], []
     for stack in shown["stacks"]:
         where = stack["waiting_in"] or (("失败" if zh else "failed") if stack["failure"] else "-")
         heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}")
-        columns.append(stack["frames"] or [stack["failure"] or ("(无栈)" if zh else "(no stack)")])
+        columns.append(stack["frames"] or [stack["failure"] or ("（无栈）" if zh else "(no stack)")])
     lines += _side_by_side(heads, columns)
     if shown["collectives"]:
-        lines += ["", "world group 上的 collective,按位置对齐(每个 rank 第 k 个调用的是什么):" if zh else
+        lines += ["", "world group 上的 collective，按位置对齐（每个 rank 第 k 个调用的是什么）：" if zh else
                   "Collectives on the world group, by position (what each rank called k-th):"]
         ranks = list(shown["collectives"][0]["ranks"])
         lines.append("  " + "#".ljust(5) + "".join(f"rank {rank}".ljust(28) for rank in ranks).rstrip())
@@ -111,18 +111,18 @@ def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = N
             mark = ("  ← 第一个分歧" if zh else "  ← first divergence") if row["diverges"] else ""
             lines.append("  " + str(row["position"] + 1).ljust(5) + "".join(cell.ljust(28) for cell in cells).rstrip() + mark)
     if shown["p2p"]:
-        lines += ["", "点对点操作(最近几个,←from →to):" if zh else "Point-to-point (the last few, ←from →to):"]
+        lines += ["", "点对点操作（最近几个，←from →to）：" if zh else "Point-to-point (the last few, ←from →to):"]
         for rank, calls in shown["p2p"].items():
             lines.append(f"  rank {rank}: " + ", ".join(f"{c['op']} {c['state']}" for c in calls if c))
     divergence = shown["first_divergence"]
     if divergence:
-        lines += ["", ("第一个分歧:" if zh else "First divergence: ") + divergence["text"][lang]]
+        lines += ["", ("第一个分歧：" if zh else "First divergence: ") + divergence["text"][lang]]
     elif shown["outcome"] in ("hang", "crash"):
         command = answer_command or f'tutor lab diagnose {lab} "..."'
-        lines += ["", f"回答诊断之后,这里会标出第一个分歧:{command}" if zh else
+        lines += ["", f"回答诊断之后，这里会标出第一个分歧：{command}" if zh else
                   f"The first divergence is marked once you have answered: {command}"]
     if shown["error_files"]:
-        lines += ["", "torchrun 的 error file(最早的在前):" if zh else "torchrun's error files (first failure first):"]
+        lines += ["", "torchrun 的 error file（最早的在前）：" if zh else "torchrun's error files (first failure first):"]
         for item in shown["error_files"]:
             lines += [f"  rank {item['rank']}: {item['message']}", f"    {item['path']}"]
     if shown.get("flight_recorder"):

@@ -232,7 +232,7 @@ def _p2p_divergence(view: Timeline) -> Divergence | None:
                 en = (f"rank {rank} waits in {call.label()} ({call.site}), message {position + 1} from rank {call.peer}; "
                       f"rank {call.peer} " + (f"waits in {peer_now.label()} ({peer_now.site})" if peer_now else
                                               "never sends it"))
-                zh = (f"rank {rank} 停在 {call.label()}({call.site}),等 rank {call.peer} 的第 {position + 1} 条消息;"
+                zh = (f"rank {rank} 停在 {call.label()}({call.site})，等 rank {call.peer} 的第 {position + 1} 条消息；"
                       f"rank {call.peer} " + (f"停在 {peer_now.label()}({peer_now.site})" if peer_now else "根本没有发"))
                 return Divergence("p2p", position, None, {rank: call, call.peer: peer_now}, {"en": en, "zh": zh})
             counts[key] = position + 1

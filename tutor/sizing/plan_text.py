@@ -31,16 +31,16 @@ def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
     if trimmed_stages(model, best.pp):
         return (f"{model.layers} layers split as Llama 3 split them ({(model.layers + 2) // best.pp - 1} on the first "
                 "and last stage) are counted for 1F1B only, not interleaved",
-                f"按 Llama 3 的切法(首尾 stage 各 {(model.layers + 2) // best.pp - 1} 层)只按 1F1B 算,"
+                f"按 Llama 3 的切法（首尾 stage 各 {(model.layers + 2) // best.pp - 1} 层）只按 1F1B 算，"
                 "不算 interleaved")
     if model.layers is not None and model.layers % best.pp:
         return (f"{model.layers} layers do not split into PP × v equal chunks for v > 1",
-                f"{model.layers} 层分不成 PP × v(v > 1)个相等的段")
+                f"{model.layers} 层分不成 PP × v（v > 1）个相等的段")
     if best.microbatches % best.pp:
         return (f"m = {best.microbatches} is not a multiple of p = {best.pp}, which interleaving needs",
-                f"m = {best.microbatches} 不是 p = {best.pp} 的整数倍,interleaved 需要整数倍")
+                f"m = {best.microbatches} 不是 p = {best.pp} 的整数倍，interleaved 需要整数倍")
     return ("the interleaved schedule keeps more activations in flight and does not fit, or does not help here",
-            "interleaved 在途的 activation 更多,放不下或没有好处")
+            "interleaved 在途的 activation 更多，放不下或没有好处")
 
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
@@ -67,49 +67,49 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         shown, min_gpus = format_auto(state, "B", 1, lang), first["min_gpus_for_model_state"]
         say("memory", f"Memory first: 16 bytes × Ψ = {shown} of model state, so at least {min_gpus} GPUs of {cap} "
             "just to hold it, before activations.",
-            f"先算 memory:16 字节 × Ψ = {shown} 的 model state,光放它就至少要 {min_gpus} 张 {cap} 的卡,"
+            f"先算 memory:16 字节 × Ψ = {shown} 的 model state，光放它就至少要 {min_gpus} 张 {cap} 的卡，"
             "还没算 activation。")
     say("search", f"Evaluated {evaluated} configurations over the {considered} divisor layouts of {gpus} GPUs; "
         f"{fitting} fit with {RESERVE:.0%} of memory kept free, TP ≤ {hardware.gpus_per_node} and m ≥ p.",
-        f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置;其中 {fitting} 种在留出 "
+        f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置；其中 {fitting} 种在留出 "
         f"{RESERVE:.0%} 显存、TP ≤ {hardware.gpus_per_node}、m ≥ p 的条件下放得下。")
     if "global_batch" in train.assumed:
         say("assumed", f"The global batch was not given: assumed {train.global_batch} sequences.",
-            f"没给 global batch:按 {train.global_batch} 条序列假设。")
+            f"没给 global batch：按 {train.global_batch} 条序列假设。")
     if not reports and evaluated == 0:
         say("none", f"No layout could be evaluated: a global batch of {train.global_batch} sequences "
             f"(micro-batch {train.micro_batch}) cannot be split over the data-parallel ranks of {gpus} GPUs with at "
             "least one micro-batch per pipeline stage. Memory was not the reason: use fewer GPUs or a larger global "
             "batch.",
-            f"一个配置也评估不了:{train.global_batch} 条序列的 global batch(micro-batch {train.micro_batch})"
-            f"在 {gpus} 张卡上分不到每个 DP rank、每个 pipeline stage 至少一个 micro-batch。不是显存的问题:"
+            f"一个配置也评估不了：{train.global_batch} 条序列的 global batch（micro-batch {train.micro_batch}）"
+            f"在 {gpus} 张卡上分不到每个 DP rank、每个 pipeline stage 至少一个 micro-batch。不是显存的问题："
             "减少卡数或加大 global batch。")
         return steps
     if not reports:
         say("none", f"No layout of {gpus} GPUs fits {cap} per GPU: add GPUs, shorten the sequence or the micro-batch.",
-            f"{gpus} 张卡怎么切都放不进每卡 {cap}:加卡,或缩短序列、减小 micro-batch。")
+            f"{gpus} 张卡怎么切都放不进每卡 {cap}:加卡，或缩短序列、减小 micro-batch。")
         return steps
     best, report = chosen[0], reports[0]
     memory = report["memory"]
     if best.tp == 1:
         say("tp", f"TP 1: with {shard_en} over data parallel the model fits without tensor parallelism.",
-            f"TP 1:沿 DP 用 {shard_zh} 就放得下,不需要 TP。")
+            f"TP 1：沿 DP 用 {shard_zh} 就放得下，不需要 TP。")
     else:
         say("tp", f"TP {best.tp}: inside one {hardware.gpus_per_node}-GPU node, on NVLink (4 all-reduces per layer); "
             "the smallest TP that fits.",
-            f"TP {best.tp}:放在一台 {hardware.gpus_per_node} 卡的机器内走 NVLink(每层 4 次 all-reduce);放得下的最小 TP。")
+            f"TP {best.tp}:放在一台 {hardware.gpus_per_node} 卡的机器内走 NVLink（每层 4 次 all-reduce）；放得下的最小 TP。")
     if best.pp == 1:
-        say("pp", "PP 1: no pipeline needed, so no bubble.", "PP 1:不需要 pipeline,也就没有 bubble。")
+        say("pp", "PP 1: no pipeline needed, so no bubble.", "PP 1：不需要 pipeline，也就没有 bubble。")
     elif not best.below_4p:
         say("pp", f"PP {best.pp}: the smallest pipeline that fits; m = {best.microbatches} micro-batches per pipeline "
             f"≥ 4p = {4 * best.pp}.",
-            f"PP {best.pp}:放得下的最小 p;每条 pipeline m = {best.microbatches} 个 micro-batch ≥ 4p = {4 * best.pp}。")
+            f"PP {best.pp}:放得下的最小 p；每条 pipeline m = {best.microbatches} 个 micro-batch ≥ 4p = {4 * best.pp}。")
     else:
         say("pp", f"PP {best.pp}: no layout that fits reaches m ≥ 4p with a global batch of {train.global_batch}; "
             f"m = {best.microbatches} < 4p = {4 * best.pp}, so the bubble is large (a larger global batch or fewer "
             "GPUs would fix it).",
-            f"PP {best.pp}:global batch 为 {train.global_batch} 时,放得下的配置都达不到 m ≥ 4p;"
-            f"m = {best.microbatches} < 4p = {4 * best.pp},bubble 偏大(加大 global batch 或减少卡数可解决)。")
+            f"PP {best.pp}:global batch 为 {train.global_batch} 时，放得下的配置都达不到 m ≥ 4p;"
+            f"m = {best.microbatches} < 4p = {4 * best.pp},bubble 偏大（加大 global batch 或减少卡数可解决）。")
     if best.pp > 1 and best.vpp > 1:
         say("interleave", f"Interleaved 1F1B with v = {best.vpp}: bubble (p−1)/(v·m) = {_pct(best.bubble)}.",
             f"interleaved 1F1B,v = {best.vpp}:bubble (p−1)/(v·m) = {_pct(best.bubble)}。")
@@ -120,7 +120,7 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     if best.cp > 1:
         say("cp", f"CP {best.cp}: each rank holds {train.seq // best.cp} of the {train.seq} tokens; activations "
             f"{_gb(memory['activations'], lang)} per GPU.",
-            f"CP {best.cp}:{train.seq} 个 token 切开,每个 rank {train.seq // best.cp} 个;activation 每卡 "
+            f"CP {best.cp}:{train.seq} 个 token 切开，每个 rank {train.seq // best.cp} 个；activation 每卡 "
             f"{_gb(memory['activations'], lang)}。")
     else:
         say("cp", f"CP 1: a {train.seq}-token sequence needs no context parallelism here.",
@@ -128,13 +128,13 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     if model.is_moe:
         say("ep", f"EP {best.ep}: the {model.experts} experts are split over {best.ep} ranks of the DP × CP group "
             f"({model.experts // best.ep} per GPU); MoE folding, so EP does not multiply the GPU count.",
-            f"EP {best.ep}:{model.experts} 个 expert 分到 DP × CP 组里的 {best.ep} 张卡(每卡 {model.experts // best.ep} 个);"
+            f"EP {best.ep}:{model.experts} 个 expert 分到 DP × CP 组里的 {best.ep} 张卡（每卡 {model.experts // best.ep} 个）;"
             "MoE folding,EP 不额外乘卡数。")
     if best.recompute == "full":
         say("recompute", "Full recompute: nothing fits without it (or it was asked for); each layer keeps only its "
             "input (2·s·b·h, split over TP with SP) for about a third more compute (8ND instead of 6ND).",
-            "Full recompute:不重算就放不下(或指定了);每层只留输入(2·s·b·h,开 SP 时再按 TP 切),"
-            "多花约三分之一的算力(8ND 而不是 6ND)。")
+            "Full recompute：不重算就放不下（或指定了）；每层只留输入（2·s·b·h，开 SP 时再按 TP 切），"
+            "多花约三分之一的算力（8ND 而不是 6ND）。")
     else:
         coefficient = _coefficient(model)
         say("recompute", f"No recompute: FlashAttention and sequence parallelism keep {coefficient}·s·b·h/(TP·CP) "
@@ -142,15 +142,15 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     if memory["activations"] is None:
         say("dp", f"The remaining DP {best.dp} with {shard_en}: {_gb(memory['model_state'], lang)} of "
             f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",
-            f"剩下的 DP {best.dp} 用 {shard_zh}:每卡 model state {_gb(memory['model_state'], lang)}(共 {cap});"
-            "没有 --layers 和 --hidden,activation 没算进去。")
+            f"剩下的 DP {best.dp} 用 {shard_zh}：每卡 model state {_gb(memory['model_state'], lang)}（共 {cap}）；"
+            "没有 --layers 和 --hidden，activation 没算进去。")
     else:
         say("dp", f"The remaining DP {best.dp} with {shard_en}: "
             f"{_gb(memory['model_state'], lang)} model state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
             f"剩下的 DP {best.dp} 用 {shard_zh}:model state {_gb(memory['model_state'], lang)} + activation "
-            f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}(共 {cap})。")
+            f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}（共 {cap}）。")
     if len(reports) > 1:
         say("alternatives", f"{len(reports) - 1} other layouts follow in the recipe's order; compare their headroom, "
             "bubble and traffic on slow links.",
-            f"后面按配方的顺序列出另外 {len(reports) - 1} 种配置;比较它们的余量、bubble 和跨机通信量。")
+            f"后面按配方的顺序列出另外 {len(reports) - 1} 种配置；比较它们的余量、bubble 和跨机通信量。")
     return steps

@@ -18,13 +18,13 @@ _LABELS = {
            "none": "no layout fits", "why": "Why each ranks after the best"},
     "zh": {"model": "模型", "params": "参数", "per_gpu": "每卡", "memory": "每卡显存",
            "weights": "weight", "grads": "gradient", "optimizer": "optimizer state", "model_state": "model state",
-           "activations": "activation(第一个 stage)", "per_layer": "每层", "total": "合计", "of": "/", "sharding": "切分",
+           "activations": "activation（第一个 stage）", "per_layer": "每层", "total": "合计", "of": "/", "sharding": "切分",
            "fits": "放得下", "no_fit": "放不下", "min_gpus": "放下 model state 至少要的卡数",
            "pipeline": "Pipeline", "m": "每条 pipeline 的 micro-batch 数", "bubble": "bubble", "wall": "占实际时间",
            "flops": "每 token FLOPs", "with_attn": "含 attention", "rate": "吞吐", "step": "每步",
            "mfu_attn": "含 attention 的 MFU", "train": "训练时长", "ckpt": "Checkpoint", "each": "每卡写",
            "steps": "推导", "warnings": "警告", "errors": "错误", "plan": "方案", "best": "推荐配置",
-           "alternatives": "其他配置(按配方顺序)", "headroom": "余量", "slow": "每步跨机通信量",
+           "alternatives": "其他配置（按配方顺序）", "headroom": "余量", "slow": "每步跨机通信量",
            "none": "没有放得下的配置", "why": "为什么排在推荐配置之后"},
 }
 

@@ -21,8 +21,8 @@ MIN_TOKENS_PER_CP_RANK = 4096
 ASSUMED = {
     "global_batch": ("global batch not given: assumed {value} sequences (micro-batches, bubble and step time depend "
                      "on it; give --global-batch)",
-                     "没给 global batch:按 {value} 条序列假设(micro-batch 数、bubble、step 时间都取决于它;"
-                     "请给 --global-batch)"),
+                     "没给 global batch：按 {value} 条序列假设（micro-batch 数、bubble、step 时间都取决于它；"
+                     "请给 --global-batch）"),
     "ffn": ("--ffn not given: the GPT MLP width is assumed to be 4h = {value}",
             "没给 --ffn:GPT 的 MLP 宽度按 4h = {value} 假设"),
 }
@@ -80,7 +80,7 @@ def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Ha
     _assumed(found, model, train)
     if throughput is not None and throughput.mfu is not None and throughput.mfu > HIGH_MFU:
         found.warn("high-mfu", f"MFU {throughput.mfu:.0%} is above any published large run (Llama 3 405B: 38–43%)",
-                   f"MFU {throughput.mfu:.0%} 高于所有公开的大规模训练(Llama 3 405B:38–43%)")
+                   f"MFU {throughput.mfu:.0%} 高于所有公开的大规模训练（Llama 3 405B:38–43%）")
     return found
 
 
@@ -89,12 +89,12 @@ def _layout(found: Findings, par: Parallel, hardware: Hardware) -> None:
     if product != par.gpus:
         found.error("gpu-product", f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product}, "
                     f"not the {par.gpus} GPUs (EP does not multiply the GPU count)",
-                    f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product},"
-                    f"不等于 {par.gpus} 张卡(EP 不额外乘卡数)")
+                    f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product}，"
+                    f"不等于 {par.gpus} 张卡（EP 不额外乘卡数）")
     if par.tp > hardware.gpus_per_node:
         found.warn("tp-node", f"TP {par.tp} spans more than one {hardware.gpus_per_node}-GPU node: its 4 all-reduces "
                    "per layer leave NVLink",
-                   f"TP {par.tp} 超过一台机器的 {hardware.gpus_per_node} 张卡:每层 4 次 all-reduce 要走出 NVLink")
+                   f"TP {par.tp} 超过一台机器的 {hardware.gpus_per_node} 张卡：每层 4 次 all-reduce 要走出 NVLink")
 
 
 def _assumed(found: Findings, model: Model, train: Train) -> None:
@@ -113,21 +113,21 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
     if kv is not None and model.heads is not None and (kv > model.heads or model.heads % kv):
         found.error("kv-heads-heads", f"{kv} KV heads do not divide the {model.heads} heads (each KV head serves "
                     "a whole group of query heads)",
-                    f"{kv} 个 KV heads 不能整除 {model.heads} 个 heads(每个 KV head 服务一整组 query head)")
+                    f"{kv} 个 KV heads 不能整除 {model.heads} 个 heads（每个 KV head 服务一整组 query head）")
     elif kv is not None and kv % par.tp and par.tp % kv:
         found.error("kv-heads-tp", f"{kv} KV heads are not divisible by TP {par.tp}, nor TP by them",
-                    f"{kv} 个 KV heads 不能被 TP {par.tp} 整除,TP 也不是它的整数倍")
+                    f"{kv} 个 KV heads 不能被 TP {par.tp} 整除，TP 也不是它的整数倍")
     elif kv is not None and kv % par.tp:
         found.warn("kv-replicated", f"TP {par.tp} is more than the {kv} KV heads: each KV head is replicated on "
                    f"{par.tp // kv} TP ranks (as Megatron-LM and vLLM do), so K/V weights are not split {par.tp} ways",
-                   f"TP {par.tp} 多于 {kv} 个 KV heads:每个 KV head 在 {par.tp // kv} 个 TP rank 上各存一份"
-                   f"(Megatron-LM、vLLM 都这样做),K/V 的 weight 没有切成 {par.tp} 份")
+                   f"TP {par.tp} 多于 {kv} 个 KV heads：每个 KV head 在 {par.tp // kv} 个 TP rank 上各存一份"
+                   f"（Megatron-LM、vLLM 都这样做），K/V 的 weight 没有切成 {par.tp} 份")
     if model.heads is not None and model.hidden is not None and model.hidden % model.heads:
         found.error("hidden-heads", f"hidden {model.hidden} is not divisible by {model.heads} heads",
                     f"hidden {model.hidden} 不能被 {model.heads} 个 head 整除")
     if par.vpp > 1 and par.pp == 1:
         found.error("vpp-pp", "interleaving (v > 1) needs pipeline parallelism (PP > 1)",
-                    "interleaved(v > 1)需要 PP > 1")
+                    "interleaved（v > 1）需要 PP > 1")
     if model.layers is not None and model.layers % (par.pp * par.vpp):
         if par.vpp > 1:
             found.error("layers-pp",
@@ -138,12 +138,12 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
             found.warn("layers-pp-trimmed", f"{model.layers} layers over PP {par.pp}: counted as Llama 3 splits them, "
                        f"{n} layers per middle stage and {n - 1} on the first and last (the embedding and the output "
                        "layer take a layer's place)",
-                       f"{model.layers} 层分到 PP {par.pp}:按 Llama 3 的切法算,中间每个 stage {n} 层,首尾各 {n - 1} 层"
-                       "(embedding 和输出层各占一层的位置)")
+                       f"{model.layers} 层分到 PP {par.pp}:按 Llama 3 的切法算，中间每个 stage {n} 层，首尾各 {n - 1} 层"
+                       "（embedding 和输出层各占一层的位置）")
         else:
             found.warn("layers-pp", f"{model.layers} layers do not split evenly over PP {par.pp}: the fullest stage "
                        "sets the pace (Llama 3 trims a layer from the first and last stage)",
-                       f"{model.layers} 层不能均分到 PP {par.pp}:最满的 stage 决定速度(Llama 3 从首尾 stage 各去掉一层)")
+                       f"{model.layers} 层不能均分到 PP {par.pp}:最满的 stage 决定速度（Llama 3 从首尾 stage 各去掉一层）")
     if model.layers is not None and par.pp > model.layers:
         found.error("pp-layers", f"PP {par.pp} is more stages than the {model.layers} layers",
                     f"PP {par.pp} 比 {model.layers} 层还多")
@@ -161,21 +161,21 @@ def _batches(found: Findings, train: Train, par: Parallel) -> None:
     if par.pp > 1 and m < par.pp:
         found.warn("m-below-p", f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle, "
                    f"bubble (p−1)/m = {(par.pp - 1) / m:.0%} of the compute time",
-                   f"每条 pipeline 只有 m = {m} 个 micro-batch,少于 PP {par.pp}:有 stage 空转,"
+                   f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 PP {par.pp}:有 stage 空转，"
                    f"bubble (p−1)/m = {(par.pp - 1) / m:.0%}")
     elif par.pp > 1 and m < 4 * par.pp:
         found.warn("m-below-4p", f"m = {m} is below 4p = {4 * par.pp}: the bubble (p−1)/m = {(par.pp - 1) / m:.0%} "
                    "is large", f"m = {m} 小于 4p = {4 * par.pp}:bubble (p−1)/m = {(par.pp - 1) / m:.0%} 偏大")
     if par.vpp > 1 and m % par.pp:
         found.warn("interleaved-m", f"interleaving wants m a multiple of PP (m = {m}, PP = {par.pp}); "
-                   "Megatron relaxed this in 2024", f"interleaved 要求 m 是 PP 的整数倍(m = {m},PP = {par.pp});"
+                   "Megatron relaxed this in 2024", f"interleaved 要求 m 是 PP 的整数倍（m = {m},PP = {par.pp}）;"
                    "Megatron 2024 年放宽了这一限制")
 
 
 def _moe(found: Findings, model: Model, par: Parallel) -> None:
     if par.ep > 1 and not model.is_moe:
         found.error("ep-dense", f"EP {par.ep} needs a mixture-of-experts model (--experts)",
-                    f"EP {par.ep} 只用于 MoE 模型(--experts)")
+                    f"EP {par.ep} 只用于 MoE 模型（--experts）")
         return
     if not model.is_moe:
         return
@@ -190,29 +190,29 @@ def _moe(found: Findings, model: Model, par: Parallel) -> None:
                     f"DP × CP = {par.dp * par.cp} 不能被 EP {par.ep} 整除")
     if par.sharding.startswith("zero"):
         found.error("moe-zero", "ZeRO stages are not modelled for MoE; use --distributed-optimizer",
-                    "MoE 不按 ZeRO stage 计算;请用 --distributed-optimizer")
+                    "MoE 不按 ZeRO stage 计算；请用 --distributed-optimizer")
 
 
 def _features(found: Findings, train: Train, par: Parallel) -> None:
     if par.cp > 1 and train.seq % (2 * par.cp):
         found.error("seq-cp", f"sequence {train.seq} is not a multiple of 2 × CP = {2 * par.cp} (Megatron splits it "
                     "into 2·CP chunks)", f"序列长度 {train.seq} 不是 2 × CP = {2 * par.cp} 的倍数"
-                    "(Megatron 把序列切成 2·CP 块)")
+                    "（Megatron 把序列切成 2·CP 块）")
     if par.cp > 1 and train.seq / par.cp < MIN_TOKENS_PER_CP_RANK:
         found.warn("cp-tokens", f"{train.seq / par.cp:g} tokens per CP rank: ring attention's chunks are too short to "
                    f"hide their transfers (the planner keeps at least {MIN_TOKENS_PER_CP_RANK})",
-                   f"每个 CP rank 只有 {train.seq / par.cp:g} 个 token:ring attention 的块太短,通信藏不住"
-                   f"(planner 至少留 {MIN_TOKENS_PER_CP_RANK} 个)")
+                   f"每个 CP rank 只有 {train.seq / par.cp:g} 个 token:ring attention 的块太短，通信藏不住"
+                   f"（planner 至少留 {MIN_TOKENS_PER_CP_RANK} 个）")
     if par.cp > 1 and not par.flash:
         found.warn("cp-flash", "context parallelism runs with FlashAttention-style kernels; without them the "
-                   "activation figures are rough", "CP 依赖 FlashAttention 类的 kernel;不开时 activation 只是粗估")
+                   "activation figures are rough", "CP 依赖 FlashAttention 类的 kernel；不开时 activation 只是粗估")
     if par.sharding == "zero3" and par.pp > 1:
         found.warn("zero3-pp", "ZeRO-3 with pipeline parallelism gathers the weights again for every micro-batch",
                    "ZeRO-3 配 PP 时每个 micro-batch 都要重新 all-gather weight")
     if par.sharding != "none" and par.dp * par.cp == 1:
         found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved, counted as no "
                    "sharding (16 bytes per parameter)",
-                   f"{par.sharding} 沿 DP × CP = 1 张卡切分:什么也没省,按不切分算(每个参数 16 字节)")
+                   f"{par.sharding} 沿 DP × CP = 1 张卡切分：什么也没省，按不切分算（每个参数 16 字节）")
 
 
 def trimmed_stages(model: Model, pp: int) -> bool:

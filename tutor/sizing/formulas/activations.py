@@ -45,43 +45,43 @@ INTERLEAVED_FACTOR = 1 + (p - 1) / (p * v)
 FORMULAS = (
     formula("activation_per_layer_none", s * b * h * (34 + 5 * a * s / h), "B",
             "Activations of one layer, no parallelism, no recompute: s·b·h·(34 + 5·a·s/h) bytes.",
-            "一层的 activation,不并行、不 recompute:s·b·h·(34 + 5·a·s/h) 字节。",
+            "一层的 activation，不并行、不 recompute:s·b·h·(34 + 5·a·s/h) 字节。",
             K22 + " (no parallelism); K22 §4.1 Eq. 1", order=ORDER),
     formula("activation_per_layer_tp", s * b * h * (10 + 24 / t + 5 * a * s / (h * t)), "B",
             "With tensor parallelism t: LayerNorm and dropout inputs (10·s·b·h) stay replicated.",
-            "开 TP(t):LayerNorm 和 dropout 的输入(10·s·b·h)每卡一份。",
+            "开 TP(t):LayerNorm 和 dropout 的输入（10·s·b·h）每卡一份。",
             K22 + " (tensor parallel); Eq. 2", order=ORDER),
     formula("activation_per_layer_tp_sp", s * b * h / t * (34 + 5 * a * s / h), "B",
             "Tensor + sequence parallelism: every activation is split t ways.",
-            "TP + sequence parallel:所有 activation 都切成 t 份。",
+            "TP + sequence parallel：所有 activation 都切成 t 份。",
             K22 + " (tensor + sequence parallel); Eq. 4", order=ORDER),
     formula("activation_per_layer_tp_selective", s * b * h * (10 + 24 / t), "B",
             "Tensor parallel with selective recompute (or FlashAttention), without SP.",
-            "TP + selective recompute(或 FlashAttention),不开 SP。",
+            "TP + selective recompute（或 FlashAttention），不开 SP。",
             K22 + " (tensor parallel + selective recompute)", order=ORDER),
     formula("activation_per_layer_selective", 34 * s * b * h / t, "B",
             "Tensor + sequence parallel with selective recompute (or FlashAttention): 34·s·b·h/t.",
-            "TP + SP + selective recompute(或 FlashAttention):34·s·b·h/t。",
+            "TP + SP + selective recompute（或 FlashAttention）：34·s·b·h/t。",
             K22 + " (tensor + sequence parallel + selective recompute); Eq. 6", order=ORDER),
     formula("activation_per_layer_full", 2 * s * b * h, "B",
             "Full recompute: only the layer's 16-bit input (2·s·b·h bytes) is kept.",
-            "Full recompute:只留每层的 16 位输入(2·s·b·h 字节)。", K22 + " (full recompute)", order=ORDER),
+            "Full recompute：只留每层的 16 位输入（2·s·b·h 字节）。", K22 + " (full recompute)", order=ORDER),
     formula("activation_per_layer_full_sp", 2 * s * b * h / t, "B",
             "Full recompute with sequence parallelism: the kept 16-bit input is split over TP, 2·s·b·h/t.",
-            "Full recompute + sequence parallel:留下的 16 位输入沿 TP 切分,2·s·b·h/t。",
+            "Full recompute + sequence parallel：留下的 16 位输入沿 TP 切分，2·s·b·h/t。",
             K22 + " (full recompute, t-way sequence parallel); Megatron-LM language_model_embedding.py "
             "(scatter_to_sequence_parallel_region)", order=ORDER),
     formula("activation_bytes_per_layer", 34 * s * b * h / (t * cp), "B",
             "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer (K22's coefficient, "
             "for an MLP of 4h; Megatron-LM's estimator uses 18 + 4f/h, 31 for Llama 3 405B).",
-            "本课的情形,FlashAttention + SP + CP:每层 34·s·b·h/(TP·CP) 字节(K22 的系数,对应 4h 宽的 MLP;"
-            "Megatron-LM 的估算器用 18 + 4f/h,Llama 3 405B 是 31)。",
+            "本课的情形，FlashAttention + SP + CP：每层 34·s·b·h/(TP·CP) 字节（K22 的系数，对应 4h 宽的 MLP；"
+            "Megatron-LM 的估算器用 18 + 4f/h，Llama 3 405B 是 31）。",
             K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
     formula("activation_bytes_per_layer_mlp", s * b * h * (18 + 4 * f / h) / (t * cp), "B",
             "FlashAttention + SP + CP with the MLP width counted: s·b·h·(18 + 4f/h)/(TP·CP) bytes per layer "
             "(34 for an MLP of 4h, 31 for Llama 3 405B).",
-            "FlashAttention + SP + CP,按 MLP 宽度算:每层 s·b·h·(18 + 4f/h)/(TP·CP) 字节"
-            "(MLP 宽 4h 时是 34,Llama 3 405B 是 31)。", MEGATRON, order=ORDER),
+            "FlashAttention + SP + CP，按 MLP 宽度算：每层 s·b·h·(18 + 4f/h)/(TP·CP) 字节"
+            "（MLP 宽 4h 时是 34,Llama 3 405B 是 31）。", MEGATRON, order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
             "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
             "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。",
@@ -89,20 +89,20 @@ FORMULAS = (
             steps=("activation_bytes_per_layer",), order=ORDER),
     formula("activation_bytes_first_stage_interleaved", 34 * s * b * h * L / (t * cp) * INTERLEAVED_FACTOR, "B",
             "First stage under interleaved 1F1B with v chunks per GPU: × (1 + (p−1)/(p·v)).",
-            "interleaved 1F1B(每卡 v 段)下第一个 stage:再乘 (1 + (p−1)/(p·v))。",
+            "interleaved 1F1B（每卡 v 段）下第一个 stage：再乘 (1 + (p−1)/(p·v))。",
             "Korthikanti et al. 2022 §4.2.3", steps=("activation_bytes_per_layer",), order=ORDER),
     formula("first_stage_activations", A * Min(m, p) * ceiling(L / p), "B",
             "First pipeline stage under 1F1B: min(m, p) micro-batches in flight, each with the stage's ⌈L/p⌉ "
             "layers (L layers' worth when the layers split evenly and m ≥ p).",
-            "1F1B 下第一个 stage:同时在途 min(m, p) 个 micro-batch,每个存本 stage 的 ⌈L/p⌉ 层"
-            "(层数均分且 m ≥ p 时就是 L 层的量)。", "Korthikanti et al. 2022 §4.2.3",
+            "1F1B 下第一个 stage：同时在途 min(m, p) 个 micro-batch，每个存本 stage 的 ⌈L/p⌉ 层"
+            "（层数均分且 m ≥ p 时就是 L 层的量）。", "Korthikanti et al. 2022 §4.2.3",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_trimmed",
             A * Min(m * N_TRIMMED, p * N_TRIMMED - Min(p, N_TRIMMED), evaluate=False), "B",
             "Stages trimmed as in Llama 3 (one layer fewer on the first and last stage, n = (L + 2)/p): the fullest "
             "of stage 0, min(m, p) micro-batches of n − 1 layers, and stage 1, min(m, p − 1) of n layers.",
-            "像 Llama 3 那样首尾 stage 各少一层(n = (L + 2)/p):取 stage 0(min(m, p) 个 micro-batch × n − 1 层)"
-            "和 stage 1(min(m, p − 1) 个 × n 层)中较大者。",
+            "像 Llama 3 那样首尾 stage 各少一层（n = (L + 2)/p）：取 stage 0（min(m, p) 个 micro-batch × n − 1 层）"
+            "和 stage 1（min(m, p − 1) 个 × n 层）中较大者。",
             "Llama 3 paper (arXiv 2407.21783) §3.3.2; Narayanan et al. 2021 §2.2.1 (1F1B in-flight micro-batches)",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",

@@ -21,8 +21,8 @@ LABELS = {
            "p2p": "Point-to-point", "divergence": "First divergence", "hidden": "The first divergence is marked "
            "here once you have answered the diagnosis.", "failed": "failed", "outside": "outside any collective",
            "none": "no stack", "step": "step", "first": "← first"},
-    "zh": {"stacks": "调用栈(程序自己的帧,最内层在上)", "timeline": "按位置对齐的 collective", "p2p": "点对点",
-           "divergence": "第一个分歧", "hidden": "回答诊断之后,这里会标出第一个分歧。", "failed": "失败",
+    "zh": {"stacks": "调用栈（程序自己的帧，最内层在上）", "timeline": "按位置对齐的 collective", "p2p": "点对点",
+           "divergence": "第一个分歧", "hidden": "回答诊断之后，这里会标出第一个分歧。", "failed": "失败",
            "outside": "不在任何 collective 里", "none": "没有调用栈", "step": "step", "first": "← 第一个"},
 }
 
