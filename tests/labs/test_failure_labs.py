@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.labs import cheats
-from tests.labs.results import assert_no_leftovers, failed_checks
+from tests.labs.results import assert_no_leftovers
+from tests.labs.several import of
 from tutor.labs.catalog import LabEntry, get_lab
 from tutor.labs.checks import check_lab
 from tutor.labs.diagnose import grade_lab
@@ -72,14 +73,6 @@ def several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path], timeout_
                        run_root=tmp_path / "several")
     assert_no_leftovers(result)
     return result
-
-
-def of(result: dict, label: str) -> tuple[list[str], dict[str, str]]:
-    """(names of every check of `label`, {name: detail} of those that failed), names unlabelled."""
-    prefix = f"{label}: "
-    names = [check["name"][len(prefix):] for check in result["checks"] if check["name"].startswith(prefix)]
-    failed = {name[len(prefix):]: detail for name, detail in failed_checks(result).items() if name.startswith(prefix)}
-    return names, failed
 
 
 def diagnosed(entry: LabEntry, evidence: dict, answers: dict[str, str]) -> dict[str, bool]:
