@@ -91,7 +91,7 @@ def neutral_program(case: Mystery, labs: dict[str, LabEntry] | None = None) -> N
     return neutralise((entry.folder / entry.lab.program).read_text(), case.args)
 
 
-def program(case: Mystery, labs: dict[str, LabEntry] | None = None) -> Path:
+def program(case: Mystery, labs: dict[str, LabEntry] | None = None, neutral: Neutral | None = None) -> Path:
     """The neutral program, written to a folder whose name says nothing (with the lab's other files)."""
     entry = (all_labs() if labs is None else labs)[case.lab]
     target = folder(case)
@@ -103,16 +103,17 @@ def program(case: Mystery, labs: dict[str, LabEntry] | None = None) -> Path:
         else:
             shutil.copy2(source, target / Path(relative).name)
     path = target / Path(entry.lab.program).name
-    path.write_text(neutral_program(case, labs).source)
+    path.write_text((neutral or neutral_program(case, labs)).source)
     return path
 
 
 def spec(case: Mystery, timeout_s: float | None = None, labs: dict[str, LabEntry] | None = None):
     from tutor.labs.runner import RunSpec
 
-    return RunSpec(lab=RUN_LAB, program=program(case, labs), world_size=case.world_size,
+    neutral = neutral_program(case, labs)
+    return RunSpec(lab=RUN_LAB, program=program(case, labs, neutral), world_size=case.world_size,
                    backend=resolve_backend("auto", case.world_size), timeout_s=timeout_s or case.timeout_s,
-                   args=neutral_program(case, labs).args)
+                   args=neutral.args)
 
 
 def run(case: Mystery, on_event=None, timeout_s: float | None = None, labs: dict[str, LabEntry] | None = None) -> dict:

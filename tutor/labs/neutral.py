@@ -53,7 +53,7 @@ def neutralise(source: str, args: tuple[str, ...]) -> Neutral:
     ast.fix_missing_locations(tree)
     kept = tuple(item for flag, value in drawn.items() if flag in SHARED_FLAGS for item in (flag, value))
     names = {new: old for old, new in renames.items()}
-    names.update({new.lstrip("-").replace("-", "_"): old.lstrip("-").replace("-", "_") for old, new in flags.items()})
+    names.update({_dest(new): _dest(old) for old, new in flags.items()})
     return Neutral(source=_emit(tree), args=kept, names=names)
 
 
