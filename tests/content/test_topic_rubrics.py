@@ -238,14 +238,12 @@ def test_every_new_step_answered_with_its_buzzwords_fails():
     assert not _passing([item for lang in ("en", "zh") for item in _buzzword_answers(lang)])
 
 
-@pytest.mark.xfail(strict=True, reason="claims.py reads a space-separated run of Chinese question chunks "
-                                       "('什么模型 序列长度 长文档 什么卡 …') as asking, so it passes a clarify step "
-                                       "(design-moe-deepseek-scale, design-long-context-128k); reported to the "
-                                       "grading owner")
-def test_a_run_of_chinese_question_terms_answers_no_clarify_step():
-    verdict = grade(bank()["design-long-context-128k"].model, "什么模型 序列长度 长文档 什么卡 模型 什么 序列 多长 数据",
-                    "clarify")
-    assert not verdict.correct
+@pytest.mark.parametrize("qid", ["design-long-context-128k", "design-moe-deepseek-scale"])
+def test_a_run_of_chinese_question_terms_answers_no_clarify_step(qid):
+    """A question word in a chunk ('什么模型', '什么卡') does not make a list of terms a statement: a bare
+    list earns nothing, and the feedback says why."""
+    verdict = grade(bank()[qid].model, "什么模型 序列长度 长文档 什么卡 模型 什么 序列 多长 数据", "clarify")
+    assert not verdict.correct and verdict.score == 0 and verdict.details["bare_list"], verdict.details
 
 
 @pytest.mark.parametrize(("qid", "step", "answer", "point"), [

@@ -90,4 +90,5 @@ def test_another_questions_answer_brushing_one_point_keeps_its_bare_share():
 def test_a_wrong_culprit_gains_no_partial_credit():
     verdict = _diagnose("checkpoint-rank0", "Ranks 1-3 are stuck in all_gather in save_checkpoint and rank 0 waits in "
                                             "the all-reduce.")
-    assert not verdict["correct"] and verdict["score"] == pytest.approx(verdict["share"], abs=1e-3)
+    # a wrong post-mortem: no partial credit, and at most 0.2 whatever else it brushes (calibration, issue 14)
+    assert not verdict["correct"] and verdict["score"] <= min(0.2, verdict["share"]) + 1e-9, verdict

@@ -90,6 +90,9 @@ class Fragment:
     """The same without spaces (for Chinese phrases)."""
     negations: list[tuple[int, int]]
     """Spans of negation cues in `text`."""
+    inherited: bool = False
+    """A short item joined by "or" / "nor" to a negated fragment ("I don't need to know if it's dense
+    or MoE, or how many GPUs"): the negation before the list governs it too."""
 
 
 @dataclass
@@ -104,6 +107,11 @@ class Clause:
     """Ends with a question mark (Chinese statements hold question words: "算出要几张卡")."""
     copied: bool = False
     """Copied from the question: states nothing."""
+    prescribes: bool = False
+    """Says what to do, not what happened ("Fix: the same order on every rank", "make every rank
+    gather first", "修法：让每个 rank 的 batch 数一样"), and so does a clause joined to such a
+    clause by a conjunction ("..., so every rank calls them in the same order"). A diagnosis reads
+    its contradictions, which describe the run, only from the other clauses."""
 
     @property
     def states(self) -> bool:
@@ -240,13 +248,20 @@ def _is_function(word: str) -> bool:
     return word in _EN_FUNCTION or word in _ZH_FUNCTION
 
 
+# Question words make a chunk a question's term, not a statement: "什么模型 序列长度 什么卡 多长" is a
+# list of what to ask about, with no question in it.
+_ZH_QUESTION_WORDS = frozenset({"什么", "哪", "哪个", "多少", "几", "怎么", "多大", "多长", "多久"})
+
+
 def _structured_chunk(chunk: str) -> bool:
     """A space-separated chunk of a Chinese answer that reads as a statement, not a term: a
-    structure word (的, 在, 和, 了 …), a negation, or a run jieba cuts into three or more words."""
+    structure word (的, 在, 和, 了 …; not a question word), a negation, or a run jieba cuts into
+    three or more words."""
     if not _CJK.search(chunk):
         return chunk in _EN_FUNCTION
     tokens = [token for token in _words(fold(chunk)) if token.strip()]
-    return len(tokens) >= 3 or any(_is_function(token) or token.startswith(_ZH_NEGATION_STARTS) for token in tokens)
+    return len(tokens) >= 3 or any((_is_function(token) and token not in _ZH_QUESTION_WORDS)
+                                   or token.startswith(_ZH_NEGATION_STARTS) for token in tokens)
 
 
 def _bare_chinese(raw: str, alone: bool) -> bool:
@@ -328,11 +343,12 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined = [], [], []
+    raws, asked, joined, labelled = [], [], [], []
     start = 0
     carried = ""
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
+        label_words = len(_words(fold(carried))) if carried else 0
         carried = ""
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
@@ -340,6 +356,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             carried = raw + " "
         if raw and raw.strip():
             raws.append(raw)
+            labelled.append(label_words)
             asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
             joined.append(bool(match) and not _PUNCTUATION.search(match.group()))
         if match:
@@ -350,7 +367,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     for index in range(len(raws) - 2, -1, -1):
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
-    for raw, ends_asking in zip(raws, asked):
+    previous_prescribes = False
+    for raw, ends_asking, after_conjunction, label_words in zip(raws, asked, [False, *joined[:-1]], labelled):
         fragments = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -362,7 +380,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             folded = fold(piece)
             if not folded:
                 continue
-            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded)))
+            previous = fragments[-1] if fragments and index < len(outside_pieces) else None
+            inherited = (previous is not None and (previous.negations or previous.inherited)
+                         and bool(_OR_ITEM.match(folded)) and len(folded.split()) <= OR_ITEM_WORDS)
+            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded), inherited))
             pieces.append(_words(folded))
             words += pieces[-1]
             listed += index < len(outside_pieces)
@@ -372,14 +393,28 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
-        clauses.append(Clause(fragments, bare=lists and _bare(words, raw, listed, alone, pieces), copied=copied,
-                              question=ends_asking or _asks(raw, words), marked=ends_asking))
+        prescribes = bool(_PRESCRIBES.match(fragments[0].text)) or (after_conjunction and previous_prescribes)
+        previous_prescribes = prescribes
+        # A label is the subject of what follows it ("Launch-bound compute: many tiny ops, .item() sync per
+        # micro-batch"); whether the statement is a run of terms is judged on its own words.
+        bare = lists and _bare(words[label_words:], raw, listed, alone,
+                               [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
+        clauses.append(Clause(fragments, bare=bare, copied=copied,
+                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes))
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
 
+
+# The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
+# Not "use …": "Use E5M2 for the forward activations" states which format goes where (fp8-matmul).
+_PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
+                         r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让)(?:\s|$|(?=[\u3400-\u9fff]))")
+
+_OR_ITEM = re.compile(r"^(?:or|nor|或者|或)(?:\s|(?=[\u3400-\u9fff]))")
+OR_ITEM_WORDS = 5
 
 LABEL_WORDS = 3
 
@@ -443,7 +478,9 @@ def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
 _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
                                r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
                                r"applies|a fix|fix|the cause|the reason|the problem|involved|related|to blame|at fault|"
-                               r"responsible|the culprit|happen|happens|occur|occurs)\b")
+                               r"responsible|the culprit|happen|happens|occur|occurs|change|changes|improve|improves|make a difference|"
+                               r"speed it up|speed up|cause it|cause this|cause that|causes it|explain it|explain this|"
+                               r"explains it|be it|be the cause|be why)\b")
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
                             "没关系", "无关"})
 
@@ -469,7 +506,7 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
             continue
         remaining += 1
         index += 1
-    return remaining > 0
+    return remaining > 0 or (fragment.inherited and not cues)
 
 
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
@@ -544,13 +581,19 @@ def _forms(point) -> tuple:
     return forms, contradictions
 
 
-def judge(point, reading: Reading) -> Judgement:
-    """Said, denied or contradicted: the point's claim forms and contradictions over the clauses."""
+def judge(point, reading: Reading, describing: bool = False) -> Judgement:
+    """Said, denied or contradicted: the point's claim forms and contradictions over the clauses.
+    `describing`: the contradictions describe what happened (a lab diagnosis), so they are read
+    only from clauses that do not prescribe a fix ("Fix: every rank has the same number of
+    batches" is the fix, not a claim about the run)."""
     forms, contradictions = _forms(point)
     results = [polarity(form, reading) for form in forms]
     said = any(result is True for result in results)
     denied = not said and any(result is False for result in results)
     contradiction = None
+    if describing and contradictions and any(clause.prescribes for clause in reading.clauses):
+        reading = Reading([clause for clause in reading.clauses if not clause.prescribes], reading.words,
+                          reading.bare, reading.copied)
     for item, concepts in contradictions:
         result = polarity(concepts, reading)
         if result is True and contradiction is None:

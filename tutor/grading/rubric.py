@@ -45,7 +45,10 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     missing_required = [point for point in step.points if point.required and point.id not in covered]
     correct = share >= step.pass_score and not missing_required and not contradicted
     honest = not any(item.denied or item.contradiction is not None for item in judged.values())
-    score = credit(share, correct, 0 < share < 1 and honest and on_topic(step.points, whole, reading))
+    topical = 0 < share < 1 and on_topic(step.points, whole, reading)
+    score = credit(share, correct, topical and honest)
+    if 0 < share < 1 and not topical and not correct:
+        score = min(score, WRONG_CAP)  # mostly about something else: off-topic text scores at most 0.2
     messages = [Message(f"Key points stated: {share:.0%} (right from {step.pass_score:.0%}"
                         f"{', with every required point' if required else ''}, and nothing contradicted).",
                         f"要点得分 {share:.0%}（达到 {step.pass_score:.0%}"
@@ -88,6 +91,10 @@ def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, 
 # is the usual wrong answer, and the rest of its points are easy to brush.
 PARTIAL_CURVE = 0.6
 PARTIAL_CAP = 0.6
+# A wrong answer that brushes some points scores at most this: a diagnosis that puts another rank in
+# the culprit's place or names another category as the cause (`tutor.labs.diagnose`), and an answer
+# mostly about something else (another question's answer stating two of this rubric's points).
+WRONG_CAP = 0.2
 ON_TOPIC_SHARE = 0.5
 
 
@@ -98,7 +105,7 @@ def credit(share: float, correct: bool, on_topic: bool) -> float:
     if share >= 1.0:
         return 1.0
     if not on_topic:
-        return share
+        return share if correct else min(share, PARTIAL_CAP)  # not right is never above an honest partial answer
     lifted = share ** PARTIAL_CURVE
     return lifted if correct else min(lifted, PARTIAL_CAP)
 

@@ -59,21 +59,24 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     the missing text; `model_answer` is None unless the diagnosis passed (or `reveal`).
     """
     text = clean(answer[:LONG_LIMIT], LONG_LIMIT)  # the caller bounds the length; never raise here
-    from tutor.grading.rubric import credit, on_topic, stating
+    from tutor.grading.rubric import WRONG_CAP, credit, on_topic, stating
 
     reading = stating(read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
     total = gained = 0.0
     feedback = []
     required_ok = True
     honest = True  # nothing said the other way round, contradicted or a second category named
+    contradicted = False
+    wrong_main = False  # another category named as the cause
     for item in items:
         covered, missing = [], []
         item_total = item_gained = 0.0
         for point in item.points:
-            verdict = judge(point, reading)
+            verdict = judge(point, reading, describing=True)
             item_total += point.weight
             if verdict.contradiction is not None:
                 item_gained -= point.weight
+                contradicted = True
                 missing.append(verdict.contradiction.feedback.get(lang))
             elif verdict.counts:
                 item_gained += point.weight
@@ -85,6 +88,7 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
         clash = _category_clash(item, reading, lang)
         if clash:
             honest = False
+            wrong_main = True
             missing += clash
             item_gained, required_ok = min(item_gained, 0.0), False
         ok = item_gained >= PASS_SCORE * item_total and not missing
@@ -95,7 +99,9 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
         feedback.append({"item": item.id, "prompt": item.prompt.get(lang), "ok": ok, "covered": covered,
                          "missing": sorted(set(missing), key=missing.index), "model_answer": item.model_answer.get(lang)})
     share = max(0.0, gained / total) if total else 0.0
-    correct = share >= PASS_SCORE and required_ok
+    # A stated contradiction fails the diagnosis, as it fails an open answer: "every rank calls the
+    # gather too" beside the right ranks is a wrong post-mortem, whatever else it gets right.
+    correct = share >= PASS_SCORE and required_ok and not contradicted
     if not (correct or reveal):
         for entry in feedback:
             entry["model_answer"] = None
@@ -103,10 +109,14 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     main_said = not any(point.required for point in points) or any(
         point.required and point.text.get(lang) in entry["covered"] for item, entry in zip(items, feedback)
         for point in item.points)
-    topical = 0 < share < 1 and honest and main_said and on_topic([point for item in items for point in item.points], reading, reading)
+    about = on_topic([point for item in items for point in item.points], reading, reading) if 0 < share < 1 else True
+    topical = 0 < share < 1 and honest and main_said and about
     # `score`: partial credit as for open answers (`rubric.credit`); `share`: the weight stated.
-    return {"correct": correct, "score": round(credit(share, correct, topical), 3), "share": round(share, 4),
-            "on_topic": topical, "honest": honest, "required_ok": required_ok, "feedback": feedback, "notes": _notes(reading, lang)}
+    score = credit(share, correct, topical)
+    if (wrong_main or not about) and not correct:
+        score = min(score, WRONG_CAP)  # a wrong category, or an answer mostly about something else
+    return {"correct": correct, "score": round(score, 3), "share": round(share, 4), "wrong_main": wrong_main,
+            "on_topic": topical, "honest": honest, "required_ok": required_ok, "contradicted": contradicted, "feedback": feedback, "notes": _notes(reading, lang)}
 
 
 def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:

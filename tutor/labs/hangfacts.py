@@ -279,7 +279,7 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
-    return named, placed and not wrong
+    return named, placed and not wrong, wrong
 
 
 def _numbered(unit: str) -> bool:
@@ -331,13 +331,15 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     majority = majority_groups(found)
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
     culprit_placed = False
+    wrong_culprit = False  # another rank put in the culprit's place, or the culprit put elsewhere
     for index, group in enumerate(found.odd):
         others = [other for other in found.groups if other is not group and other.op != group.op]
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
-        named, placed = _said_together(group, units, found.world_size,
-                                       majority=index > 0 and not majority_groups(found), others=others,
-                                       culprit=not (index > 0 and not majority_groups(found)))
+        named, placed, misplaced = _said_together(group, units, found.world_size,
+                                                  majority=index > 0 and not majority_groups(found), others=others,
+                                                  culprit=not (index > 0 and not majority_groups(found)))
+        wrong_culprit |= misplaced and not placed
         total += 2.0
         gained += 2.0 if placed else 0.0
         if placed:
@@ -350,7 +352,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
             continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
         others = [other for other in found.groups if other is not group and other.op != group.op]
-        named, placed = _said_together(group, units, found.world_size, majority=True, others=others)
+        named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others)
         total += 1.0
         gained += 1.0 if placed else 0.0
         if placed:
@@ -372,6 +374,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         gained += rest["share"] * rest_total
         total += rest_total
         required_missing |= not rest["required_ok"]
+        required_missing |= rest["contradicted"]  # a stated contradiction fails it (`diagnose.grade`)
         feedback += rest["feedback"]
         notes = rest["notes"]
     share = gained / total if total else 0.0
@@ -379,11 +382,14 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     if not correct:
         for entry in feedback:
             entry["model_answer"] = None
-    from tutor.grading.rubric import credit
+    from tutor.grading.rubric import WRONG_CAP, credit
 
     # Partial credit as for open answers, when the culprit is placed (the required part) and
     # nothing in the rest is said the other way round.
     topical = culprit_placed and not (rest_items and not rest["honest"])
-    return {"correct": correct, "score": round(credit(share, correct, topical), 3), "share": round(share, 4),
+    score = credit(share, correct, topical)
+    if wrong_culprit and not correct:
+        score = min(score, WRONG_CAP)  # a wrong post-mortem (`rubric.WRONG_CAP`)
+    return {"correct": correct, "score": round(score, 3), "share": round(share, 4),
             "feedback": feedback, "notes": notes,
             "graded_run": {"world_size": found.world_size, "outcome": found.outcome}}
