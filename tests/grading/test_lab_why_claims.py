@@ -51,6 +51,19 @@ STRONG = [
     ("kernel-fusion", "这是 memory-bound 的，受显存带宽限制。三个 kernel 要进出 HBM 三次，融合成一个 kernel 只读写一次。"),
     ("cuda-graphs", "Launch-bound: each kernel is shorter than its CPU launch, so the GPU idles between kernels. A graph captures the loop once and replays it with one launch."),
     ("cuda-graphs", "它是 launch-bound 的：GPU 在 kernel 之间空转，等 CPU 发射。CUDA graph 把整个循环录制一次，之后一次 launch 重放全部 kernel。"),
+    # paraphrases written after the conversion, from the prompts (each failed once and was read generally)
+    ("checkpoint-rank0", CKPT + "Ranks 1-3 skip that branch, and a collective that not every rank enters can never complete."),
+    ("checkpoint-rank0", CKPT + "The other ranks don't participate in the gather, so it blocks forever."),
+    ("collective-order", ORDER + "In sync_schedule rank 0 calls broadcast then all_gather, the others call all_gather then "
+                                 "broadcast, so the collectives are mismatched. Fix: one call order on all ranks."),
+    ("collective-order", ORDER + "The ranks issue the two collectives in a different order. Make all ranks do all_gather first, "
+                                 "then broadcast."),
+    ("slow-dataloader", "数据加载。每一步开头都有一大段空闲，用合成数据就没了。数据加载器每一步都用 Python 的 BPE 对整篇文档做分词；"
+                        "提前分好词，训练时只切片。"),
+    ("slow-dataloader", SLOW + "Cause: tokenization happens inside the training loop, every step. Fix: move tokenization out of "
+                              "the loop, do it once up front."),
+    ("uneven-batches", UNEVEN + "Rank 0 has one more batch because the data doesn't split evenly. Use drop_last so every rank "
+                                "gets the same number of batches."),
 ]
 
 WRONG = [

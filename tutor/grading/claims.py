@@ -39,7 +39,8 @@ _CLAUSE = re.compile(
     r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
-    r"\sthen\s(?!(?:an?\s|the\s)?(?:all[\s-]?gather|all[\s-]?reduce|reduce[\s-]?scatter|all[\s-]?to[\s-]?all|broadcast)\b)|"
+    # The collective may be written as code ("broadcast then all_gather").
+    r"\sthen\s(?!(?:an?\s|the\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -394,7 +395,9 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
         prescribes = bool(_PRESCRIBES.match(fragments[0].text)) or (after_conjunction and previous_prescribes)
-        previous_prescribes = prescribes
+        # "Use drop_last so every rank gets the same number of batches": the clause after an imperative
+        # is its purpose, a prescription too (the imperative itself may state a fact: "use E4M3 for …").
+        previous_prescribes = prescribes or bool(_IMPERATIVE.match(fragments[0].text))
         # A label is the subject of what follows it ("Launch-bound compute: many tiny ops, .item() sync per
         # micro-batch"); whether the statement is a run of terms is judged on its own words.
         bare = lists and _bare(words[label_words:], raw, listed, alone,
@@ -413,6 +416,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
 _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
                          r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让)(?:\s|$|(?=[\u3400-\u9fff]))")
 
+_IMPERATIVE = re.compile(r"^(?:use|give|add|call|pad|drop|pack|balance|assign|split|cut|truncate|replace|move|put|keep|"
+                         r"remove|avoid|set|switch|wrap|merge|run|do|用|改|加|换)(?:\s|$|(?=[\u3400-\u9fff]))")
 _OR_ITEM = re.compile(r"^(?:or|nor|或者|或)(?:\s|(?=[\u3400-\u9fff]))")
 OR_ITEM_WORDS = 5
 
