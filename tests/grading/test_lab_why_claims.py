@@ -169,3 +169,17 @@ def test_a_diagnosis_not_right_never_scores_above_an_honest_partial_one():
     # Right ranks and call, the why contradicted: it kept its bare share, 0.67, above the 0.6 cap.
     verdict = _diagnose("checkpoint-rank0", CKPT + "Every rank calls this gather too.")
     assert not verdict["correct"] and verdict["score"] <= 0.6, verdict
+
+
+@pytest.mark.parametrize("answer", [
+    "Rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. Rank 0 ran out of memory because it keeps every "
+    "step's logits for the accuracy; the other ranks' memory stays flat since they keep nothing.",
+    "Rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. OOM on rank 0 only: it appends logits every step, "
+    "so its memory grows, while the other ranks have plenty of memory.",
+    "0号最先失败，1-3号在梯度 all-reduce 里等。0号每步都把 logits 存进列表，显存一直涨到 OOM；其他 rank 不存，显存是平的。",
+])
+def test_the_other_ranks_contrasted_are_no_contradiction(answer):
+    # "Why only that rank?" is answered by contrast: the others' flat memory describes them, not the
+    # culprit. Once a stated contradiction failed a diagnosis, these strong answers failed.
+    verdict = _diagnose("crashed-rank", answer)
+    assert verdict["correct"], verdict["feedback"]

@@ -586,6 +586,40 @@ def _forms(point) -> tuple:
     return forms, contradictions
 
 
+# The other ranks, as a diagnosis contrasts them with the culprit ("the other ranks' memory stays flat").
+_OTHER_RANKS = re.compile(r"\b(?:other ranks?|the others?|others|the rest|rest of the ranks|remaining ranks|everyone else)\b|"
+                          r"其他|其它|其余|别的|剩下")
+
+
+_NUMBERED_RANK = re.compile(r"\b(?:rank|r)\s?\d|\d\s?号")
+
+
+def _describing(reading: Reading) -> Reading:
+    """The clauses that describe the culprit's run: not a prescribed fix, and without the fragments
+    about the other ranks, which are the contrast ("rank 0 keeps every step's logits; the other
+    ranks' memory stays flat" says nothing flat about rank 0)."""
+    kept = []
+    for clause in reading.clauses:
+        if clause.prescribes:
+            continue
+        # A fragment about the others, and those after it in the clause until one names a rank again:
+        # its subject carries over ("其他 rank 不存，显存是平的").
+        fragments, about_others = [], False
+        for fragment in clause.fragments:
+            others = _OTHER_RANKS.search(fragment.text)
+            if others and len(fragment.text[:others.start()].split()) <= 2:
+                about_others = True  # the others are its subject, not a comparison ("as everyone else's")
+            elif _NUMBERED_RANK.search(fragment.text):
+                about_others = False
+            if not about_others:
+                fragments.append(fragment)
+        if len(fragments) == len(clause.fragments):
+            kept.append(clause)
+        elif fragments:
+            kept.append(Clause(fragments, clause.bare, clause.question, clause.marked, clause.copied))
+    return Reading(kept, reading.words, reading.bare, reading.copied)
+
+
 def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     """Said, denied or contradicted: the point's claim forms and contradictions over the clauses.
     `describing`: the contradictions describe what happened (a lab diagnosis), so they are read
@@ -596,9 +630,8 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     said = any(result is True for result in results)
     denied = not said and any(result is False for result in results)
     contradiction = None
-    if describing and contradictions and any(clause.prescribes for clause in reading.clauses):
-        reading = Reading([clause for clause in reading.clauses if not clause.prescribes], reading.words,
-                          reading.bare, reading.copied)
+    if describing and contradictions:
+        reading = _describing(reading)
     for item, concepts in contradictions:
         result = polarity(concepts, reading)
         if result is True and contradiction is None:
