@@ -26,8 +26,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tutor.grading.normalize import LONG_LIMIT, clean
+
+if TYPE_CHECKING:
+    from tutor.content.models.question import Contradiction
 
 _CJK_CHAR = "\u3400-\u9fff\uf900-\ufaff"
 _CJK = re.compile(f"[{_CJK_CHAR}]")
@@ -196,7 +200,7 @@ def _segment(run: str) -> tuple[str, ...]:
 def _jieba():
     import logging
 
-    import jieba
+    import jieba  # type: ignore[import-untyped]
 
     jieba.setLogLevel(logging.WARNING)
     return jieba
@@ -358,8 +362,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
-            asked.append(bool(match) and ("?" in match.group() or "？" in match.group()))
-            joined.append(bool(match) and not _PUNCTUATION.search(match.group()))
+            asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
+            joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
             start = match.end()
     # A clause cut off at a conjunction asks with its sentence when it is itself a question's
@@ -370,7 +374,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             asked[index] = True
     previous_prescribes = False
     for raw, ends_asking, after_conjunction, label_words in zip(raws, asked, [False, *joined[:-1]], labelled):
-        fragments = []
+        fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
         asides = _ASIDE.findall(raw)
@@ -528,8 +532,9 @@ def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
     E5M2" does not put E5M2 on the activations."""
     found_negated = False
     for fragment in clause.fragments:
-        spans = [find(phrases, fragment) for phrases in concepts]
-        if all(span is not None for span in spans):
+        found = [find(phrases, fragment) for phrases in concepts]
+        spans = [span for span in found if span is not None]
+        if len(spans) == len(found):
             if not _negated(fragment, spans):
                 return True
             found_negated = True
@@ -560,7 +565,7 @@ class Judgement:
     said: bool
     denied: bool
     """Stated only in the negative (and not otherwise)."""
-    contradiction: object | None
+    contradiction: Contradiction | None
     """The `Contradiction` the answer states, if any (it costs the point)."""
 
     @property
