@@ -188,3 +188,42 @@ def test_mystery_draws_every_scenario_unnamed_with_its_knob_varied(tutor_home):
     assert spec.lab == "mystery" and cases[0].lab not in str(spec.program)
     assert spec.program.read_text() == mystery.neutral_program(cases[0]).source
     assert all(arg == "--steps" or not arg.startswith("--") for arg in spec.args)
+
+
+def test_a_hang_lab_times_out_before_the_watchdog_and_other_labs_the_other_way_round(tmp_path):
+    from tutor.labs.launch import PG_TIMEOUT_MARGIN_S, WATCHDOG_MARGIN_S, LaunchPlan
+
+    hang = LaunchPlan(program=tmp_path / "train.py", nproc_per_node=2, run_dir=tmp_path, timeout_s=3, timeout_first=True)
+    assert hang.pg_timeout_s == 3 and hang.watchdog_s == 3 + WATCHDOG_MARGIN_S
+    assert hang.env({})["TUTOR_LAB_PG_TIMEOUT"] == "3"
+    other = LaunchPlan(program=tmp_path / "train.py", nproc_per_node=2, run_dir=tmp_path, timeout_s=3)
+    assert other.pg_timeout_s == 3 + PG_TIMEOUT_MARGIN_S and other.watchdog_s == 3
+
+
+def test_a_hang_the_timeout_ended_says_where_each_rank_raised():
+    from tutor.labs.evidence import RankState, summary
+
+    ranks = [RankState(0), RankState(1)]
+    for state, op, site in ((ranks[0], "all_gather", "train.py:42 in data_positions"), (ranks[1], "all_reduce", "train.py:65 in main")):
+        state.feed({"ev": "coll", "seq": 1, "op": op, "site": site, "asynchronous": op == "all_reduce"})
+        state.feed({"ev": "coll_end", "seq": 1, "error": "RuntimeError: Timed out waiting 3000ms"})
+    ranks[1].feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:65 in main",
+                   "message": "Timed out waiting 3000ms for recv operation to complete"})
+    message = summary("hang", ranks, expected=2, quiet_s=None, failures={})["message"]
+    assert message == ("the process-group timeout fired (rank 1: Timed out waiting 3000ms for recv operation to complete "
+                       "at train.py:65 in main): rank 0 in all_gather (train.py:42 in data_positions); "
+                       "rank 1 in all_reduce (train.py:65 in main)")
+
+
+def test_the_timeout_leads_even_when_the_watchdog_ended_the_run_after_it():
+    """A rank busy outside any collective outlives its peers' timeouts; the watchdog then ends the run."""
+    from tutor.labs.evidence import RankState, summary
+
+    waiting, busy = RankState(0), RankState(1)
+    waiting.feed({"ev": "coll", "seq": 6, "op": "all_reduce", "site": "train.py:93 in main", "asynchronous": True})
+    waiting.feed({"ev": "coll_end", "seq": 6, "error": "RuntimeError: Timed out"})
+    waiting.feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:93 in main",
+                  "message": "Timed out waiting 3000ms for recv operation to complete"})
+    message = summary("hang", [waiting, busy], expected=2, quiet_s=5.0, failures={})["message"]
+    assert message.startswith("the process-group timeout fired (rank 0: Timed out waiting 3000ms"), message
+    assert message.endswith("rank 0 in all_reduce (train.py:93 in main); rank 1 outside any collective"), message
