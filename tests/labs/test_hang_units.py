@@ -227,3 +227,58 @@ def test_the_timeout_leads_even_when_the_watchdog_ended_the_run_after_it():
     message = summary("hang", [waiting, busy], expected=2, quiet_s=5.0, failures={})["message"]
     assert message.startswith("the process-group timeout fired (rank 0: Timed out waiting 3000ms"), message
     assert message.endswith("rank 0 in all_reduce (train.py:93 in main); rank 1 outside any collective"), message
+
+
+def test_an_async_all_reduce_is_done_when_its_future_completes_as_ddp_waits_for_it():
+    """DDP's comm hook chains on `work.get_future()` and never calls `wait()`: the recorder must
+    close the entry from the future, or every gradient all-reduce would read as pending for ever."""
+    torch = pytest.importorskip("torch")
+    from tutor.labs.rank.recorder import Recorder, _RecordedWork
+
+    class Session:
+        events: list = []
+
+        def emit(self, kind, **fields):
+            self.events.append((kind, fields))
+
+    class Work:
+        def __init__(self):
+            self.future = torch.futures.Future()
+
+        def get_future(self):
+            return self.future
+
+    recorder = Recorder(Session())
+    works = []
+    for seq in (1, 2):
+        entry = {"seq": seq, "t0": 0.0, "state": "issued"}
+        works.append(_RecordedWork(Work(), recorder, entry))
+    futures = [work.get_future() for work in works]
+    assert recorder.session.events == []  # issued, not done
+    futures[0].set_result([torch.zeros(1)])
+    futures[1].set_exception(RuntimeError("Timed out waiting 3000ms for recv operation to complete"))
+    ends = [(fields["seq"], fields["error"]) for kind, fields in recorder.session.events if kind == "coll_end"]
+    assert ends == [(1, None), (2, "RuntimeError: Timed out waiting 3000ms for recv operation to complete")]
+
+
+def test_a_ranks_child_processes_are_split_off_its_py_spy_dump():
+    dump = ("Process 100: python -m tutor.labs.rank train.py\nPython v3.11.7\n\n"
+            'Thread 100 (idle): "MainThread"\n'
+            "    Queue.get (multiprocessing/queues.py:113)\n"
+            "    _MultiProcessingDataLoaderIter._next_data (torch/utils/data/dataloader.py:1505)\n"
+            "    main (train.py:127)\n\n"
+            "Process 200: python -m tutor.labs.rank train.py\nPython v3.11.7\nParent Process 100: python\n\n"
+            'Thread 200 (idle): "MainThread"\n'
+            "    TokenCache.encode (train.py:54)\n"
+            "    Documents.__getitem__ (train.py:89)\n"
+            "    _worker_loop (torch/utils/data/_utils/worker.py:351)\n")
+    assert [str(frame) for frame in hangview.program_frames(dump)] == ["main (train.py:127)"]
+    assert [(pid, [str(f) for f in frames]) for pid, frames in hangview.child_stacks(dump)] == [
+        (200, ["TokenCache.encode (train.py:54)", "Documents.__getitem__ (train.py:89)"])]
+    evidence = {"outcome": "hang", "world_size": 2, "summary": {}, "ranks": [
+        {"rank": 0, "stack": dump, "collectives": [], "pending": None},
+        {"rank": 1, "stack": "", "collectives": [{"seq": 1, "op": "all_reduce", "site": "train.py:127 in main",
+                                                  "state": "failed"}], "pending": None}]}
+    found = facts(evidence)
+    loader = next(group for group in found.groups if group.ranks == [0])
+    assert loader.op is None and "data loader" in loader.funcs  # placed in its DataLoader, outside any collective
