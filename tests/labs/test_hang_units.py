@@ -273,6 +273,7 @@ def test_a_ranks_child_processes_are_split_off_its_py_spy_dump():
             "    Documents.__getitem__ (train.py:89)\n"
             "    _worker_loop (torch/utils/data/_utils/worker.py:351)\n")
     assert [str(frame) for frame in hangview.program_frames(dump)] == ["main (train.py:127)"]
+    assert hangview.thread_state(dump) == "idle" and hangview.thread_state(dump.replace("(idle)", "(active+gil)", 1)) == "active+gil"
     assert [(pid, [str(f) for f in frames]) for pid, frames in hangview.child_stacks(dump)] == [
         (200, ["TokenCache.encode (train.py:54)", "Documents.__getitem__ (train.py:89)"])]
     evidence = {"outcome": "hang", "world_size": 2, "summary": {}, "ranks": [

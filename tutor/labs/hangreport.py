@@ -70,7 +70,7 @@ def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict
         "run_dir": evidence.get("run_dir"), "world_size": evidence.get("world_size"),
         "stacks": [{"rank": s.rank, "step": s.last_step, "source": s.source, "frames": [str(f) for f in s.frames],
                     "waiting_in": (s.waiting_in or {}).get("op"), "site": (s.waiting_in or {}).get("site"),
-                    "failure": s.failure} for s in hangview.stacks(evidence)],
+                    "failure": s.failure, "thread": s.thread_state} for s in hangview.stacks(evidence)],
         "collectives": [{"position": position, "ranks": {str(rank): _cell(call) for rank, call in row.items()},
                          "diverges": position == at}
                         for position, row in hangview.rows(timeline, group, around=at)],
@@ -101,7 +101,8 @@ def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = N
     heads, columns = [], []
     for stack in shown["stacks"]:
         where = stack["waiting_in"] or (("失败" if zh else "failed") if stack["failure"] else "-")
-        heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}")
+        state = f" · {stack['thread']}" if stack.get("thread") else ""  # py-spy: waiting (idle) or running Python
+        heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}{state}")
         columns.append(stack["frames"] or [stack["failure"] or ("（无栈）" if zh else "(no stack)")])
     lines += _side_by_side(heads, columns)
     for rank, children in (shown.get("children") or {}).items():  # a rank's own processes (DataLoader workers)

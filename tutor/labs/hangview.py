@@ -50,6 +50,9 @@ class RankStack:
     waiting_in: dict | None
     """The collective the rank was inside, or raised in (None: outside any)."""
     failure: str | None = None
+    thread_state: str | None = None
+    """py-spy's word for the main thread: `idle` (waiting, e.g. in a C++ collective) or `active`
+    (running Python; `active+gil` holding the interpreter lock); None for other stack sources."""
 
 
 @dataclass
@@ -105,6 +108,13 @@ def program_frames(stack: str | None) -> list[Frame]:
 
 
 PROCESS_HEAD = re.compile(r"^Process (\d+): ", re.M)
+MAIN_THREAD_STATE = re.compile(r'^Thread \S+ \(([a-z+]+)\): "MainThread"', re.M)
+
+
+def thread_state(stack: str | None) -> str | None:
+    """py-spy's state of the rank's main thread (`idle`, `active`, `active+gil`), if it says."""
+    match = MAIN_THREAD_STATE.search(own_process(stack or ""))
+    return match.group(1) if match else None
 
 
 def own_process(stack: str) -> str:
@@ -146,7 +156,7 @@ def stacks(evidence: dict) -> list[RankStack]:
         failure = f"{exception.get('type')}: {(exception.get('message') or '').splitlines()[0][:200]}" \
             if exception.get("type") else None
         found.append(RankStack(rank["rank"], program_frames(rank.get("stack")), rank.get("stack_source"),
-                               rank.get("last_step"), waiting, failure))
+                               rank.get("last_step"), waiting, failure, thread_state(rank.get("stack"))))
     return found
 
 
