@@ -28,11 +28,12 @@ from tutor.labs.diagnose import grade_lab
 
 pytestmark = pytest.mark.slow
 
-HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job."""
+HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job, then one program's own run."""
 import importlib.util
 import sys
 
 from tutor.labs import rank as lab
+from tutor.labs.rank import context
 
 
 def load(path, name):
@@ -44,13 +45,16 @@ def load(path, name):
 
 
 class Labelled:
-    """The rank context, with every check named 'LABEL: name'."""
+    """The rank context, with every check named 'LABEL: name' (the checker's and the program's own)."""
 
     def __init__(self, ctx, label):
         self._ctx, self._label = ctx, label
 
     def check(self, name, *args, **kwargs):
         self._ctx.check(self._label + ": " + name, *args, **kwargs)
+
+    def report(self, **metrics):
+        self._ctx.report(**{{self._label + ": " + key: value for key, value in metrics.items()}})
 
     def __getattr__(self, name):
         return getattr(self._ctx, name)
@@ -59,17 +63,30 @@ class Labelled:
 checker = load({checker!r}, "lab_checker")  # its imports (torch._dynamo) before the watchdog starts
 ctx = lab.init()
 for label, path in {programs!r}.items():
-    checker.run(Labelled(ctx, label), load(path, "program_" + label), None, lab.check_params())
+    context._context = Labelled(ctx, label)  # what the program's own lab.init() returns meanwhile
+    try:
+        checker.run(context._context, load(path, "program_" + label), None, lab.check_params())
+    finally:
+        context._context = ctx
+if {raw!r}:  # the program as `tutor lab run` runs it, with the lab's arguments: it ends the job
+    label, path, args = {raw!r}
+    context._context = Labelled(ctx, label)
+    load(path, "program_" + label).main(list(args))
 ctx.finish()
 '''
 
 
-def several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path], timeout_s: float) -> dict:
-    """One 2-rank job running the lab's checks on each of `programs`, in order, labelled by their keys."""
+def several(entry: LabEntry, tmp_path: Path, programs: dict[str, Path], timeout_s: float,
+            run_shipped: bool = False, world_size: int = 2) -> dict:
+    """One job running the lab's checks on each of `programs`, in order, labelled by their keys;
+    then, with `run_shipped`, the shipped program's own run with the lab's arguments (`tutor lab
+    run`, its checks labelled "shipped"), which ends the job as the lab says."""
     harness = tmp_path / "harness.py"
-    harness.write_text(HARNESS.format(checker=str(entry.checker), programs={k: str(v) for k, v in programs.items()}))
+    raw = ("shipped", str(entry.program), tuple(entry.lab.args)) if run_shipped else None
+    harness.write_text(HARNESS.format(checker=str(entry.checker), programs={k: str(v) for k, v in programs.items()},
+                                      raw=raw))
     with_harness = LabEntry(entry.name, entry.folder, entry.lab.model_copy(update={"checker": str(harness)}))
-    result = check_lab(with_harness, program=entry.program, world_size=2, timeout_s=timeout_s,
+    result = check_lab(with_harness, program=entry.program, world_size=world_size, timeout_s=timeout_s,
                        run_root=tmp_path / "several")
     assert_no_leftovers(result)
     return result
@@ -191,3 +208,78 @@ def test_timeout_at_item_solution_passes_cheat_fails_shipped_times_out(tmp_path)
     assert sizes[1][-2:] == [[[1]], [[2]]] and sizes[0][-1:] == [[[2]]] and sizes[0][-2:-1] != [[[1]]], sizes
     assert diagnosed(entry, evidence, TI_ANSWERS) == {
         "right": True, "right_zh": True, "item_is_the_bug": False, "buzzwords": False, "longer_timeout": False}
+
+
+# --- eval-rank0 -------------------------------------------------------------------------------
+
+ER_SHARE = "each rank scores only its own share of the held-out set"
+ER_SCORED = "every held-out document is scored"
+ER_LOGGED = "rank 0 logs the whole held-out set's loss at every evaluation"
+
+ER_NO_ALLREDUCE = [("    dist.all_reduce(sums, group=group)\n", "    # no all-reduce: rank 0 reports what it scored\n")]
+ER_RANK0_ALONE = ER_NO_ALLREDUCE + [("    ids = list(range(ctx.rank, len(corpus), ctx.world_size))\n",
+                                     "    ids = list(range(len(corpus)))  # rank 0 scores every document itself\n")]
+ER_ZEROS = [("            if ctx.rank == 0:\n                held = evaluate(",
+             "            if ctx.rank != 0:  # the others answer rank 0's all-reduce with nothing of theirs\n"
+             "                dist.all_reduce(torch.zeros(2, dtype=torch.float64), group=eval_group)\n"
+             "            if ctx.rank == 0:\n                held = evaluate(")]
+
+ER_ANSWERS = {
+    "right": "Rank 0 timed out in the all_reduce inside evaluate, on the eval group; rank 1 went on to the next step "
+             "and waits in the gradient all_reduce in backward. evaluate holds a collective but is called only on "
+             "rank 0 (if ctx.rank == 0), so the others never issue it. Fix: every rank calls evaluate, each scoring "
+             "its share, and only the logging stays on rank 0.",
+    "right_zh": "0号在evaluate里的all_reduce上超时；1号已经进了下一步，停在backward的梯度all_reduce里。evaluate里面有"
+                "collective，却只在rank 0上调用，其他rank从来不发。修法：所有rank都调用evaluate，各自给自己那一份打分，"
+                "只有写日志留在rank 0。",
+    "swapped": "Rank 0 waits in the gradient all_reduce in backward; rank 1 waits in the all_reduce inside evaluate. "
+               "evaluate is called only on rank 0. Fix: every rank calls evaluate, only the logging on rank 0.",
+    "longer_timeout": "Rank 0 waits in the all_reduce inside evaluate; rank 1 waits in the gradient all_reduce in "
+                      "backward of the next step. evaluate is called only on rank 0. Fix: increase the timeout of the eval group.",
+    "drop_allreduce": "Rank 0 waits in the all_reduce inside evaluate; rank 1 waits in the gradient all_reduce in "
+                      "backward of the next step. evaluate is called only on rank 0. Fix: remove the all_reduce from "
+                      "evaluate so that rank 0 evaluates alone.",
+    "slow_eval": "Rank 0 is slow: the evaluation takes too long, so the timeout fires in evaluate. Fix: increase the timeout.",
+    "buzzwords": "rank 0 evaluate all_reduce rank 1 backward next step only rank 0 every rank calls evaluate",
+}
+
+
+def _unlabelled(failed: dict[str, str]) -> set[str]:
+    """Check names without the drawn run's prefix ("every 3 steps, 18 held-out documents: ")."""
+    return {name.split(": ", 1)[-1] for name in failed}
+
+
+@pytest.mark.timeout(300)
+def test_eval_rank0_solution_passes_cheats_fail_shipped_times_out_in_evaluate(tmp_path):
+    """One 2-rank job (~45 s on 2 loaded cores): the solution, three cheats, then the shipped run."""
+    entry = get_lab("eval-rank0")
+
+    def cheat(name, replacements):
+        return cheats.make(tmp_path, entry.name, "", base="program", replace=dict(replacements), name=f"{name}.py")
+
+    result = several(entry, tmp_path, {
+        "solution": entry.solution,
+        "no_allreduce": cheat("no_allreduce", ER_NO_ALLREDUCE),
+        "rank0_alone": cheat("rank0_alone", ER_RANK0_ALONE),
+        "zeros_from_others": cheat("zeros_from_others", ER_ZEROS)}, timeout_s=entry.lab.timeout_s, run_shipped=True)
+    names, failed = of(result, "solution")
+    assert len(names) == 6 and failed == {}, (names, failed)  # 4 of the checker's, 2 of the training's replay
+    for label, caught in (("no_allreduce", {ER_SCORED, ER_LOGGED}), ("rank0_alone", {ER_SHARE}),
+                          ("zeros_from_others", {ER_SCORED, ER_LOGGED})):
+        _, failed = of(result, label)
+        assert _unlabelled(failed) == caught, (label, failed)
+    _, failed = of(result, "rank0_alone")
+    assert any("rank 0 scored" in detail and "its share is at most" in detail for detail in failed.values()), failed
+
+    evidence = result["evidence"]  # the shipped program at 2 ranks: rank 0 alone in evaluate's all-reduce
+    assert evidence["outcome"] == "hang" and not result["passed"], evidence["summary"]
+    message = evidence["summary"]["message"]
+    assert message.startswith("the process-group timeout fired (rank 0: ") and "in evaluate)" in message, message
+    last = {rank["rank"]: rank["collectives"][-1] for rank in evidence["ranks"]}
+    assert last[0]["op"] == "all_reduce" and last[0]["site"].endswith("in evaluate"), last
+    assert last[1]["op"] == "all_reduce" and not last[1]["site"].endswith("in evaluate"), last  # the gradient one
+    steps = {rank["rank"]: rank["last_step"] for rank in evidence["ranks"]}
+    assert steps[1] == steps[0] + 1, steps  # rank 1 went on to the next step
+    assert diagnosed(entry, evidence, ER_ANSWERS) == {
+        "right": True, "right_zh": True, "swapped": False, "longer_timeout": False, "drop_allreduce": False,
+        "slow_eval": False, "buzzwords": False}

@@ -260,14 +260,21 @@ def _place(group: Group) -> tuple[list[str], list[str]]:
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
-                   others: list[Group], culprit: bool = False) -> tuple[bool, bool]:
+                   others: list[Group], culprit: bool = False, twins: list[Group] = ()) -> tuple[bool, bool]:
     """(named, placed): some clause names exactly these ranks; one such clause puts them in their
-    place and no other group's, and none puts them only in another group's place."""
+    place and no other group's, and none puts them only in another group's place.
+
+    `twins`: the other groups waiting in the same collective at another site (rank 0 in the
+    all-reduce inside `evaluate`, the others in the gradient all-reduce in `backward`); the op
+    names neither, so between twins only the functions on their stacks tell the places apart."""
     own = _place(group)
     named = placed = wrong = decided = False
     for unit in units:
         if not _names_ranks(group.ranks, unit, world_size, majority):
-            if culprit and _numbered(unit) and subject_ranks(unit, world_size) and _covers(own, unit) and not any(
+            # between twins: this group's function named, and not the twin's own place as well
+            in_own = (_place_specific(group, unit) and not any(_place_specific(twin, unit) for twin in twins)
+                      if twins else _covers(own, unit))
+            if culprit and _numbered(unit) and subject_ranks(unit, world_size) and in_own and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
                 wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
@@ -275,11 +282,17 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
         if decided:
             continue  # the first clause that places them decides; later ones explain ("rank 0 broadcasts first")
         elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
+        elsewhere |= any(_place_specific(twin, unit) for twin in twins) and not _place_specific(group, unit)
         if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
     return named, placed and not wrong
+
+
+def _twins(group: Group, found: Facts) -> list[Group]:
+    return [other for other in found.groups if other is not group and group.op and other.op == group.op
+            and other.site != group.site]
 
 
 def _numbered(unit: str) -> bool:
@@ -337,7 +350,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         # "the others" names the rest.
         named, placed = _said_together(group, units, found.world_size,
                                        majority=index > 0 and not majority_groups(found), others=others,
-                                       culprit=not (index > 0 and not majority_groups(found)))
+                                       culprit=not (index > 0 and not majority_groups(found)),
+                                       twins=_twins(group, found))
         total += 2.0
         gained += 2.0 if placed else 0.0
         if placed:
@@ -350,7 +364,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
             continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
         others = [other for other in found.groups if other is not group and other.op != group.op]
-        named, placed = _said_together(group, units, found.world_size, majority=True, others=others)
+        named, placed = _said_together(group, units, found.world_size, majority=True, others=others,
+                                       twins=_twins(group, found))
         total += 1.0
         gained += 1.0 if placed else 0.0
         if placed:
