@@ -283,3 +283,79 @@ def test_eval_rank0_solution_passes_cheats_fail_shipped_times_out_in_evaluate(tm
     assert diagnosed(entry, evidence, ER_ANSWERS) == {
         "right": True, "right_zh": True, "swapped": False, "longer_timeout": False, "drop_allreduce": False,
         "slow_eval": False, "buzzwords": False}
+
+
+# --- group-order ------------------------------------------------------------------------------
+
+GO_WEIGHTS = "weights equal one process training on every rank's batches"
+GO_GROUPS = "gradients on the gradient group, metrics on the metrics group"
+GO_LOGGED = "the logging rank logs each interval's loss over all ranks"
+
+GO_DEFAULT_GROUP = [("    dist.all_reduce(flat, group=group)\n", "    dist.all_reduce(flat)  # the default group: nothing to order\n"),
+                    ("    dist.reduce(sums, dst=args.log_rank, group=metrics)\n", "    dist.reduce(sums, dst=args.log_rank)\n")]
+GO_SWAP_ON_LOGGER = [("    grads, metrics, writer = make_groups(ctx, args.log_rank)\n",
+                      "    grads, metrics, writer = make_groups(ctx, args.log_rank)\n"
+                      "    if writer is not None:  # the writer made them the other way round: swap them back\n"
+                      "        grads, metrics = metrics, grads\n")]
+GO_ONE_GROUP = [('    metrics = new_group("metrics")\n', "    metrics = grads  # one group for both\n")]
+GO_SWAP_ON_RANK_1 = [("    grads, metrics, writer = make_groups(ctx, args.log_rank)\n",
+                      "    grads, metrics, writer = make_groups(ctx, args.log_rank)\n"
+                      "    if ctx.rank == 1:  # the default logging rank made them the other way round\n"
+                      "        grads, metrics = metrics, grads\n")]
+
+GO_ANSWERS = {
+    "right": "Both ranks wait in the gradient all_reduce in average_gradients, but on different process groups: the "
+             "flight recorder shows rank 1's grads group is pg 2 and rank 0's is pg 1. On the logging rank the "
+             "MetricsWriter creates the metrics group first, so new_group is called in a different order there. "
+             "Fix: create both groups in the same order on every rank before the writer and pass the metrics group to the writer.",
+    "right_zh": "两个rank都停在average_gradients的梯度all_reduce上，但不是同一个process group：flight recorder里1号的grads是"
+                "pg 2，0号的是pg 1。负责日志的rank上MetricsWriter先创建了metrics group，new_group的调用顺序不一样。"
+                "修法：每个rank按同一个顺序先创建两个group，再把metrics group交给writer。",
+    "longer_timeout": "Both ranks wait in the gradient all_reduce in average_gradients, on different process groups: pg 2 "
+                      "on rank 1, pg 1 on rank 0. new_group is called in a different order on the logging rank. Fix: "
+                      "increase the timeout of the groups.",
+    "swap": "Both ranks wait in the gradient all_reduce in average_gradients, on different process groups: pg 2 on "
+            "rank 1, pg 1 on rank 0. new_group is called in a different order on the logging rank. Fix: swap the two "
+            "groups back on rank 1.",
+    "same_group": "Both ranks wait in the gradient all_reduce in average_gradients on the same group. The network is "
+                  "slow. Fix: increase the timeout.",
+    "buzzwords": "all_reduce average_gradients different process group pg 1 pg 2 different order new_group same order every rank",
+}
+
+
+@pytest.mark.timeout(300)
+def test_group_order_solution_passes_cheats_fail_shipped_times_out_on_two_groups(tmp_path):
+    """One 2-rank job (~60 s on 2 loaded cores): the solution, four cheats, then the shipped run."""
+    entry = get_lab("group-order")
+
+    def cheat(name, base, replacements):
+        return cheats.make(tmp_path, entry.name, "", base=base, replace=dict(replacements), name=f"{name}.py")
+
+    result = several(entry, tmp_path, {
+        "solution": entry.solution,
+        "default_group": cheat("default_group", "program", GO_DEFAULT_GROUP),
+        "swap_on_logger": cheat("swap_on_logger", "program", GO_SWAP_ON_LOGGER),
+        "one_group": cheat("one_group", "solution", GO_ONE_GROUP),
+        # at 2 ranks the swap on rank 1 pairs the names whichever rank logs (at 4 it hangs when rank 1 does not log)
+        "swap_on_rank_1": cheat("swap_on_rank_1", "program", GO_SWAP_ON_RANK_1)}, timeout_s=entry.lab.timeout_s,
+        run_shipped=True)
+    names, failed = of(result, "solution")
+    assert len(names) == 6 and failed == {}, (names, failed)  # two logging ranks: 3 checks each
+    assert {name.split(": ")[0] for name in names} == {"rank 0 logging", "rank 1 logging"}, names
+    for label in ("default_group", "swap_on_logger", "one_group", "swap_on_rank_1"):
+        _, failed = of(result, label)
+        assert _unlabelled(failed) == {GO_GROUPS}, (label, failed)  # right weights and log, wrong groups
+
+    evidence = result["evidence"]  # the shipped program, rank 1 logging: its grads is the second group
+    assert evidence["outcome"] == "hang" and not result["passed"], evidence["summary"]
+    message = evidence["summary"]["message"]
+    assert message.startswith("the process-group timeout fired (rank ") and "in average_gradients)" in message, message
+    last = {rank["rank"]: rank["collectives"][-1] for rank in evidence["ranks"]}
+    assert {call["site"].split(":")[0] + " " + call["site"].split(" in ")[1] for call in last.values()} == {
+        "train.py average_gradients"}, last  # the same line on every rank
+    pgs = {rank: call["pg"] for rank, call in last.items()}
+    assert pgs[0].endswith("(grads)") and pgs[1].endswith("(grads)") and pgs[0] != pgs[1], pgs
+    recorded = {rank["rank"]: (rank["flight_recorder"] or [])[-1] for rank in evidence["ranks"]}
+    assert recorded[0]["group"] == recorded[1]["group"] == "grads" and recorded[0]["pg"] != recorded[1]["pg"], recorded
+    assert diagnosed(entry, evidence, GO_ANSWERS) == {
+        "right": True, "right_zh": True, "longer_timeout": False, "swap": False, "same_group": False, "buzzwords": False}
