@@ -359,3 +359,69 @@ def test_group_order_solution_passes_cheats_fail_shipped_times_out_on_two_groups
     assert recorded[0]["group"] == recorded[1]["group"] == "grads" and recorded[0]["pg"] != recorded[1]["pg"], recorded
     assert diagnosed(entry, evidence, GO_ANSWERS) == {
         "right": True, "right_zh": True, "longer_timeout": False, "swap": False, "same_group": False, "buzzwords": False}
+
+
+# --- exit-hang --------------------------------------------------------------------------------
+
+EH_THREADS = "no thread of the program is left running when main returns"
+
+EH_DAEMON = [('        self.thread = threading.Thread(target=self._run, name="checkpoint-uploader")\n',
+              '        self.thread = threading.Thread(target=self._run, name="checkpoint-uploader", daemon=True)\n')]
+EH_CLOSE_ON_RANK_1 = [("    report = trainer.finish()\n",
+                       "    if ctx.rank == 1 and uploader is not None:  # the default uploading rank\n        uploader.close()\n"
+                       "    report = trainer.finish()\n")]
+
+EH_ANSWERS = {
+    "right": "Rank 0 exited; rank 1 is still alive: its main thread finished and waits in join for the "
+             "checkpoint-uploader thread, a non-daemon thread that waits in queue.get for ever. close is only called "
+             "on the error path (except), never after a normal end. Fix: close the uploader in a finally so the thread "
+             "is joined and every checkpoint is written before main returns.",
+    "right_zh": "0号已经退出了；1号还活着：主线程跑完了，在join里等checkpoint-uploader线程，这个非daemon线程停在queue.get上"
+                "一直等。close只在出错的路径(except)里调用，正常结束时从来不关。修法：在finally里关闭uploader，main返回前"
+                "join线程、写完每个checkpoint。",
+    "daemon": "Rank 0 exited; rank 1 is still alive: its main thread waits in join for the checkpoint-uploader thread, "
+              "a non-daemon thread that waits in queue.get. close is only called on the error path. Fix: make the "
+              "uploader thread a daemon.",
+    "kill": "Rank 0 exited; rank 1 is still alive: its main thread waits in join for the checkpoint-uploader thread, "
+            "which waits in queue.get. close is only called on the error path. Fix: call os._exit at the end of main.",
+    "wrong_rank": "Rank 1 exited; rank 0 is still alive: its main thread waits in join for the checkpoint-uploader "
+                  "thread, which waits in queue.get. close is only called on the error path. Fix: close the uploader in a finally.",
+    "collective": "Rank 1 waits in a barrier in destroy_process_group that rank 0 never reached. Fix: call a barrier on every rank.",
+    "buzzwords": "rank 1 uploader thread non daemon queue get close only error path finally join",
+}
+
+
+@pytest.mark.timeout(300)
+def test_exit_hang_solution_passes_cheats_fail_shipped_never_exits(tmp_path):
+    """One 2-rank job (~60 s on 2 loaded cores): the solution, two cheats, then the shipped run,
+    whose uploading rank never exits (the no-progress limit, 10 s, ends it)."""
+    entry = get_lab("exit-hang")
+
+    def cheat(name, replacements):
+        return cheats.make(tmp_path, entry.name, "", base="program", replace=dict(replacements), name=f"{name}.py")
+
+    result = several(entry, tmp_path, {
+        "solution": entry.solution,
+        "daemon": cheat("daemon", EH_DAEMON),
+        "close_on_rank_1": cheat("close_on_rank_1", EH_CLOSE_ON_RANK_1)}, timeout_s=entry.lab.timeout_s,
+        run_shipped=True)
+    names, failed = of(result, "solution")
+    assert failed == {} and len(names) == 3 + 2 * 3, (names, failed)  # 3 of the training (merged), 3 per uploading rank
+    for label in ("daemon", "close_on_rank_1"):
+        _, failed = of(result, label)
+        assert EH_THREADS in _unlabelled(failed), (label, failed)
+    _, failed = of(result, "daemon")
+    assert any("'checkpoint-uploader' (daemon)" in detail for detail in failed.values()), failed
+    _, failed = of(result, "close_on_rank_1")  # passes with rank 1 uploading, fails with rank 0
+    assert {name.split(": ")[0] for name in failed} == {"rank 0 uploading every " + name.split(" every ")[1].split(":")[0]
+                                                        for name in failed}, failed
+
+    evidence = result["evidence"]  # the shipped program: rank 1's uploader thread keeps its process alive
+    assert evidence["outcome"] == "hang" and not result["passed"], evidence["summary"]
+    ranks = {rank["rank"]: rank for rank in evidence["ranks"]}
+    assert ranks[0]["exit_code"] == 0 and ranks[1]["exit_code"] is None, {r: v["exit_code"] for r, v in ranks.items()}
+    stack = ranks[1]["stack"] or ""
+    assert '"checkpoint-uploader"' in stack and "Queue.get" in stack and "_wait_for_threads" in stack, stack
+    assert diagnosed(entry, evidence, EH_ANSWERS) == {
+        "right": True, "right_zh": True, "daemon": False, "kill": False, "wrong_rank": False, "collective": False,
+        "buzzwords": False}

@@ -45,7 +45,13 @@ CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
 # name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
-HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training"}
+HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training",
+                 "_wait_for_threads": "waits for a thread at exit"}
+# A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
+# exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
+AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
+            "has not exited", "not exited"], ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出"])
+EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
 
 
 @dataclass
@@ -94,7 +100,7 @@ def _facts(evidence: dict) -> Facts | None:
     for stack in stacks(evidence):
         if stack.rank == failed:
             continue
-        place = stack.waiting_in or _failed_in(evidence, stack.rank)
+        place = stack.waiting_in or _failed_in(evidence, stack.rank) or _exited(evidence, stack.rank)
         op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
         funcs += [words for marker, words in HELPER_FRAMES.items() if marker in (raw.get(stack.rank) or "")]
@@ -120,6 +126,15 @@ def _failed_in(evidence: dict, rank: int) -> dict | None:
         if entry.get("rank") == rank and entry.get("collectives"):
             last = entry["collectives"][-1]
             return last if last.get("state") == "failed" else None
+    return None
+
+
+def _exited(evidence: dict, rank: int) -> dict | None:
+    """A rank whose process ended with code 0 (a hang at exit leaves the others waiting for one
+    that did not): placed at "exited", not with the ranks outside any collective."""
+    for entry in evidence.get("ranks") or []:
+        if entry.get("rank") == rank and entry.get("exit_code") == 0:
+            return {"op": None, "site": "exited"}
     return None
 
 
@@ -226,6 +241,8 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     names = [name.replace("_", " ") for name in group.funcs]
     if "finish" in group.funcs or "end of training" in group.funcs:
         en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
+    if "waits for a thread at exit" in group.funcs:
+        en, zh = [*en, *AT_EXIT[0]], [*zh, *AT_EXIT[1]]
     return list(en) + names, list(zh) + names
 
 
@@ -256,6 +273,8 @@ def _has_place(text: str) -> bool:
 
 
 def _place(group: Group) -> tuple[list[str], list[str]]:
+    if group.op is None and group.site == "exited":
+        return EXITED
     return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
 
 
@@ -310,6 +329,8 @@ def _group_text(group: Group, failed: bool) -> dict[str, str]:
     who = ranks_text(group.ranks)
     if failed:
         return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
+    if group.op is None and group.site == "exited":
+        return {"en": f"{who} exited", "zh": f"{who} 已经退出"}
     if group.op is None:
         return {"en": f"{who} is outside any collective", "zh": f"{who} 不在任何 collective 里"}
     # the site in backticks: shown as Markdown, `<module>` would read as a tag
