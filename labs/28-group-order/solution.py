@@ -37,7 +37,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def new_group(name: str):
+def job_group(name: str):
     """A process group of every rank, with the job's short timeout."""
     return dist.new_group(timeout=timedelta(seconds=GROUP_TIMEOUT_S), group_desc=name)
 
@@ -59,8 +59,8 @@ def make_groups(ctx, log_rank: int):
     """(gradient group, metrics group, the metrics writer on the logging rank, else None)."""
     # Every rank creates every group, in one order: new_group is matched by its order of calls,
     # so a group created first on one rank and second on another is not the same group.
-    grads = new_group("grads")
-    metrics = new_group("metrics")
+    grads = job_group("grads")
+    metrics = job_group("metrics")
     writer = MetricsWriter(ctx, metrics) if ctx.rank == log_rank else None
     return grads, metrics, writer
 

@@ -37,7 +37,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def new_group(name: str):
+def job_group(name: str):
     """A process group of every rank, with the job's short timeout."""
     return dist.new_group(timeout=timedelta(seconds=GROUP_TIMEOUT_S), group_desc=name)
 
@@ -47,7 +47,7 @@ class MetricsWriter:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.group = new_group("metrics")
+        self.group = job_group("metrics")
         self.logged: list[tuple[int, float]] = []
 
     def write(self, step: int, loss: float) -> None:
@@ -58,8 +58,8 @@ class MetricsWriter:
 def make_groups(ctx, log_rank: int):
     """(gradient group, metrics group, the metrics writer on the logging rank, else None)."""
     writer = MetricsWriter(ctx) if ctx.rank == log_rank else None
-    grads = new_group("grads")
-    metrics = writer.group if writer is not None else new_group("metrics")
+    grads = job_group("grads")
+    metrics = writer.group if writer is not None else job_group("metrics")
     return grads, metrics, writer
 
 

@@ -297,7 +297,7 @@ GO_SWAP_ON_LOGGER = [("    grads, metrics, writer = make_groups(ctx, args.log_ra
                       "    grads, metrics, writer = make_groups(ctx, args.log_rank)\n"
                       "    if writer is not None:  # the writer made them the other way round: swap them back\n"
                       "        grads, metrics = metrics, grads\n")]
-GO_ONE_GROUP = [('    metrics = new_group("metrics")\n', "    metrics = grads  # one group for both\n")]
+GO_ONE_GROUP = [('    metrics = job_group("metrics")\n', "    metrics = grads  # one group for both\n")]
 GO_SWAP_ON_RANK_1 = [("    grads, metrics, writer = make_groups(ctx, args.log_rank)\n",
                       "    grads, metrics, writer = make_groups(ctx, args.log_rank)\n"
                       "    if ctx.rank == 1:  # the default logging rank made them the other way round\n"
