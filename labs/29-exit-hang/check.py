@@ -6,9 +6,9 @@ The learner's `main` runs twice, with two different uploading ranks drawn by ran
 check, and the checkpoint interval drawn too (`check.save_every`), so "close the uploader on
 rank 1" fails. The
 weights a checkpoint must hold are the checker's own replay of every rank's batches at its step
-(replay.py). A thread the program left running is reported and then marked as a daemon here,
-so that the check ends and says so (the learner's process would wait for it at exit for ever);
-a daemon uploader fails too: it is still running, with the last checkpoint not yet written.
+(replay.py). A non-daemon thread the program left running is reported, and then the check's
+own process waits for it at exit, as the learner's does: the check ends as a hang ("runs to
+completion" fails). A daemon uploader fails too: it is still running, its last upload not done.
 """
 
 from __future__ import annotations
@@ -64,10 +64,6 @@ def check_once(ctx, program, steps: int, every: int, uploader: int, store: Path)
                   f"rank {ctx.rank}: " + ", ".join(f"thread {t.name!r} ({'daemon' if t.daemon else 'not a daemon'})"
                                                    for t in left) + " still running after main returned: "
                   "a non-daemon thread keeps the process from exiting, a daemon one dies with what it was doing")
-        for thread in left:
-            # Why a private attribute: a running thread's daemon flag cannot be set; the tutor's
-            # exit waits for non-daemon threads as the interpreter does, and this check must end.
-            thread._daemonic = True
         expected_steps = [step for step in range(steps) if (step + 1) % every == 0]
         names = [path.name for path in saved]
         if ctx.rank == uploader:

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.slow
 HARNESS = '''"""Test harness: {checker}'s own checks on several programs in one job, then one program's own run."""
 import importlib.util
 import sys
+import threading
 
 from tutor.labs import rank as lab
 from tutor.labs.rank import context
@@ -64,10 +65,16 @@ checker = load({checker!r}, "lab_checker")  # its imports (torch._dynamo) before
 ctx = lab.init()
 for label, path in {programs!r}.items():
     context._context = Labelled(ctx, label)  # what the program's own lab.init() returns meanwhile
+    before = set(threading.enumerate())
     try:
         checker.run(context._context, load(path, "program_" + label), None, lab.check_params())
     finally:
         context._context = ctx
+    for thread in set(threading.enumerate()) - before:
+        # A thread a program left (exit-hang's cheats) would keep this shared job from exiting
+        # (the rank runner joins non-daemon threads, as the interpreter does); its check has
+        # reported it. A running thread's daemon flag cannot be set, hence the private attribute.
+        thread._daemonic = True
 if {raw!r}:  # the program as `tutor lab run` runs it, with the lab's arguments: it ends the job
     label, path, args = {raw!r}
     context._context = Labelled(ctx, label)
