@@ -74,6 +74,10 @@ def _wait_for_threads() -> None:
     """
     import threading
 
+    # First what the interpreter's threading._shutdown runs before it joins: the callbacks of
+    # threading._register_atexit (concurrent.futures tells its idle workers to stop there).
+    for callback in reversed(list(getattr(threading, "_threading_atexits", []))):
+        callback()
     current = threading.current_thread()
     for thread in threading.enumerate():
         if thread is not current and thread is not threading.main_thread() and not thread.daemon:
