@@ -1,13 +1,17 @@
-"""The failure labs of issue 19: gather-sizes (an all_gather of per-rank sizes aborts one rank)
-and timeout-at-item (a process-group timeout raised at `.item()`, the hang begun by an earlier
-asynchronous collective), both ways on CPU with gloo at 2 ranks, the cheats a hostile learner
-would try, and the diagnosis graded against the shipped program's own run.
+"""The failure labs of issue 19: gather-sizes (an all_gather of per-rank sizes aborts one rank),
+timeout-at-item (a process-group timeout raised at `.item()`, the hang begun by an earlier
+asynchronous collective), eval-rank0 (a metric all-reduce inside rank-0-only evaluation),
+group-order (process groups created in different orders) and exit-hang (a non-daemon thread keeps
+a finished rank alive), both ways on CPU with gloo at 2 ranks, the cheats a hostile learner would
+try, and the diagnosis graded against the shipped program's own run.
 
 One job per lab, to keep the file cheap: it runs the lab's own checks (`run` in its check.py) on
 the solution, then on each cheat, then on the shipped program, which ends the job the way the
 lab says (a crash, a hang) and gives the evidence the diagnoses are graded against; every check
-is named `LABEL: name`. A job's cost is mostly starting torchrun and importing torch in every
-rank; a program's checks cost little. Two cheats that end a job themselves were shown to fail
+is named `LABEL: name`. The three newer labs' shipped programs run last as `tutor lab run` runs
+them (`run_shipped`: `main` with the lab's arguments), so the evidence graded is the learner's
+first run's. A job's cost is mostly starting torchrun and importing torch in every rank; a
+program's checks cost little. Two cheats that end a job themselves were shown to fail
 once, each in a job of its own, and are not rerun here (docs/labs.md): a try/except around
 gather-sizes' all_gather (gloo still aborts the receiving rank) and a longer metrics timeout in
 timeout-at-item (the job still hangs, until the no-progress limit).
