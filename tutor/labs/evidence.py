@@ -104,7 +104,7 @@ class RankState:
 
 
 def _public(entry: dict) -> dict:
-    return {key: entry.get(key) for key in ("seq", "op", "shape", "dtype", "bytes", "group", "peer", "site",
+    return {key: entry.get(key) for key in ("seq", "op", "shape", "dtype", "bytes", "group", "pg", "peer", "site",
                                             "state", "dt")}
 
 

@@ -78,6 +78,7 @@ def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict
         "children": {str(rank["rank"]): [{"pid": pid, "frames": [str(f) for f in frames]}
                                          for pid, frames in hangview.child_stacks(rank.get("stack"))]
                      for rank in evidence.get("ranks") or [] if hangview.child_stacks(rank.get("stack"))},
+        "last_collectives": _last_collectives(evidence),
         "first_divergence": None if divergence is None else {
             "kind": divergence.kind, "position": divergence.position, "text": divergence.text},
         "failure_report": (evidence.get("launcher") or {}).get("failure_report"),
@@ -86,6 +87,17 @@ def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict
     if flight_recorder and evidence.get("run_dir"):
         result["flight_recorder"] = hangtools.frtrace(evidence["run_dir"])
     return result
+
+
+def _last_collectives(evidence: dict) -> dict[str, dict]:
+    """Each rank's last recorded collective on a process group of the program's own (`pg`: its
+    name and description), when any rank's was: two groups of the same ranks, which the line-up
+    by ranks cannot tell apart, differ here, as in the flight recorder (lab group-order)."""
+    last = {str(rank["rank"]): (rank.get("collectives") or [None])[-1] for rank in evidence.get("ranks") or []}
+    if not any(call and call.get("pg") for call in last.values()):
+        return {}
+    return {rank: {"op": call["op"], "pg": call.get("pg") or "world", "site": call.get("site"), "state": call.get("state")}
+            for rank, call in last.items() if call}
 
 
 def _cell(call) -> dict | None:
@@ -119,6 +131,11 @@ def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = N
             cells = [f"{cell['op']} {cell['state']}" if cell else "—" for cell in row["ranks"].values()]
             mark = ("  ← 第一个分歧" if zh else "  ← first divergence") if row["diverges"] else ""
             lines.append("  " + str(row["position"] + 1).ljust(5) + "".join(cell.ljust(28) for cell in cells).rstrip() + mark)
+    if shown.get("last_collectives"):
+        lines += ["", "每个 rank 最后一个 collective 和它的 process group：" if zh else
+                  "Each rank's last collective and its process group:"]
+        for rank, call in shown["last_collectives"].items():
+            lines.append(f"  rank {rank}: {call['op']} on pg {call['pg']} ({call['site']}) {call['state']}")
     if shown["p2p"]:
         lines += ["", "点对点操作（最近几个，←from →to）：" if zh else "Point-to-point (the last few, ←from →to):"]
         for rank, calls in shown["p2p"].items():

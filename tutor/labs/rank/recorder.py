@@ -119,6 +119,7 @@ class Recorder:
             "dtype": str(tensors[0].dtype).replace("torch.", "") if tensors else None,
             "bytes": sum(t.numel() * t.element_size() for t in tensors),
             "group": _group_ranks(bound.get("group")),
+            "pg": _group_name(bound.get("group")),
             "peer": next((bound[name] for name in PEER_ARGS if bound.get(name) is not None), None),
             "site": _call_site(),
             "asynchronous": bool(bound.get("async_op")),
@@ -188,6 +189,18 @@ def _group_ranks(group) -> list[int] | None:
         return dist.get_process_group_ranks(group)
     except Exception:  # not a group this rank belongs to; the call will say so itself
         return None
+
+
+def _group_name(group) -> str | None:
+    """The process group's name and description ("2 (grads)"; None: the default group). Two
+    groups of the same ranks differ only by these; backends pair collectives by the name."""
+    if group is None or group is dist.group.WORLD:
+        return None
+    try:
+        name, desc = group.group_name, getattr(group, "group_desc", "") or ""
+    except Exception:  # not a group this rank belongs to, or one already destroyed
+        return None
+    return f"{name} ({desc})" if desc and desc != name else name
 
 
 def _call_site() -> str | None:
