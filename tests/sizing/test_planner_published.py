@@ -7,9 +7,11 @@ sequence parallelism. GPT shapes: f = 4h, vocabulary 51,200, sequence 2,048, A10
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tutor.sizing import Model, Train, gpu, model_preset, plan
+from tutor.sizing import Model, Parallel, Train, gpu, model_preset, plan, size
 from tutor.sizing.planner import Options
 
 A100 = gpu("a100-80gb")
@@ -131,6 +133,15 @@ def test_deepseek_v3_default_option_rank_is_stated():
     position, item = rank_of(result, 1, 16, cp=1, ep=64)
     assert position == 23 and item["recompute"] == "full" and "full recompute" in item["why"]
     assert result["best"]["recompute"] == "none"
+    # The reason names the memory that rules out no recompute, the same figure `tutor size` gives for the layout
+    # (before: only "fits only with full recompute", no number).
+    needed = re.search(r"without recompute its fullest stage needs ([0-9.]+) GB of the ([0-9.]+) GB budget",
+                       item["why"])
+    assert needed, item["why"]
+    alone = size(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360),
+                 Parallel(gpus=2048, tp=1, pp=16, ep=64, dp=128, sharding="distopt", recompute="none"), H100)
+    assert float(needed[1]) == pytest.approx(alone["memory"]["total"] / 1e9, abs=0.05)
+    assert float(needed[1]) > float(needed[2]) == pytest.approx(72.0)
 
 
 def test_plan_switches_change_the_plan(cli):

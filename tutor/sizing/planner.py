@@ -138,7 +138,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     recomputes = recompute_levels(options.flash, options.recompute)
     found, considered, evaluated = [], 0, 0
     limit = budget(hardware.gpu_mem, options.reserve)
-    evaluate = _Evaluator(model, values, hardware, options)
+    evaluate = _Evaluator(model, values, hardware, options, limit)
     # The rules are checked where they apply (TP's in the TP loop, CP's in the CP loop), so a layout a
     # rule excludes costs a count, not a check; every divisor triple is still counted as considered.
     for tp in _divisors(gpus):
@@ -234,8 +234,10 @@ class _Evaluator:
     reads are computed (chains.planner_function: memory, then FIGURES for what fits): the same derivation `tutor size`
     runs, the planner's ~100,000 configurations/s (benchmarks/bench_planner.py) depend on it."""
 
-    def __init__(self, model: Model, values: dict, hardware: Hardware, options: Options) -> None:
+    def __init__(self, model: Model, values: dict, hardware: Hardware, options: Options,
+                 limit: float | None = None) -> None:
         self.model, self.values, self.options = model, values, options
+        self.limit = budget(hardware.gpu_mem, options.reserve) if limit is None else limit
         self.gpu_mem, self.node = hardware.gpu_mem, hardware.gpus_per_node
         self.shape_known = model.layers is not None and model.hidden is not None
         self.mlp = counts_mlp(model)
@@ -322,6 +324,15 @@ class _Evaluator:
             return None
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
                          uneven, sharding, self.node, self)
+
+    def lighter_total(self, candidate: Candidate, recompute: str) -> float | None:
+        """The memory the same layout would need with a lighter recompute (the reason it ranks where it
+        does, said in `why_after`); None where that recompute has no activation row here."""
+        if not self.shape_known:
+            return None
+        found = self(candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp, recompute,
+                     candidate.microbatches, float("inf"), candidate.sharding)
+        return None if found is None else found.total
 
     def bubble(self, candidate: Candidate) -> float:
         function, (pick, constants), where = self.figures
@@ -410,8 +421,16 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         return (f"m = {other.microbatches} < 4p = {4 * other.pp}: 气泡更大；{shown} 做到了 m ≥ 4p" if zh else
                 f"m = {other.microbatches} is below 4p = {4 * other.pp}, a larger bubble; {shown} keeps m ≥ 4p")
     if RECOMPUTE_RANK[other.recompute] > RECOMPUTE_RANK[best.recompute]:
-        return (f"要 {other.recompute} recompute 才放得下（多算一遍 forward）;{shown} 不用" if zh else
-                f"fits only with {other.recompute} recompute (an extra forward); {shown} fits with "
+        lighter = other.evaluator.lighter_total(other, best.recompute)
+        budget_gb = other.evaluator.limit / 1e9
+        if zh:
+            how = "不重算" if best.recompute == "none" else f"用 {best.recompute} recompute"
+            need = "" if lighter is None else f"：{how}最满的 stage 要 {lighter / 1e9:.1f} GB，预算只有 {budget_gb:.1f} GB"
+            return f"要 {other.recompute} recompute 才放得下{need}（多算一遍 forward）；{shown} 不用"
+        how = "without recompute" if best.recompute == "none" else f"with {best.recompute} recompute"
+        need = "" if lighter is None else f" ({how} its fullest stage needs {lighter / 1e9:.1f} GB of the " \
+                                          f"{budget_gb:.1f} GB budget)"
+        return (f"fits only with {other.recompute} recompute{need}, an extra forward; {shown} fits with "
                 f"{best.recompute}")
     if other.uneven and not best.uneven:
         return (f"PP {other.pp} 分不匀层，最满的 stage 决定速度；{shown} 分得匀" if zh else
