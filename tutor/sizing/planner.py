@@ -23,7 +23,7 @@ from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
 from tutor.sizing.report import counts_mlp, size, stage_formula, trimmed_stages
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
-from tutor.sizing.rules import RESERVE, budget, pipeline_ok, recompute_levels
+from tutor.sizing.rules import RESERVE, budget, recompute_levels
 from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 
 # The reserve and the hard rules are shared with the layout grader (tutor.sizing.rules). CP splits
@@ -218,9 +218,11 @@ def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = No
 
 
 def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
-    if pp == 1 or model.layers is None or model.layers % pp or m % pp:
+    """1, and the v ≤ MAX_VPP whose p·v chunks split the layers evenly or as Llama 3 trims them."""
+    layers = model.layers
+    if pp == 1 or layers is None or m % pp:
         return [1]
-    return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
+    return [1] + [v for v in range(2, MAX_VPP + 1) if layers % (pp * v) == 0 or trimmed_stages(model, pp, v)]
 
 
 MEMORY = ("model_state", "activations", "activations_interleaved", "grads")
@@ -246,11 +248,11 @@ class _Evaluator:
         self.shape_known = model.layers is not None and model.hidden is not None
         self.mlp = counts_mlp(model)
         self.layers = model.layers
-        self.stages: dict[tuple, tuple] = {}  # (pp, v > 1) -> (stage formula, trimmed, uneven)
+        self.stages: dict[tuple, tuple] = {}  # (pp, v) -> (stage formula, trimmed, uneven)
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
         self.constants: dict[tuple, tuple] = {}  # a function's input names past the layout -> their values
-        self.entries: dict[tuple, tuple] = {}  # (tp > 1, pp, v > 1, recompute, sharding) -> functions, uneven
+        self.entries: dict[tuple, tuple] = {}  # (tp > 1, pp, v, recompute, sharding) -> functions, uneven
         # The last configuration's memory less its gradients: a lower bound on the same layout under
         # ZeRO-2, whose weights and sharded optimizer state are the distributed optimizer's and whose
         # gradients are fewer, so a layout above the limit even so is never costed (or compiled) again.
@@ -264,9 +266,9 @@ class _Evaluator:
 
     def _stage(self, pp: int, vpp: int) -> tuple:
         model = self.model
-        trimmed = vpp == 1 and trimmed_stages(model, pp)
+        trimmed = trimmed_stages(model, pp, vpp)
         uneven = self.layers is not None and self.layers % pp != 0 and not trimmed
-        found = self.stages[(pp, vpp > 1)] = (stage_formula(model, pp, self.values["seq"]), trimmed, uneven)
+        found = self.stages[(pp, vpp)] = (stage_formula(model, pp, self.values["seq"]), trimmed, uneven)
         return found
 
     def _row(self, tp: int, recompute: str) -> str | None:
@@ -305,7 +307,7 @@ class _Evaluator:
 
     def _entry(self, key: tuple, tp: int, vpp: int) -> tuple:
         _, pp, _, recompute, sharding = key
-        first_stage, trimmed, uneven = self.stages.get((pp, vpp > 1)) or self._stage(pp, vpp)
+        first_stage, trimmed, uneven = self.stages.get((pp, vpp)) or self._stage(pp, vpp)
         row = self.rows[(tp, recompute)] if (tp, recompute) in self.rows else self._row(tp, recompute)
         mode_key = (sharding, row, first_stage, trimmed, vpp > 1)
         entry = self.entries[key] = (*(self.modes.get(mode_key) or self._compile(mode_key)), uneven)
@@ -326,7 +328,7 @@ class _Evaluator:
                 if sharding == "zero2" and without_grads > limit:
                     break  # even with no gradient bytes at all it would not fit: not costed
                 evaluated += 1
-                key = (tp > 1, pp, vpp > 1, recompute, sharding if sharded else "none")
+                key = (tp > 1, pp, vpp, recompute, sharding if sharded else "none")
                 function, pick, constants, state_at, activations_at, grads_at, uneven = \
                     entries.get(key) or self._entry(key, tp, vpp)
                 out = function(*pick(row + constants))
@@ -343,9 +345,9 @@ class _Evaluator:
                  limit: float, sharding: str = "distopt") -> Candidate | None:
         """The configuration as a Candidate when its memory is within `limit`, else None."""
         # What the functions depend on besides the layout's numbers: TP only through TP > 1 (the activation
-        # row), v only through v > 1 (the schedule; the stage formula is 1F1B's or trimmed only at v = 1),
-        # so one entry serves every TP > 1 and every v > 1 of a PP (the planner's ~100,000 configurations/s).
-        key = (tp > 1, pp, vpp > 1, recompute, sharding if dp * cp > 1 else "none")
+        # row), so one entry serves every TP > 1 of a PP and v (the planner's ~100,000 configurations/s); v
+        # itself, as whether the chunks are trimmed depends on p·v.
+        key = (tp > 1, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
         function, pick, constants, state_at, activations_at, grads_at, uneven = \
             self.entries.get(key) or self._entry(key, tp, vpp)
         out = function(*pick((tp, pp, cp, ep, dp, vpp) + constants))

@@ -74,7 +74,7 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
         hardware = "hardware_flops_per_token_full" if shape_known else "hardware_flops_per_token_full_8n"
     return Mode(sharding=effective_sharding(par), activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
                 first_stage=stage_formula(model, par.pp, train.seq), stage_memory=model.params is None,
-                trimmed=par.vpp == 1 and trimmed_stages(model, par.pp),
+                trimmed=trimmed_stages(model, par.pp, par.vpp),
                 positions=model.positions,
                 lookup=lookup_kind(model, train.seq) if model.params is None else None,
                 hardware=hardware, rate=throughput.kind,

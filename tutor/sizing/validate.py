@@ -129,7 +129,14 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
         found.error("vpp-pp", "interleaving (v > 1) needs pipeline parallelism (PP > 1)",
                     "interleaved（v > 1）需要 PP > 1")
     if model.layers is not None and model.layers % (par.pp * par.vpp):
-        if par.vpp > 1:
+        if par.vpp > 1 and trimmed_stages(model, par.pp, par.vpp):
+            n = (model.layers + 2) // (par.pp * par.vpp)
+            found.warn("layers-pp-trimmed", f"{model.layers} layers over PP {par.pp} × v {par.vpp}: counted as Llama 3 "
+                       f"splits them, {n} layers per chunk and {n - 1} in the first and the last (the embedding and "
+                       "the output layer take a layer's place)",
+                       f"{model.layers} 层分到 PP {par.pp} × v {par.vpp}:按 Llama 3 的切法算，每段 {n} 层，第一段和最后一段"
+                       f"各 {n - 1} 层（embedding 和输出层各占一层的位置）")
+        elif par.vpp > 1:
             found.error("layers-pp",
                         f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
                         f"{model.layers} 层分不成 PP × v = {par.pp * par.vpp} 个相等的段")
@@ -215,12 +222,17 @@ def _features(found: Findings, train: Train, par: Parallel) -> None:
                    f"{par.sharding} 沿 DP × CP = 1 张卡切分：什么也没省，按不切分算（每个参数 16 字节）")
 
 
-def trimmed_stages(model: Model, pp: int) -> bool:
+def trimmed_stages(model: Model, pp: int, vpp: int = 1) -> bool:
     """Whether the layers split as Llama 3 split them (arXiv 2407.21783 §3.3.2): they do not split
     evenly over PP, but one layer fewer on the first and the last stage (the embedding and the output
     layer in its place) does, L + 2 = n·p. Megatron-LM does the same with
     account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split (transformer_config.py).
-    Dense Llama-style models with a counted Ψ only; interleaving keeps its own equal chunks."""
+    Interleaved (v > 1), the same over the p·v chunks: L + 2 = n·p·v with n ≥ 2, one layer fewer in the
+    first and the last chunk. Dense Llama-style models with a counted Ψ only."""
     layers = model.layers
-    return (model.arch == "llama" and not model.is_moe and model.params is None and layers is not None
-            and pp > 2 and layers % pp != 0 and (layers + 2) % pp == 0)
+    if not (model.arch == "llama" and not model.is_moe and model.params is None and layers is not None):
+        return False
+    if vpp > 1:
+        chunks = pp * vpp
+        return pp > 1 and layers % chunks != 0 and (layers + 2) % chunks == 0 and (layers + 2) // chunks >= 2
+    return pp > 2 and layers % pp != 0 and (layers + 2) % pp == 0
