@@ -19,7 +19,7 @@ def _coefficient(model: Model) -> str:
     Llama 3 405B, report.counts_mlp), else Korthikanti's 34."""
     from tutor.sizing.report import counts_mlp
 
-    if not counts_mlp(model) or model.hidden is None:
+    if not counts_mlp(model) or model.hidden is None or model.ffn is None:
         return "34"
     return f"{18 + 4 * model.ffn / model.hidden:.3g}"
 
@@ -31,15 +31,17 @@ def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
     from tutor.sizing.planner import MAX_VPP
 
     layers = model.layers
-    chunked = layers is None or any(layers % (best.pp * v) == 0 or trimmed_stages(model, best.pp, v)
-                                    for v in range(2, MAX_VPP + 1))
-    if not chunked and trimmed_stages(model, best.pp):
+    if layers is None:
+        chunked = True
+    else:
+        chunked = any(layers % (best.pp * v) == 0 or trimmed_stages(model, best.pp, v) for v in range(2, MAX_VPP + 1))
+    if layers is not None and not chunked and trimmed_stages(model, best.pp):
         return (f"{layers} layers split as Llama 3 split them ({(layers + 2) // best.pp - 1} on the first and last "
                 f"stage) do not split into PP × v chunks for v ≤ {MAX_VPP}, even so trimmed ({layers} + 2 is not a "
                 f"multiple of {best.pp}·v)",
                 f"按 Llama 3 的切法（首尾 stage 各 {(layers + 2) // best.pp - 1} 层），v ≤ {MAX_VPP} 时也分不成 PP × v 段"
                 f"（{layers} + 2 不是 {best.pp}·v 的倍数）")
-    if not chunked:
+    if layers is not None and not chunked:
         return (f"{layers} layers do not split into PP × v equal chunks for v > 1",
                 f"{layers} 层分不成 PP × v（v > 1）个相等的段")
     if best.microbatches % best.pp:

@@ -78,17 +78,22 @@ class Candidate:
     uneven: bool
     sharding: str = "distopt"
     node: int = 8
-    evaluator: object = field(default=None, repr=False, compare=False)
+    evaluator: _Evaluator | None = field(default=None, repr=False, compare=False)
 
     @property
     def bubble(self) -> float:
         """The schedule's bubble fraction, from the registry formula; worked out only when asked."""
-        return self.evaluator.bubble(self)
+        return self._evaluated().bubble(self)
 
     @property
     def slow_link_bytes(self) -> float:
         """Worked out only when asked (the listed layouts): the ranking does not read it."""
-        return self.evaluator.traffic(self)
+        return self._evaluated().traffic(self)
+
+    def _evaluated(self) -> _Evaluator:
+        if self.evaluator is None:
+            raise SizingError("this layout was not evaluated by a search (no evaluator)")
+        return self.evaluator
 
     @property
     def cp_across_nodes(self) -> int:
@@ -137,7 +142,8 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch, gpus=gpus)
     recomputes = recompute_levels(options.flash, options.recompute)
-    found, considered, evaluated = [], 0, 0
+    found: list[Candidate] = []
+    considered = evaluated = 0
     limit = budget(hardware.gpu_mem, options.reserve)
     evaluate = _Evaluator(model, values, hardware, options, limit)
     # The rules are checked where they apply (TP's in the TP loop, CP's in the CP loop), so a layout a
@@ -470,8 +476,9 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         return (f"m = {other.microbatches} < 4p = {4 * other.pp}: 气泡更大；{shown} 做到了 m ≥ 4p" if zh else
                 f"m = {other.microbatches} is below 4p = {4 * other.pp}, a larger bubble; {shown} keeps m ≥ 4p")
     if RECOMPUTE_RANK[other.recompute] > RECOMPUTE_RANK[best.recompute]:
-        lighter = other.evaluator.lighter_total(other, best.recompute)
-        budget_gb = other.evaluator.limit / 1e9
+        evaluator = other._evaluated()
+        lighter = evaluator.lighter_total(other, best.recompute)
+        budget_gb = evaluator.limit / 1e9
         if zh:
             how = "不重算" if best.recompute == "none" else f"用 {best.recompute} recompute"
             need = "" if lighter is None else f"：{how}最满的 stage 要 {lighter / 1e9:.1f} GB，预算只有 {budget_gb:.1f} GB"
