@@ -151,7 +151,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     batch, micro = train.global_batch, train.micro_batch
     layers = model.layers if model.layers is not None else gpus
     experts: dict[int, list[int]] = {}  # DP × CP -> EP sizes (the same few per search)
-    chunks: dict[tuple, list[int]] = {}  # (PP, m) -> interleaving choices
+    chunks: dict[tuple, list[int]] = {}  # (PP, p divides m) -> interleaving choices
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
             continue
@@ -174,9 +174,9 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 eps = experts.get(dp * cp)
                 if eps is None:
                     eps = experts[dp * cp] = _expert_sizes(model, dp * cp, options.ep)
-                vpps = chunks.get((pp, m))
+                vpps = chunks.get((pp, m % pp == 0))  # _chunk_counts reads m only through m mod p
                 if vpps is None:
-                    vpps = chunks[(pp, m)] = _chunk_counts(model, pp, m)
+                    vpps = chunks[(pp, m % pp == 0)] = _chunk_counts(model, pp, m)
                 for ep in eps:
                     for vpp in vpps:
                         evaluated += evaluate.layout(tp, pp, cp, ep, dp, vpp, m, recomputes, shardings, limit, found)
@@ -255,6 +255,7 @@ class _Evaluator:
         self.mlp = counts_mlp(model)
         self.layers = model.layers
         self.stages: dict[tuple, tuple] = {}  # (pp, v) -> (stage formula, trimmed, uneven)
+        self.stage_formulas: dict[int, str | None] = {}  # pp -> the most loaded stage's formula
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
         self.constants: dict[tuple, tuple] = {}  # a function's input names past the layout -> their values
@@ -274,7 +275,9 @@ class _Evaluator:
         model = self.model
         trimmed = trimmed_stages(model, pp, vpp)
         uneven = self.layers is not None and self.layers % pp != 0 and not trimmed
-        found = self.stages[(pp, vpp)] = (stage_formula(model, pp, self.values["seq"]), trimmed, uneven)
+        if pp not in self.stage_formulas:  # one per PP (stage_formula's cache hashes the whole Model, ~7 µs)
+            self.stage_formulas[pp] = stage_formula(model, pp, self.values["seq"])
+        found = self.stages[(pp, vpp)] = (self.stage_formulas[pp], trimmed, uneven)
         return found
 
     def _row(self, tp: int, recompute: str) -> str | None:
