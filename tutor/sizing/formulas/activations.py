@@ -13,9 +13,9 @@ checkpointed input is s·b·h/t per rank; transformer_config.py forbids distribu
 
 from __future__ import annotations
 
-from sympy import Min, ceiling
+from sympy import ceiling
 
-from tutor.sizing.formula import formula
+from tutor.sizing.formula import Min, formula
 from tutor.sizing.symbols import S
 
 s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
