@@ -124,6 +124,16 @@ def test_deepseek_v3_published_layout_in_the_top_five_given_its_settings():
     assert unrestricted["best"]["tp"] > 1
 
 
+def test_deepseek_v3_published_settings_can_be_typed(cli):
+    # 2,048 H800s (arXiv 2412.19437 §3.1): before, `--gpu h800` was an unknown GPU. Same memory and peaks as the
+    # H100 (only NVLink and FP64 are cut), so the same plan, with the published layout's reason in words.
+    code, planned, err = cli("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--seq", "4096",
+                             "--global-batch", "15360", "--ep", "64", "--alternatives", "30", "--json")
+    assert code == 0, err
+    published = [item for item in planned["alternatives"] if (item["tp"], item["pp"], item["ep"]) == (1, 16, 64)]
+    assert published and "without recompute its fullest stage needs 86.8 GB" in published[0]["why"]
+
+
 @pytest.mark.timeout(120)
 def test_deepseek_v3_default_option_rank_is_stated():
     # Default options (only EP 64, as published): 23rd of 25, fitting only with full recompute under the
