@@ -101,3 +101,16 @@ def test_cli_modules_do_not_import_sympy():
              "tutor.cli.build_parser()\nprint('sympy' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_help_names_every_preset_and_gpu(cli):
+    # The help of --model and --gpu is written out (the parser must not import the presets on every command);
+    # before, it left out deepseek-v3, and h800-80gb was added to the catalog with it.
+    from tutor.sizing.hardware import CATALOG
+    from tutor.sizing.presets import MODELS
+
+    for command in ("size", "plan"):
+        _, text, _ = cli(command, "--help")
+        flat = "".join(text.split())  # argparse may wrap a name at its hyphen
+        missing = [name for name in (*MODELS, *CATALOG) if name not in flat]
+        assert not missing, (command, missing)

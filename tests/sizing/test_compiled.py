@@ -54,3 +54,21 @@ def test_numeric_check_imports_no_sympy(tmp_path):
                             env={"TUTOR_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert "ok" in result.stdout
+    # Issue 18: building a content model's schema on first use costs ~45 ms of CPU (and imports
+    # importlib.metadata for pydantic's plugins), a sixth of a `tutor check`. A numeric check with its
+    # explanation shown (a right answer, --json) reads models rebuilt by the index with model_construct and
+    # validates nothing: before, the grader's built-in mistake texts were validated at import (Text built)
+    # and the explanation went out through model_dump (which builds the serializer).
+    env = {"TUTOR_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    code = ("import contextlib, io, json, sys\nfrom tutor.cli import main\nimport pydantic\n"
+            "out = io.StringIO()\nwith contextlib.redirect_stdout(out):\n"
+            "    status = main(['check', 'min-gpus-for-model-state', '200', '--json'])\n"
+            "def below(cls):\n    for sub in cls.__subclasses__():\n        yield sub\n        yield from below(sub)\n"
+            "built = [c.__qualname__ for c in below(pydantic.BaseModel) if c.__pydantic_complete__]\n"
+            "payload = json.loads(out.getvalue())\n"
+            "assert status == 0 and payload['explain']['en'] and payload['explain']['zh'], payload\n"
+            "assert not built, built\nassert 'importlib.metadata' not in sys.modules\nprint('ok')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "ok" in result.stdout
+

@@ -230,3 +230,58 @@ def test_llama3_split_counts_the_fullest_stage():
     layer = evaluate("layer_params_llama", hidden=4096, heads=32, kv_heads=8, ffn=14336)
     assert evaluate("stage_params_llama_trimmed_last", vocab=128256, **shape) == pytest.approx(
         max(2 * layer, layer + 128256 * 4096 + 4096))
+
+
+# Issue 18, item 4: interleaved 1F1B on Llama 3's trimmed split (126 layers on PP 16, v = 2 or 4) is modelled,
+# the same in `tutor size`, `tutor plan` and the playground (which draws size()'s report). Before: `size` refused
+# it ("126 layers do not split into PP × v = 32 equal chunks") yet printed L·(1 + (p−1)/(p·v)) layers' worth,
+# and the planner never tried it.
+
+def _simulated_peak(pp: int, m: int, v: int, n: int) -> int:
+    """Most layer-activations any stage holds, replayed op by op on the engine's schedule simulator (the
+    playground's): a chunk-micro-batch holds its layers from its forward's start to its backward's end;
+    the first chunk of stage 0 and the last of the last stage have one layer fewer."""
+    from tutor.sizing.pipeline_schedule import simulate
+
+    timeline, peak = simulate("interleaved", pp, m, v), 0
+    for stage in range(pp):
+        events = sorted((op.end if op.backward else op.start, -1 if op.backward else 1,
+                         n - ((stage, op.chunk) in ((0, 0), (pp - 1, v - 1))))
+                        for op in timeline.ops if op.stage == stage)
+        held = 0
+        for _, sign, layers in events:  # at equal times a backward frees before a forward takes
+            held += sign * layers
+            peak = max(peak, held)
+    return peak
+
+
+def test_interleaved_trimmed_chunks_hold_what_the_schedule_holds():
+    from tutor.sizing import evaluate
+
+    for pp, v, n in ((16, 2, 4), (16, 4, 2), (8, 2, 8), (8, 4, 4), (4, 3, 5)):
+        for m in (pp, 2 * pp, 3 * pp):
+            got = evaluate("first_stage_activations_interleaved_trimmed", act_layer=1, microbatches=m, pp=pp, vpp=v,
+                           layers=n * pp * v - 2)
+            assert got == _simulated_peak(pp, m, v, n), (pp, v, n, m)
+
+
+def test_llama3_405b_interleaved_on_pp16_is_sized_and_planned(size):
+    from tutor.sizing import Train, gpu, model_preset, plan
+
+    base = ("--model", "llama3-405b", "--gpus", "16384", "--tp", "8", "--pp", "16", "--seq", "8192",
+            "--global-batch", "2048", "--zero", "2")
+    at_p = size(*base, "--dp", "128", "--vpp", "2")  # m = 16 = p: every forward before the first backward
+    assert not at_p["errors"] and any("4 layers per chunk and 3 in the first" in w for w in at_p["warnings"])
+    per_layer = step(at_p, "activations_per_layer")
+    assert at_p["memory"]["activations"] == pytest.approx(128 * per_layer)  # was 126·(1 + 15/32) = 185 layers
+    steady = size(*base, "--cp", "2", "--dp", "64", "--vpp", "2")  # m = 32: 4·47 − min(31, 8) = 180 layers
+    assert steady["memory"]["activations"] == pytest.approx(180 * step(steady, "activations_per_layer"))
+    result = plan(model_preset("llama3-405b"), Train(seq=8192, global_batch=2048), 16384, gpu("h100"), alternatives=10)
+    interleaved = [item for item in [result["best"]] + result["alternatives"] if item["pp"] == 16 and item["vpp"] > 1]
+    assert interleaved, "PP 16 is never interleaved"
+    item = interleaved[0]
+    alone = size("--model", "llama3-405b", "--gpus", "16384", "--seq", "8192", "--global-batch", "2048",
+                 *(f"--{name}={item[name]}" for name in ("tp", "pp", "cp", "dp", "vpp")),
+                 "--recompute", item["recompute"], *(("--distributed-optimizer",) if item["sharding"] == "distopt"
+                                                     else ("--zero", item["sharding"][-1])))
+    assert not alone["errors"] and alone["memory"]["total"] == pytest.approx(item["memory"]["total"])

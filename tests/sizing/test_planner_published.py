@@ -7,9 +7,11 @@ sequence parallelism. GPT shapes: f = 4h, vocabulary 51,200, sequence 2,048, A10
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tutor.sizing import Model, Train, gpu, model_preset, plan
+from tutor.sizing import Model, Parallel, Train, gpu, model_preset, plan, size
 from tutor.sizing.planner import Options
 
 A100 = gpu("a100-80gb")
@@ -81,7 +83,9 @@ def test_plan_steps_name_the_sharding_and_the_coefficient_used():
                   options=Options(sharding="zero2"))
     text = " ".join(step["text"] for step in result["steps"])
     assert "with ZeRO-2" in text and "31·s·b·h" in text  # the row used (18 + 4f/h), not K22's 34
-    assert "counted for 1F1B only" in text  # the reason v = 1, not "does not split evenly"
+    # The reason v = 1 (issue 18, item 4: 126 layers on PP 16 interleave as Llama 3 trims them, 4 layers a chunk and
+    # 3 in the first and last; before, "counted for 1F1B only"): v = 2 needs 6.7 GB + 128 × 520 MB, over 72 GB.
+    assert "interleaved with v = 2 keeps more activations in flight: 73.3 GB, over the 72.0 GB budget" in text
 
 
 @pytest.mark.timeout(120)
@@ -120,6 +124,16 @@ def test_deepseek_v3_published_layout_in_the_top_five_given_its_settings():
     assert unrestricted["best"]["tp"] > 1
 
 
+def test_deepseek_v3_published_settings_can_be_typed(cli):
+    # 2,048 H800s (arXiv 2412.19437 §3.1): before, `--gpu h800` was an unknown GPU. Same memory and peaks as the
+    # H100 (only NVLink and FP64 are cut), so the same plan, with the published layout's reason in words.
+    code, planned, err = cli("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--seq", "4096",
+                             "--global-batch", "15360", "--ep", "64", "--alternatives", "30", "--json")
+    assert code == 0, err
+    published = [item for item in planned["alternatives"] if (item["tp"], item["pp"], item["ep"]) == (1, 16, 64)]
+    assert published and "without recompute its fullest stage needs 86.8 GB" in published[0]["why"]
+
+
 @pytest.mark.timeout(120)
 def test_deepseek_v3_default_option_rank_is_stated():
     # Default options (only EP 64, as published): 23rd of 25, fitting only with full recompute under the
@@ -131,6 +145,15 @@ def test_deepseek_v3_default_option_rank_is_stated():
     position, item = rank_of(result, 1, 16, cp=1, ep=64)
     assert position == 23 and item["recompute"] == "full" and "full recompute" in item["why"]
     assert result["best"]["recompute"] == "none"
+    # The reason names the memory that rules out no recompute, the same figure `tutor size` gives for the layout
+    # (before: only "fits only with full recompute", no number).
+    needed = re.search(r"without recompute its fullest stage needs ([0-9.]+) GB of the ([0-9.]+) GB budget",
+                       item["why"])
+    assert needed, item["why"]
+    alone = size(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360),
+                 Parallel(gpus=2048, tp=1, pp=16, ep=64, dp=128, sharding="distopt", recompute="none"), H100)
+    assert float(needed[1]) == pytest.approx(alone["memory"]["total"] / 1e9, abs=0.05)
+    assert float(needed[1]) > float(needed[2]) == pytest.approx(72.0)
 
 
 def test_plan_switches_change_the_plan(cli):

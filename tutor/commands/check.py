@@ -57,7 +57,7 @@ def run(args) -> int:
         from tutor.grading import draw
 
         payload["expected"] = expected_answer(question, step, draw(question, seed))
-    payload["explain"] = step.explain.model_dump() if step.explain is not None and reveal else None
+    payload["explain"] = {"en": step.explain.en, "zh": step.explain.zh} if step.explain is not None and reveal else None
     try:
         payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
     except StoreError as error:  # the verdict stands; the learner is told why it was not kept

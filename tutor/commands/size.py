@@ -42,7 +42,7 @@ def _fraction(text: str) -> float:
 def add_model_train_flags(parser) -> None:
     model = parser.add_argument_group("model")
     model.add_argument("--model", metavar="PRESET", help="llama3-8b, llama3-70b, llama3-405b, gpt3-175b, "
-                       "mixtral-8x7b, lesson-70b, dense-1t")
+                       "mixtral-8x7b, deepseek-v3, lesson-70b, dense-1t")
     model.add_argument("--params", type=_number, help="parameter count: 70e9, 70B, 1T")
     for flag, text in (("--layers", "transformer layers"), ("--hidden", "hidden size"), ("--heads", "attention heads"),
                        ("--kv-heads", "key/value heads (GQA)"), ("--ffn", "MLP hidden size"),
@@ -59,8 +59,8 @@ def add_model_train_flags(parser) -> None:
 
 def add_hardware_flags(parser) -> None:
     hardware = parser.add_argument_group("hardware")
-    hardware.add_argument("--gpu", metavar="NAME", help="a100-40gb, a100-80gb, h100-80gb (default), h200-141gb, "
-                          "b200-192gb, or an alias like h100")
+    hardware.add_argument("--gpu", metavar="NAME", help="a100-40gb, a100-80gb, h100-80gb (default), h800-80gb, "
+                          "h200-141gb, b200-192gb, or an alias like h100")
     hardware.add_argument("--gpu-mem-gb", type=_number, help="memory per GPU in GB (1e9 bytes)")
     hardware.add_argument("--peak-tflops", type=_number, help="dense BF16 peak per GPU")
     rate = parser.add_mutually_exclusive_group()

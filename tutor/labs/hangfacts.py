@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from tutor.content.models import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.hangview import own_process as hangview_own
 from tutor.labs.hangview import ranks_text, stacks
 
 OP_PHRASES = {
@@ -45,7 +46,16 @@ CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
 # name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
-HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training"}
+HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training",
+                 "_wait_for_threads": "waits for a thread at exit"}
+# A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
+# exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
+AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
+            "has not exited", "not exited"], ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出"])
+EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
+# Library frames that name a place the program's own frames do not: a main thread waiting for its
+# DataLoader's next batch is in torch's dataloader.py, under the program's `next(...)` line.
+LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader")}
 
 
 @dataclass
@@ -94,10 +104,12 @@ def _facts(evidence: dict) -> Facts | None:
     for stack in stacks(evidence):
         if stack.rank == failed:
             continue
-        place = stack.waiting_in or _failed_in(evidence, stack.rank)
+        place = stack.waiting_in or _failed_in(evidence, stack.rank) or _exited(evidence, stack.rank)
         op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
-        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in (raw.get(stack.rank) or "")]
+        own = hangview_own(raw.get(stack.rank) or "")
+        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own]
+        funcs += [word for marker, words in LIBRARY_PLACES.items() if marker in own for word in words]
         group = by_place.setdefault((op, site), Group([], op, site, []))
         group.ranks.append(stack.rank)
         group.funcs = sorted(set(group.funcs) | set(funcs))
@@ -120,6 +132,15 @@ def _failed_in(evidence: dict, rank: int) -> dict | None:
         if entry.get("rank") == rank and entry.get("collectives"):
             last = entry["collectives"][-1]
             return last if last.get("state") == "failed" else None
+    return None
+
+
+def _exited(evidence: dict, rank: int) -> dict | None:
+    """A rank whose process ended with code 0 (a hang at exit leaves the others waiting for one
+    that did not): placed at "exited", not with the ranks outside any collective."""
+    for entry in evidence.get("ranks") or []:
+        if entry.get("rank") == rank and entry.get("exit_code") == 0:
+            return {"op": None, "site": "exited"}
     return None
 
 
@@ -226,6 +247,8 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     names = [name.replace("_", " ") for name in group.funcs]
     if "finish" in group.funcs or "end of training" in group.funcs:
         en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
+    if "waits for a thread at exit" in group.funcs:
+        en, zh = [*en, *AT_EXIT[0]], [*zh, *AT_EXIT[1]]
     return list(en) + names, list(zh) + names
 
 
@@ -256,18 +279,27 @@ def _has_place(text: str) -> bool:
 
 
 def _place(group: Group) -> tuple[list[str], list[str]]:
+    if group.op is None and group.site == "exited":
+        return EXITED
     return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
-                   others: list[Group], culprit: bool = False) -> tuple[bool, bool]:
-    """(named, placed): some clause names exactly these ranks; one such clause puts them in their
-    place and no other group's, and none puts them only in another group's place."""
+                   others: list[Group], culprit: bool = False, twins: list[Group] = ()) -> tuple[bool, bool, bool]:
+    """(named, placed, misplaced): some clause names exactly these ranks; one such clause puts them in their
+    place and no other group's, and none puts them only in another group's place.
+
+    `twins`: the other groups waiting in the same collective at another site (rank 0 in the
+    all-reduce inside `evaluate`, the others in the gradient all-reduce in `backward`); the op
+    names neither, so between twins only the functions on their stacks tell the places apart."""
     own = _place(group)
     named = placed = wrong = decided = False
     for unit in units:
         if not _names_ranks(group.ranks, unit, world_size, majority):
-            if culprit and _numbered(unit) and subject_ranks(unit, world_size) and _covers(own, unit) and not any(
+            # between twins: this group's function named, and not the twin's own place as well
+            in_own = (_place_specific(group, unit) and not any(_place_specific(twin, unit) for twin in twins)
+                      if twins else _covers(own, unit))
+            if culprit and _numbered(unit) and subject_ranks(unit, world_size) and in_own and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
                 wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
@@ -275,11 +307,17 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
         if decided:
             continue  # the first clause that places them decides; later ones explain ("rank 0 broadcasts first")
         elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
+        elsewhere |= any(_place_specific(twin, unit) for twin in twins) and not _place_specific(group, unit)
         if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
     return named, placed and not wrong, wrong
+
+
+def _twins(group: Group, found: Facts) -> list[Group]:
+    return [other for other in found.groups if other is not group and group.op and other.op == group.op
+            and other.site != group.site]
 
 
 def _numbered(unit: str) -> bool:
@@ -297,6 +335,8 @@ def _group_text(group: Group, failed: bool) -> dict[str, str]:
     who = ranks_text(group.ranks)
     if failed:
         return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
+    if group.op is None and group.site == "exited":
+        return {"en": f"{who} exited", "zh": f"{who} 已经退出"}
     if group.op is None:
         return {"en": f"{who} is outside any collective", "zh": f"{who} 不在任何 collective 里"}
     # the site in backticks: shown as Markdown, `<module>` would read as a tag
@@ -338,7 +378,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         # "the others" names the rest.
         named, placed, misplaced = _said_together(group, units, found.world_size,
                                                   majority=index > 0 and not majority_groups(found), others=others,
-                                                  culprit=not (index > 0 and not majority_groups(found)))
+                                                  culprit=not (index > 0 and not majority_groups(found)),
+                                                  twins=_twins(group, found))
         wrong_culprit |= misplaced and not placed
         total += 2.0
         gained += 2.0 if placed else 0.0
@@ -352,7 +393,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
             continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
         others = [other for other in found.groups if other is not group and other.op != group.op]
-        named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others)
+        named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others,
+                                          twins=_twins(group, found))
         total += 1.0
         gained += 1.0 if placed else 0.0
         if placed:

@@ -35,8 +35,9 @@ class Mode:
     """Memory counts that stage. False when Ψ is stated rather than counted (the lesson's round 1T):
     the stated Ψ's even split is used, and the stage count only feeds the first-stage note."""
     trimmed: bool = False
-    """Pipeline stages trimmed as in Llama 3 (one layer fewer on the first and last): the activation
-    formula of that split (first_stage_activations_trimmed); `first_stage` names its stage count."""
+    """Pipeline stages (or, interleaved, chunks) trimmed as in Llama 3 (one layer fewer on the first and
+    last): the activation formula of that split (first_stage_activations_trimmed, or
+    first_stage_activations_interleaved_trimmed); `first_stage` names its stage count."""
     positions: int | None = None
     """GPT's learned position rows when the model fixes them (GPT-3: 2048), else the sequence length."""
     lookup: str | None = None
@@ -123,7 +124,8 @@ def _activations(mode: Mode) -> list[Link]:
         per_layer = link("activations_per_layer", mode.activation_row)
     else:
         per_layer = link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"])
-    first_stage = ("first_stage_activations_interleaved" if mode.interleaved else
+    first_stage = (("first_stage_activations_interleaved_trimmed" if mode.trimmed else
+                    "first_stage_activations_interleaved") if mode.interleaved else
                    "first_stage_activations_trimmed" if mode.trimmed else "first_stage_activations")
     return [per_layer, link("activations", first_stage, act_layer=ref("activations_per_layer"))]
 
@@ -198,9 +200,11 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
     links = [link("params_per_gpu", "moe_params_per_gpu" if mode.moe else "params_per_gpu")]
     links += _stage_links(mode) + _memory(mode) + [link("microbatches", "microbatches")]
     if mode.activation_row is not None:
+        # `trimmed` is the split of the mode's own schedule (report.mode_for: trimmed_stages(model, p, v)); the
+        # planner reads the output of that schedule only.
         links += _activations(Mode(activation_row=mode.activation_row, trimmed=mode.trimmed))
-        links.append(link("activations_interleaved", "first_stage_activations_interleaved",
-                          act_layer=ref("activations_per_layer")))
+        links.append(link("activations_interleaved", "first_stage_activations_interleaved_trimmed" if mode.trimmed
+                          else "first_stage_activations_interleaved", act_layer=ref("activations_per_layer")))
     links += [link("bubble", "bubble_fraction"),
               link("bubble_interleaved", "bubble_fraction_interleaved"), link("bubble_wallclock", "bubble_wallclock"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]

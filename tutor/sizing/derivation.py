@@ -63,9 +63,9 @@ class Derivation:
         self.inputs = tuple(name for name in SYMBOLS if name in used)
 
     @cached_property
-    def _bound(self) -> dict[tuple[str, str], Callable[..., float]]:
+    def _bound(self) -> dict[tuple[str, str], tuple[list[sympy.Symbol], Callable[..., float]]]:
         # Bind expressions that are more than a plain name, compiled once.
-        compiled = {}
+        compiled: dict[tuple[str, str], tuple[list[sympy.Symbol], Callable[..., float]]] = {}
         for output, exprs in self.binding.items():
             for name, expr in exprs.items():
                 if not isinstance(expr, sympy.Symbol):

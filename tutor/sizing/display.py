@@ -44,7 +44,7 @@ def compatible(result_unit: str, display_unit: str) -> bool:
     """Whether a formula's result can be shown in `display_unit` (plain shows anything)."""
     shown = DISPLAY_UNITS.get(display_unit)
     base = RESULT_BASE.get(result_unit)
-    return bool(shown and base) and shown[0] in ("any", base[0])
+    return shown is not None and base is not None and shown[0] in ("any", base[0])
 
 
 def format_value(value: float, unit: str, digits: int = 1, lang: str = "en", *, from_unit: str | None = None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tutor.sizing import compiled_formulas as generated
 from tutor.sizing.display import format_auto
@@ -32,6 +32,7 @@ class Value(float):
     """A float that remembers its unit, so `format_value` converts hours and days correctly."""
 
     __slots__ = ("unit",)
+    unit: str
 
     def __new__(cls, number: float, unit: str) -> Value:
         value = super().__new__(cls, number)
@@ -43,13 +44,14 @@ def compiled(name: str) -> Callable[..., float]:
     """The formula as a plain Python function of its inputs, in `Formula.symbols` order: the
     generated module (tutor.sizing.generate), so no SymPy is imported to evaluate a number."""
     try:
-        return generated.FUNCTIONS[name]
+        function = cast("Callable[..., float]", generated.FUNCTIONS[name])  # generated code, typed here
     except KeyError:
         from tutor.sizing import registry
 
         registry.get(name)  # an unknown name: SizingError with the closest names
         raise SizingError(f"formula {name!r} is not in tutor/sizing/compiled_formulas.py: run "
                           "`python -m tutor.sizing.generate`") from None
+    return function
 
 
 def signature(name: str) -> tuple[tuple[str, ...], str]:
@@ -57,6 +59,7 @@ def signature(name: str) -> tuple[tuple[str, ...], str]:
     found = generated.FORMULAS.get(name)
     if found is None:
         compiled(name)  # raises the right error
+        raise SizingError(f"formula {name!r} has no signature in tutor/sizing/compiled_formulas.py")
     return found
 
 
@@ -175,6 +178,13 @@ def model_values(model: Model, seq: int | None = None) -> dict[str, float]:
     return values
 
 
+def _needed(value: float | None, name: str) -> float:
+    """A shape input a MoE's counts cannot do without (model_values checks the shape first)."""
+    if value is None:
+        raise SizingError(f"a mixture of experts needs its {name} (--{name})")
+    return value
+
+
 def moe_values(model: Model) -> dict[str, float]:
     """A Llama-style MoE counted by the general formulas: attention (GQA or MLA) per layer, leading
     dense layers, routed and shared experts of their own width."""
@@ -184,9 +194,12 @@ def moe_values(model: Model) -> dict[str, float]:
                              v_dim=model.v_dim)
     else:
         attention = evaluate("attention_params_gqa", hidden=model.hidden, heads=model.heads, kv_heads=model.kv)
-    shape = {"layers": model.layers, "dense_layers": model.dense_layers, "hidden": model.hidden, "ffn": model.ffn,
-             "expert_ffn": model.expert_ffn or model.ffn, "experts": model.experts,
-             "shared_experts": model.shared_experts, "vocab": model.vocab, "attn_params": float(attention)}
+    shape: dict[str, float] = {
+        "layers": _needed(model.layers, "layers"), "dense_layers": model.dense_layers,
+        "hidden": _needed(model.hidden, "hidden"), "ffn": _needed(model.ffn, "ffn"),
+        "expert_ffn": _needed(model.expert_ffn or model.ffn, "ffn"), "experts": model.experts,
+        "shared_experts": model.shared_experts, "vocab": _needed(model.vocab, "vocab"),
+        "attn_params": float(attention)}
     return {**shape, "params": evaluate("params_moe", **shape),
             "active_params": evaluate("active_params_moe", **shape, top_k=model.top_k),
             "expert_params": evaluate("expert_params_moe", **{key: shape[key] for key in

@@ -23,6 +23,12 @@ CATALOG: dict[str, tuple] = {
     "a100-40gb": (40e9, 312e12, None, 8, _A100),
     "a100-80gb": (80e9, 312e12, None, 8, _A100),
     "h100-80gb": (80e9, 989e12, 1979e12, 8, _H100),
+    # DeepSeek-V3 trained on 2,048 of these (arXiv 2412.19437 §3.1). The same GH100 die, memory and tensor-core
+    # peaks as the H100 SXM; only NVLink (400 GB/s bidirectional, against 900) and FP64 are cut, neither of which
+    # the engine's memory and FLOP figures read.
+    "h800-80gb": (80e9, 989e12, 1979e12, 8,
+                  "aiwiki.ai/wiki/nvidia_h800 (H100's GH100 silicon and peaks, NVLink cut to 400 GB/s); DeepSeek-V3 "
+                  "technical report (arXiv 2412.19437) §3.1: 2,048 H800 GPUs, 8 per node over NVLink"),
     "h200-141gb": (141e9, 989e12, 1979e12, 8,
                    "stas00/ml-engineering note 16 (nvidia.com/en-us/data-center/h200/): H100 compute, 141 GB"),
     # The name follows the 192 GB figure usually quoted; the DGX B200 datasheet gives 1,440 GB for
@@ -33,7 +39,7 @@ CATALOG: dict[str, tuple] = {
 ALIASES = {
     "a100": "a100-80gb", "a100-40": "a100-40gb", "a100-80": "a100-80gb",
     "h100": "h100-80gb", "h100-sxm": "h100-80gb", "h100-80": "h100-80gb",
-    "h200": "h200-141gb", "h200-sxm": "h200-141gb", "b200": "b200-192gb",
+    "h800": "h800-80gb", "h800-sxm": "h800-80gb", "h200": "h200-141gb", "h200-sxm": "h200-141gb", "b200": "b200-192gb",
 }
 
 

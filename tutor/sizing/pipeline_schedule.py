@@ -104,7 +104,7 @@ def simulate(kind: str, stages: int, microbatches: int, chunks: int = 1) -> Time
     orders = [_stage_order(kind, stage, p, m, v) for stage in range(p)]
     position = [0] * p
     stage_free = [0] * p
-    done: dict[tuple[int, int, int, bool], int] = {}  # (virtual stage, mb, chunk-less key, backward) -> end
+    done: dict[tuple[int, int, bool], int] = {}  # (virtual stage, micro-batch, backward) -> end
     ops: list[Op] = []
     last_virtual = p * v - 1
     while any(position[stage] < len(orders[stage]) for stage in range(p)):
@@ -114,6 +114,7 @@ def simulate(kind: str, stages: int, microbatches: int, chunks: int = 1) -> Time
                 continue
             microbatch, chunk, backward = orders[stage][position[stage]]
             virtual = chunk * p + stage  # chunk c of stage s is virtual stage c·p + s
+            needed: tuple[int, int, bool] | None
             if backward:
                 needed = (virtual + 1, microbatch, True) if virtual < last_virtual else (virtual, microbatch, False)
             else:

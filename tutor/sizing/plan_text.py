@@ -19,7 +19,7 @@ def _coefficient(model: Model) -> str:
     Llama 3 405B, report.counts_mlp), else Korthikanti's 34."""
     from tutor.sizing.report import counts_mlp
 
-    if not counts_mlp(model) or model.hidden is None:
+    if not counts_mlp(model) or model.hidden is None or model.ffn is None:
         return "34"
     return f"{18 + 4 * model.ffn / model.hidden:.3g}"
 
@@ -28,19 +28,46 @@ def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
     """The reason the plan's pipeline is not interleaved, the one that applies."""
     from tutor.sizing.validate import trimmed_stages
 
-    if trimmed_stages(model, best.pp):
-        return (f"{model.layers} layers split as Llama 3 split them ({(model.layers + 2) // best.pp - 1} on the first "
-                "and last stage) are counted for 1F1B only, not interleaved",
-                f"按 Llama 3 的切法（首尾 stage 各 {(model.layers + 2) // best.pp - 1} 层）只按 1F1B 算，"
-                "不算 interleaved")
-    if model.layers is not None and model.layers % best.pp:
-        return (f"{model.layers} layers do not split into PP × v equal chunks for v > 1",
-                f"{model.layers} 层分不成 PP × v（v > 1）个相等的段")
+    from tutor.sizing.planner import MAX_VPP
+
+    layers = model.layers
+    if layers is None:
+        chunked = True
+    else:
+        chunked = any(layers % (best.pp * v) == 0 or trimmed_stages(model, best.pp, v) for v in range(2, MAX_VPP + 1))
+    if layers is not None and not chunked and trimmed_stages(model, best.pp):
+        return (f"{layers} layers split as Llama 3 split them ({(layers + 2) // best.pp - 1} on the first and last "
+                f"stage) do not split into PP × v chunks for v ≤ {MAX_VPP}, even so trimmed ({layers} + 2 is not a "
+                f"multiple of {best.pp}·v)",
+                f"按 Llama 3 的切法（首尾 stage 各 {(layers + 2) // best.pp - 1} 层），v ≤ {MAX_VPP} 时也分不成 PP × v 段"
+                f"（{layers} + 2 不是 {best.pp}·v 的倍数）")
+    if layers is not None and not chunked:
+        return (f"{layers} layers do not split into PP × v equal chunks for v > 1",
+                f"{layers} 层分不成 PP × v（v > 1）个相等的段")
     if best.microbatches % best.pp:
         return (f"m = {best.microbatches} is not a multiple of p = {best.pp}, which interleaving needs",
                 f"m = {best.microbatches} 不是 p = {best.pp} 的整数倍，interleaved 需要整数倍")
+    tried = _interleaved_total(model, best)
+    if tried is not None and tried[1] > best.evaluator.limit:
+        v, total, limit = tried[0], tried[1] / 1e9, best.evaluator.limit / 1e9
+        return (f"interleaved with v = {v} keeps more activations in flight: {total:.1f} GB, over the "
+                f"{limit:.1f} GB budget",
+                f"v = {v} 的 interleaved 在途的 activation 更多：要 {total:.1f} GB，超出 {limit:.1f} GB 的预算")
     return ("the interleaved schedule keeps more activations in flight and does not fit, or does not help here",
             "interleaved 在途的 activation 更多，放不下或没有好处")
+
+
+def _interleaved_total(model: Model, best) -> tuple[int, float] | None:
+    """(v, memory) of the best layout interleaved with the smallest v its layers allow, or None."""
+    from tutor.sizing.planner import _chunk_counts
+
+    chunks = [v for v in _chunk_counts(model, best.pp, best.microbatches) if v > 1]
+    evaluator = getattr(best, "evaluator", None)
+    if not chunks or evaluator is None:
+        return None
+    found = evaluator(best.tp, best.pp, best.cp, best.ep, best.dp, chunks[0], best.recompute, best.microbatches,
+                      float("inf"), best.sharding)
+    return None if found is None else (chunks[0], found.total)
 
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,

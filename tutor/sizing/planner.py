@@ -23,7 +23,7 @@ from tutor.sizing.hardware import gpu
 from tutor.sizing.plan_text import plan_steps
 from tutor.sizing.report import counts_mlp, size, stage_formula, trimmed_stages
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
-from tutor.sizing.rules import RESERVE, budget, pipeline_ok, recompute_levels
+from tutor.sizing.rules import RESERVE, budget, recompute_levels
 from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, validate_config
 
 # The reserve and the hard rules are shared with the layout grader (tutor.sizing.rules). CP splits
@@ -78,17 +78,22 @@ class Candidate:
     uneven: bool
     sharding: str = "distopt"
     node: int = 8
-    evaluator: object = field(default=None, repr=False, compare=False)
+    evaluator: _Evaluator | None = field(default=None, repr=False, compare=False)
 
     @property
     def bubble(self) -> float:
         """The schedule's bubble fraction, from the registry formula; worked out only when asked."""
-        return self.evaluator.bubble(self)
+        return self._evaluated().bubble(self)
 
     @property
     def slow_link_bytes(self) -> float:
         """Worked out only when asked (the listed layouts): the ranking does not read it."""
-        return self.evaluator.traffic(self)
+        return self._evaluated().traffic(self)
+
+    def _evaluated(self) -> _Evaluator:
+        if self.evaluator is None:
+            raise SizingError("this layout was not evaluated by a search (no evaluator)")
+        return self.evaluator
 
     @property
     def cp_across_nodes(self) -> int:
@@ -112,7 +117,8 @@ class Candidate:
         of Parallel Mappings") prefers PP before TP and EP once a MoE spans nodes, and EP over TP. Taking
         the smallest TP first for every MoE was tried and reverted: Mixtral on 16 H100 became TP 1 PP 16
         EP 1, against the guide's own "minimise model parallelism" and the grader's EP > 1 rule."""
-        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven, self.cp_across_nodes,
+        return (self.below_4p, RECOMPUTE_RANK[self.recompute], self.uneven,
+                self.cp if self.tp * self.cp > self.node else 1,  # cp_across_nodes, inline: the sort's hot path
                 SHARDING_RANK[self.sharding], self.pp, self.tp, self.cp, self.ep, -self.vpp, -self.headroom)
 
 
@@ -136,11 +142,16 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch, gpus=gpus)
     recomputes = recompute_levels(options.flash, options.recompute)
-    found, considered, evaluated = [], 0, 0
+    found: list[Candidate] = []
+    considered = evaluated = 0
     limit = budget(hardware.gpu_mem, options.reserve)
-    evaluate = _Evaluator(model, values, hardware, options)
+    evaluate = _Evaluator(model, values, hardware, options, limit)
     # The rules are checked where they apply (TP's in the TP loop, CP's in the CP loop), so a layout a
     # rule excludes costs a count, not a check; every divisor triple is still counted as considered.
+    batch, micro = train.global_batch, train.micro_batch
+    layers = model.layers if model.layers is not None else gpus
+    experts: dict[int, list[int]] = {}  # DP × CP -> EP sizes (the same few per search)
+    chunks: dict[tuple, list[int]] = {}  # (PP, p divides m) -> interleaving choices
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
             continue
@@ -150,28 +161,27 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
         for cp in _divisors(gpus // tp):
             pps = _divisors(gpus // (tp * cp))
             considered += len(pps)
-            if not _cp_allowed(train, cp):
+            # m = B·TP·CP·PP/(G·b), so m ≥ p holds for every PP of this (TP, CP) or for none (rules.pipeline_ok)
+            if batch * tp * cp < gpus * micro or not _cp_allowed(train, cp):
                 continue
             for pp in pps:
-                if model.layers is not None and pp > model.layers:
+                if pp > layers:
                     break  # divisors ascend
                 dp = gpus // (tp * cp * pp)
-                if not pipeline_ok(train.global_batch, dp, train.micro_batch, pp):
+                if batch % (dp * micro):
                     continue
-                m = train.global_batch // (dp * train.micro_batch)
-                for ep in _expert_sizes(model, dp * cp, options.ep):
-                    for vpp in _chunk_counts(model, pp, m):
-                        for recompute in recomputes:
-                            evaluate.without_grads = 0.0  # a bound from this configuration only
-                            for sharding in shardings:  # the first that fits: the later ones move more bytes
-                                if sharding == "zero2" and evaluate.without_grads > limit:
-                                    break  # even with no gradient bytes at all it would not fit: not costed
-                                candidate = evaluate(tp, pp, cp, ep, dp, vpp, recompute, m, limit, sharding)
-                                evaluated += 1
-                                if candidate is not None:
-                                    found.append(candidate)
-                                    break
-    return sorted(found, key=Candidate.key), considered, evaluated
+                m = batch // (dp * micro)
+                eps = experts.get(dp * cp)
+                if eps is None:
+                    eps = experts[dp * cp] = _expert_sizes(model, dp * cp, options.ep)
+                vpps = chunks.get((pp, m % pp == 0))  # _chunk_counts reads m only through m mod p
+                if vpps is None:
+                    vpps = chunks[(pp, m % pp == 0)] = _chunk_counts(model, pp, m)
+                for ep in eps:
+                    for vpp in vpps:
+                        evaluated += evaluate.layout(tp, pp, cp, ep, dp, vpp, m, recomputes, shardings, limit, found)
+    found.sort(key=Candidate.key)
+    return found, considered, evaluated
 
 
 def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
@@ -214,9 +224,11 @@ def _expert_sizes(model: Model, dp_cp: int, allowed: tuple[int, ...] | None = No
 
 
 def _chunk_counts(model: Model, pp: int, m: int) -> list[int]:
-    if pp == 1 or model.layers is None or model.layers % pp or m % pp:
+    """1, and the v ≤ MAX_VPP whose p·v chunks split the layers evenly or as Llama 3 trims them."""
+    layers = model.layers
+    if pp == 1 or layers is None or m % pp:
         return [1]
-    return [v for v in _divisors(model.layers // pp) if v <= MAX_VPP]
+    return [1] + [v for v in range(2, MAX_VPP + 1) if layers % (pp * v) == 0 or trimmed_stages(model, pp, v)]
 
 
 MEMORY = ("model_state", "activations", "activations_interleaved", "grads")
@@ -234,16 +246,20 @@ class _Evaluator:
     reads are computed (chains.planner_function: memory, then FIGURES for what fits): the same derivation `tutor size`
     runs, the planner's ~100,000 configurations/s (benchmarks/bench_planner.py) depend on it."""
 
-    def __init__(self, model: Model, values: dict, hardware: Hardware, options: Options) -> None:
+    def __init__(self, model: Model, values: dict, hardware: Hardware, options: Options,
+                 limit: float | None = None) -> None:
         self.model, self.values, self.options = model, values, options
+        self.limit = budget(hardware.gpu_mem, options.reserve) if limit is None else limit
         self.gpu_mem, self.node = hardware.gpu_mem, hardware.gpus_per_node
         self.shape_known = model.layers is not None and model.hidden is not None
         self.mlp = counts_mlp(model)
         self.layers = model.layers
-        self.stages: dict[tuple, tuple] = {}  # (pp, vpp) -> (stage formula, trimmed, uneven)
+        self.stages: dict[tuple, tuple] = {}  # (pp, v) -> (stage formula, trimmed, uneven)
+        self.stage_formulas: dict[int, str | None] = {}  # pp -> the most loaded stage's formula
         self.rows: dict[tuple, str | None] = {}  # (tp, recompute) -> activation row
         self.modes: dict[tuple, tuple] = {}  # the mode's distinct parts -> compiled functions
-        self.entries: dict[tuple, tuple] = {}  # (tp, pp, v, recompute, sharded) -> functions, uneven
+        self.constants: dict[tuple, tuple] = {}  # a function's input names past the layout -> their values
+        self.entries: dict[tuple, tuple] = {}  # (tp > 1, pp, v, recompute, sharding) -> functions, uneven
         # The last configuration's memory less its gradients: a lower bound on the same layout under
         # ZeRO-2, whose weights and sharded optimizer state are the distributed optimizer's and whose
         # gradients are fewer, so a layout above the limit even so is never costed (or compiled) again.
@@ -257,9 +273,11 @@ class _Evaluator:
 
     def _stage(self, pp: int, vpp: int) -> tuple:
         model = self.model
-        trimmed = vpp == 1 and trimmed_stages(model, pp)
+        trimmed = trimmed_stages(model, pp, vpp)
         uneven = self.layers is not None and self.layers % pp != 0 and not trimmed
-        found = self.stages[(pp, vpp)] = (stage_formula(model, pp, self.values["seq"]), trimmed, uneven)
+        if pp not in self.stage_formulas:  # one per PP (stage_formula's cache hashes the whole Model, ~7 µs)
+            self.stage_formulas[pp] = stage_formula(model, pp, self.values["seq"])
+        found = self.stages[(pp, vpp)] = (self.stage_formulas[pp], trimmed, uneven)
         return found
 
     def _row(self, tp: int, recompute: str) -> str | None:
@@ -269,20 +287,16 @@ class _Evaluator:
         return row
 
     def _compile(self, key: tuple) -> tuple:
-        sharding, row, first_stage, trimmed, interleaved = key
+        """(function, picker, constants, model_state, activations and grads positions) of one mode: the
+        compiled parts come from `_memory_function`, shared by every search; the constants are this one's."""
         model = self.model
-        mode = Mode(sharding=sharding, activation_row=row, moe=model.is_moe,
-                    attention=self.shape_known, heads=self.shape_known and model.heads is not None,
-                    first_stage=first_stage, stage_memory=model.params is None, trimmed=trimmed,
-                    positions=model.positions)
-        schedule = "_interleaved" if interleaved else ""
-        # Memory first, for every configuration (one function for both schedules, so a mode compiles
-        # once); the ranking's figures only for those that fit.
-        function, sources, where = self._sources(planner_function(mode, MEMORY))
-        activations = where.get("activations" + schedule)
-        entry = ((function, sources, where["model_state"], activations, where["grads"]), self.figures,
-                 "bubble" + schedule)
-        self.modes[key] = entry
+        function, pick, constant_names, state_at, activations_at, grads_at = _memory_function(
+            *key, model.is_moe, self.shape_known, self.shape_known and model.heads is not None, model.params is None,
+            model.positions)
+        constants = self.constants.get(constant_names)
+        if constants is None:
+            constants = self.constants[constant_names] = tuple(self.values[name] for name in constant_names)
+        entry = self.modes[key] = (function, pick, constants, state_at, activations_at, grads_at)
         return entry
 
     def _sources(self, compiled: tuple) -> tuple:
@@ -300,34 +314,89 @@ class _Evaluator:
         return _slow_link_bytes(out, where, layout, self.layers, candidate.microbatches, self.node,
                                 candidate.sharding)
 
-    def _entry(self, key: tuple) -> tuple:
-        tp, pp, vpp, recompute, sharding = key
+    def _entry(self, key: tuple, tp: int, vpp: int) -> tuple:
+        _, pp, _, recompute, sharding = key
         first_stage, trimmed, uneven = self.stages.get((pp, vpp)) or self._stage(pp, vpp)
         row = self.rows[(tp, recompute)] if (tp, recompute) in self.rows else self._row(tp, recompute)
         mode_key = (sharding, row, first_stage, trimmed, vpp > 1)
         entry = self.entries[key] = (*(self.modes.get(mode_key) or self._compile(mode_key)), uneven)
         return entry
 
+    def layout(self, tp: int, pp: int, cp: int, ep: int, dp: int, vpp: int, m: int, recomputes: tuple[str, ...],
+               shardings: tuple[str, ...], limit: float, found: list) -> int:
+        """Evaluates one layout under each recompute, lightest first, with the first sharding that fits
+        (the later ones move more bytes); appends what fits to `found`; returns how many configurations
+        it evaluated. The body of `__call__` inline: this loop is the search's hot path."""
+        evaluated = 0
+        row = (tp, pp, cp, ep, dp, vpp)
+        sharded = dp * cp > 1
+        entries = self.entries
+        for recompute in recomputes:
+            without_grads = 0.0  # a bound from this configuration only
+            for sharding in shardings:
+                if sharding == "zero2" and without_grads > limit:
+                    break  # even with no gradient bytes at all it would not fit: not costed
+                evaluated += 1
+                key = (tp > 1, pp, vpp, recompute, sharding if sharded else "none")
+                function, pick, constants, state_at, activations_at, grads_at, uneven = \
+                    entries.get(key) or self._entry(key, tp, vpp)
+                out = function(*pick(row + constants))
+                total = out[state_at] if activations_at is None else out[state_at] + out[activations_at]
+                if total > limit:
+                    without_grads = total - out[grads_at]
+                    continue
+                found.append(Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total,
+                                       1 - total / self.gpu_mem, uneven, sharding, self.node, self))
+                break
+        return evaluated
+
     def __call__(self, tp: int, pp: int, cp: int, ep: int, dp: int, vpp: int, recompute: str, m: int,
                  limit: float, sharding: str = "distopt") -> Candidate | None:
         """The configuration as a Candidate when its memory is within `limit`, else None."""
-        key = (tp, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
-        memory, _, _, uneven = self.entries.get(key) or self._entry(key)
-        layout = (tp, pp, cp, ep, dp, vpp)
-        function, (pick, constants), state_at, activations_at, grads_at = memory
-        out = function(*pick(layout + constants))
-        total = out[state_at] + (out[activations_at] if activations_at is not None else 0.0)
+        # What the functions depend on besides the layout's numbers: TP only through TP > 1 (the activation
+        # row), so one entry serves every TP > 1 of a PP and v (the planner's ~100,000 configurations/s); v
+        # itself, as whether the chunks are trimmed depends on p·v.
+        key = (tp > 1, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
+        function, pick, constants, state_at, activations_at, grads_at, uneven = \
+            self.entries.get(key) or self._entry(key, tp, vpp)
+        out = function(*pick((tp, pp, cp, ep, dp, vpp) + constants))
+        total = out[state_at] if activations_at is None else out[state_at] + out[activations_at]
         if total > limit:
             self.without_grads = total - out[grads_at]
             return None
         return Candidate(tp, pp, cp, ep, dp, vpp, recompute, m, pp > 1 and m < 4 * pp, total, 1 - total / self.gpu_mem,
                          uneven, sharding, self.node, self)
 
+    def lighter_total(self, candidate: Candidate, recompute: str) -> float | None:
+        """The memory the same layout would need with a lighter recompute (the reason it ranks where it
+        does, said in `why_after`); None where that recompute has no activation row here."""
+        if not self.shape_known:
+            return None
+        found = self(candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp, recompute,
+                     candidate.microbatches, float("inf"), candidate.sharding)
+        return None if found is None else found.total
+
     def bubble(self, candidate: Candidate) -> float:
         function, (pick, constants), where = self.figures
         layout = (candidate.tp, candidate.pp, candidate.cp, candidate.ep, candidate.dp, candidate.vpp)
         out = function(*pick(layout + constants))
         return out[where["bubble_interleaved" if candidate.vpp > 1 else "bubble"]]
+
+
+@lru_cache(maxsize=None)
+def _memory_function(sharding: str, row: str | None, first_stage: str | None, trimmed: bool, interleaved: bool,
+                     moe: bool, shape_known: bool, heads: bool, stage_memory: bool, positions: int | None) -> tuple:
+    """The memory function of one mode (memory first, for every configuration; one function for both
+    schedules, so a mode compiles once), its argument picker, the names of its inputs past the layout,
+    and where model state, the schedule's activations and the gradients are in its output. Cached for
+    the process: building the Mode and looking its function up cost ~100 µs, once per mode per search
+    otherwise, a fifth of a search."""
+    mode = Mode(sharding=sharding, activation_row=row, moe=moe, attention=shape_known, heads=heads,
+                first_stage=first_stage, stage_memory=stage_memory, trimmed=trimmed, positions=positions)
+    outputs, names, function = planner_function(mode, MEMORY)
+    where = _positions(outputs)
+    return (function, _picker(names), tuple(name for name in names if name not in LAYOUT), where["model_state"],
+            where.get("activations_interleaved" if interleaved else "activations"), where["grads"])
 
 
 @lru_cache(maxsize=None)
@@ -410,8 +479,17 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
         return (f"m = {other.microbatches} < 4p = {4 * other.pp}: 气泡更大；{shown} 做到了 m ≥ 4p" if zh else
                 f"m = {other.microbatches} is below 4p = {4 * other.pp}, a larger bubble; {shown} keeps m ≥ 4p")
     if RECOMPUTE_RANK[other.recompute] > RECOMPUTE_RANK[best.recompute]:
-        return (f"要 {other.recompute} recompute 才放得下（多算一遍 forward）;{shown} 不用" if zh else
-                f"fits only with {other.recompute} recompute (an extra forward); {shown} fits with "
+        evaluator = other._evaluated()
+        lighter = evaluator.lighter_total(other, best.recompute)
+        budget_gb = evaluator.limit / 1e9
+        if zh:
+            how = "不重算" if best.recompute == "none" else f"用 {best.recompute} recompute"
+            need = "" if lighter is None else f"：{how}最满的 stage 要 {lighter / 1e9:.1f} GB，预算只有 {budget_gb:.1f} GB"
+            return f"要 {other.recompute} recompute 才放得下{need}（多算一遍 forward）；{shown} 不用"
+        how = "without recompute" if best.recompute == "none" else f"with {best.recompute} recompute"
+        need = "" if lighter is None else f" ({how} its fullest stage needs {lighter / 1e9:.1f} GB of the " \
+                                          f"{budget_gb:.1f} GB budget)"
+        return (f"fits only with {other.recompute} recompute{need}, an extra forward; {shown} fits with "
                 f"{best.recompute}")
     if other.uneven and not best.uneven:
         return (f"PP {other.pp} 分不匀层，最满的 stage 决定速度；{shown} 分得匀" if zh else

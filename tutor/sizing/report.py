@@ -17,7 +17,7 @@ from tutor.sizing.engine import evaluate, model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
-from tutor.sizing.validate import HIGH_MFU, Findings, resolve, trimmed_stages, validate_config
+from tutor.sizing.validate import HIGH_MFU, Findings, resolve, resolved, trimmed_stages, validate_config
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
 FIRST_STAGE_MARGIN = 0.05
@@ -27,12 +27,13 @@ TRAFFIC_STEPS = ("tp_bytes_per_layer", "dp_grad_bytes", "pp_bytes_per_microbatch
 @lru_cache(maxsize=1024)  # the planner asks once per PP of every search; a pure function of its inputs
 def stage_formula(model: Model, pp: int, seq: int | None = None) -> str | None:
     """The formula of the most loaded stage's parameters per GPU, when PP > 1 and the shape is known."""
-    if pp == 1 or model.architecture_inputs(seq) is None:
+    shape = model.architecture_inputs(seq)
+    if pp == 1 or shape is None:
         return None
     if trimmed_stages(model, pp):
-        layer = evaluate("layer_params_llama", hidden=model.hidden, heads=model.heads, kv_heads=model.kv,
-                         ffn=model.ffn)
-        output = model.vocab * model.hidden + model.hidden  # the last stage's output layer and final norm
+        layer = evaluate("layer_params_llama", hidden=shape["hidden"], heads=shape["heads"],
+                         kv_heads=shape["kv_heads"], ffn=shape["ffn"])
+        output = shape["vocab"] * shape["hidden"] + shape["hidden"]  # the last stage's output layer and final norm
         return "stage_params_llama_trimmed" if layer >= output else "stage_params_llama_trimmed_last"
     if model.modern_moe:
         return "stage_params_moe"
@@ -57,7 +58,7 @@ def lookup_kind(model: Model, seq: int | None = None) -> str | None:
 
 def effective_sharding(par: Parallel) -> str:
     """Sharding over DP × CP = 1 rank saves nothing: counted as none (16 B/param), never more."""
-    return par.sharding if par.dp * par.cp > 1 else "none"
+    return par.sharding if resolved(par.dp) * par.cp > 1 else "none"
 
 
 def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
@@ -74,7 +75,7 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
         hardware = "hardware_flops_per_token_full" if shape_known else "hardware_flops_per_token_full_8n"
     return Mode(sharding=effective_sharding(par), activation_row=row, interleaved=par.vpp > 1, moe=model.is_moe,
                 first_stage=stage_formula(model, par.pp, train.seq), stage_memory=model.params is None,
-                trimmed=par.vpp == 1 and trimmed_stages(model, par.pp),
+                trimmed=trimmed_stages(model, par.pp, par.vpp),
                 positions=model.positions,
                 lookup=lookup_kind(model, train.seq) if model.params is None else None,
                 hardware=hardware, rate=throughput.kind,
@@ -88,7 +89,8 @@ def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, th
                reliability: Reliability | None = None) -> dict:
     values = dict(model_values(model, train.seq))
     values.update(seq=train.seq, micro_batch=train.micro_batch, global_batch=train.global_batch,
-                  gpus=par.gpus, tp=par.tp, pp=par.pp, cp=par.cp, ep=par.ep, dp=par.dp, vpp=par.vpp,
+                  gpus=resolved(par.gpus), tp=par.tp, pp=par.pp, cp=par.cp, ep=par.ep, dp=resolved(par.dp),
+                  vpp=par.vpp,
                   gpu_mem=hardware.gpu_mem, peak_flops=hardware.peak_flops)
     if train.tokens is not None:
         values["tokens"] = train.tokens

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from tutor.sizing.errors import SizingError
 
@@ -27,13 +28,16 @@ def specs(settings: Mapping[str, object]):
     if unknown:
         raise SizingError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(SETTINGS)}")
     model = model_preset(str(settings["model"])) if settings.get("model") else Model()
-    overrides = {name: settings[name] for name in MODEL_FIELDS if settings.get(name) is not None}
+    # Any: the settings are whatever the playground or a lesson holds; the specs check every value's type
+    # and range when built (specs._Checked), with a one-line SizingError.
+    given: dict[str, Any] = {name: value for name, value in settings.items() if value is not None}
+    overrides = {name: given[name] for name in MODEL_FIELDS if name in given}
     if overrides:
         model = replace(model, **overrides)
-    train = Train(**{name: settings[name] for name in TRAIN_FIELDS if settings.get(name) is not None})
-    parallel = Parallel(**{name: settings[name] for name in PARALLEL_FIELDS if settings.get(name) is not None})
-    hardware = gpu(str(settings.get("gpu") or "h100"))
-    throughput = Throughput(mfu=settings["mfu"]) if settings.get("mfu") is not None else None
+    train = Train(**{name: given[name] for name in TRAIN_FIELDS if name in given})
+    parallel = Parallel(**{name: given[name] for name in PARALLEL_FIELDS if name in given})
+    hardware = gpu(str(given.get("gpu") or "h100"))
+    throughput = Throughput(mfu=given["mfu"]) if "mfu" in given else None
     return model, train, parallel, hardware, throughput
 
 
@@ -56,8 +60,8 @@ def check_scenarios(content) -> Iterable:
                 except SizingError as error:
                     yield loaded.problem(f"scenario {scenario.id!r}: {error}", *where, "settings")
                     continue
-                for error in result["errors"]:
-                    message = error["en"] if isinstance(error, dict) else str(error)
+                for found in result["errors"]:
+                    message = found["en"] if isinstance(found, dict) else str(found)
                     yield loaded.problem(f"scenario {scenario.id!r}: {message}", *where, "settings")
 
 

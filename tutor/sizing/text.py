@@ -91,7 +91,7 @@ def plan_lines(result: dict, model_name: str, lang: str = "en") -> list[str]:
 
 def _row(item: dict, lang: str) -> str:
     return (f"  {item['tp']:>3} {item['pp']:>4} {item['cp']:>3} {item['ep']:>3} {item['dp']:>6} {item['vpp']:>2}  "
-            f"{item['recompute']:<9} {SHARDING_SHORT.get(item.get('sharding'), '-'):<8} "
+            f"{item['recompute']:<9} {SHARDING_SHORT.get(item.get('sharding') or '', '-'):<8} "
             f"{_fmt(item['memory']['total'], 'GB', lang):>9} "
             f"{_fmt(item['headroom'], '%', lang, 0):>6} {_fmt(item['pipeline']['bubble'], '%', lang):>7} "
             f"{_fmt(item['slow_link_bytes'], 'GB', lang):>12}")

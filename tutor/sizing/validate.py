@@ -67,6 +67,13 @@ def resolve(parallel: Parallel) -> Parallel:
     return replace(parallel, dp=parallel.gpus // model_parallel)
 
 
+def resolved(value: int | None) -> int:
+    """DP or the GPU count of a layout after `resolve()`, which always sets both."""
+    if value is None:
+        raise SizingError("the layout is not resolved: DP and the GPU count must both be known")
+    return value
+
+
 def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Hardware,
                     throughput: Throughput | None = None) -> Findings:
     """Every rule the layout breaks; errors make it unusable, warnings make it slow or unusual."""
@@ -85,7 +92,7 @@ def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Ha
 
 
 def _layout(found: Findings, par: Parallel, hardware: Hardware) -> None:
-    product = par.tp * par.pp * par.cp * par.dp
+    product = par.tp * par.pp * par.cp * resolved(par.dp)
     if product != par.gpus:
         found.error("gpu-product", f"TP × PP × CP × DP = {par.tp} × {par.pp} × {par.cp} × {par.dp} = {product}, "
                     f"not the {par.gpus} GPUs (EP does not multiply the GPU count)",
@@ -129,7 +136,14 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
         found.error("vpp-pp", "interleaving (v > 1) needs pipeline parallelism (PP > 1)",
                     "interleaved（v > 1）需要 PP > 1")
     if model.layers is not None and model.layers % (par.pp * par.vpp):
-        if par.vpp > 1:
+        if par.vpp > 1 and trimmed_stages(model, par.pp, par.vpp):
+            n = (model.layers + 2) // (par.pp * par.vpp)
+            found.warn("layers-pp-trimmed", f"{model.layers} layers over PP {par.pp} × v {par.vpp}: counted as Llama 3 "
+                       f"splits them, {n} layers per chunk and {n - 1} in the first and the last (the embedding and "
+                       "the output layer take a layer's place)",
+                       f"{model.layers} 层分到 PP {par.pp} × v {par.vpp}:按 Llama 3 的切法算，每段 {n} 层，第一段和最后一段"
+                       f"各 {n - 1} 层（embedding 和输出层各占一层的位置）")
+        elif par.vpp > 1:
             found.error("layers-pp",
                         f"{model.layers} layers do not split into PP × v = {par.pp * par.vpp} equal chunks",
                         f"{model.layers} 层分不成 PP × v = {par.pp * par.vpp} 个相等的段")
@@ -150,7 +164,7 @@ def _model_split(found: Findings, model: Model, par: Parallel) -> None:
 
 
 def _batches(found: Findings, train: Train, par: Parallel) -> None:
-    per_step = par.dp * train.micro_batch
+    per_step = resolved(par.dp) * train.micro_batch
     if train.global_batch % per_step:
         found.error("batch-split", f"global batch {train.global_batch} is not divisible by DP × micro-batch = "
                     f"{par.dp} × {train.micro_batch} = {per_step}",
@@ -182,12 +196,13 @@ def _moe(found: Findings, model: Model, par: Parallel) -> None:
     if model.experts % par.ep:
         found.error("experts-ep", f"{model.experts} experts are not divisible by EP {par.ep}",
                     f"{model.experts} 个 expert 不能被 EP {par.ep} 整除")
-    if par.ep > par.dp * par.cp:
-        found.error("ep-dpcp", f"EP {par.ep} is larger than DP × CP = {par.dp * par.cp}: folding reuses those ranks",
-                    f"EP {par.ep} 大于 DP × CP = {par.dp * par.cp}:folding 复用的就是这些卡")
-    elif (par.dp * par.cp) % par.ep:
-        found.error("ep-dpcp", f"DP × CP = {par.dp * par.cp} is not divisible by EP {par.ep}",
-                    f"DP × CP = {par.dp * par.cp} 不能被 EP {par.ep} 整除")
+    dp_cp = resolved(par.dp) * par.cp
+    if par.ep > dp_cp:
+        found.error("ep-dpcp", f"EP {par.ep} is larger than DP × CP = {dp_cp}: folding reuses those ranks",
+                    f"EP {par.ep} 大于 DP × CP = {dp_cp}:folding 复用的就是这些卡")
+    elif dp_cp % par.ep:
+        found.error("ep-dpcp", f"DP × CP = {dp_cp} is not divisible by EP {par.ep}",
+                    f"DP × CP = {dp_cp} 不能被 EP {par.ep} 整除")
     if par.sharding.startswith("zero"):
         found.error("moe-zero", "ZeRO stages are not modelled for MoE; use --distributed-optimizer",
                     "MoE 不按 ZeRO stage 计算；请用 --distributed-optimizer")
@@ -209,18 +224,23 @@ def _features(found: Findings, train: Train, par: Parallel) -> None:
     if par.sharding == "zero3" and par.pp > 1:
         found.warn("zero3-pp", "ZeRO-3 with pipeline parallelism gathers the weights again for every micro-batch",
                    "ZeRO-3 配 PP 时每个 micro-batch 都要重新 all-gather weight")
-    if par.sharding != "none" and par.dp * par.cp == 1:
+    if par.sharding != "none" and resolved(par.dp) * par.cp == 1:
         found.warn("shard-one", f"{par.sharding} shards over DP × CP = 1 rank: nothing is saved, counted as no "
                    "sharding (16 bytes per parameter)",
                    f"{par.sharding} 沿 DP × CP = 1 张卡切分：什么也没省，按不切分算（每个参数 16 字节）")
 
 
-def trimmed_stages(model: Model, pp: int) -> bool:
+def trimmed_stages(model: Model, pp: int, vpp: int = 1) -> bool:
     """Whether the layers split as Llama 3 split them (arXiv 2407.21783 §3.3.2): they do not split
     evenly over PP, but one layer fewer on the first and the last stage (the embedding and the output
     layer in its place) does, L + 2 = n·p. Megatron-LM does the same with
     account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split (transformer_config.py).
-    Dense Llama-style models with a counted Ψ only; interleaving keeps its own equal chunks."""
+    Interleaved (v > 1), the same over the p·v chunks: L + 2 = n·p·v with n ≥ 2, one layer fewer in the
+    first and the last chunk. Dense Llama-style models with a counted Ψ only."""
     layers = model.layers
-    return (model.arch == "llama" and not model.is_moe and model.params is None and layers is not None
-            and pp > 2 and layers % pp != 0 and (layers + 2) % pp == 0)
+    if not (model.arch == "llama" and not model.is_moe and model.params is None and layers is not None):
+        return False
+    if vpp > 1:
+        chunks = pp * vpp
+        return pp > 1 and layers % chunks != 0 and (layers + 2) % chunks == 0 and (layers + 2) // chunks >= 2
+    return pp > 2 and layers % pp != 0 and (layers + 2) % pp == 0

@@ -39,6 +39,8 @@ def main(argv: list[str]) -> None:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
         if isinstance(exit_.code, str):  # `raise SystemExit("message")`: the message is the cause
             session.emit("exception", type="SystemExit", message=exit_.code, where=None, traceback=None)
+        if code == 0:
+            _wait_for_threads()
         session.emit("exit", code=code)
         if code == 0:
             _exit_without_teardown()
@@ -56,8 +58,30 @@ def main(argv: list[str]) -> None:
         _hold_for_evidence(session)
         session.emit("exit", code=1)
         raise
+    _wait_for_threads()
     session.emit("exit", code=0)
     _exit_without_teardown()
+
+
+def _wait_for_threads() -> None:
+    """Wait for the program's non-daemon threads, as the interpreter does at exit.
+
+    Why: `_exit_without_teardown` leaves with `os._exit`, which would end such a thread with the
+    process; a Python program does not end while one of its non-daemon threads runs (its
+    `threading._shutdown` joins them), and a thread that never ends keeps a finished job alive
+    for ever (lab exit-hang). Joined in the order they were started, as the interpreter does;
+    daemon threads (the tutor's own: dumps, watchers) are not waited for.
+    """
+    import threading
+
+    # First what the interpreter's threading._shutdown runs before it joins: the callbacks of
+    # threading._register_atexit (concurrent.futures tells its idle workers to stop there).
+    for callback in reversed(list(getattr(threading, "_threading_atexits", []))):
+        callback()
+    current = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not current and thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
 
 
 def _exit_without_teardown() -> None:

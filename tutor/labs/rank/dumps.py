@@ -97,6 +97,7 @@ def _summarize(entry: dict) -> dict:
         "seq": entry.get("collective_seq_id") if not entry.get("is_p2p") else entry.get("p2p_seq_id"),
         "op": entry.get("profiling_name"),
         "group": (entry.get("process_group") or ("", ""))[1],
+        "pg": (entry.get("process_group") or ("", ""))[0],
         "sizes": entry.get("input_sizes"),
         "state": entry.get("state"),
         "p2p": bool(entry.get("is_p2p")),

@@ -13,9 +13,9 @@ checkpointed input is s·b·h/t per rank; transformer_config.py forbids distribu
 
 from __future__ import annotations
 
-from sympy import Min, ceiling
+from sympy import ceiling
 
-from tutor.sizing.formula import formula
+from tutor.sizing.formula import Min, formula
 from tutor.sizing.symbols import S
 
 s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
@@ -41,6 +41,17 @@ N_TRIMMED = (L + 2) / p
 
 # 1 + (p-1)/(p·v): in-flight micro-batches of the interleaved schedule, relative to 1F1B (K22 §4.2.3).
 INTERLEAVED_FACTOR = 1 + (p - 1) / (p * v)
+# Interleaved 1F1B over trimmed chunks (Llama 3 405B: 126 layers, PP 16, v = 2): L + 2 = n·p·v, so
+# every chunk holds n layers except the first (the embedding in a layer's place) and the last (the
+# output layer). In Megatron-LM's interleaved schedule (schedules.py,
+# forward_backward_pipelining_with_interleaving) rank r runs 2(p − r − 1) + (v − 1)p warm-up forwards,
+# so (v + 1)p − 2r − 1 chunk-micro-batches are in flight, and the k-th forward on a rank is its chunk
+# (k // p) mod v: on stage 0, 2p − 1 of them are the first, trimmed chunk, the rest hold n layers; on
+# stage 1 all (v + 1)p − 3 hold n. The fullest is n((v + 1)p − 1) − min(2p − 1, 2n) layers' worth
+# for m ≥ 2p; untrimmed (L = n·p·v) the same count, n((v + 1)p − 1), is K22's L·(1 + (p − 1)/(p·v)).
+# At m = p the warm-up covers all m·v chunk-micro-batches (stage 1: m·v·n), hence the outer min.
+# Checked against a step-by-step replay of the schedule in tests/sizing/test_engine_defects.py.
+N_CHUNK_TRIMMED = (L + 2) / (p * v)
 
 FORMULAS = (
     formula("activation_per_layer_none", s * b * h * (34 + 5 * a * s / h), "B",
@@ -105,6 +116,21 @@ FORMULAS = (
             "和 stage 1（min(m, p − 1) 个 × n 层）中较大者。",
             "Llama 3 paper (arXiv 2407.21783) §3.3.2; Narayanan et al. 2021 §2.2.1 (1F1B in-flight micro-batches)",
             order=("act_layer", "microbatches", "pp", "layers")),
+    formula("first_stage_activations_interleaved_trimmed",
+            A * Min(m * v * N_CHUNK_TRIMMED,
+                    N_CHUNK_TRIMMED * ((v + 1) * p - 1) - Min(2 * p - 1, 2 * N_CHUNK_TRIMMED, evaluate=False),
+                    evaluate=False), "B",
+            "Interleaved 1F1B over chunks trimmed as in Llama 3 (n = (L + 2)/(p·v) layers a chunk, one fewer in the "
+            "first and the last): the fullest stage holds n((v + 1)p − 1) − min(2p − 1, 2n) layers' worth "
+            "(stage 0 with 2p − 1 micro-batches of its trimmed chunk, or stage 1), at most all m·v of a stage's "
+            "chunk-micro-batches (m = p: every forward runs before the first backward).",
+            "按 Llama 3 那样首尾各少一层切段的 interleaved 1F1B（每段 n = (L + 2)/(p·v) 层，第一段和最后一段少一层）："
+            "最满的 stage 存 n((v + 1)p − 1) − min(2p − 1, 2n) 层的量（stage 0 有 2p − 1 个 micro-batch 在它少一层的"
+            "那段上，或者 stage 1），最多是一个 stage 全部 m·v 个段 × micro-batch(m = p 时第一个 backward 之前"
+            "所有 forward 都跑完）。",
+            "Megatron-LM schedules.py (forward_backward_pipelining_with_interleaving: warm-up 2(p − r − 1) + (v − 1)p, "
+            "chunk (k // p) mod v); Llama 3 paper (arXiv 2407.21783) §3.3.2; Korthikanti et al. 2022 §4.2.3",
+            order=("act_layer", "microbatches", "pp", "vpp", "layers")),
     formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",
             "First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",
             "interleaved 1F1B 下第一个 stage:L 层的量 × (1 + (p−1)/(p·v))。", "Korthikanti et al. 2022 §4.2.3"),

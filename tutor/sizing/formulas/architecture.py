@@ -19,9 +19,9 @@ theoretical_memory_usage.py, "most loaded model shard").
 
 from __future__ import annotations
 
-from sympy import Max, Min, ceiling
+from sympy import ceiling
 
-from tutor.sizing.formula import formula
+from tutor.sizing.formula import Max, Min, formula
 from tutor.sizing.symbols import S
 
 L, h, a, a_kv, f, V, s = S["layers"], S["hidden"], S["heads"], S["kv_heads"], S["ffn"], S["vocab"], S["seq"]
