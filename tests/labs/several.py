@@ -81,6 +81,9 @@ class SharedBaseline:
 
     def __init__(self, ctx, shipped):
         if shipped not in self.workers:
+            for other in self.workers.values():  # a lab's programs come together: the last one's are done
+                other.close()
+            self.workers.clear()
             self.workers[shipped] = OwnBaseline(ctx, shipped)
         self._worker = self.workers[shipped]
 
@@ -214,7 +217,12 @@ MORE_PARALLEL_LABS = ("moe-expert-parallel", "pp-interleaved", "sequence-paralle
 `parallel` job with the others (a job of their own each cost a torchrun and every rank's torch
 import, ~8 CPU-s, three times)."""
 PERF_LABS = ("exposed-comm", "launch-bound", "slow-dataloader", "straggler")
-"""The low-utilization labs of test_perf_labs.py: shipped, solution and cheats in one job each."""
+"""The low-utilization labs of test_perf_labs.py: shipped, solution and cheats in one 2-rank job,
+PERF_JOB, a lab after another (one job each cost a torchrun and every rank's torch import three
+times more; under xdist the perf tests run on one worker anyway, tests/conftest.py)."""
+PERF_JOB = "perf-labs"
+PERF_JOB_ORDER = ("slow-dataloader", "launch-bound", "straggler", "exposed-comm")
+"""exposed-comm last: its cheat whose busy thread outlives its check must end the job."""
 HANG_LABS = ("checkpoint-rank0", "collective-order", "crashed-rank", "diverging-control-flow", "long-batch",
              "pp-sendrecv", "uneven-batches")
 """The hang labs of test_hang_labs.py: every solution and the cheats caught in an `ok` run in one job
@@ -262,6 +270,8 @@ def job_of(cheat_name: str) -> str | None:
 
 def job_of_lab(lab: str) -> str:
     """The shared job of a parallelism or perf lab's shipped program and solution."""
+    if lab in PERF_LABS:
+        return PERF_JOB
     return next((job for job, labs in PARALLEL_JOBS.items() if lab in labs), lab)
 
 
@@ -272,10 +282,10 @@ def label(lab: str, kind: str) -> str:
 
 def xdist_group(job: str) -> str:
     """One worker runs every test that reads a job (the perf labs' one after another: tests/conftest.py)."""
-    return "perf-labs" if job in PERF_LABS else f"lab-job-{job}"
+    return "perf-labs" if job == PERF_JOB else f"lab-job-{job}"
 
 
-assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS)
+assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS) and sorted(PERF_JOB_ORDER) == sorted(PERF_LABS)
 assert sorted(sum(PARALLEL_JOBS.values(), ())) == sorted(PARALLEL_LABS + MORE_PARALLEL_LABS)
 
 
@@ -307,7 +317,7 @@ class Jobs:
         if job == HANG_JOB:
             programs = [Program(lab, lab, get_lab(lab).solution) for lab in HANG_LABS]
             return check_several(folder, programs + [cheat_program(folder, name) for name in names])
-        labs = PARALLEL_JOBS.get(job, (job,))
+        labs = PERF_JOB_ORDER if job == PERF_JOB else PARALLEL_JOBS.get(job, (job,))
         assert set(labs) <= set(PARALLEL_LABS) | set(MORE_PARALLEL_LABS) | set(PERF_LABS), job
         programs = []
         for lab in labs:
