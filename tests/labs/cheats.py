@@ -316,6 +316,22 @@ class GradientBuckets(GradientBuckets):
             work.wait()
 '''
 
+COVERED_DUMMY_TRAFFIC = '''
+class GradientBuckets(GradientBuckets):
+    """The shipped buckets, after backward as shipped, plus one large all-reduce of zeros started
+    before the forward and waited for at the end: compute covers it, which lowers the exposed
+    share of the step's communication while nothing the step needs overlaps."""
+
+    def start(self):
+        super().start()
+        self.dummy = torch.zeros(1 << 20)
+        self.dummy_work = dist.all_reduce(self.dummy, group=self.group, async_op=True)
+
+    def finish(self):
+        self.dummy_work.wait()
+        super().finish()
+'''
+
 
 # ------------------------------------------------------------------ labs of issue 19 (solution + replacements)
 
@@ -357,6 +373,59 @@ RING_NO_RESCALE_OF_EARLIER_CHUNKS = {
     "            denominator = denominator + weight * torch.exp(part_max - new_max)\n"}
 
 
+# ------------------------------------------------------------------ moe, sequence-parallel, pp-interleaved (issue 19)
+# Each is a `replace` on the solution; test_parallel_labs.py also asserts every check they fail.
+
+MOE_PAD_TO_CAPACITY = {  # capacity-style dispatch: every split padded to room for all copies
+    "    send, recv = send_counts.tolist(), recv_counts.tolist()\n":
+    "    counts = send_counts.tolist()\n"
+    "    capacity = tokens.shape[0]  # room for every copy: a fixed size, padded, so the sizes never vary\n"
+    "    tokens = torch.cat([torch.cat([c, c.new_zeros(capacity - len(c), HIDDEN)]) for c in tokens.split(counts)])\n"
+    "    experts_sent = torch.cat([torch.cat([c, c.new_full((capacity - len(c),), -1)])\n"
+    "                              for c in experts_sent.split(counts)])\n"
+    "    send = recv = [capacity] * world_size\n",
+    "    token_of_copy = torch.arange":
+    "    returned = torch.cat([c[:n] for c, n in zip(returned.split(capacity), counts)])\n"
+    "    token_of_copy = torch.arange"}
+
+MOE_GATHER_TOKENS = {  # no all-to-all: every rank's tokens gathered, local experts on all, partials all-reduced
+    "    # How many copies go to each rank depends on the routing":
+    "    everyone = [torch.empty_like(x) for _ in range(world_size)]  # every rank's tokens, everywhere\n"
+    "    dist.all_gather(everyone, x, group=group)\n"
+    "    every_x = torch.cat(everyone)\n"
+    "    every_gate, every_chosen = route(every_x, router)\n"
+    "    partial = torch.zeros(world_size * x.shape[0], HIDDEN)\n"
+    "    for index, expert in enumerate(local_experts):\n"
+    "        for slot in range(TOP_K):\n"
+    "            rows = every_chosen[:, slot] == rank * EXPERTS_PER_RANK + index\n"
+    "            partial[rows] += every_gate[rows, slot, None] * expert(every_x[rows])\n"
+    "    dist.all_reduce(partial, group=group)\n"
+    "    return partial[rank * x.shape[0]:(rank + 1) * x.shape[0]]\n"
+    "    # How many copies go to each rank depends on the routing"}
+
+MOE_INTEGER_SIDE_CHANNEL = {  # integers sized like the token rows but 4 wide: room for any float data as int32
+    "    outputs = torch.zeros_like(received)\n":
+    "    smuggled = torch.empty(sum(recv), 4, dtype=torch.int32)\n"
+    "    room = torch.zeros(len(experts_sent), 4, dtype=torch.int32)\n"
+    "    dist.all_to_all_single(smuggled, room, recv, send, group=group)\n"
+    "    outputs = torch.zeros_like(received)\n"}
+
+SP_NORM_AFTER_GATHER = {  # gather first, normalise the whole sequence: every rank holds all of it
+    "        h = self.norm(x)                                  # on this rank's s/t rows only\n"
+    "        h = _GatherSequence.apply(h, self.group)          # g: all-gather forward, reduce-scatter backward\n":
+    "        h = self.norm(_GatherSequence.apply(x, self.group))  # the whole sequence, normalised on every rank\n"}
+
+SP_ALL_REDUCE_THEN_SLICE = {  # leave the region with an all-reduce and keep this rank's rows: twice the values
+    "        dist.reduce_scatter_single(out, x.contiguous(), group=group)\n        return out\n":
+    "        x = x.contiguous()\n"
+    "        dist.all_reduce(x, group=group)  # everyone gets the whole sum; keep this rank's rows\n"
+    "        return x.chunk(world_size)[dist.get_rank(group)].clone()\n"}
+
+PP_GPIPE_INTERLEAVED = {  # every forward, then every backward: interleaved 1F1B's bubble, all m·v activations held
+    "    warmup = min(2 * (ranks - rank - 1) + (chunks - 1) * ranks, total)\n":
+    "    warmup = total  # all forwards first\n"}
+
+
 # ------------------------------------------------------------------ the table of cheats
 # Each cheat of the findings passed the check before the fix it is named after (seen, and said in
 # the commit that made it fail); the cheats of issue 19's labs were written with their checkers.
@@ -391,6 +460,10 @@ CHEATS = {
                                       "all-reduces start during backward and are waited for after it"),
     "dp-overlap-async-waited-in-hook": Cheat("dp-overlap", ASYNC_BUT_WAITED_IN_THE_HOOK,
                                              "all-reduces start during backward and are waited for after it"),
+    # Exposed share diluted with covered traffic the step does not need.
+    "dp-overlap-covered-dummy-traffic": Cheat("dp-overlap", COVERED_DUMMY_TRAFFIC,
+                                              "the step's collectives move every gradient once", "program",
+                                              words="6,299,648 B in 9 collective(s)"),
     # D4: GPipe reporting 1F1B's peak.
     "pp-1f1b-gpipe-false-peak": Cheat("pp-1f1b", GPIPE_CLAMPED_PEAK, "activations in flight stay within 1F1B's bound"),
     # Within the memory bound, but serial: every micro-batch crosses the whole pipeline alone.
@@ -448,4 +521,23 @@ CHEATS = {
     # Online softmax without rescaling the chunks already summed.
     "ring-no-rescale": Cheat("ring-attention", RING_NO_RESCALE_OF_EARLIER_CHUNKS,
                              "output equals causal attention over the whole sequence", words="max abs error"),
+    # Right output, wrong communication: padded splits, no all-to-all, a side channel.
+    "moe-pad-to-capacity": Cheat("moe-expert-parallel", MOE_PAD_TO_CAPACITY,
+                                 "all-to-all sizes follow the routing: dispatch, then combine",
+                                 words="sent [[48, 48], [48, 48]]"),
+    "moe-gather-tokens": Cheat("moe-expert-parallel", MOE_GATHER_TOKENS,
+                               "no collective but the two all-to-alls moves tokens or weights",
+                               words="all_gather of 1,536 B (float32)"),
+    "moe-integer-side-channel": Cheat("moe-expert-parallel", MOE_INTEGER_SIDE_CHANNEL,
+                                      "no collective but the two all-to-alls moves tokens or weights",
+                                      words="an all-to-all of"),
+    "sp-norm-after-gather": Cheat("sequence-parallel", SP_NORM_AFTER_GATHER,
+                                  "the LayerNorm runs on this rank's sequence slice only",
+                                  words="saw inputs of shape [[32, 2, 16]]"),
+    "sp-all-reduce-then-slice": Cheat("sequence-parallel", SP_ALL_REDUCE_THEN_SLICE,
+                                      "all-gather and reduce-scatter along the sequence, no all-reduce",
+                                      words="'all_reduce'"),
+    "pp-interleaved-gpipe": Cheat("pp-interleaved", PP_GPIPE_INTERLEAVED,
+                                  "activations in flight stay within interleaved 1F1B's bound",
+                                  words="held up to 16 chunk activations"),
 }

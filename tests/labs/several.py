@@ -14,8 +14,10 @@ harness forgets its modules and collects garbage, and puts back what a checker p
 `tutor.labs.rank.training` (the OOM checkers wrap `Trainer`), so the next program's check,
 which counts the tensors its process holds, starts from a clean process.
 
-Programs that must fail the run itself (a hang, a crash, a `wrong` outcome) cannot share a job:
-the first would end it. So can't a cheat whose daemon thread outlives its check: it goes last.
+Programs that must fail the run itself (a hang, a crash, a `wrong` outcome) end the job, so at
+most one per job, last: `check_several(..., outcome="hang")` runs the others first and asserts the
+job ended that way, after every earlier program reported its checks. A cheat whose daemon thread
+outlives its check goes last too.
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ class SharedBaseline:
 
     def __init__(self, ctx, shipped):
         if shipped not in self.workers:
+            for other in self.workers.values():  # a lab's programs come together: the last one's are done
+                other.close()
+            self.workers.clear()
             self.workers[shipped] = OwnBaseline(ctx, shipped)
         self._worker = self.workers[shipped]
 
@@ -89,20 +94,21 @@ class SharedBaseline:
         pass
 
 
-ctx = lab.init()
-checkers = {}
 entries = json.loads(ENTRIES)
+patched = {cls: dict(vars(cls)) for cls in (training.Trainer, training.Corpus)}
+checkers = {}
+for entry in entries:  # imported before lab.init(): a checker's slow imports (torch._dynamo, say) must
+    if entry["checker"] not in checkers:  # not keep this rank from a collective another rank waits in
+        checkers[entry["checker"]] = load(entry["checker"], "lab_checker_%d" % len(checkers))
+ctx = lab.init()
 if any(entry["perf"] for entry in entries):
     from tutor.labs.rank import baseline
 
     OwnBaseline, baseline.Baseline = baseline.Baseline, SharedBaseline
-patched = {cls: dict(vars(cls)) for cls in (training.Trainer, training.Corpus)}
 for entry in entries:
     os.environ[checking.PROGRAM_ENV] = entry["program"]
     os.environ[checking.SHIPPED_ENV] = entry["shipped"]
     os.environ[checking.PARAMS_ENV] = json.dumps(entry["params"])
-    if entry["checker"] not in checkers:
-        checkers[entry["checker"]] = load(entry["checker"], "lab_checker_%d" % len(checkers))
     context._context = Labelled(ctx, entry["label"])
     try:
         checkers[entry["checker"]].main()
@@ -141,8 +147,23 @@ def solution(lab: str) -> Program:
     return Program("solution", lab, get_lab(lab).solution)
 
 
-def check_several(folder: Path, programs: list[Program], world_size: int = 2) -> dict:
-    """One job of `world_size` ranks running each program's lab check in turn, in this order."""
+OUTCOMES = ("ok", "hang", "crash", "wrong")
+"""How a shared job may be expected to end (the run's evidence `outcome`)."""
+
+
+def check_several(folder: Path, programs: list[Program], world_size: int = 2, outcome: str = "ok",
+                  timeout_s: float | None = None) -> dict:
+    """One job of `world_size` ranks running each program's lab check in turn, in this order.
+
+    `outcome`: how the job must end. "ok" (the default): every program ran its check to the end.
+    "hang", "crash" or "wrong": the last program must end the job so (a shipped program that
+    hangs, say), and every program before it must have reported its checks. `timeout_s`: the
+    no-progress limit; by default, for an `ok` job, at least SHARED_TIMEOUT_S (no job should hang,
+    so only a loaded machine's quiet stretch must fit), otherwise the labs' own, which is what
+    a learner's hang waits for.
+    """
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
     assert len({program.label for program in programs}) == len(programs), "labels must differ"
     entries = []
     for program in programs:
@@ -159,11 +180,15 @@ def check_several(folder: Path, programs: list[Program], world_size: int = 2) ->
     # stretch on a loaded machine (rank 1 summarising the straggler cheat's trace of 30,000 ops per
     # step, while rank 0 waits in a gather, went past the lab's own 60 s with 15 processes on 2 cores).
     kinds = {get_lab(program.lab).lab.kind for program in programs}
-    timeout_s = max([SHARED_TIMEOUT_S["perf" if "perf" in kinds else "other"]]
-                    + [get_lab(program.lab).lab.timeout_s for program in programs])
+    own = [get_lab(program.lab).lab.timeout_s for program in programs]
+    if timeout_s is None:
+        timeout_s = max([SHARED_TIMEOUT_S["perf" if "perf" in kinds else "other"], *own]) if outcome == "ok" else max(own)
     result = check_lab(with_harness, program=carrier.program, world_size=world_size, timeout_s=timeout_s,
                        run_root=folder / "runs")
-    assert result["evidence"]["outcome"] == "ok", result["evidence"]["summary"]
+    assert result["evidence"]["outcome"] == outcome, (outcome, result["evidence"]["summary"])
+    if outcome != "ok":
+        silent = [program.label for program in programs[:-1] if not of(result, program.label)[0]]
+        assert not silent, f"ended {outcome} before these programs reported a check: {silent}"
     assert_no_leftovers(result)
     return result
 
@@ -188,15 +213,25 @@ PARALLEL_LABS = ("dp-overlap", "fsdp-zero3", "no-sync-accumulation", "pp-1f1b", 
                  "zero1-memory")
 """The parallelism labs of test_labs_both_ways.py: shipped, solution and cheats in two 2-rank jobs
 (PARALLEL_JOBS), and every solution again at 4 ranks, all seven in one 4-rank job."""
+MORE_PARALLEL_LABS = ("moe-expert-parallel", "pp-interleaved", "sequence-parallel")
+"""The parallelism labs of test_parallel_labs.py: shipped, solution and cheats in the 2-rank
+`parallel` job with the others (a job of their own each cost a torchrun and every rank's torch
+import, ~8 CPU-s, three times)."""
 PERF_LABS = ("exposed-comm", "launch-bound", "slow-dataloader", "straggler")
-"""The low-utilization labs of test_perf_labs.py: shipped, solution and cheats in one job each."""
+"""The low-utilization labs of test_perf_labs.py: shipped, solution and cheats in one 2-rank job,
+PERF_JOB, a lab after another (one job each cost a torchrun and every rank's torch import three
+times more; under xdist the perf tests run on one worker anyway, tests/conftest.py)."""
+PERF_JOB = "perf-labs"
+PERF_JOB_ORDER = ("slow-dataloader", "launch-bound", "straggler", "exposed-comm")
+"""exposed-comm last: its cheat whose busy thread outlives its check must end the job."""
 HANG_LABS = ("checkpoint-rank0", "collective-order", "crashed-rank", "diverging-control-flow", "long-batch",
              "pp-sendrecv", "uneven-batches")
 """The hang labs of test_hang_labs.py: every solution and the cheats caught in an `ok` run in one job
 (a shipped program hangs or crashes its run, so each has a job of its own)."""
 HANG_JOB = "hang-labs"
 PARALLEL_JOBS = {"parallel-memory": ("tp-mlp", "zero1-memory"),
-                 "parallel": ("dp-overlap", "fsdp-zero3", "no-sync-accumulation", "pp-1f1b", "ring-attention")}
+                 "parallel": ("dp-overlap", "fsdp-zero3", "no-sync-accumulation", "pp-1f1b", "ring-attention",
+                              *MORE_PARALLEL_LABS)}
 """The parallelism labs' 2-rank jobs. tp-mlp's and zero1-memory's checks count every tensor their
 process holds, so their shipped programs and solutions go first in a job of their own, their cheats
 (whose leftovers only add to what those fail on) after them; the others' checks measure what
@@ -236,6 +271,8 @@ def job_of(cheat_name: str) -> str | None:
 
 def job_of_lab(lab: str) -> str:
     """The shared job of a parallelism or perf lab's shipped program and solution."""
+    if lab in PERF_LABS:
+        return PERF_JOB
     return next((job for job, labs in PARALLEL_JOBS.items() if lab in labs), lab)
 
 
@@ -246,10 +283,11 @@ def label(lab: str, kind: str) -> str:
 
 def xdist_group(job: str) -> str:
     """One worker runs every test that reads a job (the perf labs' one after another: tests/conftest.py)."""
-    return "perf-labs" if job in PERF_LABS else f"lab-job-{job}"
+    return "perf-labs" if job == PERF_JOB else f"lab-job-{job}"
 
 
-assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS) == sorted(sum(PARALLEL_JOBS.values(), ()))
+assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS) and sorted(PERF_JOB_ORDER) == sorted(PERF_LABS)
+assert sorted(sum(PARALLEL_JOBS.values(), ())) == sorted(PARALLEL_LABS + MORE_PARALLEL_LABS)
 
 
 class Jobs:
@@ -280,8 +318,8 @@ class Jobs:
         if job == HANG_JOB:
             programs = [Program(lab, lab, get_lab(lab).solution) for lab in HANG_LABS]
             return check_several(folder, programs + [cheat_program(folder, name) for name in names])
-        labs = PARALLEL_JOBS.get(job, (job,))
-        assert set(labs) <= set(PARALLEL_LABS) | set(PERF_LABS), job
+        labs = PERF_JOB_ORDER if job == PERF_JOB else PARALLEL_JOBS.get(job, (job,))
+        assert set(labs) <= set(PARALLEL_LABS) | set(MORE_PARALLEL_LABS) | set(PERF_LABS), job
         programs = []
         for lab in labs:
             programs += [Program(label(lab, "shipped"), lab, get_lab(lab).program),

@@ -26,7 +26,7 @@ CHEATS = cheats.CHEATS
 SHARED = sorted(name for name in CHEATS if several.job_of(name))
 ALONE = sorted(name for name in CHEATS if not several.job_of(name))
 
-@pytest.mark.timeout(600)  # the first test of a lab runs the lab's shared job (~1-4 min on two cores)
+@pytest.mark.timeout(900)  # the first test of a job runs it (~1-4 min on two cores, the perf labs' up to ~8)
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xdist_group(
     several.xdist_group(several.job_of(name)))) for name in SHARED])
 def test_the_cheat_fails_its_check_in_its_labs_job(name, lab_jobs):
