@@ -114,6 +114,7 @@ def test_published_recipe_puts_the_published_layout_in_the_top_five(cli):
     if position > 1:
         assert "PP 16 is more than needed" in item["why"]
     steps = " ".join(step["text"] for step in planned["steps"])
+    assert planned["steps"][0]["id"] == "published" and "§3.2 (no TP, 16-way PP" in steps
     assert "DeepSeek-V3 §3.2.3" in steps and "BF16 AdamW moments" in steps and "11.8·s·b·h" in steps
     # The Python API, the same options: the same place.
     options = Options(tp=(1,), ep=(64,), sharding="distopt", moments="bf16", savings=("norm_up", "fp8"))

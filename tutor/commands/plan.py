@@ -83,6 +83,13 @@ def run(args) -> int:
         options, train = _published(args, options, train)
     result = plan(model, train, args.gpus, hardware_from(args), throughput_from(args),
                   alternatives=max(0, args.alternatives), lang=lang, options=options)
+    if args.published:
+        from tutor.sizing.presets import recipe
+
+        source = recipe(args.model)["source"]
+        result["steps"].insert(0, {"id": "published", "text": (
+            f"Planned under the published settings of {model.name}: {source}." if lang != "zh" else
+            f"按 {model.name} 公开的训练设置规划：{source}。")})
     if args.json:
         print_json(result)
     else:

@@ -155,7 +155,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     batch, micro = train.global_batch, train.micro_batch
     layers = model.layers if model.layers is not None else gpus
     experts: dict[int, list[int]] = {}  # DP × CP -> EP sizes (the same few per search)
-    unsharded_ok = options.moments == "fp32"  # BF16 moments are modelled with the distributed optimizer only
+    sharded_only = options.moments != "fp32"  # BF16 moments are modelled with the distributed optimizer only
     chunks: dict[tuple, list[int]] = {}  # (PP, p divides m) -> interleaving choices
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
@@ -173,7 +173,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 if pp > layers:
                     break  # divisors ascend
                 dp = gpus // (tp * cp * pp)
-                if batch % (dp * micro) or (dp * cp == 1 and not unsharded_ok):
+                if batch % (dp * micro) or (sharded_only and dp * cp == 1):
                     continue
                 m = batch // (dp * micro)
                 eps = experts.get(dp * cp)
