@@ -122,6 +122,14 @@ def test_published_recipe_puts_the_published_layout_in_the_top_five(cli):
     assert [(i["tp"], i["pp"], i["ep"], i["recompute"]) for i in [result["best"]] + result["alternatives"]] == layouts
 
 
+def test_published_settings_give_way_to_typed_switches(cli):
+    code, planned, err = cli("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--published",
+                             "--moments", "fp32", "--ep", "32", "--alternatives", "0", "--json")
+    assert code == 0, err
+    assert planned["best"]["ep"] == 32 and planned["best"]["tp"] == 1
+    assert "BF16 AdamW moments" not in " ".join(step["text"] for step in planned["steps"] if step["id"] != "published")
+
+
 def test_published_needs_a_recorded_recipe(cli):
     code, _, err = cli("plan", "--model", "llama3-70b", "--gpus", "64", "--published")
     assert code != 0 and "no published recipe" in err

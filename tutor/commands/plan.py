@@ -77,7 +77,7 @@ def run(args) -> int:
                                           ("none" if args.zero == 0 else f"zero{args.zero}"))
     options = Options(sharding=sharding, recompute=args.recompute, flash=args.flash, sp=args.sp,
                       reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep, tp=args.tp,
-                      moments=args.moments, savings=savings_from(args))
+                      moments=args.moments or "fp32", savings=savings_from(args))
     train = train_from(args)
     if args.published:
         options, train = _published(args, options, train)
@@ -104,7 +104,9 @@ def run(args) -> int:
 
 def _published(args, options, train):
     """The preset's recorded recipe (tutor.sizing.presets.RECIPES) where the command line gives nothing else:
-    switches typed beside --published win, so a learner can take one saving away and see its effect."""
+    --tp, --ep, --zero, --moments, --seq and --global-batch typed beside --published win (`--moments fp32`
+    shows what the BF16 moments save); the activation savings are added to any typed. To plan without one of
+    them, leave out --published and type the others."""
     from dataclasses import replace
 
     from tutor.sizing.presets import recipe
@@ -114,7 +116,7 @@ def _published(args, options, train):
     settings = recipe(args.model)
     options = replace(options, tp=options.tp or settings["tp"], ep=options.ep or settings["ep"],
                       sharding=options.sharding or settings["sharding"],
-                      moments="bf16" if settings["moments"] == "bf16" and args.moments == "fp32" else args.moments,
+                      moments=args.moments or settings["moments"],
                       savings=tuple(dict.fromkeys(options.savings + settings["savings"])))
     given = {name: getattr(train, name) for name in ("seq", "global_batch") if name not in train.assumed
              and getattr(args, name) is not None}

@@ -72,8 +72,9 @@ def add_hardware_flags(parser) -> None:
 
 def add_saving_flags(group) -> None:
     """DeepSeek-V3's memory savings (arXiv 2412.19437), off by default; `tutor size` and `tutor plan`."""
-    group.add_argument("--moments", choices=("fp32", "bf16"), default="fp32",
-                       help="AdamW m and v precision: bf16 = 8 bytes of optimizer state (DeepSeek-V3 §3.3.3)")
+    group.add_argument("--moments", choices=("fp32", "bf16"), default=None,
+                       help="AdamW m and v precision (default fp32): bf16 = 8 bytes of optimizer state "
+                            "(DeepSeek-V3 §3.3.3)")
     group.add_argument("--recompute-norm-up", action="store_true",
                        help="recompute RMSNorm and MLA up-projections in backward (DeepSeek-V3 §3.2.3)")
     group.add_argument("--fp8-activations", action="store_true",
@@ -177,7 +178,7 @@ def parallel_from(args):
     layout = {name: getattr(args, name) for name in ("gpus", "tp", "pp", "cp", "ep", "dp", "vpp")
               if getattr(args, name) is not None}
     return Parallel(**layout, sharding=sharding, sp=args.sp, recompute=args.recompute, flash=args.flash,
-                    moments=args.moments, savings=savings_from(args))
+                    moments=args.moments or "fp32", savings=savings_from(args))
 
 
 def run(args) -> int:
