@@ -196,6 +196,9 @@ PUBLISHED = (
     ("DeepSeek-V3 (arXiv 2412.19437 §3.2; no TP, EP 64, ZeRO-1)", "deepseek-v3", 2048, 4096, 15360,
      dict(tp=1, pp=16, cp=1, ep=64), dict(ep=(64,), tp=(1,))),
     ("DeepSeek-V3, any TP and EP", "deepseek-v3", 2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64), {}),
+    ("DeepSeek-V3, its recorded recipe (`tutor plan --published`: §3.2.3 and §3.3.3 savings too)", "deepseek-v3",
+     2048, 4096, 15360, dict(tp=1, pp=16, cp=1, ep=64),
+     dict(ep=(64,), tp=(1,), sharding="distopt", moments="bf16", savings=("norm_up", "fp8"))),
 )
 
 

@@ -137,9 +137,11 @@ def test_deepseek_v3_published_settings_can_be_typed(cli):
 @pytest.mark.timeout(120)
 def test_deepseek_v3_default_option_rank_is_stated():
     # Default options (only EP 64, as published): 23rd of 25, fitting only with full recompute under the
-    # engine's activation model (K22's 34·s·b·h for an MoE layer at TP 1; no recompute of RMSNorm and the MLA
-    # up-projection, no FP8 activation caching, no BF16 AdamW moments, arXiv 2412.19437 §3.3), after every
-    # layout that fits without it: the recipe takes TP inside the node before PP (N21 §3.2).
+    # engine's activation model (K22's 34·s·b·h for an MoE layer at TP 1), after every layout that fits without
+    # it: the recipe takes TP inside the node before PP (N21 §3.2). DeepSeek-V3's own savings (recompute of
+    # RMSNorm and the MLA up-projections, FP8 activation caching, BF16 AdamW moments, arXiv 2412.19437 §3.2.3,
+    # §3.3.3) are options, off by default; under `tutor plan --published` the layout is 2nd of 7
+    # (tests/sizing/test_deepseek_savings.py).
     result = plan(model_preset("deepseek-v3"), Train(seq=4096, global_batch=15360), 2048, H100, alternatives=100,
                   options=Options(ep=(64,)))
     position, item = rank_of(result, 1, 16, cp=1, ep=64)

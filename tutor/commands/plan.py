@@ -12,8 +12,8 @@ import sys
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 import argparse
 
-from tutor.commands.size import (_fraction, _whole, add_hardware_flags, add_model_train_flags, hardware_from,
-                                 model_from, throughput_from, train_from)
+from tutor.commands.size import (_fraction, _whole, add_hardware_flags, add_model_train_flags, add_saving_flags,
+                                 hardware_from, model_from, savings_from, throughput_from, train_from)
 from tutor.errors import UserInputError
 
 
@@ -52,6 +52,10 @@ def add_arguments(parser) -> None:
                          help="memory kept free, e.g. 10%% (default) or 0.05")
     choices.add_argument("--ep", type=_sizes, metavar="SIZES", help="EP sizes to try, e.g. 8,64 (default: all)")
     choices.add_argument("--tp", type=_sizes, metavar="SIZES", help="TP sizes to try, e.g. 1 or 4,8 (default: all)")
+    add_saving_flags(choices)
+    choices.add_argument("--published", action="store_true",
+                         help="plan under the preset's published settings (deepseek-v3: TP 1, EP 64, ZeRO-1, BF16 "
+                              "moments, norm/up-projection recompute, FP8 activations, seq 4096, batch 15360)")
     add_hardware_flags(parser)
     add_json_flag(parser)
     add_lang_flag(parser)
@@ -72,9 +76,20 @@ def run(args) -> int:
     sharding = "zero3" if args.fsdp else (None if args.zero is None else
                                           ("none" if args.zero == 0 else f"zero{args.zero}"))
     options = Options(sharding=sharding, recompute=args.recompute, flash=args.flash, sp=args.sp,
-                      reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep, tp=args.tp)
-    result = plan(model, train_from(args), args.gpus, hardware_from(args), throughput_from(args),
+                      reserve=RESERVE if args.reserve is None else args.reserve, ep=args.ep, tp=args.tp,
+                      moments=args.moments or "fp32", savings=savings_from(args))
+    train = train_from(args)
+    if args.published:
+        options, train = _published(args, options, train)
+    result = plan(model, train, args.gpus, hardware_from(args), throughput_from(args),
                   alternatives=max(0, args.alternatives), lang=lang, options=options)
+    if args.published:
+        from tutor.sizing.presets import recipe
+
+        source = recipe(args.model)["source"]
+        result["steps"].insert(0, {"id": "published", "text": (
+            f"Planned under the published settings of {model.name}: {source}." if lang != "zh" else
+            f"按 {model.name} 公开的训练设置规划：{source}。")})
     if args.json:
         print_json(result)
     else:
@@ -85,3 +100,26 @@ def run(args) -> int:
         print(f"tutor: the best layout carries an error: {result['best']['errors'][0]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _published(args, options, train):
+    """The preset's recorded recipe (tutor.sizing.presets.RECIPES) where the command line gives nothing else:
+    --tp, --ep, --zero, --moments, --seq and --global-batch typed beside --published win (`--moments fp32`
+    shows what the BF16 moments save); the activation savings are added to any typed. To plan without one of
+    them, leave out --published and type the others."""
+    from dataclasses import replace
+
+    from tutor.sizing.presets import recipe
+
+    if not args.model:
+        raise UserInputError("--published needs --model PRESET")
+    settings = recipe(args.model)
+    options = replace(options, tp=options.tp or settings["tp"], ep=options.ep or settings["ep"],
+                      sharding=options.sharding or settings["sharding"],
+                      moments=args.moments or settings["moments"],
+                      savings=tuple(dict.fromkeys(options.savings + settings["savings"])))
+    given = {name: getattr(train, name) for name in ("seq", "global_batch") if name not in train.assumed
+             and getattr(args, name) is not None}
+    train = replace(train, seq=given.get("seq", settings["seq"]),
+                    global_batch=given.get("global_batch", settings["global_batch"]), assumed=())
+    return options, train

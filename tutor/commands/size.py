@@ -70,6 +70,21 @@ def add_hardware_flags(parser) -> None:
     rate.add_argument("--achieved-tflops", type=_number, help="measured model TFLOP/s per GPU")
 
 
+def add_saving_flags(group) -> None:
+    """DeepSeek-V3's memory savings (arXiv 2412.19437), off by default; `tutor size` and `tutor plan`."""
+    group.add_argument("--moments", choices=("fp32", "bf16"), default=None,
+                       help="AdamW m and v precision (default fp32): bf16 = 8 bytes of optimizer state "
+                            "(DeepSeek-V3 §3.3.3)")
+    group.add_argument("--recompute-norm-up", action="store_true",
+                       help="recompute RMSNorm and MLA up-projections in backward (DeepSeek-V3 §3.2.3)")
+    group.add_argument("--fp8-activations", action="store_true",
+                       help="cache Linear inputs in FP8, SwiGLU output recomputed (DeepSeek-V3 §3.3.3)")
+
+
+def savings_from(args) -> tuple[str, ...]:
+    return tuple(name for name, given in (("norm_up", args.recompute_norm_up), ("fp8", args.fp8_activations)) if given)
+
+
 def add_arguments(parser) -> None:
     add_model_train_flags(parser)
     layout = parser.add_argument_group("parallelism")
@@ -81,6 +96,7 @@ def add_arguments(parser) -> None:
     layout.add_argument("--sp", action=argparse.BooleanOptionalAction, default=True, help="sequence parallelism")
     layout.add_argument("--recompute", choices=("none", "selective", "full"), default="none")
     layout.add_argument("--flash", action=argparse.BooleanOptionalAction, default=True, help="FlashAttention")
+    add_saving_flags(layout)
     add_hardware_flags(parser)
     failures = parser.add_argument_group("failures and checkpoints")
     failures.add_argument("--days", type=_number, help="length of the run in days")
@@ -161,7 +177,8 @@ def parallel_from(args):
     sharding = "distopt" if args.distributed_optimizer else (f"zero{args.zero}" if args.zero else "none")
     layout = {name: getattr(args, name) for name in ("gpus", "tp", "pp", "cp", "ep", "dp", "vpp")
               if getattr(args, name) is not None}
-    return Parallel(**layout, sharding=sharding, sp=args.sp, recompute=args.recompute, flash=args.flash)
+    return Parallel(**layout, sharding=sharding, sp=args.sp, recompute=args.recompute, flash=args.flash,
+                    moments=args.moments or "fp32", savings=savings_from(args))
 
 
 def run(args) -> int:

@@ -13,6 +13,7 @@ from functools import lru_cache
 import sympy
 
 from tutor.sizing.derivation import Derivation, Link, link, ref
+from tutor.sizing.errors import SizingError
 from tutor.sizing.symbols import S
 
 N = S["dp"] * S["cp"]  # ranks holding the same weights: CP ranks do too (DESIGN §4)
@@ -55,13 +56,29 @@ class Mode:
     """Days and interruptions known: mean time between interruptions."""
     interval: bool = False
     """Also the checkpoint write time: Young's and Daly's intervals."""
+    moments: str = "fp32"
+    """"bf16": AdamW's m and v in BF16 (DeepSeek-V3 §3.3.3), 8 bytes of optimizer state a parameter; with
+    the distributed optimizer only."""
 
 
-def activation_row(tp: int, sp: bool, flash: bool, recompute: str, mlp: bool = False) -> str:
+SAVINGS = ("norm_up", "fp8")
+"""DeepSeek-V3's activation savings (formulas/activations.py): RMSNorm and MLA up-projections recomputed,
+activations cached in FP8."""
+
+
+def activation_row(tp: int, sp: bool, flash: bool, recompute: str, mlp: bool = False,
+                   savings: tuple[str, ...] = ()) -> str:
     """The Korthikanti Table 2 row for this setting (FlashAttention drops the 5as/h term like selective).
-    `mlp`: a dense model whose MLP width is known, so the SP row counts it (18 + 4f/h, Megatron-LM)."""
+    `mlp`: a dense model whose MLP width is known, so the SP row counts it (18 + 4f/h, Megatron-LM).
+    `savings`: DeepSeek-V3's (SAVINGS), which change K22's 34 row; full recompute keeps only each layer's
+    input and ignores them."""
     if recompute == "full":
         return "activation_per_layer_full_sp" if sp and tp > 1 else "activation_per_layer_full"
+    if savings:
+        if mlp or not (flash and (tp == 1 or sp)):
+            raise SizingError("the DeepSeek-V3 activation savings are modelled on K22's 34·s·b·h row: a mixture of "
+                              "experts with FlashAttention, and sequence parallelism when TP > 1")
+        return "activation_bytes_per_layer_" + "_".join(name for name in SAVINGS if name in savings)
     if flash or recompute == "selective":
         if tp == 1 or sp:
             return "activation_bytes_per_layer_mlp" if mlp else "activation_bytes_per_layer"
@@ -81,6 +98,11 @@ def _memory(mode: Mode) -> list[Link]:
     else:
         basis = EVEN_SPLIT
     sharded = mode.sharding != "none"
+    bf16 = mode.moments == "bf16"
+    if bf16 and mode.sharding != "distopt":
+        raise SizingError("BF16 AdamW moments (--moments bf16) are modelled with the distributed optimizer over "
+                          "DP × CP > 1 (DeepSeek-V3's ZeRO-1)")
+    tail = "_bf16_moments" if bf16 else ""
     links = [link("weights", "weight_bytes_sharded", params=basis, n_shard=N) if mode.sharding == "zero3"
              else link("weights", "weight_bytes", params=held)]
     if mode.sharding == "distopt":
@@ -89,18 +111,18 @@ def _memory(mode: Mode) -> list[Link]:
         links.append(link("grads", "grad_bytes_sharded", params=basis, n_shard=N))
     else:
         links.append(link("grads", "grad_bytes", params=held))
-    links.append(link("optimizer", "optimizer_bytes_sharded", params=basis, n_shard=N) if sharded
+    links.append(link("optimizer", "optimizer_bytes_sharded" + tail, params=basis, n_shard=N) if sharded
                  else link("optimizer", "optimizer_bytes", params=held))
     if mode.sharding == "none":
         total = link("model_state", "model_state_bytes", params=held) if mode.moe or staged \
             else link("model_state", "model_state_per_gpu")
     elif mode.sharding == "distopt" and mode.moe and staged:
-        total = link("model_state", "moe_stage_distopt_bytes", stage_params=held, stage_shard_params=basis,
+        total = link("model_state", "moe_stage_distopt_bytes" + tail, stage_params=held, stage_shard_params=basis,
                      n_shard=N)
     elif mode.sharding == "distopt" and staged:
-        total = link("model_state", "distopt_bytes", params=held, n_shard=N)
+        total = link("model_state", "distopt_bytes" + tail, params=held, n_shard=N)
     elif mode.sharding == "distopt":
-        total = link("model_state", "moe_distopt_bytes_per_gpu" if mode.moe else "distopt_bytes_per_gpu")
+        total = link("model_state", ("moe_distopt_bytes_per_gpu" if mode.moe else "distopt_bytes_per_gpu") + tail)
     else:
         total = link("model_state", f"{mode.sharding}_bytes", params=held, n_shard=N)
     return links + [total]
@@ -120,7 +142,7 @@ def _stage_links(mode: Mode) -> list[Link]:
 def _activations(mode: Mode) -> list[Link]:
     if mode.activation_row is None:
         return []
-    if mode.activation_row in ("activation_bytes_per_layer", "activation_bytes_per_layer_mlp"):  # divide by CP
+    if mode.activation_row.startswith("activation_bytes_per_layer"):  # these divide by CP themselves
         per_layer = link("activations_per_layer", mode.activation_row)
     else:
         per_layer = link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"])

@@ -67,7 +67,10 @@ FORMULAS = {
     'activation_bytes_first_stage': (('seq', 'micro_batch', 'hidden', 'layers', 'tp', 'cp'), 'B'),
     'activation_bytes_first_stage_interleaved': (('seq', 'micro_batch', 'hidden', 'layers', 'tp', 'pp', 'cp', 'vpp'), 'B'),
     'activation_bytes_per_layer': (('seq', 'micro_batch', 'hidden', 'tp', 'cp'), 'B'),
+    'activation_bytes_per_layer_fp8': (('seq', 'micro_batch', 'hidden', 'tp', 'cp'), 'B'),
     'activation_bytes_per_layer_mlp': (('seq', 'micro_batch', 'hidden', 'ffn', 'tp', 'cp'), 'B'),
+    'activation_bytes_per_layer_norm_up': (('seq', 'micro_batch', 'hidden', 'q_rank', 'kv_rank', 'rope_dim', 'tp', 'cp'), 'B'),
+    'activation_bytes_per_layer_norm_up_fp8': (('seq', 'micro_batch', 'hidden', 'q_rank', 'kv_rank', 'rope_dim', 'tp', 'cp'), 'B'),
     'activation_per_layer_full': (('seq', 'micro_batch', 'hidden'), 'B'),
     'activation_per_layer_full_sp': (('seq', 'micro_batch', 'hidden', 'tp'), 'B'),
     'activation_per_layer_none': (('seq', 'micro_batch', 'hidden', 'heads'), 'B'),
@@ -91,7 +94,9 @@ FORMULAS = {
     'cp_bytes_per_layer': (('seq', 'micro_batch', 'hidden', 'heads', 'kv_heads', 'tp', 'cp'), 'B'),
     'daly_interval_s': (('ckpt_write_s', 'mtbf_s'), 's'),
     'distopt_bytes': (('params', 'n_shard'), 'B'),
+    'distopt_bytes_bf16_moments': (('params', 'n_shard'), 'B'),
     'distopt_bytes_per_gpu': (('params', 'tp', 'pp', 'dp', 'cp'), 'B'),
+    'distopt_bytes_per_gpu_bf16_moments': (('params', 'tp', 'pp', 'dp', 'cp'), 'B'),
     'dp_from_gpus': (('gpus', 'tp', 'pp', 'cp'), 'count'),
     'dp_grad_bytes': (('params', 'dp'), 'B'),
     'expert_data_parallel': (('cp', 'ep', 'dp'), 'count'),
@@ -127,12 +132,15 @@ FORMULAS = {
     'model_state_per_gpu': (('params', 'tp', 'pp'), 'B'),
     'moe_dense_params_per_gpu': (('params', 'expert_params', 'tp', 'pp'), 'params'),
     'moe_distopt_bytes_per_gpu': (('params', 'expert_params', 'tp', 'pp', 'dp', 'cp', 'ep'), 'B'),
+    'moe_distopt_bytes_per_gpu_bf16_moments': (('params', 'expert_params', 'tp', 'pp', 'dp', 'cp', 'ep'), 'B'),
     'moe_expert_params_per_gpu': (('expert_params', 'tp', 'pp', 'ep'), 'params'),
     'moe_params_per_gpu': (('params', 'expert_params', 'tp', 'pp', 'ep'), 'params'),
     'moe_stage_distopt_bytes': (('stage_params', 'stage_shard_params', 'n_shard'), 'B'),
+    'moe_stage_distopt_bytes_bf16_moments': (('stage_params', 'stage_shard_params', 'n_shard'), 'B'),
     'mtbf_hours': (('days', 'interruptions'), 'h'),
     'optimizer_bytes': (('params',), 'B'),
     'optimizer_bytes_sharded': (('params', 'n_shard'), 'B'),
+    'optimizer_bytes_sharded_bf16_moments': (('params', 'n_shard'), 'B'),
     'params_gpt': (('layers', 'hidden', 'ffn', 'vocab', 'seq'), 'params'),
     'params_gpt_n21': (('layers', 'hidden', 'vocab', 'seq'), 'params'),
     'params_llama': (('layers', 'hidden', 'heads', 'kv_heads', 'ffn', 'vocab'), 'params'),
@@ -183,8 +191,20 @@ def f_activation_bytes_per_layer(seq, micro_batch, hidden, tp, cp):
     return 34*hidden*micro_batch*seq/(cp*tp)
 
 
+def f_activation_bytes_per_layer_fp8(seq, micro_batch, hidden, tp, cp):
+    return (39/2)*hidden*micro_batch*seq/(cp*tp)
+
+
 def f_activation_bytes_per_layer_mlp(seq, micro_batch, hidden, ffn, tp, cp):
     return hidden*micro_batch*seq*(4*ffn/hidden + 18)/(cp*tp)
+
+
+def f_activation_bytes_per_layer_norm_up(seq, micro_batch, hidden, q_rank, kv_rank, rope_dim, tp, cp):
+    return micro_batch*seq*(24*hidden + 2*kv_rank + 2*q_rank + 2*rope_dim)/(cp*tp)
+
+
+def f_activation_bytes_per_layer_norm_up_fp8(seq, micro_batch, hidden, q_rank, kv_rank, rope_dim, tp, cp):
+    return micro_batch*seq*((23/2)*hidden + kv_rank + q_rank + rope_dim)/(cp*tp)
 
 
 def f_activation_per_layer_full(seq, micro_batch, hidden):
@@ -279,8 +299,16 @@ def f_distopt_bytes(params, n_shard):
     return 6*params + 12*params/n_shard
 
 
+def f_distopt_bytes_bf16_moments(params, n_shard):
+    return 6*params + 8*params/n_shard
+
+
 def f_distopt_bytes_per_gpu(params, tp, pp, dp, cp):
     return params*(6 + 12/(cp*dp))/(pp*tp)
+
+
+def f_distopt_bytes_per_gpu_bf16_moments(params, tp, pp, dp, cp):
+    return params*(6 + 8/(cp*dp))/(pp*tp)
 
 
 def f_dp_from_gpus(gpus, tp, pp, cp):
@@ -423,6 +451,10 @@ def f_moe_distopt_bytes_per_gpu(params, expert_params, tp, pp, dp, cp, ep):
     return 6*(-expert_params + params)/(pp*tp) + 6*expert_params/(ep*pp*tp) + 12*params/(cp*dp*pp*tp)
 
 
+def f_moe_distopt_bytes_per_gpu_bf16_moments(params, expert_params, tp, pp, dp, cp, ep):
+    return 6*(-expert_params + params)/(pp*tp) + 6*expert_params/(ep*pp*tp) + 8*params/(cp*dp*pp*tp)
+
+
 def f_moe_expert_params_per_gpu(expert_params, tp, pp, ep):
     return expert_params/(ep*pp*tp)
 
@@ -435,6 +467,10 @@ def f_moe_stage_distopt_bytes(stage_params, stage_shard_params, n_shard):
     return 6*stage_params + 12*stage_shard_params/n_shard
 
 
+def f_moe_stage_distopt_bytes_bf16_moments(stage_params, stage_shard_params, n_shard):
+    return 6*stage_params + 8*stage_shard_params/n_shard
+
+
 def f_mtbf_hours(days, interruptions):
     return 24*days/interruptions
 
@@ -445,6 +481,10 @@ def f_optimizer_bytes(params):
 
 def f_optimizer_bytes_sharded(params, n_shard):
     return 12*params/n_shard
+
+
+def f_optimizer_bytes_sharded_bf16_moments(params, n_shard):
+    return 8*params/n_shard
 
 
 def f_params_gpt(layers, hidden, ffn, vocab, seq):
@@ -571,4 +611,4 @@ def f_zero3_bytes(params, n_shard):
     return 16*params/n_shard
 
 
-FUNCTIONS = {'achieved_flops_per_gpu': f_achieved_flops_per_gpu, 'activation_bytes_first_stage': f_activation_bytes_first_stage, 'activation_bytes_first_stage_interleaved': f_activation_bytes_first_stage_interleaved, 'activation_bytes_per_layer': f_activation_bytes_per_layer, 'activation_bytes_per_layer_mlp': f_activation_bytes_per_layer_mlp, 'activation_per_layer_full': f_activation_per_layer_full, 'activation_per_layer_full_sp': f_activation_per_layer_full_sp, 'activation_per_layer_none': f_activation_per_layer_none, 'activation_per_layer_selective': f_activation_per_layer_selective, 'activation_per_layer_tp': f_activation_per_layer_tp, 'activation_per_layer_tp_selective': f_activation_per_layer_tp_selective, 'activation_per_layer_tp_sp': f_activation_per_layer_tp_sp, 'active_params_moe': f_active_params_moe, 'active_params_moe_gpt': f_active_params_moe_gpt, 'active_params_moe_llama': f_active_params_moe_llama, 'allgather_busbw': f_allgather_busbw, 'allreduce_busbw': f_allreduce_busbw, 'attention_params_gqa': f_attention_params_gqa, 'attention_params_mla': f_attention_params_mla, 'bubble_fraction': f_bubble_fraction, 'bubble_fraction_interleaved': f_bubble_fraction_interleaved, 'bubble_wallclock': f_bubble_wallclock, 'checkpoint_bytes': f_checkpoint_bytes, 'checkpoint_bytes_per_gpu': f_checkpoint_bytes_per_gpu, 'coll_algbw': f_coll_algbw, 'cp_bytes_per_layer': f_cp_bytes_per_layer, 'daly_interval_s': f_daly_interval_s, 'distopt_bytes': f_distopt_bytes, 'distopt_bytes_per_gpu': f_distopt_bytes_per_gpu, 'dp_from_gpus': f_dp_from_gpus, 'dp_grad_bytes': f_dp_grad_bytes, 'expert_data_parallel': f_expert_data_parallel, 'expert_params_gpt': f_expert_params_gpt, 'expert_params_llama': f_expert_params_llama, 'expert_params_moe': f_expert_params_moe, 'first_stage_activations': f_first_stage_activations, 'first_stage_activations_interleaved': f_first_stage_activations_interleaved, 'first_stage_activations_interleaved_trimmed': f_first_stage_activations_interleaved_trimmed, 'first_stage_activations_trimmed': f_first_stage_activations_trimmed, 'first_stage_params_gpt': f_first_stage_params_gpt, 'first_stage_params_llama': f_first_stage_params_llama, 'flop_params_tied': f_flop_params_tied, 'flop_params_untied': f_flop_params_untied, 'flops_per_token': f_flops_per_token, 'flops_per_token_attn': f_flops_per_token_attn, 'flops_per_token_k22': f_flops_per_token_k22, 'gpus_per_replica': f_gpus_per_replica, 'grad_bytes': f_grad_bytes, 'grad_bytes_fp32': f_grad_bytes_fp32, 'grad_bytes_sharded': f_grad_bytes_sharded, 'hardware_flops_per_token_full': f_hardware_flops_per_token_full, 'hardware_flops_per_token_full_8n': f_hardware_flops_per_token_full_8n, 'hw_flops_per_gpu': f_hw_flops_per_gpu, 'layer_params_gpt': f_layer_params_gpt, 'layer_params_llama': f_layer_params_llama, 'mfu_attn_from_tokens': f_mfu_attn_from_tokens, 'mfu_from_achieved': f_mfu_from_achieved, 'mfu_from_tokens': f_mfu_from_tokens, 'microbatches': f_microbatches, 'min_gpus_model_state': f_min_gpus_model_state, 'model_state_bytes': f_model_state_bytes, 'model_state_per_gpu': f_model_state_per_gpu, 'moe_dense_params_per_gpu': f_moe_dense_params_per_gpu, 'moe_distopt_bytes_per_gpu': f_moe_distopt_bytes_per_gpu, 'moe_expert_params_per_gpu': f_moe_expert_params_per_gpu, 'moe_params_per_gpu': f_moe_params_per_gpu, 'moe_stage_distopt_bytes': f_moe_stage_distopt_bytes, 'mtbf_hours': f_mtbf_hours, 'optimizer_bytes': f_optimizer_bytes, 'optimizer_bytes_sharded': f_optimizer_bytes_sharded, 'params_gpt': f_params_gpt, 'params_gpt_n21': f_params_gpt_n21, 'params_llama': f_params_llama, 'params_moe': f_params_moe, 'params_moe_gpt': f_params_moe_gpt, 'params_moe_llama': f_params_moe_llama, 'params_per_gpu': f_params_per_gpu, 'pp_bytes_per_microbatch': f_pp_bytes_per_microbatch, 'stage_params_llama_trimmed': f_stage_params_llama_trimmed, 'stage_params_llama_trimmed_last': f_stage_params_llama_trimmed_last, 'stage_params_moe': f_stage_params_moe, 'stage_params_moe_gpt': f_stage_params_moe_gpt, 'stage_shard_params_moe': f_stage_shard_params_moe, 'stage_shard_params_moe_gpt': f_stage_shard_params_moe_gpt, 'step_time_s': f_step_time_s, 'tokens_per_cp_rank': f_tokens_per_cp_rank, 'tokens_per_s_at_mfu': f_tokens_per_s_at_mfu, 'tokens_per_s_from_achieved': f_tokens_per_s_from_achieved, 'tokens_per_s_from_hw_flops': f_tokens_per_s_from_hw_flops, 'tokens_per_s_from_step': f_tokens_per_s_from_step, 'tp_bytes_per_layer': f_tp_bytes_per_layer, 'tp_values_per_layer': f_tp_values_per_layer, 'train_days': f_train_days, 'train_flops': f_train_flops, 'train_time_s': f_train_time_s, 'weight_bytes': f_weight_bytes, 'weight_bytes_sharded': f_weight_bytes_sharded, 'young_interval_s': f_young_interval_s, 'zero1_bytes': f_zero1_bytes, 'zero2_bytes': f_zero2_bytes, 'zero3_bytes': f_zero3_bytes}
+FUNCTIONS = {'achieved_flops_per_gpu': f_achieved_flops_per_gpu, 'activation_bytes_first_stage': f_activation_bytes_first_stage, 'activation_bytes_first_stage_interleaved': f_activation_bytes_first_stage_interleaved, 'activation_bytes_per_layer': f_activation_bytes_per_layer, 'activation_bytes_per_layer_fp8': f_activation_bytes_per_layer_fp8, 'activation_bytes_per_layer_mlp': f_activation_bytes_per_layer_mlp, 'activation_bytes_per_layer_norm_up': f_activation_bytes_per_layer_norm_up, 'activation_bytes_per_layer_norm_up_fp8': f_activation_bytes_per_layer_norm_up_fp8, 'activation_per_layer_full': f_activation_per_layer_full, 'activation_per_layer_full_sp': f_activation_per_layer_full_sp, 'activation_per_layer_none': f_activation_per_layer_none, 'activation_per_layer_selective': f_activation_per_layer_selective, 'activation_per_layer_tp': f_activation_per_layer_tp, 'activation_per_layer_tp_selective': f_activation_per_layer_tp_selective, 'activation_per_layer_tp_sp': f_activation_per_layer_tp_sp, 'active_params_moe': f_active_params_moe, 'active_params_moe_gpt': f_active_params_moe_gpt, 'active_params_moe_llama': f_active_params_moe_llama, 'allgather_busbw': f_allgather_busbw, 'allreduce_busbw': f_allreduce_busbw, 'attention_params_gqa': f_attention_params_gqa, 'attention_params_mla': f_attention_params_mla, 'bubble_fraction': f_bubble_fraction, 'bubble_fraction_interleaved': f_bubble_fraction_interleaved, 'bubble_wallclock': f_bubble_wallclock, 'checkpoint_bytes': f_checkpoint_bytes, 'checkpoint_bytes_per_gpu': f_checkpoint_bytes_per_gpu, 'coll_algbw': f_coll_algbw, 'cp_bytes_per_layer': f_cp_bytes_per_layer, 'daly_interval_s': f_daly_interval_s, 'distopt_bytes': f_distopt_bytes, 'distopt_bytes_bf16_moments': f_distopt_bytes_bf16_moments, 'distopt_bytes_per_gpu': f_distopt_bytes_per_gpu, 'distopt_bytes_per_gpu_bf16_moments': f_distopt_bytes_per_gpu_bf16_moments, 'dp_from_gpus': f_dp_from_gpus, 'dp_grad_bytes': f_dp_grad_bytes, 'expert_data_parallel': f_expert_data_parallel, 'expert_params_gpt': f_expert_params_gpt, 'expert_params_llama': f_expert_params_llama, 'expert_params_moe': f_expert_params_moe, 'first_stage_activations': f_first_stage_activations, 'first_stage_activations_interleaved': f_first_stage_activations_interleaved, 'first_stage_activations_interleaved_trimmed': f_first_stage_activations_interleaved_trimmed, 'first_stage_activations_trimmed': f_first_stage_activations_trimmed, 'first_stage_params_gpt': f_first_stage_params_gpt, 'first_stage_params_llama': f_first_stage_params_llama, 'flop_params_tied': f_flop_params_tied, 'flop_params_untied': f_flop_params_untied, 'flops_per_token': f_flops_per_token, 'flops_per_token_attn': f_flops_per_token_attn, 'flops_per_token_k22': f_flops_per_token_k22, 'gpus_per_replica': f_gpus_per_replica, 'grad_bytes': f_grad_bytes, 'grad_bytes_fp32': f_grad_bytes_fp32, 'grad_bytes_sharded': f_grad_bytes_sharded, 'hardware_flops_per_token_full': f_hardware_flops_per_token_full, 'hardware_flops_per_token_full_8n': f_hardware_flops_per_token_full_8n, 'hw_flops_per_gpu': f_hw_flops_per_gpu, 'layer_params_gpt': f_layer_params_gpt, 'layer_params_llama': f_layer_params_llama, 'mfu_attn_from_tokens': f_mfu_attn_from_tokens, 'mfu_from_achieved': f_mfu_from_achieved, 'mfu_from_tokens': f_mfu_from_tokens, 'microbatches': f_microbatches, 'min_gpus_model_state': f_min_gpus_model_state, 'model_state_bytes': f_model_state_bytes, 'model_state_per_gpu': f_model_state_per_gpu, 'moe_dense_params_per_gpu': f_moe_dense_params_per_gpu, 'moe_distopt_bytes_per_gpu': f_moe_distopt_bytes_per_gpu, 'moe_distopt_bytes_per_gpu_bf16_moments': f_moe_distopt_bytes_per_gpu_bf16_moments, 'moe_expert_params_per_gpu': f_moe_expert_params_per_gpu, 'moe_params_per_gpu': f_moe_params_per_gpu, 'moe_stage_distopt_bytes': f_moe_stage_distopt_bytes, 'moe_stage_distopt_bytes_bf16_moments': f_moe_stage_distopt_bytes_bf16_moments, 'mtbf_hours': f_mtbf_hours, 'optimizer_bytes': f_optimizer_bytes, 'optimizer_bytes_sharded': f_optimizer_bytes_sharded, 'optimizer_bytes_sharded_bf16_moments': f_optimizer_bytes_sharded_bf16_moments, 'params_gpt': f_params_gpt, 'params_gpt_n21': f_params_gpt_n21, 'params_llama': f_params_llama, 'params_moe': f_params_moe, 'params_moe_gpt': f_params_moe_gpt, 'params_moe_llama': f_params_moe_llama, 'params_per_gpu': f_params_per_gpu, 'pp_bytes_per_microbatch': f_pp_bytes_per_microbatch, 'stage_params_llama_trimmed': f_stage_params_llama_trimmed, 'stage_params_llama_trimmed_last': f_stage_params_llama_trimmed_last, 'stage_params_moe': f_stage_params_moe, 'stage_params_moe_gpt': f_stage_params_moe_gpt, 'stage_shard_params_moe': f_stage_shard_params_moe, 'stage_shard_params_moe_gpt': f_stage_shard_params_moe_gpt, 'step_time_s': f_step_time_s, 'tokens_per_cp_rank': f_tokens_per_cp_rank, 'tokens_per_s_at_mfu': f_tokens_per_s_at_mfu, 'tokens_per_s_from_achieved': f_tokens_per_s_from_achieved, 'tokens_per_s_from_hw_flops': f_tokens_per_s_from_hw_flops, 'tokens_per_s_from_step': f_tokens_per_s_from_step, 'tp_bytes_per_layer': f_tp_bytes_per_layer, 'tp_values_per_layer': f_tp_values_per_layer, 'train_days': f_train_days, 'train_flops': f_train_flops, 'train_time_s': f_train_time_s, 'weight_bytes': f_weight_bytes, 'weight_bytes_sharded': f_weight_bytes_sharded, 'young_interval_s': f_young_interval_s, 'zero1_bytes': f_zero1_bytes, 'zero2_bytes': f_zero2_bytes, 'zero3_bytes': f_zero3_bytes}

@@ -200,7 +200,10 @@ def moe_values(model: Model) -> dict[str, float]:
         "expert_ffn": _needed(model.expert_ffn or model.ffn, "ffn"), "experts": model.experts,
         "shared_experts": model.shared_experts, "vocab": _needed(model.vocab, "vocab"),
         "attn_params": float(attention)}
-    return {**shape, "params": evaluate("params_moe", **shape),
+    # The MLA latents a token stores (DeepSeek-V3's norm and up-projection recompute counts them).
+    mla: dict[str, float] = {name: float(getattr(model, name)) for name in ("q_rank", "kv_rank", "rope_dim")} \
+        if model.mla else {}
+    return {**shape, **mla, "params": evaluate("params_moe", **shape),
             "active_params": evaluate("active_params_moe", **shape, top_k=model.top_k),
             "expert_params": evaluate("expert_params_moe", **{key: shape[key] for key in
                                                               ("layers", "dense_layers", "hidden", "expert_ffn",

@@ -24,6 +24,21 @@ def _coefficient(model: Model) -> str:
     return f"{18 + 4 * model.ffn / model.hidden:.3g}"
 
 
+def _saved_coefficient(model: Model, savings: tuple[str, ...]) -> tuple[str, str, str]:
+    """The bytes per s·b·h under DeepSeek-V3's activation savings (formulas/activations.py), and their names."""
+    latents = (model.q_rank or 0) + (model.kv_rank or 0) + (model.rope_dim or 0)
+    hidden = model.hidden or 1
+    names = []
+    if "norm_up" in savings:
+        names.append(("RMSNorm and MLA up-projections recomputed (DeepSeek-V3 §3.2.3)",
+                      "重算 RMSNorm 和 MLA up-projection(DeepSeek-V3 §3.2.3)"))
+    if "fp8" in savings:
+        names.append(("activations cached in FP8 (DeepSeek-V3 §3.3.3)", "FP8 缓存 activation(DeepSeek-V3 §3.3.3)"))
+    value = {("norm_up",): 24 + 2 * latents / hidden, ("fp8",): 19.5,
+             ("norm_up", "fp8"): 11.5 + latents / hidden}[tuple(name for name in ("norm_up", "fp8") if name in savings)]
+    return f"{value:.3g}", " and ".join(en for en, _ in names), "、".join(zh for _, zh in names)
+
+
 def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
     """The reason the plan's pipeline is not interleaved, the one that applies."""
     from tutor.sizing.validate import trimmed_stages
@@ -72,7 +87,7 @@ def _interleaved_total(model: Model, best) -> tuple[int, float] | None:
 
 def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen: list, reports: list,
                counts: tuple[int, int, int], lang: str, reserve: float | None = None,
-               sharding: str = "distopt") -> list[dict]:
+               sharding: str = "distopt", moments: str = "fp32", savings: tuple[str, ...] = ()) -> list[dict]:
     from tutor.sizing.rules import RESERVE
 
     RESERVE = RESERVE if reserve is None else reserve  # noqa: N806 - the reserve this plan used
@@ -82,6 +97,9 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         "distopt": ("the distributed optimizer", "distributed optimizer"), "none": ("no sharding", "不切分"),
         "zero1": ("ZeRO-1", "ZeRO-1"), "zero2": ("ZeRO-2", "ZeRO-2"), "zero3": ("ZeRO-3 (FSDP)", "ZeRO-3(FSDP)"),
     }[sharding]
+    if moments == "bf16":
+        shard_en += " and BF16 AdamW moments (8 bytes of optimizer state a parameter, DeepSeek-V3 §3.3.3)"
+        shard_zh += " + BF16 的 AdamW m、v(optimizer state 每个参数 8 字节，DeepSeek-V3 §3.3.3)"
     steps = []
 
     def say(step_id: str, en: str, zh_text: str) -> None:
@@ -162,6 +180,11 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             "input (2·s·b·h, split over TP with SP) for about a third more compute (8ND instead of 6ND).",
             "Full recompute：不重算就放不下（或指定了）；每层只留输入（2·s·b·h，开 SP 时再按 TP 切），"
             "多花约三分之一的算力（8ND 而不是 6ND）。")
+    elif savings:
+        coefficient, en, zh_text = _saved_coefficient(model, savings)
+        say("recompute", f"No full recompute: FlashAttention with {en} keeps {coefficient}·s·b·h/(TP·CP) per layer "
+            "instead of K22's 34.", f"不需要 full recompute:FlashAttention 加上{zh_text}，每层 "
+            f"{coefficient}·s·b·h/(TP·CP)，不是 K22 的 34。")
     else:
         coefficient = _coefficient(model)
         say("recompute", f"No recompute: FlashAttention and sequence parallelism keep {coefficient}·s·b·h/(TP·CP) "

@@ -60,6 +60,10 @@ class Options:
     reserve: float = RESERVE
     ep: tuple[int, ...] | None = None
     tp: tuple[int, ...] | None = None
+    moments: str = "fp32"
+    """"bf16": DeepSeek-V3's BF16 AdamW moments (specs.Parallel.moments); only layouts with DP × CP > 1."""
+    savings: tuple[str, ...] = ()
+    """DeepSeek-V3's activation savings (specs.Parallel.savings), off by default."""
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
@@ -151,6 +155,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
     batch, micro = train.global_batch, train.micro_batch
     layers = model.layers if model.layers is not None else gpus
     experts: dict[int, list[int]] = {}  # DP × CP -> EP sizes (the same few per search)
+    sharded_only = options.moments != "fp32"  # BF16 moments are modelled with the distributed optimizer only
     chunks: dict[tuple, list[int]] = {}  # (PP, p divides m) -> interleaving choices
     for tp in _divisors(gpus):
         if options.tp is not None and tp not in options.tp:
@@ -168,7 +173,7 @@ def candidates(model: Model, train: Train, gpus: int, hardware: Hardware, flash:
                 if pp > layers:
                     break  # divisors ascend
                 dp = gpus // (tp * cp * pp)
-                if batch % (dp * micro):
+                if batch % (dp * micro) or (sharded_only and dp * cp == 1):
                     continue
                 m = batch // (dp * micro)
                 eps = experts.get(dp * cp)
@@ -189,7 +194,7 @@ def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
     optimizer only for MoE, whose ZeRO stages the engine does not model)."""
     if options.sharding is not None:
         return (options.sharding,)
-    return AUTO_SHARDINGS[:1] if model.is_moe else AUTO_SHARDINGS
+    return AUTO_SHARDINGS[:1] if model.is_moe or options.moments != "fp32" else AUTO_SHARDINGS
 
 
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
@@ -282,7 +287,8 @@ class _Evaluator:
 
     def _row(self, tp: int, recompute: str) -> str | None:
         options = self.options
-        row = activation_row(tp, options.sp, options.flash, recompute, self.mlp) if self.shape_known else None
+        row = activation_row(tp, options.sp, options.flash, recompute, self.mlp, options.savings) \
+            if self.shape_known else None
         self.rows[(tp, recompute)] = row
         return row
 
@@ -292,7 +298,7 @@ class _Evaluator:
         model = self.model
         function, pick, constant_names, state_at, activations_at, grads_at = _memory_function(
             *key, model.is_moe, self.shape_known, self.shape_known and model.heads is not None, model.params is None,
-            model.positions)
+            model.positions, self.options.moments)
         constants = self.constants.get(constant_names)
         if constants is None:
             constants = self.constants[constant_names] = tuple(self.values[name] for name in constant_names)
@@ -385,14 +391,16 @@ class _Evaluator:
 
 @lru_cache(maxsize=None)
 def _memory_function(sharding: str, row: str | None, first_stage: str | None, trimmed: bool, interleaved: bool,
-                     moe: bool, shape_known: bool, heads: bool, stage_memory: bool, positions: int | None) -> tuple:
+                     moe: bool, shape_known: bool, heads: bool, stage_memory: bool, positions: int | None,
+                     moments: str = "fp32") -> tuple:
     """The memory function of one mode (memory first, for every configuration; one function for both
     schedules, so a mode compiles once), its argument picker, the names of its inputs past the layout,
     and where model state, the schedule's activations and the gradients are in its output. Cached for
     the process: building the Mode and looking its function up cost ~100 µs, once per mode per search
     otherwise, a fifth of a search."""
     mode = Mode(sharding=sharding, activation_row=row, moe=moe, attention=shape_known, heads=heads,
-                first_stage=first_stage, stage_memory=stage_memory, trimmed=trimmed, positions=positions)
+                first_stage=first_stage, stage_memory=stage_memory, trimmed=trimmed, positions=positions,
+                moments=moments)
     outputs, names, function = planner_function(mode, MEMORY)
     where = _positions(outputs)
     return (function, _picker(names), tuple(name for name in names if name not in LAYOUT), where["model_state"],
@@ -455,6 +463,11 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         raise SizingError(f"the reserve is a fraction of memory in [0, 1), got {options.reserve:g}")
     if model.is_moe and (options.sharding or "").startswith("zero"):
         raise SizingError("ZeRO stages are not modelled for MoE; plan with the distributed optimizer")
+    if options.moments != "fp32" and options.sharding not in (None, "distopt"):
+        raise SizingError("BF16 AdamW moments (--moments bf16) are modelled with the distributed optimizer only")
+    if "norm_up" in options.savings and not model.mla:
+        raise SizingError("recomputing the MLA up-projections needs multi-head latent attention (DeepSeek-V3's)")
+    Parallel(moments=options.moments, savings=options.savings)  # checks their values, one clear line
     gpus = int(check_number("gpus", gpus))
     ranked, considered, evaluated = candidates(model, train, gpus, hardware, options=options)
     best_per_shape: dict[tuple, Candidate] = {}
@@ -468,7 +481,8 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         report["why"] = why_after(chosen[0], candidate, lang)
     return {"best": reports[0] if reports else None, "alternatives": reports[1:],
             "steps": plan_steps(model, train, gpus, hardware, chosen, reports, (considered, evaluated, len(ranked)),
-                                lang, options.reserve, chosen[0].sharding if chosen else "distopt")}
+                                lang, options.reserve, chosen[0].sharding if chosen else "distopt", options.moments,
+                                options.savings)}
 
 
 def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
@@ -524,7 +538,7 @@ def why_after(best: Candidate, other: Candidate, lang: str = "en") -> str:
 def _parallel(candidate: Candidate, gpus: int, options: Options) -> Parallel:
     return Parallel(gpus=gpus, tp=candidate.tp, pp=candidate.pp, cp=candidate.cp, ep=candidate.ep, dp=candidate.dp,
                     vpp=candidate.vpp, sharding=candidate.sharding, sp=options.sp, recompute=candidate.recompute,
-                    flash=options.flash)
+                    flash=options.flash, moments=options.moments, savings=options.savings)
 
 
 def _report(model: Model, train: Train, candidate: Candidate, gpus: int, hardware: Hardware,

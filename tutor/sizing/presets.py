@@ -44,6 +44,27 @@ MODELS: dict[str, Model] = {
 }
 
 
+# What a preset's model was trained with, as published: `tutor plan --published` plans under it (and fills the
+# sequence and global batch when not given). The DeepSeek-V3 savings are off by default everywhere else: they
+# are that run's engineering, not a default of the recipe.
+RECIPES: dict[str, dict] = {
+    "deepseek-v3": {
+        "tp": (1,), "ep": (64,), "sharding": "distopt", "moments": "bf16", "savings": ("norm_up", "fp8"),
+        "seq": 4096, "global_batch": 15360,
+        "source": "DeepSeek-V3 (arXiv 2412.19437) §3.2 (no TP, 16-way PP, 64-way EP over 8 nodes, ZeRO-1 DP), "
+                  "§3.2.3 (RMSNorm and MLA up-projections recomputed), §3.3.3 (BF16 AdamW moments, FP8 activation "
+                  "caching), §4.2 (sequence 4K, batch 15,360 after the ramp)"},
+}
+
+
+def recipe(name: str) -> dict:
+    """The published training settings of preset `name`; SizingError naming the presets that have one."""
+    key = str(name).strip().lower()
+    if key not in RECIPES:
+        raise SizingError(f"no published recipe recorded for {name!r} (recorded: {', '.join(RECIPES)})")
+    return RECIPES[key]
+
+
 def model_preset(name: str) -> Model:
     """A preset by name (case-insensitive); SizingError naming the presets otherwise."""
     key = str(name).strip().lower()

@@ -65,7 +65,10 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
              reliability: Reliability | None = None) -> Mode:
     """The formulas this configuration needs (see tutor.sizing.chains)."""
     shape_known = model.layers is not None and model.hidden is not None
-    row = activation_row(par.tp, par.sp, par.flash, par.recompute, counts_mlp(model)) if shape_known else None
+    if "norm_up" in par.savings and not model.mla:
+        raise SizingError("recomputing the MLA up-projections needs multi-head latent attention (DeepSeek-V3's)")
+    row = activation_row(par.tp, par.sp, par.flash, par.recompute, counts_mlp(model), par.savings) \
+        if shape_known else None
     if row in ("activation_per_layer_none", "activation_per_layer_tp", "activation_per_layer_tp_sp") \
             and model.heads is None:
         raise SizingError("activations without FlashAttention or selective recompute need the number of heads "
@@ -82,7 +85,7 @@ def mode_for(model: Model, train: Train, par: Parallel, throughput: Throughput,
                 tokens=train.tokens is not None, attention=shape_known,
                 heads=shape_known and model.heads is not None,
                 failures=reliability is not None and None not in (reliability.days, reliability.interruptions),
-                interval=reliability is not None and reliability.ckpt_write_s is not None)
+                interval=reliability is not None and reliability.ckpt_write_s is not None, moments=par.moments)
 
 
 def inputs_for(model: Model, train: Train, par: Parallel, hardware: Hardware, throughput: Throughput,

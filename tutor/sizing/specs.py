@@ -15,6 +15,8 @@ from tutor.sizing.errors import SizingError
 ARCHS = ("gpt", "llama")
 SHARDINGS = ("none", "distopt", "zero1", "zero2", "zero3")
 RECOMPUTE = ("none", "selective", "full")
+MOMENTS = ("fp32", "bf16")
+ACTIVATION_SAVINGS = ("norm_up", "fp8")
 # Largest sensible value per field name; above it the input is absurd (`--params 1e30`).
 LIMITS = {
     "params": 1e15, "layers": 1e5, "hidden": 1e6, "heads": 1e5, "kv_heads": 1e5, "ffn": 1e7, "vocab": 1e8, "positions": 1e8,
@@ -181,9 +183,19 @@ class Parallel(_Checked):
     """Sequence parallelism (only matters with TP > 1)."""
     recompute: str = "none"
     flash: bool = True
+    moments: str = "fp32"
+    """AdamW's m and v: "fp32" (12 bytes of optimizer state a parameter) or "bf16" (8, DeepSeek-V3 §3.3.3)."""
+    savings: tuple[str, ...] = ()
+    """DeepSeek-V3's activation savings (chains.SAVINGS): "norm_up" (RMSNorm and MLA up-projections recomputed,
+    §3.2.3), "fp8" (activations cached in FP8, §3.3.3). Off by default."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if self.moments not in MOMENTS:
+            raise SizingError(f"moments must be one of {', '.join(MOMENTS)}, got {self.moments!r}")
+        unknown = [name for name in self.savings if name not in ACTIVATION_SAVINGS]
+        if unknown:
+            raise SizingError(f"activation savings must be among {', '.join(ACTIVATION_SAVINGS)}, got {unknown[0]!r}")
         if self.sharding not in SHARDINGS:
             raise SizingError(f"sharding must be one of {', '.join(SHARDINGS)}, got {self.sharding!r}")
         if self.recompute not in RECOMPUTE:

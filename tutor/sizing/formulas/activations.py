@@ -13,7 +13,7 @@ checkpointed input is s·b·h/t per rank; transformer_config.py forbids distribu
 
 from __future__ import annotations
 
-from sympy import ceiling
+from sympy import Rational, ceiling
 
 from tutor.sizing.formula import Min, formula
 from tutor.sizing.symbols import S
@@ -52,6 +52,23 @@ INTERLEAVED_FACTOR = 1 + (p - 1) / (p * v)
 # At m = p the warm-up covers all m·v chunk-micro-batches (stage 1: m·v·n), hence the outer min.
 # Checked against a step-by-step replay of the schedule in tests/sizing/test_engine_defects.py.
 N_CHUNK_TRIMMED = (L + 2) / (p * v)
+
+# DeepSeek-V3 (arXiv 2412.19437) trains without TP by saving activations; the engine counts each saving as
+# a change to K22's 34·s·b·h (FlashAttention, no s×s term), term by term in bytes per s·b·h:
+#   attention: norm output = QKV input 2, Q and K 4, V 2, output-projection input 2, dropout mask 1;
+#   MLP: norm output = first projection input 2, activation input 8, its output = second projection input 8,
+#   dropout mask 1; the two norms' inputs 2 + 2.
+# §3.2.3 "Recomputation of RMSNorm and MLA Up-Projection": the norm outputs (4) and the up-projections'
+# outputs Q, K, V (6) are recomputed in backward, so not stored; the latents they come from (c_Q, c_KV and
+# the RoPE key, r_q + r_kv + d_R values a token) are: 34 − 10 → 24·h + 2(r_q + r_kv + d_R).
+# §3.3.3 "Low-Precision Activation": Linear inputs cached in FP8 (QKV and first projection 2 → 1), the
+# output projection's input in E5M6 (2 → 1.5), "the inputs of the SwiGLU operator in MoE" cached in FP8 and
+# its output recomputed (8 → 4, 8 → 0): 34 − 14.5 = 19.5. Both: 24 − 0.5 − 12 = 11.5, latents at 1 byte.
+# Kept as K22 counts them: the dropout masks and the MLP at K22's 4h (the engine's MoE row, see
+# report.counts_mlp), so the savings are relative to that row, not a recount of MLA's wider Q and K.
+DEEPSEEK_RECOMPUTE = 'DeepSeek-V3 (arXiv 2412.19437) §3.2.3 "Recomputation of RMSNorm and MLA Up-Projection"'
+DEEPSEEK_FP8 = 'DeepSeek-V3 (arXiv 2412.19437) §3.3.3 "Low-Precision Activation" (FP8, E5M6)'
+LATENTS = S["q_rank"] + S["kv_rank"] + S["rope_dim"]
 
 FORMULAS = (
     formula("activation_per_layer_none", s * b * h * (34 + 5 * a * s / h), "B",
@@ -93,6 +110,29 @@ FORMULAS = (
             "(34 for an MLP of 4h, 31 for Llama 3 405B).",
             "FlashAttention + SP + CP，按 MLP 宽度算：每层 s·b·h·(18 + 4f/h)/(TP·CP) 字节"
             "（MLP 宽 4h 时是 34,Llama 3 405B 是 31）。", MEGATRON, order=ORDER),
+    # DeepSeek-V3's activation savings (arXiv 2412.19437), off by default (`--recompute-norm-up`,
+    # `--fp8-activations`), counted as changes to K22's 34 terms (see DEEPSEEK_TERMS above).
+    formula("activation_bytes_per_layer_norm_up", s * b * (24 * h + 2 * LATENTS) / (t * cp), "B",
+            "RMSNorm and the MLA up-projections recomputed in backward (DeepSeek-V3, arXiv 2412.19437 §3.2.3): K22's 34 less the two norm "
+            "outputs (2 + 2) and Q, K, V (4 + 2), plus the stored MLA latents 2·(r_q + r_kv + d_R) bytes a token: "
+            "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP).",
+            "backward 里重算 RMSNorm 和 MLA 的 up-projection(DeepSeek-V3,arXiv 2412.19437 §3.2.3):K22 的 34 减去两个 norm 的输出"
+            "（2 + 2）和 Q、K、V(4 + 2)，加上要存的 MLA latent，每个 token 2·(r_q + r_kv + d_R) 字节："
+            "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP)。", DEEPSEEK_RECOMPUTE + "; " + K22, order=ORDER),
+    formula("activation_bytes_per_layer_fp8", s * b * h * Rational(39, 2) / (t * cp), "B",
+            "Activations cached in FP8 for the Linear backward (DeepSeek-V3, arXiv 2412.19437 §3.3.3): K22's 34 with the inputs of the QKV, "
+            "output (E5M6, 1.5 bytes) and first MLP projections at 1 byte, the SwiGLU input in FP8 (8 → 4) and its "
+            "output recomputed (8 → 0): 19.5·s·b·h/(TP·CP).",
+            "Linear 的 backward 用 FP8 缓存 activation(DeepSeek-V3,arXiv 2412.19437 §3.3.3):K22 的 34 里 QKV、输出投影（E5M6,1.5 字节）"
+            "和 MLP 第一个投影的输入各存 1 字节，SwiGLU 的输入存 FP8(8 → 4)、输出重算（8 → 0）："
+            "19.5·s·b·h/(TP·CP)。", DEEPSEEK_FP8 + "; " + K22, order=ORDER),
+    formula("activation_bytes_per_layer_norm_up_fp8", s * b * (Rational(23, 2) * h + LATENTS) / (t * cp), "B",
+            "Both DeepSeek-V3 savings (arXiv 2412.19437 §3.2.3, §3.3.3): norms and up-projections recomputed, the remaining Linear inputs in FP8 "
+            "(output projection 1.5, SwiGLU input 4, its output recomputed) and the MLA latents at 1 byte: "
+            "s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP).",
+            "DeepSeek-V3 的两项一起(arXiv 2412.19437 §3.2.3、§3.3.3)：重算 norm 和 up-projection，其余 Linear 输入存 FP8(输出投影 1.5,SwiGLU 输入 4，"
+            "输出重算），MLA latent 每个 1 字节：s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP)。",
+            DEEPSEEK_RECOMPUTE + "; " + DEEPSEEK_FP8 + "; " + K22, order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
             "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
             "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。",

@@ -19,6 +19,10 @@ tp, pp, dp, cp, ep = S["tp"], S["pp"], S["dp"], S["cp"], S["ep"]
 ZERO = "Rajbhandari et al. 2020 (ZeRO), Figure 1 and §5 (K = 12)"
 # MoE: non-expert weights split by TP·PP, expert weights also by EP (expert TP = TP).
 MOE_HELD = (Psi - S["expert_params"]) / (tp * pp) + S["expert_params"] / (tp * pp * ep)
+DEEPSEEK_MOMENTS = ('DeepSeek-V3 (arXiv 2412.19437) §3.3.3 "Low-Precision Optimizer States" (BF16 AdamW moments, '
+                    'fp32 master weights and gradients)')
+BF16_EN = "BF16 AdamW moments (DeepSeek-V3, arXiv 2412.19437 §3.3.3)"
+BF16_ZH = "DeepSeek-V3,arXiv 2412.19437 §3.3.3"
 DISTOPT = "Megatron-LM docs/user-guide/features/dist_optimizer.md (bf16 params, fp32 grads); lesson §memory"
 
 FORMULAS = (
@@ -73,6 +77,35 @@ FORMULAS = (
             "fp32 master weight、Adam m 和 v：每个参数 12 字节。", ZERO),
     formula("optimizer_bytes_sharded", 12 * Psi / N, "B", "Optimizer state sharded over N ranks.",
             "optimizer state 沿 N 张卡切分。", ZERO),
+    # `--moments bf16` (off by default): DeepSeek-V3 tracks AdamW's m and v in BF16 and keeps the fp32 master
+    # weights and gradients, 4 + 2 + 2 = 8 bytes of optimizer state a parameter instead of 12. Modelled with the
+    # distributed optimizer only (DeepSeek-V3's ZeRO-1 over DP).
+    formula("optimizer_bytes_sharded_bf16_moments", 8 * Psi / N, "B",
+            f"Optimizer state with {BF16_EN}, sharded over N ranks: fp32 master 4 + bf16 m 2 + bf16 v 2 = 8 bytes "
+            "per parameter.",
+            f"AdamW 的 m、v 用 BF16（{BF16_ZH}),optimizer state 沿 N 张卡切分:fp32 master 4 + bf16 m 2 + "
+            "bf16 v 2 = 每个参数 8 字节。", DEEPSEEK_MOMENTS),
+    formula("distopt_bytes_bf16_moments", 6 * Psi + 8 * Psi / N, "B",
+            f"Distributed optimizer with {BF16_EN}: bf16 weight 2 + fp32 gradient 4 bytes stay, the 8 bytes of "
+            "optimizer state (fp32 master, bf16 m and v) are sharded over N ranks.",
+            f"Distributed optimizer + BF16 的 AdamW m、v（{BF16_ZH}):bf16 weight 2 + fp32 gradient 4 字节留在本卡，"
+            "8 字节的 optimizer state(fp32 master、bf16 m 和 v）沿 N 张卡切分。", DEEPSEEK_MOMENTS + "; " + DISTOPT),
+    formula("distopt_bytes_per_gpu_bf16_moments", (6 + 8 / (dp * cp)) * Psi / (tp * pp), "B",
+            f"Distributed optimizer per GPU with {BF16_EN}: (6 + 8/(DP·CP)) bytes × Ψ/(TP·PP).",
+            f"每卡 distributed optimizer + BF16 的 m、v（{BF16_ZH}):(6 + 8/(DP·CP)) 字节 × Ψ/(TP·PP)。",
+            DEEPSEEK_MOMENTS + "; " + DISTOPT, steps=("params_per_gpu",), order=("params", "tp", "pp", "dp", "cp")),
+    formula("moe_distopt_bytes_per_gpu_bf16_moments", 6 * MOE_HELD + 8 * Psi / (tp * pp * dp * cp), "B",
+            f"MoE with the distributed optimizer and {BF16_EN}: 6 bytes per held parameter and 8·Ψ/(TP·PP·DP·CP) of "
+            "optimizer state.",
+            f"MoE + distributed optimizer + BF16 的 m、v（{BF16_ZH}）：每个持有的参数 6 字节，optimizer state "
+            "8·Ψ/(TP·PP·DP·CP)。",
+            DEEPSEEK_MOMENTS + "; " + DISTOPT, order=("params", "expert_params", "tp", "pp", "dp", "cp", "ep")),
+    formula("moe_stage_distopt_bytes_bf16_moments", 6 * S["stage_params"] + 8 * S["stage_shard_params"] / N, "B",
+            f"MoE with the distributed optimizer and {BF16_EN} on the most loaded stage: 6 bytes per held parameter, "
+            "8 bytes of optimizer state per stage parameter (every expert counted) sharded over N = DP·CP.",
+            f"MoE + distributed optimizer + BF16 的 m、v（{BF16_ZH}），最满的 stage：每个持有的参数 6 字节，本 stage "
+            "每个参数（expert 全部计入）8 字节 optimizer state，沿 N = DP·CP 切分。",
+            DEEPSEEK_MOMENTS + "; " + DISTOPT, order=("stage_params", "stage_shard_params", "n_shard")),
     formula("min_gpus_model_state", ceiling(16 * Psi / S["gpu_mem"]), "count",
             "Fewest GPUs whose memory holds the model state at 16 bytes per parameter (before activations).",
             "只放 16 字节/参数的 model state 至少要几张卡（还没算 activation）。",
