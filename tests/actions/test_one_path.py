@@ -250,4 +250,6 @@ async def test_a_mock_interview_records_the_same_rows_both_ways(homes, monkeypat
     cli, shown = rows(folders["cli"]), rows(folders["app"])
     assert cli == shown
     assert cli["mocks"] == [("pitch", "strict", "finished", 0.0)] and len(cli["stages"]) == 2
-    assert [row[1:3] for row in cli["reviews"]] == [(1,), (1,)] or all(row[1] == 1 for row in cli["reviews"])
+    assert [stage[:3] for stage in cli["stages"]] == [("1-main", 0.0, "GPUs are fast"),
+                                                      ("1-main-followup", 0.0, "no idea")]
+    assert cli["reviews"] == [("q:fixture-pitch", 1), ("q:fixture-followup-memory", 1)]  # both wrong: again
