@@ -80,8 +80,9 @@ def _weakest_step(store: Store, question):
 
 def lab_feedback_markdown(graded: dict, lang: str) -> str:
     """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
-    right, wrong = ("✓ 正确", "✗ 不对") if lang == "zh" else ("✓ Right", "✗ Not right")
-    heading = right if graded["correct"] else wrong
+    from tutor.interview.present import VERDICT
+
+    heading = VERDICT["right" if graded["correct"] else "wrong"][lang == "zh"]
     lines = [f"### {heading} ({graded['score']:.0%})", ""]
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")
