@@ -73,14 +73,25 @@ class Content:
     questions: dict[str, Loaded[Question]] = field(default_factory=dict)
     labs: dict[str, Loaded[Lab]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
-    interview: InterviewContent = field(default_factory=InterviewContent)
+    roots: list[Path] = field(default_factory=list)
+    _interview: InterviewContent | None = field(default=None, repr=False)
+
+    @property
+    def interview(self) -> InterviewContent:
+        """The roots' `interview/*.yaml`, read on first use: only the mock interview, the review
+        queue and `tutor validate` need them (~0.2 s of a 1.2 s load)."""
+        if self._interview is None:
+            self._interview = InterviewContent()
+            for root in self.roots:
+                load_interview(root / "interview", self._interview)
+        return self._interview
 
     def lab_dir(self, name: str) -> Path:
         return self.labs[name].path.parent
 
 
 def load_content(roots: list[Path]) -> Content:
-    content = Content()
+    content = Content(roots=list(roots))
     for root in roots:
         for path in sorted((root / "lessons").glob("*.yaml")):
             load_lesson_file(path, content)
@@ -89,7 +100,6 @@ def load_content(roots: list[Path]) -> Content:
         labs = root / "labs"
         for path in sorted(labs.glob("*/lab.yaml")) if labs.is_dir() else []:
             load_lab_file(path, content)
-        load_interview(root / "interview", content.interview)
     return content
 
 

@@ -21,7 +21,15 @@ def check_interview(content: Content) -> Iterable[Problem]:
     folders = [root / "interview" for root in _roots(content) if (root / "interview").is_dir()]
     if not folders:
         return
-    interview, folder = content.interview, folders[0]
+    if content.roots:
+        interview = content.interview
+    else:  # `tutor validate FILE...`: the content was put together file by file, without its roots
+        from tutor.content.loader import InterviewContent, load_interview
+
+        interview = InterviewContent()
+        for each in folders:
+            load_interview(each, interview)
+    folder = folders[0]
     yield from interview.problems
     yield from _check_ids_and_refs(content, interview)
     yield from _check_as_questions(content, interview)
