@@ -82,16 +82,9 @@ def run(args) -> int:
     return handler(args, entry)
 
 
-def _status(name: str) -> str:
-    from tutor.labs.history import has_passed
-    from tutor.labs.workspace import workspace_dir
-
-    if has_passed(name):
-        return "passed"
-    return "started" if workspace_dir(name).is_dir() else "new"
-
-
 def _list(args, labs) -> int:
+    from tutor.labs.history import status as _status
+
     rows = [{"name": name, "kind": entry.lab.kind, "title": entry.lab.title.model_dump(),
              "world_size": entry.lab.world_size, "gpu_only": entry.lab.gpu_only, "status": _status(name)}
             for name, entry in labs.items()]

@@ -103,12 +103,10 @@ class LabsScreen(SectionScreen):
     @work(thread=True, exclusive=True, group="labs-load")
     def _load(self) -> None:
         from tutor.labs.catalog import all_labs
-        from tutor.labs.history import has_passed
-        from tutor.labs.workspace import workspace_dir
+        from tutor.labs.history import status as lab_status
 
         labs = all_labs()
-        status = {name: "passed" if has_passed(name) else "started" if workspace_dir(name).is_dir() else "new"
-                  for name in labs}
+        status = {name: lab_status(name) for name in labs}
         self.app.call_from_thread(self._loaded, labs, status)
 
     def _loaded(self, labs: dict, status: dict) -> None:
