@@ -5,7 +5,10 @@ candidates type them: strong answers in several wordings and both languages, hon
 ones, buzzword lists, negated answers, fluent but wrong ones, answers to another question and
 the question pasted back (free text); right spellings, declared and typical mistakes, letters
 and layouts as people write them (closed kinds). A quarter is held out (fixed by a hash of each
-case's text, `Case.split`) and was never used to write or tune a rubric or parser.
+case's text, `Case.split`) and was never used to write or tune a rubric or parser. A third
+part, `blind` (`blind_*.yaml`), was written by someone who never saw the rubrics and never
+graded it: its counts are printed, but its misses are listed only with `--part blind` given
+explicitly, and its score calibration only then, so that nobody tunes on it by accident.
 
 Prints, per kind and part: false accepts (wrong answers graded right), false rejects (right
 answers graded wrong), agreement; then the score calibration of free-text tiers; then the
@@ -13,7 +16,7 @@ median grading time per answer (the baseline is `str.casefold` on the same texts
 Targets (issue 14): free text FA <= 3% and FR <= 8% per kind on both parts; closed kinds
 >= 98% agreement; grading < 5 ms median per answer.
 
-    python benchmarks/bench_grading_labelled.py [--kind open] [--show-misses]
+    python benchmarks/bench_grading_labelled.py [--kind open] [--show-misses] [--part blind]
 """
 
 from __future__ import annotations
@@ -27,7 +30,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.grading.labelled.cases import CLOSED_KINDS, FREE_KINDS, all_cases, evidence  # noqa: E402
+from tests.grading.labelled.cases import CLOSED_KINDS, FREE_KINDS, all_cases, blind_cases, evidence  # noqa: E402
+
+PARTS = ("tuning", "held-out", "blind")
+
+
+def listed(split: str, part: str | None) -> bool:
+    """Whether `--show-misses` lists a miss of this part: every part's when no --part is given,
+    except the blind part's, which only an explicit `--part blind` lists."""
+    if part is None:
+        return split != "blind"
+    return split == part
 
 
 def grade_case(case) -> tuple[bool, float]:
@@ -50,12 +63,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", help="only this kind")
     parser.add_argument("--show-misses", action="store_true", help="print every case graded against its label")
-    parser.add_argument("--part", choices=["tuning", "held-out"], help="only list misses of this part")
+    parser.add_argument("--part", choices=list(PARTS), help="only list misses (and, for blind, the tier scores) of "
+                                                             "this part; blind misses are listed only with --part blind")
     parser.add_argument("--batch", type=int, help="free text: only the answers of this batch (1: free_text.yaml, "
                                                   "2: free_text_more.yaml, 3: free_text_third.yaml, 4: free_text_fourth.yaml)")
     args = parser.parse_args()
     cases = [case for case in all_cases() if args.kind in (None, case.kind)
              and (args.batch is None or case.kind not in FREE_KINDS or case.batch == args.batch)]
+    if args.batch is None:  # the blind part is no numbered batch
+        cases += [case for case in blind_cases() if args.kind in (None, case.kind)]
     for case in cases[:20]:
         grade_case(case)  # warm-up: content, SymPy, segmenter dictionaries
     rows: dict[tuple[str, str], list] = defaultdict(list)
@@ -67,14 +83,15 @@ def main() -> int:
         correct, score = grade_case(case)
         times[case.kind].append((time.perf_counter() - started) * 1000)
         rows[(case.kind, case.split)].append((case.right, correct))
-        if case.kind in FREE_KINDS:
+        if case.kind in FREE_KINDS and (case.split == "blind") == (args.part == "blind"):
             tiers[(case.kind, case.tier)].append(score)
         if correct != case.right:
             misses.append((case, correct, score))
-    print(f"{len(cases)} cases ({sum(c.split == 'held-out' for c in cases)} held out)\n")
+    print(f"{len(cases)} cases ({sum(c.split == 'held-out' for c in cases)} held out, "
+          f"{sum(c.split == 'blind' for c in cases)} blind)\n")
     print(f"{'kind':10} {'part':9} {'n':>4} {'right':>5} {'false accept':>14} {'false reject':>14} {'agree':>7}")
     for kind in (*FREE_KINDS, *CLOSED_KINDS):
-        for part in ("tuning", "held-out"):
+        for part in PARTS:
             pairs = rows.get((kind, part))
             if not pairs:
                 continue
@@ -84,7 +101,7 @@ def main() -> int:
             agree = 1 - (fa + fr) / len(pairs)
             print(f"{kind:10} {part:9} {len(pairs):4} {len(right):5} {fa:4} {fa / max(len(wrong), 1):7.1%}   "
                   f"{fr:4} {fr / max(len(right), 1):7.1%}   {agree:6.1%}")
-    print("\nscore by tier (free text): n, mean, max")
+    print(f"\nscore by tier (free text{', blind part only' if args.part == 'blind' else ', blind part left out'}): n, mean, max")
     for (kind, tier), scores in sorted(tiers.items()):
         print(f"  {kind:10} {tier:9} {len(scores):4} {statistics.mean(scores):5.2f} {max(scores):5.2f}"
               f"  min {min(scores):.2f}")
@@ -99,7 +116,7 @@ def main() -> int:
     if args.show_misses:
         print("\nmisses:")
         for case, correct, score in misses:
-            if args.part in (None, case.split):
+            if listed(case.split, args.part):
                 print(f"  [{case.split}] {case.kind} {case.target} s{case.seed} {case.tier} label={'right' if case.right else 'wrong'}"
                       f" graded={'right' if correct else 'wrong'} {score:.2f}: {case.text[:110]}")
     return 0

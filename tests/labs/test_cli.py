@@ -83,7 +83,7 @@ def test_print_launch_gives_one_torchrun_command_per_node(demo):
     lines = [line for line in result.stdout.splitlines() if "torchrun" in line]
     assert len(lines) == 2
     assert all("--rdzv-endpoint 10.0.0.1:29500" in line and "--module tutor.labs.rank" in line for line in lines)
-    assert "--node-rank 0 " in lines[0] and "--node-rank 1 " in lines[1] and "TUTOR_LAB_PG_TIMEOUT=8" in lines[0]
+    assert "--node-rank 0 " in lines[0] and "--node-rank 1 " in lines[1] and "TUTOR_LAB_PG_TIMEOUT=3" in lines[0]  # a hang lab: the PG timeout is the run's limit
     assert all("--rdzv-backend static" in line for line in lines)
 
 

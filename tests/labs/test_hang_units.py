@@ -188,3 +188,98 @@ def test_mystery_draws_every_scenario_unnamed_with_its_knob_varied(tutor_home):
     assert spec.lab == "mystery" and cases[0].lab not in str(spec.program)
     assert spec.program.read_text() == mystery.neutral_program(cases[0]).source
     assert all(arg == "--steps" or not arg.startswith("--") for arg in spec.args)
+
+
+def test_a_hang_lab_times_out_before_the_watchdog_and_other_labs_the_other_way_round(tmp_path):
+    from tutor.labs.launch import PG_TIMEOUT_MARGIN_S, WATCHDOG_MARGIN_S, LaunchPlan
+
+    hang = LaunchPlan(program=tmp_path / "train.py", nproc_per_node=2, run_dir=tmp_path, timeout_s=3, timeout_first=True)
+    assert hang.pg_timeout_s == 3 and hang.watchdog_s == 3 + WATCHDOG_MARGIN_S
+    assert hang.env({})["TUTOR_LAB_PG_TIMEOUT"] == "3"
+    other = LaunchPlan(program=tmp_path / "train.py", nproc_per_node=2, run_dir=tmp_path, timeout_s=3)
+    assert other.pg_timeout_s == 3 + PG_TIMEOUT_MARGIN_S and other.watchdog_s == 3
+
+
+def test_a_hang_the_timeout_ended_says_where_each_rank_raised():
+    from tutor.labs.evidence import RankState, summary
+
+    ranks = [RankState(0), RankState(1)]
+    for state, op, site in ((ranks[0], "all_gather", "train.py:42 in data_positions"), (ranks[1], "all_reduce", "train.py:65 in main")):
+        state.feed({"ev": "coll", "seq": 1, "op": op, "site": site, "asynchronous": op == "all_reduce"})
+        state.feed({"ev": "coll_end", "seq": 1, "error": "RuntimeError: Timed out waiting 3000ms"})
+    ranks[1].feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:65 in main",
+                   "message": "Timed out waiting 3000ms for recv operation to complete"})
+    message = summary("hang", ranks, expected=2, quiet_s=None, failures={})["message"]
+    assert message == ("the process-group timeout fired (rank 1: Timed out waiting 3000ms for recv operation to complete "
+                       "at train.py:65 in main): rank 0 in all_gather (train.py:42 in data_positions); "
+                       "rank 1 in all_reduce (train.py:65 in main)")
+
+
+def test_the_timeout_leads_even_when_the_watchdog_ended_the_run_after_it():
+    """A rank busy outside any collective outlives its peers' timeouts; the watchdog then ends the run."""
+    from tutor.labs.evidence import RankState, summary
+
+    waiting, busy = RankState(0), RankState(1)
+    waiting.feed({"ev": "coll", "seq": 6, "op": "all_reduce", "site": "train.py:93 in main", "asynchronous": True})
+    waiting.feed({"ev": "coll_end", "seq": 6, "error": "RuntimeError: Timed out"})
+    waiting.feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:93 in main",
+                  "message": "Timed out waiting 3000ms for recv operation to complete"})
+    message = summary("hang", [waiting, busy], expected=2, quiet_s=5.0, failures={})["message"]
+    assert message.startswith("the process-group timeout fired (rank 0: Timed out waiting 3000ms"), message
+    assert message.endswith("rank 0 in all_reduce (train.py:93 in main); rank 1 outside any collective"), message
+
+
+def test_an_async_all_reduce_is_done_when_its_future_completes_as_ddp_waits_for_it():
+    """DDP's comm hook chains on `work.get_future()` and never calls `wait()`: the recorder must
+    close the entry from the future, or every gradient all-reduce would read as pending for ever."""
+    torch = pytest.importorskip("torch")
+    from tutor.labs.rank.recorder import Recorder, _RecordedWork
+
+    class Session:
+        events: list = []
+
+        def emit(self, kind, **fields):
+            self.events.append((kind, fields))
+
+    class Work:
+        def __init__(self):
+            self.future = torch.futures.Future()
+
+        def get_future(self):
+            return self.future
+
+    recorder = Recorder(Session())
+    works = []
+    for seq in (1, 2):
+        entry = {"seq": seq, "t0": 0.0, "state": "issued"}
+        works.append(_RecordedWork(Work(), recorder, entry))
+    futures = [work.get_future() for work in works]
+    assert recorder.session.events == []  # issued, not done
+    futures[0].set_result([torch.zeros(1)])
+    futures[1].set_exception(RuntimeError("Timed out waiting 3000ms for recv operation to complete"))
+    ends = [(fields["seq"], fields["error"]) for kind, fields in recorder.session.events if kind == "coll_end"]
+    assert ends == [(1, None), (2, "RuntimeError: Timed out waiting 3000ms for recv operation to complete")]
+
+
+def test_a_ranks_child_processes_are_split_off_its_py_spy_dump():
+    dump = ("Process 100: python -m tutor.labs.rank train.py\nPython v3.11.7\n\n"
+            'Thread 100 (idle): "MainThread"\n'
+            "    Queue.get (multiprocessing/queues.py:113)\n"
+            "    _MultiProcessingDataLoaderIter._next_data (torch/utils/data/dataloader.py:1505)\n"
+            "    main (train.py:127)\n\n"
+            "Process 200: python -m tutor.labs.rank train.py\nPython v3.11.7\nParent Process 100: python\n\n"
+            'Thread 200 (idle): "MainThread"\n'
+            "    TokenCache.encode (train.py:54)\n"
+            "    Documents.__getitem__ (train.py:89)\n"
+            "    _worker_loop (torch/utils/data/_utils/worker.py:351)\n")
+    assert [str(frame) for frame in hangview.program_frames(dump)] == ["main (train.py:127)"]
+    assert hangview.thread_state(dump) == "idle" and hangview.thread_state(dump.replace("(idle)", "(active+gil)", 1)) == "active+gil"
+    assert [(pid, [str(f) for f in frames]) for pid, frames in hangview.child_stacks(dump)] == [
+        (200, ["TokenCache.encode (train.py:54)", "Documents.__getitem__ (train.py:89)"])]
+    evidence = {"outcome": "hang", "world_size": 2, "summary": {}, "ranks": [
+        {"rank": 0, "stack": dump, "collectives": [], "pending": None},
+        {"rank": 1, "stack": "", "collectives": [{"seq": 1, "op": "all_reduce", "site": "train.py:127 in main",
+                                                  "state": "failed"}], "pending": None}]}
+    found = facts(evidence)
+    loader = next(group for group in found.groups if group.ranks == [0])
+    assert loader.op is None and "data loader" in loader.funcs  # placed in its DataLoader, outside any collective

@@ -60,4 +60,5 @@ def run_spec(entry: LabEntry, options: RunOptions) -> RunSpec:
     args = options.program_args or tuple(entry.lab.args)
     return RunSpec(lab=entry.name, program=program, world_size=world_size, backend=backend, timeout_s=timeout_s,
                    args=tuple(args), nnodes=options.nnodes, node_rank=options.node_rank,
-                   rdzv_endpoint=options.rdzv_endpoint, rdzv_id=options.rdzv_id or f"tutor-{entry.name}")
+                   rdzv_endpoint=options.rdzv_endpoint, rdzv_id=options.rdzv_id or f"tutor-{entry.name}",
+                   timeout_first=entry.lab.kind == "hang")

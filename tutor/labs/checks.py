@@ -41,7 +41,7 @@ def check_spec(entry: LabEntry, target: Path, *, world_size: int | None = None, 
                timeout_s: float | None = None, run_root: Path | None = None) -> RunSpec:
     lab = entry.lab
     common = dict(lab=entry.name, world_size=world_size or lab.world_size, backend=backend,
-                  timeout_s=timeout_s or lab.timeout_s, run_root=run_root)
+                  timeout_s=timeout_s or lab.timeout_s, run_root=run_root, timeout_first=lab.kind == "hang")
     if entry.checker is None:
         return RunSpec(program=target, args=tuple(lab.args), **common)
     env = {"TUTOR_LAB_PROGRAM": str(target), "TUTOR_LAB_SHIPPED": str(entry.program),

@@ -85,6 +85,12 @@ class RankState:
                 return entry
         return None
 
+    def failed_in(self) -> dict | None:
+        """The collective this rank raised in (its last one, failed: the process-group timeout, or
+        its peer's timeout closing the connection), so a hang the timeout ended says where."""
+        last = self.collectives[-1] if self.collectives else None
+        return last if last is not None and last["state"] == "failed" else None
+
     def as_dict(self) -> dict:
         return {
             "rank": self.rank, "pid": self.pid, "host": self.host, "exit_code": self.exit_code,
@@ -175,15 +181,18 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
     if outcome == "hang":
         waits = {}
         for state in ranks:
-            pending = state.pending()
+            pending = state.pending() or state.failed_in()
             where = f"in {pending['op']} ({pending.get('site') or '?'})" if pending else "outside any collective"
             waits.setdefault(where, []).append(state.rank)
         parts = [f"{_ranks(group)} {where}" for where, group in sorted(waits.items(), key=lambda kv: kv[1])]
         lead = f"no rank made progress for {quiet_s:.0f} s" if quiet_s else "the process-group timeout fired"
         timed_out = next((state for state in ranks if state.exception and
                           TIMEOUT_PATTERNS.search(state.exception.get("message") or "")), None)
-        if not quiet_s and timed_out is not None:  # the error as the learner meets it, and its line
+        if timed_out is not None:  # the error as the learner meets it, and its line
+            # (first even when the watchdog ended the run after it: a rank busy outside any
+            # collective outlives its peers' timeouts until the run is stopped)
             where = f" at {timed_out.exception['where']}" if timed_out.exception.get("where") else ""
+            lead = "the process-group timeout fired"
             lead += f" (rank {timed_out.rank}: {_first_line(timed_out.exception['message'])}{where})"
         return {"category": "hang", "message": f"{lead}: " + "; ".join(parts), "lead": lead,
                 "waiting_in": {where: group for where, group in waits.items()}}

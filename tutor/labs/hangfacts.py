@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from tutor.content.models import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.hangview import own_process as hangview_own
 from tutor.labs.hangview import ranks_text, stacks
 
 OP_PHRASES = {
@@ -46,6 +47,9 @@ FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "ste
 # Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
 # name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
 HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training"}
+# Library frames that name a place the program's own frames do not: a main thread waiting for its
+# DataLoader's next batch is in torch's dataloader.py, under the program's `next(...)` line.
+LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader")}
 
 
 @dataclass
@@ -97,7 +101,9 @@ def _facts(evidence: dict) -> Facts | None:
         place = stack.waiting_in or _failed_in(evidence, stack.rank)
         op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
-        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in (raw.get(stack.rank) or "")]
+        own = hangview_own(raw.get(stack.rank) or "")
+        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own]
+        funcs += [word for marker, words in LIBRARY_PLACES.items() if marker in own for word in words]
         group = by_place.setdefault((op, site), Group([], op, site, []))
         group.ranks.append(stack.rank)
         group.funcs = sorted(set(group.funcs) | set(funcs))

@@ -70,11 +70,14 @@ def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict
         "run_dir": evidence.get("run_dir"), "world_size": evidence.get("world_size"),
         "stacks": [{"rank": s.rank, "step": s.last_step, "source": s.source, "frames": [str(f) for f in s.frames],
                     "waiting_in": (s.waiting_in or {}).get("op"), "site": (s.waiting_in or {}).get("site"),
-                    "failure": s.failure} for s in hangview.stacks(evidence)],
+                    "failure": s.failure, "thread": s.thread_state} for s in hangview.stacks(evidence)],
         "collectives": [{"position": position, "ranks": {str(rank): _cell(call) for rank, call in row.items()},
                          "diverges": position == at}
                         for position, row in hangview.rows(timeline, group, around=at)],
         "p2p": {str(rank): [_cell(call) for call in calls[-hangview.WINDOW:]] for rank, calls in timeline.p2p.items()},
+        "children": {str(rank["rank"]): [{"pid": pid, "frames": [str(f) for f in frames]}
+                                         for pid, frames in hangview.child_stacks(rank.get("stack"))]
+                     for rank in evidence.get("ranks") or [] if hangview.child_stacks(rank.get("stack"))},
         "first_divergence": None if divergence is None else {
             "kind": divergence.kind, "position": divergence.position, "text": divergence.text},
         "failure_report": (evidence.get("launcher") or {}).get("failure_report"),
@@ -98,9 +101,15 @@ def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = N
     heads, columns = [], []
     for stack in shown["stacks"]:
         where = stack["waiting_in"] or (("失败" if zh else "failed") if stack["failure"] else "-")
-        heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}")
+        state = f" · {stack['thread']}" if stack.get("thread") else ""  # py-spy: waiting (idle) or running Python
+        heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}{state}")
         columns.append(stack["frames"] or [stack["failure"] or ("（无栈）" if zh else "(no stack)")])
     lines += _side_by_side(heads, columns)
+    for rank, children in (shown.get("children") or {}).items():  # a rank's own processes (DataLoader workers)
+        for child in children:
+            frames = " ← ".join(child["frames"][:4]) or ("（无程序帧）" if zh else "(no frames of the program)")
+            lines.append(f"  rank {rank} 的子进程 {child['pid']}：{frames}" if zh else
+                         f"  rank {rank}'s child process {child['pid']}: {frames}")
     if shown["collectives"]:
         lines += ["", "world group 上的 collective，按位置对齐（每个 rank 第 k 个调用的是什么）：" if zh else
                   "Collectives on the world group, by position (what each rank called k-th):"]

@@ -20,9 +20,11 @@ from pathlib import Path
 from tutor.labs.events import event_file, read_all
 
 P2P = {"send", "recv", "isend", "irecv", "batch_isend_irecv"}
-# torch, the interpreter's machinery, and the tutor's own plumbing; the labs' shared training
+# torch, the interpreter's machinery (multiprocessing and the queues a DataLoader waits on), and
+# the tutor's own plumbing; the labs' shared training
 # loop (tutor/labs/rank/training.py, replay.py, memory.py) stays: it is part of the program.
-SKIPPED_FILES = re.compile(r"(^|/)(torch/|threading\.py|runpy|<frozen|importlib|tutor/labs/(?!rank/(training|replay|memory)\.py))")
+SKIPPED_FILES = re.compile(r"(^|/)(torch/|threading\.py|runpy|<frozen|importlib|multiprocessing/|selectors\.py|queue\.py|"
+                           r"tutor/labs/(?!rank/(training|replay|memory)\.py))")
 PY_SPY_FRAME = re.compile(r"^\s+(?P<func>\S.*?) \((?P<file>[^()]+?):(?P<line>\d+)\)$")
 PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+)$')
 WINDOW = 5
@@ -46,8 +48,11 @@ class RankStack:
     source: str | None
     last_step: int | None
     waiting_in: dict | None
-    """The collective the rank was inside (None: outside any, or it had failed)."""
+    """The collective the rank was inside, or raised in (None: outside any)."""
     failure: str | None = None
+    thread_state: str | None = None
+    """py-spy's word for the main thread: `idle` (waiting, e.g. in a C++ collective) or `active`
+    (running Python; `active+gil` holding the interpreter lock); None for other stack sources."""
 
 
 @dataclass
@@ -87,6 +92,7 @@ def program_frames(stack: str | None) -> list[Frame]:
     if not stack:
         return []
     frames, outer_first = [], False
+    stack = own_process(stack)  # the rank's own process only; its children are child_stacks'
     for line in _main_thread(stack).splitlines():
         match = PY_SPY_FRAME.match(line)
         if match is None:
@@ -99,6 +105,34 @@ def program_frames(stack: str | None) -> list[Frame]:
             frames.append(frame)
     # tracebacks list the outermost call first; py-spy and faulthandler the innermost first
     return list(reversed(frames)) if outer_first and "Traceback" in stack else frames
+
+
+PROCESS_HEAD = re.compile(r"^Process (\d+): ", re.M)
+MAIN_THREAD_STATE = re.compile(r'^Thread \S+ \(([a-z+]+)\): "MainThread"', re.M)
+
+
+def thread_state(stack: str | None) -> str | None:
+    """py-spy's state of the rank's main thread (`idle`, `active`, `active+gil`), if it says."""
+    match = MAIN_THREAD_STATE.search(own_process(stack or ""))
+    return match.group(1) if match else None
+
+
+def own_process(stack: str) -> str:
+    """The rank's own part of a py-spy `--subprocesses` dump (the whole text otherwise)."""
+    heads = list(PROCESS_HEAD.finditer(stack))
+    return stack[:heads[1].start()] if len(heads) > 1 else stack
+
+
+def child_stacks(stack: str | None) -> list[tuple[int, list[Frame]]]:
+    """(pid, program frames of its main thread) of each child process in a py-spy
+    `--subprocesses` dump (a rank's DataLoader workers), after the rank's own process."""
+    if not stack:
+        return []
+    heads = list(PROCESS_HEAD.finditer(stack))
+    children = []
+    for head, after in zip(heads[1:], heads[2:] + [None]):
+        children.append((int(head.group(1)), program_frames(stack[head.start():after.start() if after else len(stack)])))
+    return children
 
 
 def _main_thread(stack: str) -> str:
@@ -115,11 +149,14 @@ def stacks(evidence: dict) -> list[RankStack]:
     found = []
     for rank in evidence.get("ranks") or []:
         waiting = at_failure.get(str(rank["rank"]), rank.get("pending")) if at_failure else rank.get("pending")
+        last = (rank.get("collectives") or [None])[-1]
+        if waiting is None and last and last.get("state") == "failed":
+            waiting = last  # where it raised: the process-group timeout, or its peer's timeout reaching it
         exception = rank.get("exception") or {}
         failure = f"{exception.get('type')}: {(exception.get('message') or '').splitlines()[0][:200]}" \
             if exception.get("type") else None
         found.append(RankStack(rank["rank"], program_frames(rank.get("stack")), rank.get("stack_source"),
-                               rank.get("last_step"), waiting, failure))
+                               rank.get("last_step"), waiting, failure, thread_state(rank.get("stack"))))
     return found
 
 

@@ -29,8 +29,15 @@ import tutor
 
 BACKENDS = ("gloo", "nccl")
 # Process-group timeout = the run's no-progress limit + this margin, so the watchdog sees a
-# hang (and collects stacks from ranks still blocked in it) before the timeout ends it.
+# hang (and collects stacks from ranks still blocked in it) before the timeout ends it. The hang
+# labs turn that round (`timeout_first`): the process-group timeout is the run's limit and the
+# watchdog waits WATCHDOG_MARGIN_S longer, so a hang ends as on a cluster, with the backend's
+# timeout error, and the watchdog only catches ranks that wait outside any timed collective (a
+# rank stuck in Python with its peers in gloo's send/recv, which wait without a timeout).
 PG_TIMEOUT_MARGIN_S = 5.0
+WATCHDOG_MARGIN_S = 2.0
+"""A waiting rank's timeout fires at most the timeout after its collective began, which is a
+progress event: 2 s is well above the runner's 0.1 s poll and the error's way to the event file."""
 PREFIX_TEMPLATE = "[rank${rank}]:"
 
 
@@ -53,6 +60,8 @@ class LaunchPlan:
     rdzv_endpoint: str | None = None
     rdzv_id: str = "tutor-lab"
     extra_env: dict[str, str] = field(default_factory=dict)
+    timeout_first: bool = False
+    """The process-group timeout is `timeout_s` itself (it fires before the watchdog)."""
 
     @property
     def multi_node(self) -> bool:
@@ -60,7 +69,12 @@ class LaunchPlan:
 
     @property
     def pg_timeout_s(self) -> float:
-        return self.timeout_s + PG_TIMEOUT_MARGIN_S
+        return self.timeout_s if self.timeout_first else self.timeout_s + PG_TIMEOUT_MARGIN_S
+
+    @property
+    def watchdog_s(self) -> float:
+        """The no-progress limit once every rank is up."""
+        return self.timeout_s + WATCHDOG_MARGIN_S if self.timeout_first else self.timeout_s
 
     @property
     def rendezvous_timeout_s(self) -> int:

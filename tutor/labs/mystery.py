@@ -113,7 +113,7 @@ def spec(case: Mystery, timeout_s: float | None = None, labs: dict[str, LabEntry
     neutral = neutral_program(case, labs)
     return RunSpec(lab=RUN_LAB, program=program(case, labs, neutral), world_size=case.world_size,
                    backend=resolve_backend("auto", case.world_size), timeout_s=timeout_s or case.timeout_s,
-                   args=neutral.args)
+                   args=neutral.args, timeout_first=True)  # every scenario is a hang lab's
 
 
 def run(case: Mystery, on_event=None, timeout_s: float | None = None, labs: dict[str, LabEntry] | None = None) -> dict:

@@ -185,7 +185,7 @@ class LabRun:
                         break
                     time.sleep(POLL_S)
                     continue
-                limit = self.spec.timeout_s if self._all_ready() else self.spec.startup_s
+                limit = self.plan.watchdog_s if self._all_ready() else self.spec.startup_s
                 if now - last_progress > limit:
                     hang, quiet = True, now - last_progress
                     self._emit(Phase("hang", f"no progress for {quiet:.0f} s"))
@@ -250,10 +250,12 @@ class LabRun:
         local = [state for state in self._states() if state.pid is not None]
         return len(local) >= self.spec.world_size and all(state.ready for state in local)
 
-    def _collect_hang_evidence(self) -> None:
+    def _collect_hang_evidence(self, skip_raised: bool = False) -> None:
+        """Every rank's stack (py-spy) and flight recorder; `skip_raised`: no stack of a rank that
+        raised (its traceback is its stack), which saves a py-spy run per rank a timeout ended."""
         self._emit(Phase("collecting-evidence"))
         (self.run_dir / DUMP_REQUEST).touch()
-        pids = {state.rank: state.pid for state in self._states() if state.pid}
+        pids = {state.rank: state.pid for state in self._states() if state.pid and not (skip_raised and state.exception)}
         for rank, (text, source) in stacks.collect(pids, self.run_dir).items():
             self._ranks[rank].stack, self._ranks[rank].stack_source = text, source
         deadline = time.monotonic() + DUMP_WAIT_S
@@ -277,12 +279,12 @@ class LabRun:
         states = self._states()
         waiting = [s for s in states if s.pid and not s.exception and s.exit_code is None and s.ready]
         if waiting:
-            self._collect_hang_evidence()
+            self._collect_hang_evidence(skip_raised=True)
             self._at_failure = {s.rank: dict(s.pending()) if s.pending() else None for s in waiting}
         elif any(s.pid and s.exit_code is None for s in states):
             # Every rank raised at once (a timeout, then "Connection closed" on its peers): each
             # holds its exit, so its flight recorder can still be dumped; the stacks are the tracebacks.
-            self._collect_hang_evidence()
+            self._collect_hang_evidence(skip_raised=True)
         for state in states:
             if state.exception and state.exception.get("traceback"):
                 state.stack, state.stack_source = state.exception["traceback"], "traceback"

@@ -21,7 +21,8 @@ class RunSpec:
     """Ranks on this node (all ranks, on one machine)."""
     backend: str = "gloo"
     timeout_s: float = 30.0
-    """No-progress limit once every rank is up; the process-group timeout is a little longer."""
+    """No-progress limit once every rank is up; the process-group timeout is a little longer
+    (with `timeout_first`: the process-group timeout, the no-progress limit a little longer)."""
     startup_s: float = 120.0
     """No-progress limit until every rank has joined the process group."""
     max_wall_s: float = 900.0
@@ -34,12 +35,15 @@ class RunSpec:
     run_root: Path | None = None
     """Parent folder of the run folders (default: TUTOR_HOME/lab-runs/LAB)."""
     keep_runs: int = 20
+    timeout_first: bool = False
+    """A hang lab: the process-group timeout ends a hang, with the backend's own error, before the
+    watchdog (which then only catches ranks stuck outside any collective)."""
 
     def plan(self, run_dir: Path) -> LaunchPlan:
         return LaunchPlan(program=Path(self.program), nproc_per_node=self.world_size, run_dir=run_dir,
                           backend=self.backend, timeout_s=self.timeout_s, args=tuple(self.args),
                           nnodes=self.nnodes, node_rank=self.node_rank, rdzv_endpoint=self.rdzv_endpoint,
-                          rdzv_id=self.rdzv_id, extra_env=dict(self.env))
+                          rdzv_id=self.rdzv_id, extra_env=dict(self.env), timeout_first=self.timeout_first)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Stacks of hung ranks: py-spy when it is installed, else faulthandler on SIGUSR1.
 
 py-spy reads a process from outside (ptrace), so it works whatever the rank is doing and
-shows where each thread is, including a main thread blocked in a C++ collective. Without it
+shows where each thread is, including a main thread blocked in a C++ collective, and, with
+`--subprocesses`, where each of the rank's child processes is (its DataLoader workers). Without it
 (or without ptrace permission) the rank's own faulthandler, armed at boot, writes every
 thread's Python stack when it receives SIGUSR1. Both run for all ranks at once.
 """
@@ -43,7 +44,8 @@ def collect(pids: dict[int, int], run_dir: Path) -> dict[int, tuple[str, str]]:
 
 def _py_spy_dump(tool: str, pid: int) -> str | None:
     try:
-        result = subprocess.run([tool, "dump", "--pid", str(pid)], capture_output=True, text=True,
+        # --subprocesses: a rank's own children too (its DataLoader workers), each after the rank
+        result = subprocess.run([tool, "dump", "--pid", str(pid), "--subprocesses"], capture_output=True, text=True,
                                 timeout=PY_SPY_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -5,6 +5,11 @@ Free text (open, clarify, lab diagnosis) is hand-written in `free_text.yaml`; cl
 variant: several spellings of the right value, the declared and typical mistakes, letters in the
 forms people type them. A case's split is fixed by its text (`split`): a quarter is held out
 and was never used to write or tune a rubric or a parser.
+
+The blind batches (`blind_*.yaml`, `blind_cases()`) are a third part, `blind`, all of it held
+out: written by someone who never read the graders' rubrics and never graded them while
+writing, for the targets of `free_text.yaml`. They are not in `all_cases()` and not in the hash
+split; the benchmark reports their counts as their own part.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ HERE = Path(__file__).resolve().parent
 FREE_KINDS = ("open", "clarify", "diagnosis")
 BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml", "free_text_fourth.yaml")
 CLOSED_KINDS = ("numeric", "formula", "config", "choice")
+BLIND_BATCHES = ("blind_1.yaml", "blind_2.yaml")
+BLIND_TIERS = ("strong", "partial", "buzz", "negated", "wrong", "offtopic", "copy")
+"""The tiers a blind batch may use; only `strong` is labelled right."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +40,10 @@ class Case:
     tier: str
     seed: int = 0
     batch: int = 1
-    """Which file of hand-written answers it comes from (BATCHES, 1-based); 1 for generated cases.
-    Not part of the key: the split does not depend on it."""
+    """Which file of hand-written answers it comes from (BATCHES, 1-based); 1 for generated cases,
+    0 for the blind batches. Not part of the key: the split does not depend on it."""
+    blind: bool = False
+    """From a blind batch: its split is `blind`, whatever its hash."""
 
     @property
     def key(self) -> str:
@@ -41,6 +51,8 @@ class Case:
 
     @property
     def split(self) -> str:
+        if self.blind:
+            return "blind"
         return "held-out" if int(hashlib.sha1(self.key.encode()).hexdigest(), 16) % 4 == 0 else "tuning"
 
     @property
@@ -92,6 +104,33 @@ def free_text_cases() -> tuple[Case, ...]:
         other = same[(same.index(target) + 3) % len(same)]  # three on: never the neighbouring, similar question
         cases.append(Case(kind, target, data[other]["strong"][0], False, "offtopic"))
         cases += [Case(kind, target, prompts[lang], False, "copy") for lang in ("en", "zh")]
+    return tuple(cases)
+
+
+@lru_cache(maxsize=1)
+def blind_cases() -> tuple[Case, ...]:
+    """The blind batches, every case in the `blind` part; a target or tier that does not exist is
+    a one-line error naming the file."""
+    from tutor.grading.dispatch import find_step
+
+    content = _content()
+    cases: list[Case] = []
+    for name in BLIND_BATCHES:
+        for target, tiers in yaml.safe_load((HERE / name).read_text(encoding="utf-8")).items():
+            if target.startswith("q:") and target.count("/") == 1 and target[2:].split("/")[0] in content.questions:
+                qid, step_id = target[2:].split("/")
+                try:
+                    kind = find_step(content.questions[qid].model, step_id).kind
+                except Exception as error:  # find_step's own error for an unknown step
+                    raise ValueError(f"{name}: {target}: no such step ({error})") from None
+            elif target.startswith("lab:") and target[4:] in content.labs and content.labs[target[4:]].model.diagnosis:
+                kind = "diagnosis"
+            else:
+                raise ValueError(f"{name}: {target} is not a question step or a lab with a diagnosis")
+            for tier, texts in tiers.items():
+                if tier not in BLIND_TIERS:
+                    raise ValueError(f"{name}: {target}: unknown tier {tier!r} (one of {', '.join(BLIND_TIERS)})")
+                cases += [Case(kind, target, text, tier == "strong", tier, batch=0, blind=True) for text in texts]
     return tuple(cases)
 
 

@@ -23,6 +23,10 @@ from tutor.labs.rank.recorder import Recorder
 from tutor.labs.rank.session import Session, current, under_torchrun
 
 DEFAULT_TIMEOUT_S = 60.0
+JOIN_TIMEOUT_S = 60.0
+"""At least this long to join the process group: ranks of a loaded machine reach
+`init_process_group` seconds apart (importing torch), which is not a hang. The run's own,
+shorter timeout is set once every rank has joined."""
 
 
 @dataclass
@@ -116,10 +120,14 @@ def init(backend: str | None = None, timeout_s: float | None = None) -> RankCont
         torch.cuda.set_device(device)
         # New tensors and modules go to this rank's GPU, so one lab program serves gloo and NCCL.
         torch.set_default_device(device)
-        dist.init_process_group("nccl", timeout=timedelta(seconds=timeout_s), device_id=device)
+        dist.init_process_group("nccl", timeout=timedelta(seconds=max(timeout_s, JOIN_TIMEOUT_S)), device_id=device)
     else:
         device = torch.device("cpu")
-        dist.init_process_group(backend, timeout=timedelta(seconds=timeout_s))
+        dist.init_process_group(backend, timeout=timedelta(seconds=max(timeout_s, JOIN_TIMEOUT_S)))
+    if timeout_s < JOIN_TIMEOUT_S:
+        # torch's setter for a live group's timeout (gloo and NCCL): every collective from here on
+        # waits at most `timeout_s`, then raises the backend's timeout error, as on a cluster
+        dist.distributed_c10d._set_pg_timeout(timedelta(seconds=timeout_s))
     recorder = Recorder(session)
     recorder.install()
     _context = RankContext(rank=dist.get_rank(), world_size=dist.get_world_size(), local_rank=session.local_rank,

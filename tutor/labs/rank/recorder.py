@@ -3,7 +3,8 @@
 `install()` wraps the public collective and point-to-point functions of `torch.distributed`
 in this process, so a lab program keeps calling the real API (`dist.all_reduce(x)`) and each
 call is written to the rank's event file as it starts (`coll`) and when it returns
-(`coll_end`; for `async_op=True`, when its `wait()` returns). A rank that hangs therefore
+(`coll_end`; for `async_op=True`, when its `wait()` returns, or when the future that
+`get_future()` gave completes, as for DDP's gradient all-reduce). A rank that hangs therefore
 leaves its pending collective as the last `coll` line, with op, shapes, dtype, bytes, group,
 peer and the learner's call site: what the flight recorder records in C++, readable here
 even where the build has no flight recorder. An in-memory copy serves checkers that count
@@ -157,12 +158,31 @@ class _RecordedWork:
             self._recorder._finish(self._entry)
         return result
 
+    def get_future(self):
+        """The work's future; the collective is recorded as done (or failed) when it completes
+        (DDP's comm hook chains on the future and never calls `wait()`)."""
+        future = self._work.get_future()
+        future.add_done_callback(self._completed)
+        return future
+
+    def _completed(self, future) -> None:
+        if self._entry["state"] in ("done", "failed"):
+            return
+        try:
+            future.value()
+        except BaseException as error:  # noqa: BLE001  (the callback must not raise into torch)
+            self._recorder._finish(self._entry, error=f"{type(error).__name__}: {str(error)[:300]}")
+            return
+        self._recorder._finish(self._entry)
+
     def __getattr__(self, name: str):
         return getattr(self._work, name)
 
 
 def _group_ranks(group) -> list[int] | None:
-    if group is None:
+    """The group's ranks; None for the world group, named (`dist.group.WORLD`, as DDP's comm hook
+    does) or not, so both line up as one group's collectives."""
+    if group is None or group is dist.group.WORLD:
         return None
     try:
         return dist.get_process_group_ranks(group)

@@ -8,14 +8,15 @@
     trainer = tt.Trainer(ctx, cfg)
     for step in ctx.steps(len(loader)):
         loss = trainer.forward(step, loader.batch(step))   # DDP forward, masked token loss
-        trainer.backward(loss)                            # the gradient all-reduce happens here
+        trainer.backward(loss)                            # DDP's gradient all-reduce, waited for at its end
         trainer.step()                                    # SGD with momentum
     trainer.finish()                                      # gathers what each rank trained on
 
 Everything a lab's planted bug sits inside is real: torch's DistributedDataParallel, whose
-gradient all-reduce is a comm hook going through `torch.distributed.all_reduce` (so the
-tutor's recorder sees it, with the learner's `backward` line as its call site, and
-`TORCH_DISTRIBUTED_DEBUG=DETAIL` checks it); real checkpoints (`torch.save`); real data
+gradient all-reduce is asynchronous, as DDP's own (torch's default comm hook, going through
+`torch.distributed.all_reduce`, so the tutor's recorder sees it, with the learner's `backward`
+line as its call site, and `TORCH_DISTRIBUTED_DEBUG=DETAIL` checks it; a rank whose peers are
+missing waits for it at the end of `backward`); real checkpoints (`torch.save`); real data
 batches. What is simulated is said where it is: the corpus is synthetic, and a GPU's memory
 limit is `memory.DeviceMemory`.
 
@@ -214,16 +215,25 @@ def frozen_names(model: nn.Module) -> tuple[str, ...]:
 
 
 def make_ddp(ctx, model: nn.Module) -> DistributedDataParallel:
-    """torch's DDP, its gradient all-reduce done by `dist.all_reduce` in a comm hook.
+    """torch's DDP, its gradient all-reduce asynchronous as DDP's own.
 
-    The hook (DDP's documented extension point) averages each gradient bucket with the public
-    `dist.all_reduce`, so the tutor's recorder sees every gradient all-reduce, with the line of
-    the learner's `backward` call as its site; DDP's built-in all-reduce runs in C++, where only
-    the flight recorder would see it. Under TORCH_DISTRIBUTED_DEBUG=DETAIL, torch 2.13 crashes
-    (SIGSEGV) building DDP over the debug-wrapped process group, so DDP is then given a plain
-    group of the same ranks, and the hook all-reduces over the wrapped world group, where DETAIL
-    checks every gradient all-reduce against the other ranks' collectives.
+    The comm hook is torch's `default_hooks.allreduce_hook`, which torch documents as giving the
+    same results as DDP with no hook: each gradient bucket's all-reduce is issued as the bucket
+    fills during backward (`dist.all_reduce(async_op=True)`), and the reducer waits for them all
+    at the end of backward. So a rank whose peer is missing waits at the end of `loss.backward()`,
+    not in a Python `all_reduce` frame, as under DDP on gloo; under NCCL the wait at the end of
+    backward only orders the GPU streams, and the CPU runs on to the next host sync (a `.item()`,
+    the next blocking collective), which is where py-spy finds it. Going through the public
+    `dist.all_reduce` lets the tutor's recorder see each gradient all-reduce (issued, and done
+    when its future completes), with the line of the learner's `backward` call as its site;
+    DDP's built-in all-reduce runs in C++, where only the flight recorder sees it. Under
+    TORCH_DISTRIBUTED_DEBUG=DETAIL, torch 2.13 crashes (SIGSEGV) building DDP over the
+    debug-wrapped process group, so DDP is then given a plain group of the same ranks, and the
+    hook all-reduces over the wrapped world group, where DETAIL checks every gradient all-reduce
+    against the other ranks' collectives.
     """
+    from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
+
     group = None
     if dist.get_debug_level() == dist.DebugLevel.DETAIL:
         dist.set_debug_level(dist.DebugLevel.INFO)
@@ -233,21 +243,8 @@ def make_ddp(ctx, model: nn.Module) -> DistributedDataParallel:
             dist.set_debug_level(dist.DebugLevel.DETAIL)
     device_ids = [ctx.device.index] if ctx.device.type == "cuda" else None
     ddp = DistributedDataParallel(model, process_group=group, device_ids=device_ids)
-    ddp.register_comm_hook(ctx.world_size, _average_gradients)
+    ddp.register_comm_hook(None, allreduce_hook)  # None: the world group (the wrapped one under DETAIL)
     return ddp
-
-
-def _average_gradients(world_size: int, bucket):
-    tensor = bucket.buffer()
-    tensor.div_(world_size)
-    dist.all_reduce(tensor)  # blocking: the bucket is small, and a wait here is visible in a stack
-    future: torch.futures.Future = torch.futures.Future()
-    future.set_result(tensor)
-    return future
-
-
-# DDP checks the hook's return annotation as an object; this module's annotations are strings.
-_average_gradients.__annotations__["return"] = torch.futures.Future[torch.Tensor]
 
 
 class BoundaryBarrier:
@@ -317,7 +314,8 @@ class Trainer:
         return token_loss(self.logits, batch.targets.to(device), batch.mask.to(device))
 
     def backward(self, loss: torch.Tensor) -> None:
-        """Gradients, averaged over the ranks by DDP's all-reduce as backward runs."""
+        """Gradients, averaged over the ranks by DDP's all-reduce: issued as backward runs, waited
+        for at its end (with NCCL, that wait only orders the GPU's streams)."""
         loss.backward()
 
     def step(self, lr: float | None = None) -> None:

@@ -1,0 +1,56 @@
+"""The blind batches of the labelled set parse, name real targets, are labelled, and stay blind.
+
+Nothing here grades an answer: the blind part is measured only by the benchmark
+(`benchmarks/bench_grading_labelled.py`), which lists its misses only with `--part blind`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.grading.labelled.cases import (BLIND_BATCHES, BLIND_TIERS, FREE_KINDS, HERE, blind_cases,
+                                          free_text_cases)
+
+WRONG_TIERS = [tier for tier in BLIND_TIERS if tier != "strong"]
+
+
+@pytest.mark.parametrize("name", BLIND_BATCHES)
+def test_each_blind_file_parses_into_labelled_tiers(name):
+    data = yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and data, name
+    for target, tiers in data.items():
+        assert set(tiers) <= set(BLIND_TIERS), (target, set(tiers) - set(BLIND_TIERS))
+        assert all(isinstance(text, str) and text.strip() for texts in tiers.values() for text in texts), target
+        assert len(tiers.get("strong", [])) >= 2, f"{target}: fewer than 2 strong answers"
+        assert all(tiers.get(tier) for tier in WRONG_TIERS), f"{target}: missing {[t for t in WRONG_TIERS if not tiers.get(t)]}"
+
+
+def test_blind_cases_cover_every_free_text_target_and_are_all_blind_and_labelled():
+    cases = blind_cases()
+    known = {case.target for case in free_text_cases()}
+    assert {case.target for case in cases} == known  # every target of the existing set, none other
+    assert all(case.kind in FREE_KINDS for case in cases)
+    assert all(case.split == "blind" and case.right == (case.tier == "strong") for case in cases)
+    assert all(case.split != "blind" for case in free_text_cases())  # the hash split is untouched
+    assert 300 <= len(cases) <= 450, len(cases)
+    assert not [key for key, n in Counter(case.key for case in cases).items() if n > 1]  # no answer twice
+
+
+def test_no_blind_answer_is_a_text_the_graders_have_seen():
+    seen = {case.text.strip().casefold() for case in free_text_cases()}
+    assert not [case.text for case in blind_cases() if case.text.strip().casefold() in seen]
+
+
+def test_show_misses_lists_blind_cases_only_when_the_blind_part_is_asked_for():
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_grading_labelled.py"
+    spec = importlib.util.spec_from_file_location("bench_grading_labelled", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert not bench.listed("blind", None) and not bench.listed("blind", "held-out") and not bench.listed("blind", "tuning")
+    assert bench.listed("blind", "blind") and not bench.listed("held-out", "blind")
+    assert bench.listed("tuning", None) and bench.listed("held-out", None) and bench.listed("held-out", "held-out")
