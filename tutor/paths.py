@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tutor.errors import TutorError
 
-CONTENT_DIRS = ("lessons", "questions", "labs")
+CONTENT_DIRS = ("lessons", "questions", "labs", "interview")
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 

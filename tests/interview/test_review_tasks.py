@@ -6,7 +6,8 @@ import random
 from datetime import timedelta
 
 from tutor.interview.review import Outcome, ReviewQueue, lab_item, question_item, record_diagnosis
-from tutor.interview.review_tasks import answer, task_for
+from tutor.actions.review import answer
+from tutor.interview.review_tasks import task_for
 from tutor.store import Attempt, attempts, record_attempt
 from tutor.store.progress import review_summary
 

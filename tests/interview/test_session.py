@@ -128,8 +128,13 @@ def test_abandoning_keeps_the_answers_and_a_partial_report(store, library, clock
 
 
 def test_bank_answers_become_attempts_and_each_question_one_review_card(store, library, clock):
-    session = MockSession.start(store, library, "design", clock=clock, seed=4, fuzz=False)
-    _answer_all(session, clock)
+    from tutor.actions import mock
+
+    session = mock.start(store, library, "design", clock=clock, seed=4, fuzz=False)
+    while not session.done:  # through the action, which records what the session does not
+        session.begin()
+        clock.advance(10.0)
+        mock.answer(session, right_answer(session))
     recorded = attempts(store, "design-small")
     assert [(a.step_id, a.mode, a.correct) for a in recorded] == [("clarify", "mock", True), ("memory", "mock", True),
                                                                    ("operations", "mock", True)]
@@ -158,3 +163,22 @@ def test_the_next_interview_picks_the_least_asked_scenario(store, library, clock
     second_session = MockSession.start(store, library, "pitch", clock=clock, seed=1)
     assert {first.stages[0].question_id, second_session.stages[0].question_id} == {"fixture-pitch",
                                                                                    "fixture-pitch-two"}
+
+
+def test_ending_in_the_first_minute_is_abandoned_later_finished_one_rule_for_both_front_ends(store, library, clock):
+    # tutor mock's :end always finished (the app's F9 abandoned an interview ended in its first
+    # minute): the rule is now tutor.actions.mock.end, which both call
+    from tutor.actions import mock
+
+    early = mock.start(store, library, "design", clock=clock, seed=4)
+    early.begin()
+    clock.advance(30)
+    report, abandoned = mock.end(early)
+    assert abandoned and report["status"] == "abandoned"
+    later = mock.start(store, library, "design", clock=clock, seed=5)
+    later.begin()
+    clock.advance(90)
+    report, abandoned = mock.end(later)
+    assert not abandoned and report["status"] == "finished"
+    assert [row["status"] for row in store.query("SELECT status FROM mock_sessions ORDER BY id")] == \
+        ["abandoned", "finished"]

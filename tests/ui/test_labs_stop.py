@@ -29,12 +29,13 @@ class _FakeRun:
     def start(self):
         _FakeRun.started.append(self.spec.world_size)
 
-    def events(self):
-        while not (self._cancel.is_set() or _FakeRun.gate.is_set()):
-            self._cancel.wait(0.02)
-        return iter(())
+    def run(self):
+        self.start()
+        return self.wait()
 
     def wait(self):
+        while not (self._cancel.is_set() or _FakeRun.gate.is_set()):
+            self._cancel.wait(0.02)
         cancelled = self._cancel.is_set()
         self.evidence = {"outcome": "cancelled" if cancelled else "ok", "world_size": self.spec.world_size}
         self.finished = True
@@ -48,7 +49,7 @@ class _FakeRun:
 def fake_runs(monkeypatch, lab_content):
     """hang-demo claiming rank counts 2 and 3; runs, judging and the screen's drawing of a result
     replaced: what is checked is which runs the keys start and stop."""
-    import tutor.labs.actions
+    import tutor.actions.labs
     import tutor.labs.checks
     import tutor.labs.launch
     import tutor.labs.runner
@@ -58,12 +59,13 @@ def fake_runs(monkeypatch, lab_content):
     _FakeRun.started, _FakeRun.passes = [], {}
     _FakeRun.gate.clear()
     monkeypatch.setattr(tutor.labs.runner, "LabRun", _FakeRun)
+    monkeypatch.setattr(tutor.labs.checks, "LabRun", _FakeRun)
     monkeypatch.setattr(tutor.labs.launch, "require_torch", lambda: None)
     monkeypatch.setattr(LabEntry, "world_sizes", property(lambda self: [2, 3]))
     monkeypatch.setattr(tutor.labs.checks, "judge",
                         lambda entry, evidence, states: [{"passed": _FakeRun.passes.get(evidence["world_size"], True)}])
     recorded: list[dict] = []
-    monkeypatch.setattr(tutor.labs.actions, "record_check", lambda entry, check, solution: recorded.append(check))
+    monkeypatch.setattr(tutor.actions.labs, "record_check", lambda entry, check, solution: recorded.append(check))
     finished: list[tuple] = []
     monkeypatch.setattr(LabsScreen, "_finished", lambda self, entry, evidence, check, diagnosed=False:
                         finished.append((evidence, check)))

@@ -1,8 +1,9 @@
 """`tutor check ID ANSWER [--step S] [--seed N] [--json] [--reveal] [--self-assess A]`.
 
 Grades one answer to one step (the first step unless `--step`), prints the verdict and records
-the attempt in the learner's history (an answer that could not be read at all is not an
-attempt and is not recorded). The expected answer is shown when the answer is right, for open
+the attempt in the learner's history and rates the question's review card, as the app's
+Practice screen does (`tutor.actions.practice`; an answer that could not be read at all is not
+an attempt and is not recorded). The expected answer is shown when the answer is right, for open
 and clarify steps (the model answer comes after answering), or with `--reveal`. ANSWER `-`
 reads the answer from standard input; so does an answer that starts with `-` given after `--`
 (`tutor check overlap-switches -- --overlap-param-gather`). Exits 0 when the answer is right,
@@ -20,7 +21,6 @@ from tutor.commands.ask import checked_seed, find_question
 from tutor.errors import StoreError, TutorError, UserInputError
 
 STDIN_LIMIT = 1 << 20
-STORED_ANSWER_CHARS = 20_000
 
 
 def add_arguments(parser) -> None:
@@ -36,7 +36,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from tutor.grading import StepNotFound, VariantError, expected_answer, find_step, grade
+    from tutor.grading import StepNotFound, VariantError, expected_answer, find_step
 
     question = _question(args.id)
     seed = checked_seed(args.seed)
@@ -47,24 +47,37 @@ def run(args) -> int:
         raise UserInputError(str(error)) from None
     if args.self_assess and step.kind not in ("open", "clarify"):
         raise UserInputError(f"--self-assess is for open and clarify steps; step {step.id!r} is {step.kind}")
-    try:
-        verdict = grade(question, answer, step.id, seed, args.self_assess)
-    except VariantError as error:
-        raise TutorError(f"{error}; run `tutor validate`") from None
-    reveal = args.reveal or verdict.correct or step.kind in ("open", "clarify")
-    payload = {"question": question.id, "step": step.id, "seed": seed, **verdict.to_json(reveal)}
-    if args.reveal and step.kind == "config":
-        from tutor.grading import draw
+    from tutor.actions.practice import answer as answer_step, design_progress
+    from tutor.store import Store
 
-        payload["expected"] = expected_answer(question, step, draw(question, seed))
-    payload["explain"] = {"en": step.explain.en, "zh": step.explain.zh} if step.explain is not None and reveal else None
     try:
-        payload["recorded"] = _record(question.id, step.id, seed, answer, verdict, lang_of(args))
-    except StoreError as error:  # the verdict stands; the learner is told why it was not kept
-        payload["recorded"], payload["not_recorded_because"] = False, str(error)
-        print(f"tutor: not recorded: {error}", file=sys.stderr)
-    if len(question.steps) > 1 and "not_recorded_because" not in payload:
-        payload["design"] = _design_progress(question, seed)
+        store = Store()
+    except StoreError as error:  # the verdict is still given; the learner is told why it was not kept
+        store, unusable = None, str(error)
+    try:
+        try:
+            answered = answer_step(store, question, step, seed, answer, lang=lang_of(args),
+                                   self_assessment=args.self_assess)
+        except VariantError as error:
+            raise TutorError(f"{error}; run `tutor validate`") from None
+        verdict = answered.verdict
+        reveal = args.reveal or verdict.correct or step.kind in ("open", "clarify")
+        payload = {"question": question.id, "step": step.id, "seed": seed, **verdict.to_json(reveal)}
+        if args.reveal and step.kind == "config":
+            from tutor.grading import draw
+
+            payload["expected"] = expected_answer(question, step, draw(question, seed))
+        payload["explain"] = {"en": step.explain.en, "zh": step.explain.zh} if step.explain is not None and reveal else None
+        payload["recorded"] = answered.recorded
+        if answered.not_recorded_because is not None:
+            reason = unusable if store is None else answered.not_recorded_because
+            payload["not_recorded_because"] = reason
+            print(f"tutor: not recorded: {reason}", file=sys.stderr)
+        elif len(question.steps) > 1 and store is not None:
+            payload["design"] = design_progress(store, question, seed)
+    finally:
+        if store is not None:
+            store.close()
     status = 0 if verdict.correct else 1  # scripts can tell a wrong answer from a right one
     if args.json:
         print_json(payload)
@@ -84,31 +97,6 @@ def _question(question_id: str):
     if problems:
         print(f"tutor: note: {problems} content problem(s) skipped; run `tutor validate`", file=sys.stderr)
     return found
-
-
-def _record(question_id: str, step_id: str, seed: int, answer: str, verdict, lang: str) -> bool:
-    if not verdict.readable:
-        return False
-    from tutor.store import Attempt, Store, record_attempt
-
-    with Store() as store:
-        record_attempt(store, Attempt(question_id, answer[:STORED_ANSWER_CHARS], verdict.correct, verdict.score,
-                                      step_id=step_id, seed=seed, lang=lang, self_assessed=verdict.self_assessed))
-    return True
-
-
-def _design_progress(question, seed: int) -> dict:
-    from tutor.grading import combine
-    from tutor.store import Store, attempts
-
-    latest: dict[str, tuple[bool, float]] = {}
-    with Store() as store:
-        for attempt in attempts(store, question.id):
-            if attempt.seed == seed:
-                latest[attempt.step_id] = (attempt.correct, attempt.score)
-    verdict = combine(question, latest)
-    return {"correct": verdict.correct, "score": round(verdict.score, 4), "feedback": verdict.feedback,
-            **verdict.details}
 
 
 def _print(payload: dict, lang: str, reveal: bool) -> None:

@@ -1,4 +1,5 @@
-"""`tutor lab list | show | start | run | check | diagnose | reset` (DESIGN §5 and §7)."""
+"""`tutor lab list | show | start | run | check | diagnose | reset | evidence | mystery | experiment |
+bandwidth | selfcheck`: parsing and rendering; running, checking and diagnosing are `tutor.actions.labs`."""
 
 from __future__ import annotations
 
@@ -81,16 +82,9 @@ def run(args) -> int:
     return handler(args, entry)
 
 
-def _status(name: str) -> str:
-    from tutor.labs.history import has_passed
-    from tutor.labs.workspace import workspace_dir
-
-    if has_passed(name):
-        return "passed"
-    return "started" if workspace_dir(name).is_dir() else "new"
-
-
 def _list(args, labs) -> int:
+    from tutor.labs.history import status as _status
+
     rows = [{"name": name, "kind": entry.lab.kind, "title": entry.lab.title.model_dump(),
              "world_size": entry.lab.world_size, "gpu_only": entry.lab.gpu_only, "status": _status(name)}
             for name, entry in labs.items()]
@@ -176,16 +170,14 @@ def _reset(args, entry) -> int:
 
 
 def _diagnose(args, entry) -> int:
-    from tutor.labs.history import record
+    from tutor.actions import labs as lab_actions
+    from tutor.store import Store
 
     if not entry.lab.diagnosis:
         raise UserInputError(f"{entry.name} has no diagnosis questions; `tutor lab check {entry.name}` checks it")
     if args.give_up:
-        from tutor.labs.diagnose import give_up
-
-        record(entry.name, "diagnose", "gave-up", passed=False)
-        lab_hang.schedule_review(entry.name, False)
-        shown = give_up(list(entry.lab.diagnosis), lang_of(args))
+        with Store() as store:
+            shown = lab_actions.give_up(store, entry, lang_of(args))
         if args.json:
             print_json({"gave_up": True, "model_answers": shown})
         else:
@@ -194,14 +186,9 @@ def _diagnose(args, entry) -> int:
         return 0
     if args.answer is None:
         raise UserInputError("give your diagnosis (quoted, or - for stdin), or --give-up to see the model answer")
-    answer = sys.stdin.read() if args.answer == "-" else args.answer
-    if not answer.strip():
-        raise UserInputError("the answer is empty")
-    if len(answer) > 20_000:
-        raise UserInputError("the answer is longer than 20,000 characters")
-    verdict = lab_hang.grade_diagnosis(entry, answer, lang_of(args))  # against the latest hung run, if any
-    record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
-    lab_hang.schedule_review(entry.name, verdict["correct"])
+    answer = lab_hang.read_answer(args.answer)
+    with Store() as store:  # graded against the latest run the learner studied, if any
+        verdict = lab_actions.diagnose(store, entry, answer, lang_of(args))
     if args.json:
         print_json(verdict)
         return 0
@@ -219,21 +206,18 @@ def _options(args):
 
 
 def _run(args, entry) -> int:
-    from tutor.labs.actions import record_run, run_spec
+    from tutor.actions import labs as lab_actions
+    from tutor.labs.actions import run_spec
     from tutor.labs.report import for_learner, run_text
-    from tutor.labs.runner import LabRun
 
-    spec = lab_hang.debug_spec(run_spec(entry, _options(args)), args)
+    options = _options(args)
     if args.print_launch:
+        spec = lab_hang.debug_spec(run_spec(entry, options), args)
         print(spec.plan(Path("RUN_DIR")).print_launch())
         return 0
 
     def once() -> int:
-        run = LabRun(spec, on_event=None if args.json else _live_printer())
-        evidence = _wait(run)
-        if args.debug:
-            evidence["debug"] = args.debug  # a tool's rerun: not the run a diagnosis is graded against
-        record_run(entry, evidence, args.solution)
+        evidence = lab_actions.run(entry, options, debug=args.debug, on_event=None if args.json else _live_printer())
         shown = for_learner(evidence, entry.name, entry.lab.kind)  # measurements, not the answer
         if args.json:
             print_json(shown)
@@ -245,23 +229,16 @@ def _run(args, entry) -> int:
 
 
 def _check(args, entry) -> int:
-    from tutor.labs.actions import record_check, resolve
-    from tutor.labs.checks import check_lab
+    from tutor.actions import labs as lab_actions
+    from tutor.labs.actions import resolve
     from tutor.labs.report import check_text, for_learner
 
     options = _options(args)
-    _, backend, timeout_s = resolve(entry, options)
-    sizes = [args.world_size] if args.world_size is not None else entry.world_sizes
+    resolve(entry, options)  # a bad option is one line before anything runs, --watch included
 
     def once() -> int:
-        result = None
-        for size in sizes:  # every world size the lab claims, stopping at the first failure
-            result = check_lab(entry, solution=args.solution, world_size=size, backend=backend, timeout_s=timeout_s)
-            if not args.json:
-                print("\n".join(check_text(result)))
-            if not result["passed"]:
-                break
-        record_check(entry, result, args.solution)
+        result = lab_actions.check(entry, options, on_result=None if args.json else
+                                   lambda each: print("\n".join(check_text(each))))
         if args.json:
             shown = {key: result[key] for key in ("lab", "passed", "checks", "evidence")}
             shown["evidence"] = for_learner(result["evidence"], entry.name, entry.lab.kind)
@@ -275,15 +252,6 @@ def _check(args, entry) -> int:
         return 0 if result["passed"] else 1
 
     return _maybe_watch(args, entry, once)
-
-
-def _wait(run):
-    run.start()
-    try:
-        return run.wait()
-    except KeyboardInterrupt:  # stop the ranks in order, then report what was there
-        run.cancel()
-        return run.wait()
 
 
 def _maybe_watch(args, entry, once) -> int:

@@ -1,5 +1,5 @@
 """`tutor lab evidence NAME`, `tutor lab mystery`, `tutor lab run NAME --debug detail|barrier`
-and the run-aware diagnosis grading (the hang labs' tools).
+(the hang labs' tools) and how the CLI reads and prints a diagnosis (graded by `tutor.actions.labs`).
 
 Registered by `tutor.commands.lab`; heavy imports stay inside the handlers.
 """
@@ -11,7 +11,6 @@ import sys
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
 
-MAX_ANSWER = 20_000
 
 
 def add_parsers(sub) -> None:
@@ -40,32 +39,15 @@ def debug_spec(spec, args):
 
 
 def read_answer(text: str) -> str:
+    """A diagnosis from the command line (or stdin for -): empty or over the cap is one line."""
+    from tutor.actions import MAX_ANSWER_CHARS
+
     answer = sys.stdin.read() if text == "-" else text
     if not answer.strip():
         raise UserInputError("the answer is empty")
-    if len(answer) > MAX_ANSWER:
-        raise UserInputError(f"the answer is longer than {MAX_ANSWER:,} characters")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise UserInputError(f"the answer is longer than {MAX_ANSWER_CHARS:,} characters")
     return answer
-
-
-def grade_diagnosis(entry, answer: str, lang: str) -> dict:
-    """Graded against the run the learner studied — the latest `tutor lab run` (the one `tutor lab
-    evidence` shows), not a later `check` that stops at 2 ranks — else its rubric alone. The
-    same grader as the app (`diagnose.grade_lab`)."""
-    from tutor.labs.diagnose import grade_lab
-    from tutor.labs.hangreport import studied
-
-    found = studied(entry.name)
-    return grade_lab(list(entry.lab.diagnosis), answer, found[1] if found else None, lang)
-
-
-def schedule_review(lab: str, correct: bool) -> None:
-    """A graded diagnosis comes back in spaced review (tutor review)."""
-    from tutor.interview.review import record_diagnosis
-    from tutor.store import Store
-
-    with Store() as store:
-        record_diagnosis(store, lab, correct)
 
 
 def run_evidence(args, entry) -> int:
@@ -123,9 +105,11 @@ def _mystery_followup(args, lang: str) -> int:
         raise UserInputError("the current mystery has not run to the end: `tutor lab mystery` draws a new one")
     result: dict = {"mystery": case.public()}
     if args.answer is not None:
-        verdict = mystery.grade(case, read_answer(args.answer), evidence, lang)
-        mystery.save(case, run_dir, answered=True)
-        schedule_review(case.lab, verdict["correct"])
+        from tutor.actions.labs import answer_mystery
+        from tutor.store import Store
+
+        with Store() as store:
+            verdict = answer_mystery(store, case, run_dir, read_answer(args.answer), evidence, lang)
         result["verdict"] = verdict
         result["evidence"] = view(evidence, reveal=True)
     if args.reveal:

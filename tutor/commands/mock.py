@@ -58,7 +58,7 @@ def run(args) -> int:
             raise UserInputError(str(error)) from None
         if session is None:
             return 0
-        from tutor.interview.cli_loop import run_interview
+        from tutor.commands.mock_loop import run_interview
 
         out = sys.stderr if args.json else sys.stdout
         report = run_interview(session, lang, out)
@@ -68,10 +68,9 @@ def run(args) -> int:
 
 
 def _open_session(store, library, args, clock):
-    from tutor.interview.history import running
-    from tutor.interview.session import MockSession, abandon
+    from tutor.actions import mock
 
-    waiting = running(store)
+    waiting = mock.waiting(store)
     if waiting and not (args.resume or args.abandon):
         entry = waiting[0]
         choice = _ask(f"An interrupted {entry['format']} interview (#{entry['id']}, started {entry['started_at']}, "
@@ -83,18 +82,18 @@ def _open_session(store, library, args, clock):
     if args.resume:
         if not waiting:
             raise UserInputError("no interrupted mock interview to resume")
-        return MockSession.resume(store, library, waiting[0]["id"], clock)
+        return mock.resume(store, library, waiting[0]["id"], clock)
     if args.abandon:
         if not waiting:
             raise UserInputError("no interrupted mock interview to abandon")
         for entry in waiting:
-            abandon(store, library, entry["id"], clock)
+            mock.abandon(store, library, entry["id"], clock)
         print(f"Recorded {len(waiting)} interrupted interview(s) as abandoned; their answers are kept.",
               file=sys.stderr)
         if args.format is None:
             return None
     format_id = args.format or _choose_format()
-    return MockSession.start(store, library, format_id, args.mode, clock, seed=args.seed)
+    return mock.start(store, library, format_id, args.mode, clock, seed=args.seed)
 
 
 def _ask(prompt: str) -> str:

@@ -82,13 +82,14 @@ def _session(store, queue, due: list[str], lang: str) -> int:
     import random
     import time
 
+    from tutor.actions.review import answer, due_tasks
     from tutor.interview.present import verdict_markdown
-    from tutor.interview.review_tasks import answer, lab_feedback_markdown, task_for
+    from tutor.interview.review_tasks import lab_feedback_markdown
     from tutor.interview.scenarios import Library
     from tutor.interview.terminal import LineReader, read_answer
 
-    library, reader, rng = Library.installed(), LineReader(), random.Random()
-    tasks = [task for task in (task_for(item, library, store, rng) for item in due) if task is not None]
+    library, reader = Library.installed(), LineReader()
+    tasks = due_tasks(store, library, queue, random.Random(), limit=len(due))
     reviewed = 0
     for index, task in enumerate(tasks, start=1):
         print(f"\n{'─' * 72}\n{say('item', lang, index=index, total=len(tasks))}\n\n{task.prompt_markdown(lang)}")

@@ -1,7 +1,8 @@
 """Load content files into models, collecting every problem instead of stopping at the first.
 
 Layout (under the content root): `lessons/*.yaml` (one lesson each), `questions/*.yaml` (a
-list of questions each), `labs/NN-name/lab.yaml`.
+list of questions each), `labs/NN-name/lab.yaml`, `interview/*.yaml` (a list of interview
+scenarios and references to bank questions each). One loader for all four kinds.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from tutor.content.models import Lab, Lesson, Question
+from tutor.content.models.interview import BankRef, InterviewScenario
+from tutor.content.models.lab import Lab
+from tutor.content.models.lesson import Lesson
+from tutor.content.models.question import Question
 from tutor.content.yamlsafe import Document, YamlProblem, read_document
 
 M = TypeVar("M", bound=BaseModel)
@@ -52,20 +56,42 @@ class Loaded(Generic[M]):
 
 
 @dataclass
+class InterviewContent:
+    """Scenarios and references loaded from `interview/` folders, with the problems found."""
+
+    scenarios: dict[str, Loaded[InterviewScenario]] = field(default_factory=dict)
+    refs: list[Loaded[BankRef]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
 class Content:
-    """Everything loaded from one or more content roots, with the problems found loading it."""
+    """Everything loaded from one or more content roots, with the problems found loading it
+    (the interview files' problems are in `interview.problems`, checked by `tutor validate`)."""
 
     lessons: dict[str, Loaded[Lesson]] = field(default_factory=dict)
     questions: dict[str, Loaded[Question]] = field(default_factory=dict)
     labs: dict[str, Loaded[Lab]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    roots: list[Path] = field(default_factory=list)
+    _interview: InterviewContent | None = field(default=None, repr=False)
+
+    @property
+    def interview(self) -> InterviewContent:
+        """The roots' `interview/*.yaml`, read on first use: only the mock interview, the review
+        queue and `tutor validate` need them (~0.2 s of a 1.2 s load)."""
+        if self._interview is None:
+            self._interview = InterviewContent()
+            for root in self.roots:
+                load_interview(root / "interview", self._interview)
+        return self._interview
 
     def lab_dir(self, name: str) -> Path:
         return self.labs[name].path.parent
 
 
 def load_content(roots: list[Path]) -> Content:
-    content = Content()
+    content = Content(roots=list(roots))
     for root in roots:
         for path in sorted((root / "lessons").glob("*.yaml")):
             load_lesson_file(path, content)
@@ -75,6 +101,37 @@ def load_content(roots: list[Path]) -> Content:
         for path in sorted(labs.glob("*/lab.yaml")) if labs.is_dir() else []:
             load_lab_file(path, content)
     return content
+
+
+def load_interview(folder: Path, into: InterviewContent | None = None) -> InterviewContent:
+    """Every `*.yaml` in `folder` (missing folder: nothing), added to `into` (default: a new one)."""
+    loaded = into if into is not None else InterviewContent()
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            document = read_document(path)
+        except YamlProblem as problem:
+            loaded.problems.append(Problem(path, problem.line, problem.message))
+            continue
+        if not isinstance(document.data, list):
+            loaded.problems.append(Problem(path, 1, "an interview file is a YAML list of scenarios and references"))
+            continue
+        for index, item in enumerate(document.data):
+            if isinstance(item, dict) and "question" in item:
+                ref = _validate(BankRef, document, (index,), path, loaded, data=item)
+                if ref is not None:
+                    loaded.refs.append(Loaded(ref, path, document, (index,)))
+                continue
+            scenario = _validate(InterviewScenario, document, (index,), path, loaded, data=item)
+            if scenario is None:
+                continue
+            if scenario.id in loaded.scenarios:
+                other = loaded.scenarios[scenario.id]
+                loaded.problems.append(Problem(path, document.line_of((index, "id")),
+                                               f"scenario id {scenario.id!r} is also used at "
+                                               f"{other.path.name}:{other.line('id')}"))
+            else:
+                loaded.scenarios[scenario.id] = Loaded(scenario, path, document, (index,))
+    return loaded
 
 
 def load_lesson_file(path: Path, content: Content) -> None:
@@ -163,7 +220,7 @@ def _lab_paths_outside(lab: Lab, folder: Path) -> list[tuple[str, tuple[str | in
 
 
 def _validate(model: type[M], document: Document, location: tuple, path: Path,
-              content: Content, data: object = None) -> M | None:
+              content: Content | InterviewContent, data: object = None) -> M | None:
     data = document.data if data is None else data
     try:
         return model.model_validate(data)

@@ -17,21 +17,27 @@ from tutor.content.loader import Content, Problem
 
 
 def check_interview(content: Content) -> Iterable[Problem]:
-    from tutor.interview.scenarios import load_interview
+    """The interview content loaded with the rest (`content.interview`), when a root has one."""
+    folders = [root / "interview" for root in _roots(content) if (root / "interview").is_dir()]
+    if not folders:
+        return
+    if content.roots:
+        interview = content.interview
+    else:  # `tutor validate FILE...`: the content was put together file by file, without its roots
+        from tutor.content.loader import InterviewContent, load_interview
 
-    for root in _roots(content):
-        folder = root / "interview"
-        if not folder.is_dir():
-            continue
-        interview = load_interview(folder)
-        yield from interview.problems
-        yield from _check_ids_and_refs(content, interview)
-        yield from _check_as_questions(content, interview)
-        for entry in interview.scenarios.values():
-            yield from _check_exhibit(entry)
-            yield from _check_followup(entry)
-            yield from _check_structure(entry)
-        yield from _check_coverage(content, interview, folder)
+        interview = InterviewContent()
+        for each in folders:
+            load_interview(each, interview)
+    folder = folders[0]
+    yield from interview.problems
+    yield from _check_ids_and_refs(content, interview)
+    yield from _check_as_questions(content, interview)
+    for entry in interview.scenarios.values():
+        yield from _check_exhibit(entry)
+        yield from _check_followup(entry)
+        yield from _check_structure(entry)
+    yield from _check_coverage(content, interview, folder)
 
 
 def _roots(content: Content) -> list[Path]:

@@ -7,6 +7,8 @@ terminal.
 
 from __future__ import annotations
 
+# The one wording of a verdict's heading: the app's strings (tutor.ui.strings) and the lab
+# diagnosis feedback (review_tasks.lab_feedback_markdown) take theirs from here.
 VERDICT = {"right": ("✓ Right", "✓ 正确"), "wrong": ("✗ Not right", "✗ 不对"),
            "partly": ("◐ Partly right ({score})", "◐ 部分正确（{score}）"),
            "step": ("Step {index} of {total}", "第 {index}/{total} 步"), "rank": ("rank {rank}", "rank {rank}"),

@@ -1,4 +1,4 @@
-"""A due review card turned into something to answer, and the answer turned into a rating.
+"""A due review card turned into something to answer (answering it: `tutor.actions.review`).
 
 A question card asks one step: the step the learner last did worst (what they got wrong comes
 back), with new numbers when the question is parametric. A lab card asks the lab's diagnosis
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, lab_item, question_item
+from tutor.interview.review import PAR_SECONDS, lab_item, question_item
 from tutor.store.db import Store
 from tutor.store.mocks import all_stage_results
 from tutor.store.records import latest_step_scores
@@ -78,43 +78,11 @@ def _weakest_step(store: Store, question):
     return min(question.steps, key=lambda step: latest.get(step.id, 1.0))
 
 
-@dataclass(frozen=True)
-class ReviewResult:
-    correct: bool
-    score: float
-    verdict: dict
-    """For a question: `Verdict.to_json(reveal=True)`; for a lab: the diagnosis grader's result."""
-    due_next: str
-
-
-def answer(task: ReviewTask, text: str, store: Store, *, hints_used: int = 0, elapsed_s: float | None = None,
-           lang: str = "en", queue: ReviewQueue | None = None) -> ReviewResult:
-    """Grade the answer, reschedule the card from the grade, record a bank attempt (mode "review")."""
-    queue = queue or ReviewQueue(store)
-    text = text[:20_000]
-    if task.kind == "question":
-        from tutor.grading import grade
-        from tutor.store import Attempt, record_attempt
-
-        verdict = grade(task.question, text, task.step.id, task.seed)
-        graded = verdict.to_json(reveal=True)
-        correct, score = verdict.correct, verdict.score
-        if verdict.readable and task.in_bank:
-            record_attempt(store, Attempt(task.question.id, text, correct, score, step_id=task.step.id, seed=task.seed,
-                                          hints_used=hints_used, elapsed_s=elapsed_s, lang=lang, mode="review"))
-    else:
-        from tutor.labs.diagnose import grade as grade_diagnosis
-
-        graded = grade_diagnosis(list(task.lab.diagnosis), text, lang)
-        correct, score = graded["correct"], graded["score"]
-    due = queue.record(task.item_id, Outcome(correct, hints_used, elapsed_s, task.par_s))
-    return ReviewResult(correct, score, graded, due.isoformat(timespec="seconds"))
-
-
 def lab_feedback_markdown(graded: dict, lang: str) -> str:
     """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
-    right, wrong = ("✓ 正确", "✗ 不对") if lang == "zh" else ("✓ Right", "✗ Not right")
-    heading = right if graded["correct"] else wrong
+    from tutor.interview.present import VERDICT
+
+    heading = VERDICT["right" if graded["correct"] else "wrong"][lang == "zh"]
     lines = [f"### {heading} ({graded['score']:.0%})", ""]
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")
@@ -123,4 +91,4 @@ def lab_feedback_markdown(graded: dict, lang: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-__all__ = ["ReviewResult", "ReviewTask", "answer", "lab_feedback_markdown", "lab_item", "question_item", "task_for"]
+__all__ = ["ReviewTask", "lab_feedback_markdown", "lab_item", "question_item", "task_for"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tutor.grading.normalize import LONG_LIMIT
 from tutor.interview.clock import Clock, SystemClock, stamp
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, Stage
 from tutor.interview.history import asked_counts
@@ -71,7 +72,8 @@ class MockSession:
         self.stages, self.results = stages, results
         self.started_at = started_at
         self.report: dict | None = None
-        self._fuzz = fuzz
+        self.fuzz = fuzz
+        """Whether review intervals are fuzzed (tests turn it off), for `tutor.actions.mock`."""
         self._stage_started: tuple[float, str] | None = None
         self._hints = 0
 
@@ -185,7 +187,8 @@ class MockSession:
     # -- answering
 
     def submit(self, answer: str, timed_out: bool = False, lang: str = "en") -> StageResult:
-        """Grade the answer to the current stage and write it down (one transaction)."""
+        """Grade the answer to the current stage and write it down (one transaction). The attempt and
+        the review card it makes are `tutor.actions.mock.answer`'s, which front ends call instead."""
         from tutor.grading import grade
 
         stage = self.current
@@ -193,7 +196,7 @@ class MockSession:
             raise SessionError("this mock interview is already over")
         if self._stage_started is None:
             self.begin()
-        answer = answer[:20_000]
+        answer = answer[:LONG_LIMIT]
         graded, extra = answer, {}
         if self.format.spoken_s is not None:
             # The interviewer stops listening when the speaking time is up: grade what fits.
@@ -223,7 +226,6 @@ class MockSession:
                                 answer, result.detail(), self._state() if followup is not None else None)
         self.results.append(result)
         self._stage_started = None
-        self._remember(result, lang)
         if self.done:
             self.finish()
         return result
@@ -272,24 +274,6 @@ class MockSession:
         chosen = rng.choice(sorted(fitting, key=lambda candidate: candidate.id))
         seed = rng.randint(1, 2**31 - 1) if chosen.vary else 0
         return Stage(f"{result.stage.key}-followup", chosen.id, chosen.steps[0].id, seed, FOLLOW_UP_S, followup=True)
-
-    def _remember(self, result: StageResult, lang: str) -> None:
-        """Bank answers join the learner's attempts; each question's card is reviewed once per session."""
-        from tutor.interview.review import Outcome, ReviewQueue, question_item
-        from tutor.store import Attempt, record_attempt
-
-        stage = result.stage
-        if stage.question_id in self.library.bank.questions and result.verdict.get("parsed") is not None:
-            record_attempt(self.store, Attempt(stage.question_id, result.answer, result.correct, result.score,
-                                               step_id=stage.step_id, seed=stage.seed, hints_used=result.hints_used,
-                                               elapsed_s=round(result.elapsed_s, 2), lang=lang, mode="mock"))
-        group = [item for item in self.stages if item.question_id == stage.question_id]
-        if stage.key != group[-1].key:
-            return  # a design question (or a repeated one) is reviewed once, after its last stage
-        answered = [item for item in self.results if item.stage.question_id == stage.question_id]
-        outcome = Outcome(all(item.correct for item in answered), sum(item.hints_used for item in answered),
-                          sum(item.elapsed_s for item in answered), sum(item.stage.budget_s for item in answered))
-        ReviewQueue(self.store, fuzz=self._fuzz, now=self.clock.now).record(question_item(stage.question_id), outcome)
 
 
 def abandon(store: Store, library, session_id: int, clock: Clock | None = None) -> None:

@@ -1,18 +1,16 @@
-"""What `tutor lab run` and `tutor lab check` do, for the CLI and the app alike.
+"""The options of a lab run or check, for the CLI and the app alike.
 
-Options are checked here (one clear message each, as UserInputError), the run is described
-as a RunSpec, and every finished run or check is recorded in the learner's history.
+Options are checked here (one clear message each, as UserInputError) and the run is described
+as a RunSpec. Running, checking and recording them is `tutor.actions.labs`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from tutor.errors import UserInputError
 from tutor.labs.catalog import LabEntry
-from tutor.labs.history import record
 from tutor.labs.launch import BACKENDS, resolve_backend
 from tutor.labs.runner import RunSpec
 from tutor.labs.workspace import working_program
@@ -64,17 +62,3 @@ def run_spec(entry: LabEntry, options: RunOptions) -> RunSpec:
                    args=tuple(args), nnodes=options.nnodes, node_rank=options.node_rank,
                    rdzv_endpoint=options.rdzv_endpoint, rdzv_id=options.rdzv_id or f"tutor-{entry.name}",
                    timeout_first=entry.lab.kind == "hang")
-
-
-def program_of(entry: LabEntry, options: RunOptions) -> Path:
-    return entry.solution if options.solution else (working_program(entry) or entry.program)
-
-
-def record_run(entry: LabEntry, evidence: dict, solution: bool) -> None:
-    record(entry.name, "run-solution" if solution else "run", evidence["outcome"], evidence=evidence)
-
-
-def record_check(entry: LabEntry, result: dict, solution: bool) -> None:
-    """A check of the solution never counts as the learner passing (it would unlock the solution)."""
-    record(entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
-           passed=result["passed"], evidence={**result["evidence"], "checks": result["checks"]})

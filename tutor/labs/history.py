@@ -23,6 +23,16 @@ def has_passed(lab: str) -> bool:
         return check_passed(store, lab)
 
 
+def status(lab: str) -> str:
+    """"passed" once a check of the learner's copy passed, "started" once there is a copy, else "new"
+    (`tutor lab list` and the Labs screen)."""
+    from tutor.labs.workspace import workspace_dir
+
+    if has_passed(lab):
+        return "passed"
+    return "started" if workspace_dir(lab).is_dir() else "new"
+
+
 def last_outcomes(lab: str) -> dict[str, str]:
     """The latest outcome per action for one lab (for `tutor lab list`)."""
     from tutor.store import Store

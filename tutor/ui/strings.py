@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tutor.interview.present import VERDICT
+
 STRINGS: dict[str, tuple[str, str]] = {
     "app.title": ("Distributed-training interview tutor", "分布式训练面试教练"),
     "home.sections": ("Sections", "模块"),
@@ -57,9 +59,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.step": ("Step {index} of {total}:", "第 {index}/{total} 步："),
     "practice.variant": ("variant {seed}", "第 {seed} 组数"),
     "practice.hints": ("Hints", "提示"),
-    "practice.right": ("✓ Right", "✓ 正确"),
-    "practice.wrong": ("✗ Not right", "✗ 不对"),
-    "practice.partly": ("◐ Partly right ({score})", "◐ 部分正确（{score}）"),
+    # The verdict's heading is written once, for every front end (tutor.interview.present).
+    "practice.right": VERDICT["right"],
+    "practice.wrong": VERDICT["wrong"],
+    "practice.partly": VERDICT["partly"],
     "practice.self_assessed": ("Self-assessed", "自评"),
     "practice.expected": ("Expected:", "答案："),
     "practice.why": ("Why:", "为什么："),

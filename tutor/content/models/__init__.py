@@ -1,7 +1,7 @@
 """Typed, frozen models of the content files (DESIGN §6).
 
-Lessons (`lessons/*.yaml`), questions (`questions/*.yaml`, a list per file) and labs
-(`labs/NN-name/lab.yaml`) are loaded into these models; unknown keys are errors, and every
+Lessons (`lessons/*.yaml`), questions (`questions/*.yaml`, a list per file), labs
+(`labs/NN-name/lab.yaml`) and interview content (`interview/*.yaml`, a list per file) are loaded into these models; unknown keys are errors, and every
 learner-facing text is a `Text` with both languages. Field docstrings are the reference for
 authors (`docs/content-format.md` summarises them). One module per file kind, on a shared base.
 """
@@ -12,6 +12,7 @@ from importlib import import_module
 # lab models (pydantic model classes cost milliseconds each to create, `tutor check` pays for them).
 _MODULES = {
     "base": ("LANGS", "PLACEHOLDER", "FormulaName", "Ident", "NonEmpty", "Number", "Text"),
+    "interview": ("BankRef", "Exhibit", "InterviewScenario", "RankStack"),
     "lab": ("DiagnosisItem", "Lab"),
     "lesson": ("Figure", "Lesson", "Scenario", "Section"),
     "question": ("STEP_KINDS", "Choice", "ChoiceStep", "ClarifyStep", "ConfigStep", "Derived", "FormulaStep",
@@ -30,8 +31,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "LANGS", "PLACEHOLDER", "STEP_KINDS", "Choice", "ChoiceStep", "ClarifyStep", "ConfigStep", "Derived",
-    "DiagnosisItem", "Figure", "FormulaName", "FormulaStep", "Hinted", "Ident", "KeyPoint", "Lab", "Lesson",
+    "LANGS", "PLACEHOLDER", "STEP_KINDS", "BankRef", "Choice", "ChoiceStep", "ClarifyStep", "ConfigStep", "Derived",
+    "DiagnosisItem", "Exhibit", "Figure", "FormulaName", "FormulaStep", "Hinted", "Ident", "InterviewScenario",
+    "KeyPoint", "Lab", "Lesson", "RankStack",
     "Mistake", "NonEmpty", "Number", "NumericAnswer", "NumericStep", "OpenStep", "Question", "Scenario",
     "Section", "Text", "Vary",
 ]

@@ -103,12 +103,10 @@ class LabsScreen(SectionScreen):
     @work(thread=True, exclusive=True, group="labs-load")
     def _load(self) -> None:
         from tutor.labs.catalog import all_labs
-        from tutor.labs.history import has_passed
-        from tutor.labs.workspace import workspace_dir
+        from tutor.labs.history import status as lab_status
 
         labs = all_labs()
-        status = {name: "passed" if has_passed(name) else "started" if workspace_dir(name).is_dir() else "new"
-                  for name in labs}
+        status = {name: lab_status(name) for name in labs}
         self.app.call_from_thread(self._loaded, labs, status)
 
     def _loaded(self, labs: dict, status: dict) -> None:
@@ -269,67 +267,50 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.actions import RunOptions, resolve, run_spec
-        from tutor.labs.checks import check_spec
-        from tutor.labs.launch import require_torch, resolve_backend
-        from tutor.labs.workspace import working_program
+        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.launch import require_torch
 
         entry = self.entry
         try:
             require_torch()
             # Refused here, in one line, as the CLI does: a GPU-only lab on a machine without
-            # CUDA GPUs, or options the lab cannot take (walkthrough B2 and minor 6).
-            resolve(entry, RunOptions())
-            if action == "check":
-                # At every rank count the lab supports, as `tutor lab check` does, stopping at the
-                # first failure (F6 checked only the lab's own count).
-                program = working_program(entry) or entry.program
-                specs = [check_spec(entry, program, world_size=size, backend=resolve_backend("auto", size))
-                         for size in entry.world_sizes]
-            else:
-                specs = [run_spec(entry, RunOptions())]
+            # CUDA GPUs, or options the lab cannot take (walkthrough B2 and minor 6). A check is at
+            # every rank count the lab supports, as `tutor lab check` does.
+            sizes = entry.world_sizes if action == "check" else [resolve(entry, RunOptions())[0]]
+            for size in sizes:
+                resolve(entry, RunOptions(world_size=size))
         except TutorError as error:
             self.notify(str(error), severity="error", markup=False)
             return
         self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
-        self.query_one("#lab-logs", LabLogs).reset(specs[0].world_size)
+        self.query_one("#lab-logs", LabLogs).reset(sizes[0])
         self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
         self._show_evidence()
         self.run = RunControl()
-        self._execute(entry, action, specs, self.run)
+        self._execute(entry, action, sizes, self.run)
 
     @work(thread=True, exclusive=True, group="labs-run")
-    def _execute(self, entry, action: str, specs: list, control: "RunControl") -> None:
-        from tutor.labs.actions import record_check, record_run
-        from tutor.labs.checks import judge
-        from tutor.labs.runner import LabRun
+    def _execute(self, entry, action: str, sizes: list, control: "RunControl") -> None:
+        """The run or the check, by `tutor.actions.labs` (which records it); this only shows it."""
+        from tutor.actions import labs as lab_actions
+        from tutor.labs.actions import RunOptions
 
-        evidence, check = None, None
+        def on_run(run) -> None:
+            if control.current is not None:  # the next rank count: fresh panes
+                self._from_thread(self._reset_logs, run.spec.world_size)
+            control.attach(run)
+
+        def on_event(event) -> None:
+            self._from_thread(self._on_event, self._action_name(action, control.current.spec.world_size, sizes), event)
+
+        evidence, check, diagnosed = None, None, False
         try:
-            for number, spec in enumerate(specs):
-                if control.cancelled and evidence is not None:
-                    break  # F7 between two rank counts: the last run's result stands
-                if number:
-                    self._from_thread(self._reset_logs, spec.world_size)
-                run = LabRun(spec)
-                control.attach(run)
-                run.start()
-                try:
-                    for event in run.events():
-                        self.app.call_from_thread(self._on_event, self._action_name(action, spec, specs), event)
-                except RuntimeError:  # the app is closing: stop the run; the runner cleans up
-                    run.cancel()
-                evidence = run.wait()
-                if action != "check":
-                    record_run(entry, evidence, solution=False)
-                    break
-                check = {"lab": entry.name, "passed": evidence["outcome"] == "ok",
-                         "checks": judge(entry, evidence, run.rank_states), "evidence": evidence}
-                check["passed"] = check["passed"] and all(item["passed"] for item in check["checks"])
-                if not check["passed"]:
-                    break
-            if check is not None:
-                record_check(entry, check, solution=False)
+            if action == "check":
+                check = lab_actions.check(entry, RunOptions(), on_event=on_event, on_run=on_run,
+                                          cancelled=lambda: control.cancelled)
+                evidence = check["evidence"]
+            else:
+                evidence = lab_actions.run(entry, RunOptions(), on_event=on_event, on_run=on_run)
             from tutor.labs.history import has_diagnosed
 
             diagnosed = has_diagnosed(entry.name)
@@ -347,11 +328,10 @@ class LabsScreen(SectionScreen):
         except RuntimeError:  # the app is closing
             pass
 
-    def _action_name(self, action: str, spec, specs: list) -> str:
-        if len(specs) < 2:
+    def _action_name(self, action: str, world_size: int, sizes: list) -> str:
+        if len(sizes) < 2:
             return action
-        return text("labs.check_at", self.app.lang, ranks=spec.world_size,
-                    sizes=", ".join(str(other.world_size) for other in specs))
+        return text("labs.check_at", self.app.lang, ranks=world_size, sizes=", ".join(str(size) for size in sizes))
 
     @callback
     def _on_event(self, action: str, event) -> None:
@@ -554,19 +534,14 @@ class LabsScreen(SectionScreen):
         if not event.value.strip():
             self.notify(text("labs.empty_answer", lang), severity="warning")
             return
-        self._grade(self.entry, event.value[:20_000], self.evidence, lang)
+        self._grade(self.entry, event.value, self.evidence, lang)
 
     @work(thread=True, exclusive=True, group="labs-grade")
     def _grade(self, entry, answer: str, evidence: dict, lang: str) -> None:
-        from tutor.interview.review import record_diagnosis
-        from tutor.labs.diagnose import grade_lab
-        from tutor.labs.history import record
+        from tutor.actions.labs import diagnose
 
-        verdict = grade_lab(list(entry.lab.diagnosis), answer, evidence, lang)  # the CLI's grader
-        record(entry.name, "diagnose", "correct" if verdict["correct"] else "incorrect", passed=verdict["correct"])
-        store = self.app.open_store()
-        if store is not None:
-            record_diagnosis(store, entry.name, verdict["correct"])
+        # Graded (as the CLI and the review queue do) against the run on screen, recorded, reviewed.
+        verdict = diagnose(self.app.open_store(), entry, answer, lang, evidence=evidence)
         self.app.call_from_thread(self._graded, entry, verdict)
 
     def _graded(self, entry, verdict: dict) -> None:

@@ -27,8 +27,6 @@ from tutor.ui.widgets.mock_resume import ResumeDialog
 from tutor.ui.widgets.mock_timer import MockTimer
 
 TICK_S = 0.25
-EARLY_END_S = 60
-"""An interview ended sooner than this is recorded as abandoned: it is not counted in the trend."""
 
 
 class MockScreen(SectionScreen):
@@ -140,10 +138,10 @@ class MockScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="mock")
     def _check_interrupted(self, then_start: str | None) -> None:
-        from tutor.interview.history import running
+        from tutor.actions import mock
 
         store = self.app.open_store()
-        waiting = running(store) if store is not None else []
+        waiting = mock.waiting(store) if store is not None else []
         if waiting and (self.session is None or self.session.id != waiting[0]["id"]):
             self.app.call_from_thread(self._offer_resume, waiting[0])
         elif then_start is not None:
@@ -161,23 +159,24 @@ class MockScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="mock")
     def _resolve(self, session_id: int, choice: str) -> None:
+        from tutor.actions import mock
         from tutor.interview.scenarios import Library
-        from tutor.interview.session import MockSession, abandon
 
         if choice not in ("resume", "abandon"):
             return
         store = self.app.open_store()
         if choice == "abandon":
-            abandon(store, Library.installed(), session_id, self.clock)
+            mock.abandon(store, Library.installed(), session_id, self.clock)
             self.app.call_from_thread(self.notify, text("mock.abandoned", self.app.lang))
             return
-        session = MockSession.resume(store, Library.installed(), session_id, self.clock)
+        session = mock.resume(store, Library.installed(), session_id, self.clock)
         self.app.call_from_thread(self._opened, session)
 
     def _start(self, format_id: str) -> None:
         """Called in the worker thread: write the new session, then show its first stage."""
+        from tutor.actions import mock
         from tutor.interview.scenarios import Library
-        from tutor.interview.session import MockSession, SessionError
+        from tutor.interview.session import SessionError
 
         store = self.app.open_store()
         if store is None:
@@ -185,7 +184,7 @@ class MockScreen(SectionScreen):
                                       severity="error")
             return
         try:
-            session = MockSession.start(store, Library.installed(), format_id, self.mode, self.clock)
+            session = mock.start(store, Library.installed(), format_id, self.mode, self.clock)
         except SessionError as error:
             self.app.call_from_thread(self.notify, str(error), severity="error")
             return
@@ -250,7 +249,9 @@ class MockScreen(SectionScreen):
 
     @work(thread=True, exclusive=True, group="mock")
     def _grade(self, answer: str, timed_out: bool, lang: str) -> None:
-        result = self.session.submit(answer, timed_out=timed_out, lang=lang)
+        from tutor.actions import mock
+
+        result = mock.answer(self.session, answer, timed_out=timed_out, lang=lang)
         self.app.call_from_thread(self._graded, result)
 
     def _graded(self, result) -> None:
@@ -322,16 +323,12 @@ class MockScreen(SectionScreen):
         if self.session is None or self.session.current is None:
             return
         lang = self.app.lang
-        early = self._minutes_in() < EARLY_END_S / 60
+        from tutor.actions import mock
+
+        early = mock.ends_early(self.session)
         message = text("mock.end_confirm_early" if early else "mock.end_confirm", lang)
         self.app.push_screen(ConfirmDialog(message, text("mock.end_yes", lang), text("mock.end_no", lang)),
                              lambda yes: self._end(self.session) if yes else None)
-
-    def _minutes_in(self) -> float:
-        from datetime import datetime
-
-        started = datetime.fromisoformat(self.session.started_at)
-        return (self.session.clock.now() - started).total_seconds() / 60
 
     @work(thread=True, exclusive=True, group="mock")
     def _end(self, session) -> None:
@@ -339,11 +336,9 @@ class MockScreen(SectionScreen):
         an accidental start does not spoil the trend (its answers are kept all the same)."""
         if session is None or session is not self.session or session.current is None:
             return
-        from datetime import datetime
+        from tutor.actions import mock
 
-        started = datetime.fromisoformat(session.started_at)
-        early = (session.clock.now() - started).total_seconds() < EARLY_END_S
-        report = session.abandon() if early else session.finish()
+        report, early = mock.end(session)
         if early:
             self.app.call_from_thread(self.notify, text("mock.ended_early", self.app.lang))
         self.app.call_from_thread(self._show_report, report)

@@ -284,36 +284,21 @@ class PracticeScreen(SectionScreen):
     def _grade(self, question, step, variant, answer: str, elapsed: float, hints: int, lang: str) -> None:
         from textual.worker import get_current_worker
 
-        from tutor.grading import grade
+        from tutor.actions.practice import answer as answer_step
         from tutor.grading.budget import Cancelled
 
         worker = get_current_worker()
         try:
             # A formula grading stops as soon as the learner moves on (another answer, another
             # question): this worker is exclusive, so its successor cancels it (issue 17).
-            verdict = grade(question, answer, step.id, variant.seed, cancelled=lambda: worker.is_cancelled)
+            answered = answer_step(self.app.open_store(), question, step, variant.seed, answer, hints_used=hints,
+                                   elapsed_s=elapsed, lang=lang, rate_card=not self._reviewed,
+                                   cancelled=lambda: worker.is_cancelled)
         except Cancelled:
             return
-        self._record(question, step, variant, answer, verdict, elapsed, hints, lang)
-        self.app.call_from_thread(self._graded, question, step, verdict)
-
-    def _record(self, question, step, variant, answer, verdict, elapsed, hints, lang) -> None:
-        """Every readable attempt goes to the history; the first one of a question also schedules review."""
-        if not verdict.readable:
-            return
-        from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, question_item
-        from tutor.store import Attempt, record_attempt
-
-        store = self.app.open_store()
-        if store is None:
-            return
-        record_attempt(store, Attempt(question.id, answer[:20_000], verdict.correct, verdict.score, step_id=step.id,
-                                      seed=variant.seed, hints_used=hints, elapsed_s=round(elapsed, 2), lang=lang,
-                                      self_assessed=verdict.self_assessed))
-        if not self._reviewed:
-            self._reviewed = True
-            outcome = Outcome(verdict.correct, hints, elapsed, PAR_SECONDS.get(step.kind, 90))
-            ReviewQueue(store).record(question_item(question.id), outcome)
+        if answered.recorded:
+            self._reviewed = True  # the first answer of this opening rated the card
+        self.app.call_from_thread(self._graded, question, step, answered.verdict)
 
     def _graded(self, question, step, verdict) -> None:
         if question is not self._question or step is not self._step:

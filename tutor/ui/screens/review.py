@@ -75,17 +75,15 @@ class ReviewScreen(Screen, metaclass=Guarded):
 
     @work(thread=True, exclusive=True)
     def _load(self) -> None:
+        from tutor.actions.review import due_tasks
         from tutor.interview.review import ReviewQueue
-        from tutor.interview.review_tasks import task_for
         from tutor.interview.scenarios import Library
         from tutor.store.progress import review_summary
 
         store = self.app.open_store()
         if store is None:
             return
-        library, rng = Library.installed(), random.Random()
-        due = ReviewQueue(store, now=self.clock.now).due()
-        tasks = [task for task in (task_for(item, library, store, rng) for item in due) if task is not None]
+        tasks = due_tasks(store, Library.installed(), ReviewQueue(store, now=self.clock.now), random.Random())
         summary = review_summary(store, self.clock.now())
         self.app.call_from_thread(self._loaded, tasks, summary)
 
@@ -152,8 +150,8 @@ class ReviewScreen(Screen, metaclass=Guarded):
 
     @work(thread=True, exclusive=True)
     def _grade(self, task, answer: str, hints: int, elapsed: float, lang: str) -> None:
+        from tutor.actions.review import answer as answer_task
         from tutor.interview.review import ReviewQueue
-        from tutor.interview.review_tasks import answer as answer_task
 
         store = self.app.open_store()
         result = answer_task(task, answer, store, hints_used=hints, elapsed_s=round(elapsed, 2), lang=lang,

@@ -1,4 +1,5 @@
-"""The mock interview on a plain terminal: show a stage, time it, read the answer, go on.
+"""`tutor mock` on a plain terminal: show a stage, time it, read the answer, go on (the answers are
+given to `tutor.actions.mock`, which grades and records them).
 
 Strict mode cuts an answer off at time up (what was typed is the answer) and says nothing about
 right or wrong until the report; practice mode lets the clock run over, gives hints and the
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from tutor.actions import mock
 from tutor.interview.clock import clock_text
 from tutor.interview.present import reveals_setting, step_markdown, verdict_markdown
 from tutor.interview.report import report_markdown
@@ -30,6 +32,8 @@ WORDS = {
     "no_more": ("No more hints for this step.", "这一步没有更多提示了。"),
     "no_lesson": ("The lesson stays closed in strict mode.", "严格模式下不能看课。"),
     "export": ("Save it as Markdown: tutor mock --export", "导出为 Markdown：tutor mock --export"),
+    "early": ("Ended in its first minute: recorded as abandoned (left out of the trend); your answers are kept.",
+              "开始不到一分钟就结束：记为放弃（不计入趋势），已答内容保留。"),
 }
 
 
@@ -63,10 +67,13 @@ def run_interview(session, lang: str, out, reader: LineReader | None = None) -> 
             print(say("paused", lang, id=session.id), file=out)
             return None
         if typed.command == ":end":
-            return _finish(session.finish(), lang, out)
+            report, early = mock.end(session)
+            if early:
+                print(say("early", lang), file=out)
+            return _finish(report, lang, out)
         if typed.timed_out:
             print(say("cut", lang), file=out)
-        result = session.submit(typed.text, timed_out=typed.timed_out, lang=lang)
+        result = mock.answer(session, typed.text, timed_out=typed.timed_out, lang=lang)
         if session.mode == "practice":
             print(verdict_markdown(result.verdict, lang), file=out)
         print(say("recorded", lang, used=clock_text(result.elapsed_s), budget=clock_text(stage.budget_s),
