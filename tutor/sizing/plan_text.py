@@ -31,9 +31,9 @@ def _saved_coefficient(model: Model, savings: tuple[str, ...]) -> tuple[str, str
     names = []
     if "norm_up" in savings:
         names.append(("RMSNorm and MLA up-projections recomputed (DeepSeek-V3 §3.2.3)",
-                      "重算 RMSNorm 和 MLA up-projection(DeepSeek-V3 §3.2.3)"))
+                      "重算 RMSNorm 和 MLA up-projection（DeepSeek-V3 §3.2.3）"))
     if "fp8" in savings:
-        names.append(("activations cached in FP8 (DeepSeek-V3 §3.3.3)", "FP8 缓存 activation(DeepSeek-V3 §3.3.3)"))
+        names.append(("activations cached in FP8 (DeepSeek-V3 §3.3.3)", "FP8 缓存 activation（DeepSeek-V3 §3.3.3）"))
     value = {("norm_up",): 24 + 2 * latents / hidden, ("fp8",): 19.5,
              ("norm_up", "fp8"): 11.5 + latents / hidden}[tuple(name for name in ("norm_up", "fp8") if name in savings)]
     return f"{value:.3g}", " and ".join(en for en, _ in names), "、".join(zh for _, zh in names)
@@ -99,7 +99,7 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     }[sharding]
     if moments == "bf16":
         shard_en += " and BF16 AdamW moments (8 bytes of optimizer state a parameter, DeepSeek-V3 §3.3.3)"
-        shard_zh += " + BF16 的 AdamW m、v(optimizer state 每个参数 8 字节，DeepSeek-V3 §3.3.3)"
+        shard_zh += " + BF16 的 AdamW m、v（optimizer state 每个参数 8 字节，DeepSeek-V3 §3.3.3）"
     steps = []
 
     def say(step_id: str, en: str, zh_text: str) -> None:
@@ -183,7 +183,7 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     elif savings:
         coefficient, en, zh_text = _saved_coefficient(model, savings)
         say("recompute", f"No full recompute: FlashAttention with {en} keeps {coefficient}·s·b·h/(TP·CP) per layer "
-            "instead of K22's 34.", f"不需要 full recompute:FlashAttention 加上{zh_text}，每层 "
+            "instead of K22's 34.", f"不需要 full recompute：FlashAttention 加上{zh_text}，每层 "
             f"{coefficient}·s·b·h/(TP·CP)，不是 K22 的 34。")
     else:
         coefficient = _coefficient(model)

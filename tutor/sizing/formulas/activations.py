@@ -116,21 +116,21 @@ FORMULAS = (
             "RMSNorm and the MLA up-projections recomputed in backward (DeepSeek-V3, arXiv 2412.19437 §3.2.3): K22's 34 less the two norm "
             "outputs (2 + 2) and Q, K, V (4 + 2), plus the stored MLA latents 2·(r_q + r_kv + d_R) bytes a token: "
             "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP).",
-            "backward 里重算 RMSNorm 和 MLA 的 up-projection(DeepSeek-V3,arXiv 2412.19437 §3.2.3):K22 的 34 减去两个 norm 的输出"
-            "（2 + 2）和 Q、K、V(4 + 2)，加上要存的 MLA latent，每个 token 2·(r_q + r_kv + d_R) 字节："
+            "backward 里重算 RMSNorm 和 MLA 的 up-projection（DeepSeek-V3，arXiv 2412.19437 §3.2.3）：K22 的 34 减去两个 norm 的输出"
+            "（2 + 2）和 Q、K、V（4 + 2），加上要存的 MLA latent，每个 token 2·(r_q + r_kv + d_R) 字节："
             "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP)。", DEEPSEEK_RECOMPUTE + "; " + K22, order=ORDER),
     formula("activation_bytes_per_layer_fp8", s * b * h * Rational(39, 2) / (t * cp), "B",
             "Activations cached in FP8 for the Linear backward (DeepSeek-V3, arXiv 2412.19437 §3.3.3): K22's 34 with the inputs of the QKV, "
             "output (E5M6, 1.5 bytes) and first MLP projections at 1 byte, the SwiGLU input in FP8 (8 → 4) and its "
             "output recomputed (8 → 0): 19.5·s·b·h/(TP·CP).",
-            "Linear 的 backward 用 FP8 缓存 activation(DeepSeek-V3,arXiv 2412.19437 §3.3.3):K22 的 34 里 QKV、输出投影（E5M6,1.5 字节）"
-            "和 MLP 第一个投影的输入各存 1 字节，SwiGLU 的输入存 FP8(8 → 4)、输出重算（8 → 0）："
+            "Linear 的 backward 用 FP8 缓存 activation（DeepSeek-V3，arXiv 2412.19437 §3.3.3）：K22 的 34 里 QKV、输出投影（E5M6，1.5 字节）"
+            "和 MLP 第一个投影的输入各存 1 字节，SwiGLU 的输入存 FP8（8 → 4）、输出重算（8 → 0）："
             "19.5·s·b·h/(TP·CP)。", DEEPSEEK_FP8 + "; " + K22, order=ORDER),
     formula("activation_bytes_per_layer_norm_up_fp8", s * b * (Rational(23, 2) * h + LATENTS) / (t * cp), "B",
             "Both DeepSeek-V3 savings (arXiv 2412.19437 §3.2.3, §3.3.3): norms and up-projections recomputed, the remaining Linear inputs in FP8 "
             "(output projection 1.5, SwiGLU input 4, its output recomputed) and the MLA latents at 1 byte: "
             "s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP).",
-            "DeepSeek-V3 的两项一起(arXiv 2412.19437 §3.2.3、§3.3.3)：重算 norm 和 up-projection，其余 Linear 输入存 FP8(输出投影 1.5,SwiGLU 输入 4，"
+            "DeepSeek-V3 的两项一起（arXiv 2412.19437 §3.2.3、§3.3.3）：重算 norm 和 up-projection，其余 Linear 输入存 FP8（输出投影 1.5，SwiGLU 输入 4，"
             "输出重算），MLA latent 每个 1 字节：s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP)。",
             DEEPSEEK_RECOMPUTE + "; " + DEEPSEEK_FP8 + "; " + K22, order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",

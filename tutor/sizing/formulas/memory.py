@@ -22,7 +22,7 @@ MOE_HELD = (Psi - S["expert_params"]) / (tp * pp) + S["expert_params"] / (tp * p
 DEEPSEEK_MOMENTS = ('DeepSeek-V3 (arXiv 2412.19437) §3.3.3 "Low-Precision Optimizer States" (BF16 AdamW moments, '
                     'fp32 master weights and gradients)')
 BF16_EN = "BF16 AdamW moments (DeepSeek-V3, arXiv 2412.19437 §3.3.3)"
-BF16_ZH = "DeepSeek-V3,arXiv 2412.19437 §3.3.3"
+BF16_ZH = "DeepSeek-V3，arXiv 2412.19437 §3.3.3"
 DISTOPT = "Megatron-LM docs/user-guide/features/dist_optimizer.md (bf16 params, fp32 grads); lesson §memory"
 
 FORMULAS = (
@@ -83,16 +83,16 @@ FORMULAS = (
     formula("optimizer_bytes_sharded_bf16_moments", 8 * Psi / N, "B",
             f"Optimizer state with {BF16_EN}, sharded over N ranks: fp32 master 4 + bf16 m 2 + bf16 v 2 = 8 bytes "
             "per parameter.",
-            f"AdamW 的 m、v 用 BF16（{BF16_ZH}),optimizer state 沿 N 张卡切分:fp32 master 4 + bf16 m 2 + "
+            f"AdamW 的 m、v 用 BF16（{BF16_ZH}），optimizer state 沿 N 张卡切分：fp32 master 4 + bf16 m 2 + "
             "bf16 v 2 = 每个参数 8 字节。", DEEPSEEK_MOMENTS),
     formula("distopt_bytes_bf16_moments", 6 * Psi + 8 * Psi / N, "B",
             f"Distributed optimizer with {BF16_EN}: bf16 weight 2 + fp32 gradient 4 bytes stay, the 8 bytes of "
             "optimizer state (fp32 master, bf16 m and v) are sharded over N ranks.",
-            f"Distributed optimizer + BF16 的 AdamW m、v（{BF16_ZH}):bf16 weight 2 + fp32 gradient 4 字节留在本卡，"
-            "8 字节的 optimizer state(fp32 master、bf16 m 和 v）沿 N 张卡切分。", DEEPSEEK_MOMENTS + "; " + DISTOPT),
+            f"Distributed optimizer + BF16 的 AdamW m、v（{BF16_ZH}）：bf16 weight 2 + fp32 gradient 4 字节留在本卡，"
+            "8 字节的 optimizer state（fp32 master、bf16 m 和 v）沿 N 张卡切分。", DEEPSEEK_MOMENTS + "; " + DISTOPT),
     formula("distopt_bytes_per_gpu_bf16_moments", (6 + 8 / (dp * cp)) * Psi / (tp * pp), "B",
             f"Distributed optimizer per GPU with {BF16_EN}: (6 + 8/(DP·CP)) bytes × Ψ/(TP·PP).",
-            f"每卡 distributed optimizer + BF16 的 m、v（{BF16_ZH}):(6 + 8/(DP·CP)) 字节 × Ψ/(TP·PP)。",
+            f"每卡 distributed optimizer + BF16 的 m、v（{BF16_ZH}）：(6 + 8/(DP·CP)) 字节 × Ψ/(TP·PP)。",
             DEEPSEEK_MOMENTS + "; " + DISTOPT, steps=("params_per_gpu",), order=("params", "tp", "pp", "dp", "cp")),
     formula("moe_distopt_bytes_per_gpu_bf16_moments", 6 * MOE_HELD + 8 * Psi / (tp * pp * dp * cp), "B",
             f"MoE with the distributed optimizer and {BF16_EN}: 6 bytes per held parameter and 8·Ψ/(TP·PP·DP·CP) of "
