@@ -35,12 +35,12 @@ def stack_texts(shown: dict, lang: str = "en") -> list[Text]:
         text = Text()
         text.append(f"rank {stack['rank']}", style="bold")
         text.append(f" · {labels['step']} {'-' if stack['step'] is None else stack['step']}\n", style="dim")
-        if stack["failure"]:
-            text.append(f"{labels['failed']}: {stack['failure']}\n", style="bold red")
-        elif stack["waiting_in"]:
+        if stack["waiting_in"]:  # a rank the timeout ended still names the call it was in
             text.append(f"{stack['waiting_in']}", style="bold yellow")
             text.append(f"  {stack['site'] or ''}\n", style="dim")
-        else:
+        if stack["failure"]:
+            text.append(f"{labels['failed']}: {stack['failure']}\n", style="bold red")
+        elif not stack["waiting_in"]:
             text.append(f"{labels['outside']}\n", style="italic")
         for frame in stack["frames"] or [labels["none"]]:
             text.append(f"  {frame}\n")
