@@ -50,10 +50,13 @@ def test_start_copies_keeps_edits_and_reset_keeps_the_previous_copy(demo, tutor_
 
 
 def test_diagnose_accepts_phrasings_and_rejects_wrong_answers(demo):
-    right = json.loads(run_tutor("lab", "diagnose", "hang-demo", "r0 is stuck in a broadcast", "--json").stdout)
-    assert right["correct"] is True and right["score"] == 1.0
+    shown = run_tutor("lab", "diagnose", "hang-demo", "r0 is stuck in a broadcast", "--json")
+    right = json.loads(shown.stdout)
+    assert right["correct"] is True and right["score"] == 1.0 and shown.returncode == 0
     zh = json.loads(run_tutor("lab", "diagnose", "hang-demo", "0号卡在广播里", "--json").stdout)
     assert zh["correct"] is True
+    shown = run_tutor("lab", "diagnose", "hang-demo", "rank 10 is slow")
+    assert shown.returncode == 1 and shown.stdout.startswith("not yet")  # as `tutor check`: scripts can tell
     wrong = json.loads(run_tutor("lab", "diagnose", "hang-demo", "rank 10 is slow", "--json").stdout)
     # a failed attempt says which part is wrong, never the answer (issue 14 item 2)
     assert wrong["correct"] is False and wrong["feedback"][0]["missing"]

@@ -191,9 +191,9 @@ def _diagnose(args, entry) -> int:
         verdict = lab_actions.diagnose(store, entry, answer, lang_of(args))
     if args.json:
         print_json(verdict)
-        return 0
-    lab_hang.print_verdict(verdict)
-    return 0
+    else:
+        lab_hang.print_verdict(verdict)
+    return 0 if verdict["correct"] else 1  # as `tutor check`: a script can tell a wrong diagnosis
 
 
 def _options(args):
