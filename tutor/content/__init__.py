@@ -13,13 +13,25 @@ if TYPE_CHECKING:
     from tutor.content.loader import Content, Loaded, Problem, load_content
 
 
-@lru_cache(maxsize=1)
 def load() -> Content:
-    """The installed content, loaded once per process."""
-    from tutor.content.loader import load_content
+    """The installed content, loaded once per process and content folder.
+
+    Keyed by the folder `TUTOR_CONTENT` names at the call: a process (a test, `tutor serve`'s
+    tabs) that points it elsewhere gets that folder's content, never the last one's.
+    """
     from tutor.paths import content_root
 
-    return load_content([content_root()])
+    return _load(content_root())
+
+
+@lru_cache(maxsize=4)
+def _load(root) -> Content:
+    from tutor.content.loader import load_content
+
+    return load_content([root])
+
+
+load.cache_clear = _load.cache_clear  # type: ignore[attr-defined]  # the tests' reset, as before
 
 
 def __getattr__(name: str):
