@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tutor.labs.check_names import check_detail, check_name
+
 from tutor.ui.strings import STRINGS, plural, register, text
 
 register({
@@ -120,8 +122,9 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
                             text("labs.not_yet", lang, failed=plural(failed, "check", "checks", lang))) + "\n",
                     style="bold green" if check["passed"] else "bold red")
         for item in check["checks"]:
-            line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
-            line.append(f"{item['detail']}\n")
+            line.append(f"  {'✓' if item['passed'] else '✗'} {check_name(item['name'], lang)}{'：' if lang == 'zh' else ': '}",
+                        style="green" if item["passed"] else "red")
+            line.append(f"{check_detail(item['detail'], lang)}\n")
         if check["passed"]:
             line.append("\n" + (text("labs.next_line", lang, lab=next_lab) if next_lab else text("labs.all_passed", lang))
                         + "\n", style="bold")
