@@ -204,6 +204,17 @@ class MockScreen(SectionScreen):
         """While an interview runs the format list goes and the clock panel narrows: at 80x24 the
         stage's text and its options then have the room (walkthrough minor 18: 2 of 4 options)."""
         self.query_one("#mock-side").set_class(running, "-running")
+        self._report_layout()
+
+    def _report_layout(self) -> None:
+        """A report on a narrow terminal takes the room from the format list (30 columns, not 40):
+        at 80×24 the report had 37 columns and its stages table was squeezed (issue 16)."""
+        self.query_one("#mock-side").set_class(self.report is not None and 0 < self.size.width < 100, "-report")
+
+    def on_resize(self) -> None:
+        self._report_layout()
+        if self.report is not None:
+            self.render_texts(self.app.lang)  # the stages table reflowed for the new width
 
     def _begin_stage(self) -> None:
         lang = self.app.lang
@@ -368,6 +379,7 @@ class MockScreen(SectionScreen):
     def _show_report(self, report: dict) -> None:
         self.report, self.session, self.verdict_pending = report, None, None
         self._running_layout(False)
+        self.call_after_refresh(self.render_texts, self.app.lang)  # the table fitted to the pane's new width
         self.query_one("#mock-answer", AnswerBox).display = False
         self._aside = None
         self.query_one("#mock-hints", Markdown).update("")
