@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from tutor.ui.cjk_text import FULL_WIDTH, unfold
 
 IDEOGRAPH = "\u3400-\u9fff"
-STRAY = re.compile(f"[{IDEOGRAPH}] [{IDEOGRAPH}]|[{FULL_WIDTH}] | [{FULL_WIDTH}]")
+STRAY = re.compile(f"[{IDEOGRAPH}] [{IDEOGRAPH}]|[{FULL_WIDTH}] | [{FULL_WIDTH}]|[{IDEOGRAPH}）][,;:!?]|[,;:!?] ?[{IDEOGRAPH}]")
 
 
 def _shown(markdown: str) -> list[str]:
@@ -71,3 +71,40 @@ def test_unfolding_keeps_english_code_lists_and_latin_words():
     assert unfold("以下，\n而且 `a ， b` 结束 。") == "以下，而且 `a ， b` 结束。"
     assert unfold("- 一\n- 二\n```\n代码 ， x\n代码\n```") == "- 一\n- 二\n```\n代码 ， x\n代码\n```"
     assert unfold("硬换行  \n下一行") == "硬换行  \n下一行"
+
+
+def _chinese_strings() -> dict[str, str]:
+    import importlib
+    import pkgutil
+
+    import tutor.ui.screens
+    import tutor.ui.widgets
+    from tutor.ui.strings import STRINGS
+
+    for package in (tutor.ui.screens, tutor.ui.widgets):  # each module registers its strings on import
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    return {key: value[1] for key, value in STRINGS.items() if isinstance(value, tuple)}
+
+
+def test_the_app_s_chinese_strings_and_news_use_full_width_punctuation():
+    """Found driving the app in tmux at 80×24: "F2:English", "任务,埋好了" (What's new), "{files}:每次",
+    "rank,{backend}". Format fields ({timeout:g}) are left out of the reading."""
+    from importlib import resources
+
+    import yaml
+
+    half = re.compile(r"[,;:](?=[^\s\d/])")
+    texts = {key: value for key, value in _chinese_strings().items() if re.search(f"[{IDEOGRAPH}]", value)}
+    news = yaml.safe_load(resources.files("tutor.ui").joinpath("news.yaml").read_text(encoding="utf-8"))
+    texts.update({f"news {index}": entry["zh"] for index, entry in enumerate(news)})
+    assert len(texts) > 200
+    wrong = {key: value for key, value in texts.items() if half.search(re.sub(r"\{[^}]*\}", "{}", value))}
+    assert not wrong
+
+
+def test_half_width_punctuation_between_chinese_is_made_full_width_on_screen():
+    assert unfold("上（Megatron-LM 的切法）: 每对 linear") == "上（Megatron-LM 的切法）：每对 linear"
+    assert unfold("任务,埋好了") == "任务，埋好了"
+    assert unfold("见 `a:b` 中，比例 1:2 的") == "见 `a:b` 中，比例 1:2 的"
+    assert unfold("- 哪个 rank 在别处?停在哪个调用?") == "- 哪个 rank 在别处？停在哪个调用？"

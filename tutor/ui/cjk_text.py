@@ -31,6 +31,11 @@ _LIST_ITEM = re.compile(r"\s*([-*+]|\d+[.)]) ")
 # dropped, "。**m" would no longer close the bold (CommonMark's flanking rule).
 _MARKED_SPACE = re.compile(f"([{FULL_WIDTH}]+)(\\*{{1,2}}|_{{1,2}}) +(?=\\S)")
 _MARKED_END = re.compile(f"([{FULL_WIDTH}]+)(\\*{{1,2}}|_{{1,2}})\\s*$")  # "次。）*⏎动手": the same at a fold
+# "（Megatron-LM 的切法）: 每对", "任务,埋好了": ASCII punctuation between Chinese text reads as a
+# slip; next to a Chinese character or a full-width bracket it becomes full-width (outside code).
+_HALF = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
+_HALF_AFTER_CHINESE = re.compile(f"(?<=[{IDEOGRAPH}）」』》】])([,;:!?]) ?(?=\\S|$)")
+_HALF_BEFORE_CHINESE = re.compile(f"(?<=\\S)([,;:!?]) ?(?=[{IDEOGRAPH}（「『《【])")
 _CODE = re.compile(r"(`+)[^`]*?\1")
 
 
@@ -52,6 +57,9 @@ def unfold(markdown: str) -> str:
         previous = out[-1] if out else ""
         quoted = _QUOTE.match(line) and _QUOTE.match(previous)  # two lines of one blockquote
         rest = line[_QUOTE.match(line).end():] if quoted else line
+        if previous[-1:] in _HALF and rest.strip() and (re.match(f"[{IDEOGRAPH}）」』》】]", previous[-2:-1])
+                                                        or re.match(f"\\s*[{IDEOGRAPH}]", rest)):
+            out[-1] = previous = previous[:-1] + _HALF[previous[-1]]  # "stage 3:⏎平时" reads "stage 3：平时"
         if (out and previous.strip() and rest.strip() and not previous.endswith(("  ", "\\"))
                 and not _BLOCK_START.match(rest) and (quoted or not _BLOCK_START.match(previous)
                                                     or (_LIST_ITEM.match(previous) and line[:1].isspace()))
@@ -87,4 +95,6 @@ def _tidy(line: str) -> str:
 
 def _spaces(prose: str) -> str:
     prose = _MARKED_SPACE.sub(r"\2\1", prose)
+    prose = _HALF_AFTER_CHINESE.sub(lambda m: _HALF[m.group(1)], prose)
+    prose = _HALF_BEFORE_CHINESE.sub(lambda m: _HALF[m.group(1)], prose)
     return _BETWEEN_CHARACTERS.sub("", _SPACE_BEFORE.sub("", _SPACE_AFTER.sub("", prose)))
