@@ -137,6 +137,21 @@ ZH: dict[str, str] = {
     "{}: weights equal one process training on every rank's batches": "{0}：权重与单进程用所有 rank 的 batch 训练的结果一致",
     "{}: the log has each interval's loss over all ranks": "{0}：日志里每个区间的 loss 是所有 rank 上的",
     "{}: the log counts the tokens cut on every rank": "{0}：日志统计了每个 rank 上被截掉的 token",
+    # 27-31, written in parallel this session (wt-labnew, wt-serve): here so that the merge finds them
+    "{}: rank 0 logs the whole held-out set's loss at every evaluation": "{0}：rank 0 在每次评估时记录整个 held-out 集的 loss",
+    "{}: each rank scores only its own share of the held-out set": "{0}：每个 rank 只给 held-out 集里自己那一份打分",
+    "{}: every held-out document is scored": "{0}：每篇 held-out 文档都打了分",
+    "{}: the logging rank logs each interval's loss over all ranks": "{0}：负责记日志的 rank 记录每个区间在所有 rank 上的 loss",
+    "{}: gradients on the gradient group, metrics on the metrics group": "{0}：梯度走梯度组，指标走指标组",
+    "{}: each checkpoint holds the weights of its step": "{0}：每个 checkpoint 保存的都是它那一步的权重",
+    "{}: every checkpoint is in the store when main returns": "{0}：main 返回时每个 checkpoint 都已在存储里",
+    "{}: no thread of the program is left running when main returns": "{0}：main 返回时程序没有留下还在运行的线程",
+    "{}: the writer's cache file holds every document it tokenized": "{0}：写入方的缓存文件里有它 tokenize 过的每篇文档",
+    "{}: the loader reads in worker processes (rank {})": "{0}：loader 在 worker 进程里读取（rank {1}）",
+    "{}: every rank trains on its documents in every epoch, in order": "{0}：每个 rank 在每个 epoch 都按顺序训练自己的文档",
+    "{}: every page is trained on whole, in order": "{0}：每一页都完整、按顺序参与训练",
+    "{}: pieces end at the last sentence end that fits (a longer sentence at the context)":
+        "{0}：每段在能放下的最后一个句末处结束（更长的句子在上下文长度处截断）",
 }
 
 # Values a checker puts into a name's template: perf categories (perfcheck's `category`), the
@@ -149,6 +164,11 @@ PARTS: dict[str, str] = {
     "forward": "前向",
     "input_grad": "输入梯度",
     "long document on rank {}": "长文档在 rank {0} 上",
+    "every {} steps, {} held-out documents": "每 {0} 步，{1} 篇 held-out 文档",
+    "rank {} logging": "rank {0} 记日志",
+    "rank {} uploading every {} steps": "rank {0} 每 {1} 步上传一次",
+    "writer rank {}": "写入方 rank {0}",
+    "table in page {} (rank {}, step {})": "第 {0} 页里的表格（rank {1}，第 {2} 步）",
 }
 
 # The core's own details (tutor/labs/checks.py judge and _compare); a checker's details are its own.
