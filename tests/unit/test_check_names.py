@@ -35,32 +35,86 @@ def _template(node: ast.AST, bound: dict[str, str]) -> str | None:
 
 def _names_in(path: Path) -> tuple[set[str], list[str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    bound = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = _template(node.value, {})
-            if value is not None:
-                bound.setdefault(node.targets[0].id, value)
     helpers = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    scopes = [*helpers.values(), tree]
     names, unread = set(), []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in REPORTING and node.args):
-            continue
-        first = node.args[0]
-        if isinstance(first, ast.Starred) and isinstance(first.value, ast.Call) \
-                and isinstance(first.value.func, ast.Name) and first.value.func.id in helpers:
-            candidates = [ret.value.elts[0] for ret in ast.walk(helpers[first.value.func.id])
-                          if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple)]
-        else:
-            candidates = [first]
-        for candidate in candidates or [first]:
-            name = _template(candidate, bound)
-            if name is None:
-                unread.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-            else:
-                names.add(name)
+    for scope in scopes:
+        for node in _own_nodes(scope):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in REPORTING and node.args):
+                continue
+            first = node.args[0]
+            found = _check_tuples(first.value, scope, tree, helpers, 0) if isinstance(first, ast.Starred) \
+                else [_name(first, scope, tree)]
+            for name in found or [None]:
+                if name is None:
+                    unread.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+                else:
+                    names.add(name)
     return names, unread
+
+
+def _own_nodes(scope: ast.AST):
+    """The nodes of a function (or the module) outside the functions nested in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _bindings(name: str, scope: ast.AST, tree: ast.Module) -> list[tuple[ast.AST, int | None]]:
+    """What `name` is assigned in its function, else in the module: (value, index in a tuple target)."""
+    for where in (scope, tree):
+        found = []
+        for node in _own_nodes(where):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name) and target.id == name:
+                    found.append((node.value, None))
+                elif isinstance(target, ast.Tuple):
+                    found += [(node.value, index) for index, element in enumerate(target.elts)
+                              if isinstance(element, ast.Name) and element.id == name]
+        if found:
+            return found
+    return []
+
+
+def _name(node: ast.AST, scope: ast.AST, tree: ast.Module) -> str | None:
+    if isinstance(node, ast.Name):
+        bound = [value for value, index in _bindings(node.id, scope, tree) if index is None]
+        return _template(bound[0], {}) if bound else None
+    return _template(node, {})
+
+
+def _check_tuples(node: ast.AST, scope: ast.AST, tree: ast.Module, helpers: dict, depth: int,
+                  index: int | None = None) -> list[str | None]:
+    """The names of the (name, passed, detail) tuples an expression can be: a tuple, a helper's
+    return value, or a variable bound to either (also as one element of a returned pair)."""
+    if depth > 6:
+        return [None]
+    if index is not None:  # element `index` of what `node` gives
+        if isinstance(node, ast.Tuple):
+            return _check_tuples(node.elts[index], scope, tree, helpers, depth + 1)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers:
+            helper = helpers[node.func.id]
+            return [name for ret in _returns(helper)
+                    for name in _check_tuples(ret, helper, tree, helpers, depth + 1, index)]
+        return [None]
+    if isinstance(node, ast.Tuple) and node.elts:
+        return [_name(node.elts[0], scope, tree)]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers:
+        helper = helpers[node.func.id]
+        return [name for ret in _returns(helper) for name in _check_tuples(ret, helper, tree, helpers, depth + 1)]
+    if isinstance(node, ast.Name):
+        return [name for value, at in _bindings(node.id, scope, tree)
+                for name in _check_tuples(value, scope, tree, helpers, depth + 1, at)] or [None]
+    return [None]
+
+
+def _returns(helper: ast.FunctionDef) -> list[ast.AST]:
+    return [node.value for node in _own_nodes(helper) if isinstance(node, ast.Return) and node.value is not None]
 
 
 def _core_names() -> set[str]:

@@ -38,6 +38,7 @@ ZH: dict[str, str] = {
     "gradients equal one process on the full batch": "梯度与单进程跑完整个 batch 一致",
     "all-reduces start during backward and are waited for after it": "all-reduce 在反向传播期间启动，反向结束后才等待",
     "exposed communication drops against the shipped program": "暴露的通信时间比原始程序少",
+    "the step's collectives move every gradient once": "这一步的集合通信把每个梯度正好搬运一次",  # wt-labfix
     # 03 pp-1f1b and 24 pp-interleaved
     "schedule runs each pass once, backward after forward": "调度让每次前向、反向各跑一次，且反向在前向之后",
     "every pass runs through the stage's layers": "每次前向和反向都经过本 stage 的各层",
