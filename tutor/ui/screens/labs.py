@@ -577,6 +577,9 @@ class LabsScreen(SectionScreen):
         self.app.call_from_thread(self._graded, entry, verdicts)
 
     def _graded(self, entry, verdicts: dict) -> None:
+        """`verdicts`: the verdict by language ({"en": …, "zh": …}), or one verdict for every language."""
+        if "feedback" in verdicts:
+            verdicts = {"en": verdicts, "zh": verdicts}
         if self.entry is entry:
             verdict = verdicts.get(self.app.lang) or next(iter(verdicts.values()))
             self.verdict, self.revealed, self.diagnosed = {**verdict, "by_lang": verdicts}, True, True
