@@ -7,26 +7,37 @@ command imports what it needs inside its `run`.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from functools import cache
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from tutor import __version__
 from tutor.commands import COMMANDS
 from tutor.errors import TutorError
 
+if TYPE_CHECKING:
+    import argparse
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and exit status 2 (DESIGN §5)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+@cache
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """An ArgumentParser whose errors are one line and exit status 2 (DESIGN §5). Made on first
+    use: `tutor start` does not import argparse at all (its first frame, issue 16)."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    return _Parser
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command tree, or just the command `only` (a known name): importing every
     command module costs ~40 ms that `tutor start` would pay before its first frame."""
+    _Parser = _parser_class()
     parser = _Parser(
         prog="tutor",
         description="Terminal tutor for the distributed-LLM-training interview.",
@@ -77,16 +88,34 @@ def answers_as_positionals(argv: list[str], parser: argparse.ArgumentParser) -> 
     return [argv[0], *options, "--", *positionals]
 
 
+def _plain_start(argv: list[str]):
+    """`tutor start` or `tutor start --lang en|zh` as parsed arguments, without argparse (its
+    import and parse cost ~40 ms of CPU before the app's first frame); None for anything else."""
+    from types import SimpleNamespace
+
+    if argv == ["start"]:
+        return SimpleNamespace(command="start", lang=None)
+    if len(argv) == 3 and argv[:2] == ["start", "--lang"] and argv[2] in ("en", "zh"):
+        return SimpleNamespace(command="start", lang=argv[2])
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    # A known command first: only its parser is needed (help, errors and all); anything else
-    # (`--help`, `--version`, a typo) gets the whole tree and its listing.
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    argv = answers_as_positionals(argv, parser)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    args = _plain_start(argv)
+    if args is not None:
+        from tutor.commands import start
+
+        args._run = start.run
+    else:
+        # A known command first: only its parser is needed (help, errors and all); anything else
+        # (`--help`, `--version`, a typo) gets the whole tree and its listing.
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        argv = answers_as_positionals(argv, parser)
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
     try:
         return int(args._run(args) or 0)
     except TutorError as error:

@@ -61,7 +61,21 @@ def test_mock_pitch_report(snap_compare, content, lang):
     missed, time used, follow-ups 1 asked and 1 right; what to review next (Memory first,
     basics/memory, #1); the footer offers F8 to export the report."""
     clock = ManualClock()
+    assert snap_compare(mock_app(clock, lang), terminal_size=(110, 34), run_before=_pitch_report(clock))
 
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", LANGS)
+def test_mock_pitch_report_at_80x24(snap_compare, content, lang):
+    """The same report at 80×24 (issue 16: in Chinese its stages table was squeezed into 37
+    columns, the "#" column empty, "得…", "10…" and each time over three lines): the format list
+    narrows to 30 columns and the stages reflow as a list, one item per stage with every cell named
+    ("1 — 阶段：陈述 · 得分：60% ✗ · 用时：0:24 / 0:30")."""
+    clock = ManualClock()
+    assert snap_compare(mock_app(clock, lang), terminal_size=(80, 24), run_before=_pitch_report(clock))
+
+
+def _pitch_report(clock):
     async def pitch_report(pilot):
         screen = await open_mock(pilot)
         await start(pilot, screen, "pitch")
@@ -72,4 +86,4 @@ def test_mock_pitch_report(snap_compare, content, lang):
         pilot.app.clear_notifications()  # the "recorded" toasts time out on the wall clock
         await settle(pilot)
 
-    assert snap_compare(mock_app(clock, lang), terminal_size=(110, 34), run_before=pitch_report)
+    return pitch_report

@@ -40,6 +40,7 @@ def add_arguments(parser) -> None:
         command.add_argument("--timeout", type=float, metavar="S", help="no-progress limit in seconds")
         command.add_argument("--watch", action="store_true", help="rerun whenever you save")
         add_json_flag(command)
+    add_lang_flag(sub.choices["check"])  # the check names and verdict in Chinese (issue 16)
     run = sub.choices["run"]
     run.add_argument("--nnodes", type=int, default=1)
     run.add_argument("--node-rank", type=int, default=0)
@@ -238,17 +239,23 @@ def _check(args, entry) -> int:
 
     def once() -> int:
         result = lab_actions.check(entry, options, on_result=None if args.json else
-                                   lambda each: print("\n".join(check_text(each))))
+                                   lambda each: print("\n".join(check_text(each, lang_of(args)))))
         if args.json:
             shown = {key: result[key] for key in ("lab", "passed", "checks", "evidence")}
             shown["evidence"] = for_learner(result["evidence"], entry.name, entry.lab.kind)
             print_json(shown)
         elif result["passed"]:
-            print(f"PASSED. The reference solution is open: `tutor lab show {entry.name} --reveal`"
-                  if not args.solution else "PASSED (reference solution)")
+            zh = lang_of(args) == "zh"
+            if args.solution:
+                print("通过（参考答案）" if zh else "PASSED (reference solution)")
+            else:
+                print(f"通过。参考答案已开放：`tutor lab show {entry.name} --reveal`" if zh else
+                      f"PASSED. The reference solution is open: `tutor lab show {entry.name} --reveal`")
         else:
             failed = sum(not check["passed"] for check in result["checks"])
-            print(f"NOT YET: {failed} check(s) failed. Hints: `tutor lab show {entry.name} --hint 1`")
+            print(f"还没通过：{failed} 项检查失败。提示：`tutor lab show {entry.name} --hint 1 --lang zh`"
+                  if lang_of(args) == "zh" else
+                  f"NOT YET: {failed} check(s) failed. Hints: `tutor lab show {entry.name} --hint 1`")
         return 0 if result["passed"] else 1
 
     return _maybe_watch(args, entry, once)

@@ -80,9 +80,13 @@ def _hang_details(ranks: list[dict], evidence: dict) -> list[str]:
     return lines
 
 
-def check_text(result: dict) -> list[str]:
+def check_text(result: dict, lang: str = "en") -> list[str]:
+    from tutor.labs.check_names import check_detail, check_name
+
     evidence = result["evidence"]
-    lines = [f"{result['lab']}: checking {result['program']} on {evidence['world_size']} ranks"]
+    lines = [f"{result['lab']}: checking {result['program']} on {evidence['world_size']} ranks" if lang != "zh" else
+             f"{result['lab']}：在 {evidence['world_size']} 个 rank 上检查 {result['program']}"]
     for check in result["checks"]:
-        lines.append(f"  {MARK[bool(check['passed'])]} {check['name']}: {check['detail']}")
+        lines.append(f"  {MARK[bool(check['passed'])]} {check_name(check['name'], lang)}{'：' if lang == 'zh' else ': '}"
+                     f"{check_detail(check['detail'], lang)}")
     return lines

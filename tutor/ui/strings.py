@@ -20,7 +20,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "review.open_key": ("press v to review", "按 v 开始复习"),
     "home.store_error": ("History unavailable: {error}", "无法读取学习记录：{error}"),
     "home.hint": ("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
-                  "按模块前的键，或 ↑↓ 加回车。ctrl+p：全部命令 · F1：按键说明 · F2:English"),
+                  "按模块前的键，或 ↑↓ 加回车。ctrl+p：全部命令 · F1：按键说明 · F2：English"),
     "progress.title": ("Progress", "进度"),
     "progress.totals": ("{attempts} · {accuracy} right · {solved}/{total} questions solved, {tried} tried · "
                         "streak {streak} · {labs}, {passed}/{lab_total} labs passed",
@@ -32,7 +32,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "progress.review": ("Reviews: {cards}, {due} due now, next {next} · {reviews} done",
                         "复习：{cards} 张卡片，{due} 张到期，下一张 {next} · 已复习 {reviews} 次"),
     "progress.mock": ("Mock {format}: {spark} last {last}, best {best} ({n} finished)",
-                      "模拟面试 {format}:{spark} 最近 {last}，最好 {best}（完成 {n} 次）"),
+                      "模拟面试 {format}：{spark} 最近 {last}，最好 {best}（完成 {n} 次）"),
     "progress.no_mock": ("No mock interviews yet: press m on Home.", "还没有模拟面试：在首页按 m。"),
     "progress.section": ("Section", "章节"),
     "progress.tag": ("Tag", "标签"),
@@ -82,7 +82,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "数值加单位：科学计数法、K/M/G、万/亿、小时/分钟都能识别{unit}"),
     "answer.unit": (" (unit: {unit})", "（单位：{unit}）"),
     "answer.formula": ("a formula in the question's symbols, e.g. (x + 1)/N; Psi for Ψ",
-                       "用题中的符号写公式，如 (x + 1)/N;Ψ 可写作 Psi"),
+                       "用题中的符号写公式，如 (x + 1)/N；Ψ 可写作 Psi"),
     "field.model": ("Model", "模型"),
     "field.params": ("Params (override)", "参数量（覆盖）"),
     "field.seq": ("Sequence length", "序列长度"),
@@ -134,9 +134,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "playground.legend": ("F4 changes the schedule · blue forward, green backward, red idle",
                           "F4 切换调度 · 蓝色 forward，绿色 backward，红色空等"),
     "playground.ranks_by": ("Colored by {dimension} (F3 changes it); order [TP, CP, PP, DP], TP innermost",
-                            "按 {dimension} 着色（F3 切换）；排列顺序 [TP, CP, PP, DP],TP 在最内层"),
+                            "按 {dimension} 着色（F3 切换）；排列顺序 [TP, CP, PP, DP]，TP 在最内层"),
     "playground.bad_m": ("m = {m} micro-batches per pipeline: the global batch must be a whole multiple of "
-                         "DP × micro-batch.", "每条 pipeline 的 micro-batch 数 m = {m}:global batch 必须是 "
+                         "DP × micro-batch.", "每条 pipeline 的 micro-batch 数 m = {m}：global batch 必须是 "
                          "DP × micro-batch 的整数倍。"),
     "playground.no_speed": ("Step time, MFU and training days: fill in MFU and training tokens.",
                             "step 时间、MFU 和训练天数：请填上 MFU 和训练 token 数。"),
@@ -149,7 +149,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "playground.traffic_pp": ("PP: {size} per micro-batch between stages", "PP：相邻 stage 之间每个 micro-batch {size}"),
     "playground.traffic_cp": ("CP: {size} per layer per micro-batch", "CP：每层每个 micro-batch {size}"),
     "playground.fallback": ("Interleaved needs v > 1 and m divisible by p (v = {v}, m = {m}, p = {p}): "
-                            "showing 1f1b.", "interleaved 需要 v > 1 且 m 能被 p 整除（v = {v},m = {m},p = {p}）："
+                            "showing 1f1b.", "interleaved 需要 v > 1 且 m 能被 p 整除（v = {v}，m = {m}，p = {p}）："
                             "这里画的是 1f1b。"),
     "playground.auto": ("Schedule auto → {kind} (F4: gpipe, 1f1b, interleaved)",
                         "调度 auto → {kind}（F4 切换：gpipe、1f1b、interleaved）"),

@@ -46,8 +46,11 @@ class HomeScreen(Screen, metaclass=Guarded):
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._render_texts)
-        # After the first frame: loading content and opening SQLite must not delay it.
-        self.set_timer(0.1, self._load_record)
+        # After the first frame has been drawn, not after a fixed 0.1 s from mount: on
+        # a loaded machine the first frame came later than that, and the worker (YAML, pydantic,
+        # SQLite) then competed with it for the GIL (issue 16: `tutor start` at 1.43-1.51x a
+        # minimal Textual app).
+        self.call_after_refresh(self._load_record)
 
     @work(thread=True, exclusive=True)
     def _load_record(self) -> None:

@@ -27,6 +27,7 @@ from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.lab_hang import LabHangView
 from tutor.ui.widgets.lab_logs import LabLogs
 from tutor.ui.widgets.lab_metrics import LabMetrics
+from tutor.ui.widgets.prose import Prose
 
 STATUS_MARK = {"new": "·", "started": "◐", "passed": "✓"}
 
@@ -76,7 +77,7 @@ class LabsScreen(SectionScreen):
                 with TabbedContent(id="lab-tabs"):
                     with TabPane("Brief", id="tab-brief"):
                         with VerticalScroll():
-                            yield Markdown(id="lab-brief")
+                            yield Prose(id="lab-brief")
                     with TabPane("Run", id="tab-run"):
                         yield Static(id="lab-phase")
                         yield LabLogs(id="lab-logs")
@@ -88,7 +89,7 @@ class LabsScreen(SectionScreen):
                 # The verdict sits right above the answer box, where the learner typed, not at the
                 # end of the evidence below the stacks (walkthrough M11).
                 with VerticalScroll(id="lab-verdict-pane"):
-                    yield Markdown(id="lab-verdict")
+                    yield Prose(id="lab-verdict")
                 yield Static(id="lab-watch")
                 yield Input(id="lab-answer")
         yield TutorFooter()
@@ -185,7 +186,8 @@ class LabsScreen(SectionScreen):
         from tutor.interview.review_tasks import lab_feedback_markdown
 
         self.query_one("#lab-verdict", Markdown).update(
-            lab_feedback_markdown(self.verdict, self.app.lang) if self.verdict else "")
+            lab_feedback_markdown((self.verdict.get("by_lang") or {}).get(self.app.lang, self.verdict), self.app.lang)
+            if self.verdict else "")
         pane = self.query_one("#lab-verdict-pane", VerticalScroll)
         pane.display = bool(self.verdict)
         pane.scroll_home(animate=False)
@@ -539,14 +541,24 @@ class LabsScreen(SectionScreen):
     @work(thread=True, exclusive=True, group="labs-grade")
     def _grade(self, entry, answer: str, evidence: dict, lang: str) -> None:
         from tutor.actions.labs import diagnose
+        from tutor.labs.diagnose import grade_lab
 
         # Graded (as the CLI and the review queue do) against the run on screen, recorded, reviewed.
         verdict = diagnose(self.app.open_store(), entry, answer, lang, evidence=evidence)
-        self.app.call_from_thread(self._graded, entry, verdict)
+        # The feedback's words in the other language as well, so that F2 redraws the verdict rather
+        # than leave it in the language it was typed in (issue 16); the recorded result is this one.
+        other = "zh" if lang == "en" else "en"
+        verdicts = {lang: verdict, other: {**grade_lab(list(entry.lab.diagnosis), answer, evidence, other),
+                                           "correct": verdict["correct"], "score": verdict["score"]}}
+        self.app.call_from_thread(self._graded, entry, verdicts)
 
-    def _graded(self, entry, verdict: dict) -> None:
+    def _graded(self, entry, verdicts: dict) -> None:
+        """`verdicts`: the verdict by language ({"en": …, "zh": …}), or one verdict for every language."""
+        if "feedback" in verdicts:
+            verdicts = {"en": verdicts, "zh": verdicts}
         if self.entry is entry:
-            self.verdict, self.revealed, self.diagnosed = verdict, True, True
+            verdict = verdicts.get(self.app.lang) or next(iter(verdicts.values()))
+            self.verdict, self.revealed, self.diagnosed = {**verdict, "by_lang": verdicts}, True, True
             self._show_evidence()
             self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
 

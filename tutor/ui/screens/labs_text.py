@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tutor.labs.check_names import check_detail, check_name
+
 from tutor.ui.strings import STRINGS, plural, register, text
 
 register({
@@ -50,7 +52,7 @@ register({
     "labs.no_diagnosis": ("This lab has no diagnosis questions; F6 checks your fix.",
                           "这个实验没有诊断题；F6 检查你的修改。"),
     "labs.outcome": ("{outcome} in {elapsed:.1f} s ({ranks}, {backend})",
-                     "{outcome}，用时 {elapsed:.1f} 秒（{ranks} 个 rank,{backend}）"),
+                     "{outcome}，用时 {elapsed:.1f} 秒（{ranks} 个 rank，{backend}）"),
     "labs.passed": ("✓ Passed", "✓ 通过"),
     "labs.next_line": ("F9: next lab ({lab})", "F9：下一个实验（{lab}）"),
     "labs.passed_next": ("Passed. F9 opens the next lab: {lab}", "通过了。按 F9 打开下一个实验：{lab}"),
@@ -65,8 +67,8 @@ register({
     "labs.watch_needs_copy": ("F4 first: watch mode checks your copy each time you save it.",
                               "先按 F4：监视模式会在你每次保存副本时重新检查。"),
     "labs.watching": ("◉ Watching {files}: each save checks it again (F6) · F8 stops",
-                      "◉ 正在监视 {files}:每次保存都会重新检查（F6）· F8 停止"),
-    "labs.saved": ("Saved {files}: checking.", "已保存 {files}:开始检查。"),
+                      "◉ 正在监视 {files}：每次保存都会重新检查（F6）· F8 停止"),
+    "labs.saved": ("Saved {files}: checking.", "已保存 {files}：开始检查。"),
     "labs.saved_busy": ("Saved {files} while a run is going: F7 stops it, then save again.",
                         "保存了 {files}，但还有运行没结束：先按 F7 停止，再保存一次。"),
     # The runner's outcome words, as the outcome line shows them (Chinese mode said "cancelled").
@@ -120,8 +122,9 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
                             text("labs.not_yet", lang, failed=plural(failed, "check", "checks", lang))) + "\n",
                     style="bold green" if check["passed"] else "bold red")
         for item in check["checks"]:
-            line.append(f"  {'✓' if item['passed'] else '✗'} {item['name']}: ", style="green" if item["passed"] else "red")
-            line.append(f"{item['detail']}\n")
+            line.append(f"  {'✓' if item['passed'] else '✗'} {check_name(item['name'], lang)}{'：' if lang == 'zh' else ': '}",
+                        style="green" if item["passed"] else "red")
+            line.append(f"{check_detail(item['detail'], lang)}\n")
         if check["passed"]:
             line.append("\n" + (text("labs.next_line", lang, lab=next_lab) if next_lab else text("labs.all_passed", lang))
                         + "\n", style="bold")

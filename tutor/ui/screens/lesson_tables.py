@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
+
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -19,9 +21,11 @@ def _cells(line: str) -> list[str]:
 
 
 def _width(rows: list[list[str]]) -> int:
-    """Cells of one column padded to its widest, plus the borders, as Textual draws a table."""
+    """Cells of one column padded to its widest, plus the borders, as Textual draws a table. In
+    terminal cells, not characters: a Chinese character takes two, so a Chinese table measured by
+    len() "fitted" at 80 columns and was drawn squeezed, its "#" column empty (issue 16)."""
     columns = max(len(row) for row in rows)
-    widest = [max((len(row[i]) if i < len(row) else 0) for row in rows) for i in range(columns)]
+    widest = [max((cell_len(row[i]) if i < len(row) else 0) for row in rows) for i in range(columns)]
     return sum(widest) + 3 * columns + 1
 
 
@@ -29,9 +33,14 @@ def _as_list(header: list[str], rows: list[list[str]]) -> list[str]:
     items = []
     for row in rows:
         first = row[0] if row else ""
-        rest = [f"{name}: {value}" for name, value in zip(header[1:], row[1:]) if value]
+        rest = [f"{name}{_colon(name)}{value}" for name, value in zip(header[1:], row[1:]) if value]
         items.append(f"- **{first}**" + (" — " + " · ".join(rest) if rest else ""))
     return items
+
+
+def _colon(name: str) -> str:
+    """A Chinese column name takes a full-width colon ("得分：60%"), an English one ": "."""
+    return "：" if re.search("[\u3400-\u9fff]", name) else ": "
 
 
 def fit_tables(markdown: str, width: int) -> str:

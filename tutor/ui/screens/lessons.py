@@ -12,6 +12,7 @@ from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import plural, text
 from tutor.ui.widgets.footer import TutorFooter
+from tutor.ui.widgets.prose import Prose
 
 
 class LessonsScreen(SectionScreen):
@@ -44,7 +45,7 @@ class LessonsScreen(SectionScreen):
         with Horizontal(id="lessons"):
             yield Tree("", id="toc")
             with VerticalScroll(id="reader"):
-                yield Markdown(id="section-text")
+                yield Prose(id="section-text")
         yield TutorFooter()
 
     def on_mount(self) -> None:

@@ -25,6 +25,7 @@ from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.mock_resume import ResumeDialog
 from tutor.ui.widgets.mock_timer import MockTimer
+from tutor.ui.widgets.prose import Prose
 
 TICK_S = 0.25
 
@@ -52,6 +53,7 @@ class MockScreen(SectionScreen):
         self.verdict_pending = None
         """Practice mode: the stage just graded, shown until F6 moves on."""
         self._busy = False
+        self._aside: tuple[str, object] | None = None  # the hints or lesson section on screen, if any
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -61,9 +63,9 @@ class MockScreen(SectionScreen):
                 yield MockTimer(id="mock-timer")
             with Vertical(id="mock-main"):
                 with VerticalScroll(id="mock-pane"):
-                    yield Markdown(id="mock-question")
-                    yield Markdown(id="mock-hints")
-                    yield Markdown(id="mock-verdict")
+                    yield Prose(id="mock-question")
+                    yield Prose(id="mock-hints")
+                    yield Prose(id="mock-verdict")
                 yield AnswerBox(id="mock-answer")
         yield TutorFooter()
 
@@ -98,14 +100,17 @@ class MockScreen(SectionScreen):
             width = self.query_one("#mock-pane").size.width - 2
             body = report_text(self.report, lang)
             question.update(fit_tables(body, width) if width > 0 else body)
+            self.query_one("#mock-verdict", Markdown).update(f"*{text('mock.report_keys', lang)}*")
         elif self.verdict_pending is not None:
             question.update(stage_text(self.session, lang, self.verdict_pending.stage))
             self._show_verdict(lang)
+            self._show_aside(lang)
         elif self.session is None or self.session.current is None:
             question.update(text("mock.intro", lang))
         else:
             question.update(stage_text(self.session, lang))
             self.query_one("#mock-answer", AnswerBox).relabel(self.session.step(), lang)
+            self._show_aside(lang)
 
     def tick(self) -> None:
         """Redraw the clock; in strict mode, take the answer as it stands when time is up."""
@@ -198,6 +203,17 @@ class MockScreen(SectionScreen):
         """While an interview runs the format list goes and the clock panel narrows: at 80x24 the
         stage's text and its options then have the room (walkthrough minor 18: 2 of 4 options)."""
         self.query_one("#mock-side").set_class(running, "-running")
+        self._report_layout()
+
+    def _report_layout(self) -> None:
+        """A report on a narrow terminal takes the room from the format list (30 columns, not 40):
+        at 80×24 the report had 37 columns and its stages table was squeezed (issue 16)."""
+        self.query_one("#mock-side").set_class(self.report is not None and 0 < self.size.width < 100, "-report")
+
+    def on_resize(self) -> None:
+        self._report_layout()
+        if self.report is not None:
+            self.render_texts(self.app.lang)  # the stages table reflowed for the new width
 
     def _begin_stage(self) -> None:
         lang = self.app.lang
@@ -205,6 +221,7 @@ class MockScreen(SectionScreen):
         box = self.query_one("#mock-answer", AnswerBox)
         box.display = True
         box.prepare(self.session.step(), lang)
+        self._aside = None
         self.query_one("#mock-hints", Markdown).update("")
         self.query_one("#mock-verdict", Markdown).update("")
         self.session.begin()
@@ -302,14 +319,25 @@ class MockScreen(SectionScreen):
         if hint is None:
             self.notify(text("mock.no_more_hints", self.app.lang))
             return
-        lines = [f"{index + 1}. {item.get(self.app.lang)}" for index, item in enumerate(self.session.shown_hints())]
-        heading = text("practice.hints", self.app.lang)
-        self.query_one("#mock-hints", Markdown).update(f"**{heading}**\n\n" + "\n".join(lines))
+        self._aside = ("hints", list(self.session.shown_hints()))  # this stage's, kept past its verdict
+        self._show_aside(self.app.lang)
 
     def action_lesson(self) -> None:
         section = self.session.lesson_section() if self.session is not None else None
         if section is not None:
-            self.query_one("#mock-hints", Markdown).update(lesson_markdown(self.app, section, self.app.lang))
+            self._aside = ("lesson", section)
+            self._show_aside(self.app.lang)
+
+    def _show_aside(self, lang: str) -> None:
+        """The hints or the lesson section asked for in this stage, in `lang` (F2 redraws them: they
+        stayed in the language they were asked in, issue 16)."""
+        kind, shown = self._aside or (None, None)
+        pane = self.query_one("#mock-hints", Markdown)
+        if kind == "hints":
+            lines = [f"{index + 1}. {item.get(lang)}" for index, item in enumerate(shown)]
+            pane.update(f"**{text('practice.hints', lang)}**\n\n" + "\n".join(lines))
+        elif kind == "lesson":
+            pane.update(lesson_markdown(self.app, shown, lang))
 
     def busy_with(self, lang: str) -> str | None:
         if self.session is None or self.session.current is None:
@@ -346,9 +374,10 @@ class MockScreen(SectionScreen):
     def _show_report(self, report: dict) -> None:
         self.report, self.session, self.verdict_pending = report, None, None
         self._running_layout(False)
+        self.call_after_refresh(self.render_texts, self.app.lang)  # the table fitted to the pane's new width
         self.query_one("#mock-answer", AnswerBox).display = False
+        self._aside = None
         self.query_one("#mock-hints", Markdown).update("")
-        self.query_one("#mock-verdict", Markdown).update(f"*{text('mock.report_keys', self.app.lang)}*")
         self.render_texts(self.app.lang)
         self.refresh_bindings()
         self.query_one("#mock-formats", OptionList).focus()

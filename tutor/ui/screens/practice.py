@@ -19,6 +19,7 @@ from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
+from tutor.ui.widgets.prose import Prose
 
 STATUS_MARK = {True: "✓", False: "✗", None: "·"}
 
@@ -62,10 +63,10 @@ class PracticeScreen(SectionScreen):
                 yield Input(id="question-search", select_on_focus=False)
                 yield SafeOptionList(id="question-list")
             with VerticalScroll(id="question-pane"):
-                yield Markdown(id="question-text")
+                yield Prose(id="question-text")
                 yield AnswerBox(id="answer-box")
-                yield Markdown(id="hint-text")
-                yield Markdown(id="verdict-text")
+                yield Prose(id="hint-text")
+                yield Prose(id="verdict-text")
         yield TutorFooter()
 
     def on_mount(self) -> None:

@@ -21,6 +21,7 @@ from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.strings import plural, register, text, when
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
+from tutor.ui.widgets.prose import Prose
 
 register({
     "review.title": ("Review", "复习"),
@@ -62,9 +63,9 @@ class ReviewScreen(Screen, metaclass=Guarded):
         yield Static(id="review-status", classes="panel")
         with Vertical(id="review-main"):
             with VerticalScroll(id="review-pane"):
-                yield Markdown(id="review-question")
-                yield Markdown(id="review-hints")
-                yield Markdown(id="review-verdict")
+                yield Prose(id="review-question")
+                yield Prose(id="review-hints")
+                yield Prose(id="review-verdict")
             yield AnswerBox(id="review-answer")
         yield TutorFooter()
 
