@@ -30,6 +30,7 @@ def fixture_content(monkeypatch) -> Path:
     load.cache_clear()
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (it ran first: no group)
 def pytest_collection_modifyitems(config, items):
     """Under xdist (`-n 2 --dist loadgroup`), the perf-lab tests run one after another on one worker.
 
