@@ -212,7 +212,8 @@ def checks_of(result: dict, label: str) -> dict[str, dict]:
 PARALLEL_LABS = ("dp-overlap", "fsdp-zero3", "no-sync-accumulation", "pp-1f1b", "ring-attention", "tp-mlp",
                  "zero1-memory")
 """The parallelism labs of test_labs_both_ways.py: shipped, solution and cheats in two 2-rank jobs
-(PARALLEL_JOBS), and every solution again at 4 ranks, all seven in one 4-rank job."""
+(PARALLEL_JOBS), and every solution again at 4 ranks, all ten (these and MORE_PARALLEL_LABS) in one
+4-rank job."""
 MORE_PARALLEL_LABS = ("moe-expert-parallel", "pp-interleaved", "sequence-parallel")
 """The parallelism labs of test_parallel_labs.py: shipped, solution and cheats in the 2-rank
 `parallel` job with the others (a job of their own each cost a torchrun and every rank's torch
@@ -238,7 +239,7 @@ process holds, so their shipped programs and solutions go first in a job of thei
 their own step allocates."""
 FOUR_RANKS = "four-ranks"
 FOUR_RANKS_ORDER = ("tp-mlp", "zero1-memory", "dp-overlap", "fsdp-zero3", "no-sync-accumulation", "pp-1f1b",
-                    "ring-attention")
+                    "ring-attention", *MORE_PARALLEL_LABS)
 """tp-mlp's and zero1-memory's checks count every tensor their process holds, so they go first: a
 program's modules and garbage go after its check, but not every last tensor other labs' checks leave."""
 
@@ -286,7 +287,7 @@ def xdist_group(job: str) -> str:
     return "perf-labs" if job == PERF_JOB else f"lab-job-{job}"
 
 
-assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS) and sorted(PERF_JOB_ORDER) == sorted(PERF_LABS)
+assert sorted(FOUR_RANKS_ORDER) == sorted(PARALLEL_LABS + MORE_PARALLEL_LABS) and sorted(PERF_JOB_ORDER) == sorted(PERF_LABS)
 assert sorted(sum(PARALLEL_JOBS.values(), ())) == sorted(PARALLEL_LABS + MORE_PARALLEL_LABS)
 
 

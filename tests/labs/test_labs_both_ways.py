@@ -76,13 +76,25 @@ def test_shipped_fails_its_check_and_the_solution_passes(name, lab_jobs):
     assert_solution_passes(result, several.label(name, "solution"), name)
 
 
-@pytest.mark.timeout(600)  # the first test runs the 4-rank job: seven checks, ~2 min on two cores
+@pytest.mark.timeout(600)  # the first test runs the 4-rank job: ten checks, ~2-3 min on two cores
 @pytest.mark.parametrize("name", by_lab(several.FOUR_RANKS))
 def test_the_solution_passes_at_four_ranks(name, lab_jobs):
     assert 4 in get_lab(name).world_sizes
     result = lab_jobs.get(several.FOUR_RANKS)
     assert result["evidence"]["world_size"] == 4
     assert_solution_passes(result, name, name)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.xdist_group(several.xdist_group(several.FOUR_RANKS))
+@pytest.mark.parametrize("name", several.MORE_PARALLEL_LABS)
+def test_the_newer_parallelism_labs_solutions_pass_at_four_ranks(name, lab_jobs):
+    """moe-expert-parallel, sequence-parallel and pp-interleaved claim 4 ranks too (test_parallel_labs.py
+    runs them at 2): their solutions, in the same 4-rank job, pass every check."""
+    assert 4 in get_lab(name).world_sizes
+    result = lab_jobs.get(several.FOUR_RANKS)
+    names, failed = several.of(result, name)
+    assert names and not failed, failed
 
 
 DP_TIMELINE = "exposed communication drops against the shipped program"
