@@ -15,19 +15,20 @@ of them: `Library`, the bank and the interview content together.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from tutor.content.loader import Content, InterviewContent
 from tutor.content.models import Question, Text
 
 
-@lru_cache(maxsize=1)
 def installed() -> InterviewContent:
-    """The installed interview content: the one loaded with the rest (`tutor.content.load()`).
-    Cached only so that tests which clear it keep working; clearing `load` is what matters."""
+    """The installed interview content: the one loaded with the rest (`tutor.content.load()`, cached
+    per content folder). Not cached here: a cache of its own kept one folder's content for the
+    whole process (a test pointing TUTOR_CONTENT at a fixture left it for every later test)."""
     from tutor.content import load
 
     return load().interview
+
+
+installed.cache_clear = lambda: None  # type: ignore[attr-defined]  # nothing of its own to clear
 
 
 class Library:
