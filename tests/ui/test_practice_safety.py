@@ -65,7 +65,7 @@ async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_ho
 
     real_grade, seen, first = tutor.grading.grade, [], threading.Event()
 
-    def slow_then_real(question, answer, step_id, seed, cancelled=None, **kwargs):
+    def slow_then_real(question, answer, step_id, seed, *args, cancelled=None, **kwargs):
         if answer == "slow":
             first.set()
             for _ in range(500):  # a formula bomb, until the worker is cancelled
@@ -74,7 +74,7 @@ async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_ho
                     raise Cancelled
                 threading.Event().wait(0.01)
             seen.append("not cancelled")
-        return real_grade(question, answer, step_id, seed, cancelled=cancelled, **kwargs)
+        return real_grade(question, answer, step_id, seed, *args, cancelled=cancelled, **kwargs)
 
     monkeypatch.setattr(tutor.grading, "grade", slow_then_real)
     app = TutorApp()
