@@ -13,10 +13,8 @@ def interview_content(monkeypatch):
     point_at(FIXTURE_ROOT, monkeypatch)
     yield FIXTURE_ROOT
     from tutor.content import load
-    from tutor.interview.scenarios import installed
 
     load.cache_clear()
-    installed.cache_clear()
 
 
 @pytest.fixture

@@ -10,11 +10,9 @@ FIXTURE_ROOT = Path(__file__).resolve().parent / "fixtures" / "content"
 def point_at(root: Path, monkeypatch) -> None:
     """Make `root` the installed content and forget what was loaded before."""
     from tutor.content import load
-    from tutor.interview.scenarios import installed
 
     monkeypatch.setenv("TUTOR_CONTENT", str(root))
     load.cache_clear()
-    installed.cache_clear()
 
 
 def right_answer(session, stage=None) -> str:

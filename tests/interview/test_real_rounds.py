@@ -15,10 +15,9 @@ from tutor.interview.session import MockSession
 @pytest.fixture(scope="module")
 def real_library():
     from tutor.content import load
-    from tutor.interview.scenarios import Library, installed
+    from tutor.interview.scenarios import Library
 
     load.cache_clear()
-    installed.cache_clear()
     return Library.installed()
 
 

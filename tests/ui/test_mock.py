@@ -21,10 +21,8 @@ def content(monkeypatch):
     point_at(FIXTURE_ROOT, monkeypatch)
     yield
     from tutor.content import load
-    from tutor.interview.scenarios import installed
 
     load.cache_clear()
-    installed.cache_clear()
 
 
 def _report(screen) -> str:

@@ -24,10 +24,8 @@ def content(monkeypatch):
     point_at(FIXTURE_ROOT, monkeypatch)
     yield
     from tutor.content import load
-    from tutor.interview.scenarios import installed
 
     load.cache_clear()
-    installed.cache_clear()
 
 
 @pytest.mark.timeout(60)

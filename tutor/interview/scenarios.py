@@ -28,9 +28,6 @@ def installed() -> InterviewContent:
     return load().interview
 
 
-installed.cache_clear = lambda: None  # type: ignore[attr-defined]  # nothing of its own to clear
-
-
 class Library:
     """The bank and the interview content together: what each format draws from.
 
