@@ -141,7 +141,6 @@ async def test_a_lab_run_and_check_record_the_same_rows_both_ways(homes, real_co
     from tutor.cli import main
 
     monkeypatch.setattr(tutor.labs.runner, "LabRun", _CannedRun)
-    monkeypatch.setattr(tutor.labs.checks, "LabRun", _CannedRun)
     monkeypatch.setattr(tutor.labs.launch, "require_torch", lambda: None)
     folders, use = homes
     use("cli")

@@ -59,7 +59,6 @@ def fake_runs(monkeypatch, lab_content):
     _FakeRun.started, _FakeRun.passes = [], {}
     _FakeRun.gate.clear()
     monkeypatch.setattr(tutor.labs.runner, "LabRun", _FakeRun)
-    monkeypatch.setattr(tutor.labs.checks, "LabRun", _FakeRun)
     monkeypatch.setattr(tutor.labs.launch, "require_torch", lambda: None)
     monkeypatch.setattr(LabEntry, "world_sizes", property(lambda self: [2, 3]))
     monkeypatch.setattr(tutor.labs.checks, "judge",
