@@ -21,9 +21,10 @@ from tutor.labs.catalog import LabEntry
 from tutor.store.db import Store
 
 
-def run(entry: LabEntry, options: RunOptions, *, debug: str | None = None,
+def run(entry: LabEntry, options: RunOptions, *, store: Store | None, debug: str | None = None,
         on_event: Callable | None = None, on_run: Callable | None = None) -> dict:
-    """Run the learner's copy (or the shipped program, or the solution) once; returns its evidence.
+    """Run the learner's copy (or the shipped program, or the solution) once, record it in `store`
+    (None: the front end could not open the database; run, not recorded) and return its evidence.
 
     `debug` (detail|barrier) reruns it under a tool: recorded as such, so a diagnosis is never
     graded against a run that fails differently on purpose. Ctrl-C stops the ranks in order and
@@ -44,15 +45,16 @@ def run(entry: LabEntry, options: RunOptions, *, debug: str | None = None,
     assert evidence is not None  # wait() without a timeout returns only once the run is over
     if debug:
         evidence["debug"] = debug
-    record_run(entry, evidence, options.solution)
+    record_run(store, entry, evidence, options.solution)
     return evidence
 
 
-def check(entry: LabEntry, options: RunOptions, *, on_event: Callable | None = None,
+def check(entry: LabEntry, options: RunOptions, *, store: Store | None, on_event: Callable | None = None,
           on_run: Callable | None = None, on_result: Callable[[dict], None] | None = None,
           cancelled: Callable[[], bool] = lambda: False) -> dict:
     """Check the program at every rank count the lab claims (or `options.world_size`), stopping at
-    the first failure, and record the last result: {lab, passed, program, checks, evidence}.
+    the first failure, and record the last result in `store` (None: not recorded):
+    {lab, passed, program, checks, evidence}.
 
     `on_result` sees each rank count's result as it comes; `cancelled` (the app's F7) stops
     before the next rank count, the last result standing.
@@ -72,21 +74,26 @@ def check(entry: LabEntry, options: RunOptions, *, on_event: Callable | None = N
         if not result["passed"]:
             break
     assert result is not None  # a lab claims at least its own rank count
-    record_check(entry, result, options.solution)
+    record_check(store, entry, result, options.solution)
     return result
 
 
-def record_run(entry: LabEntry, evidence: dict, solution: bool) -> None:
-    from tutor.labs.history import record
-
-    record(entry.name, "run-solution" if solution else "run", evidence["outcome"], evidence=evidence)
+def record_run(store: Store | None, entry: LabEntry, evidence: dict, solution: bool) -> None:
+    _record_evidence(store, entry.name, "run-solution" if solution else "run", evidence["outcome"], None, evidence)
 
 
-def record_check(entry: LabEntry, result: dict, solution: bool) -> None:
-    from tutor.labs.history import record
+def record_check(store: Store | None, entry: LabEntry, result: dict, solution: bool) -> None:
+    _record_evidence(store, entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
+                     result["passed"], {**result["evidence"], "checks": result["checks"]})
 
-    record(entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
-           passed=result["passed"], evidence={**result["evidence"], "checks": result["checks"]})
+
+def _record_evidence(store: Store | None, lab: str, action: str, outcome: str, passed: bool | None,
+                     evidence: dict) -> None:
+    from tutor.store import record_lab_run
+
+    if store is not None:
+        record_lab_run(store, lab, action, outcome, passed=passed, world_size=evidence.get("world_size"),
+                       backend=evidence.get("backend"), elapsed_s=evidence.get("elapsed_s"), evidence=evidence)
 
 
 def studied_run(entry: LabEntry) -> dict | None:
