@@ -18,6 +18,7 @@ from dataclasses import replace
 from tutor.actions import MAX_ANSWER_CHARS
 from tutor.labs.actions import RunOptions, resolve, run_spec
 from tutor.labs.catalog import LabEntry
+from tutor.labs.evidence_model import CheckResult, DiagnosisVerdict, RunEvidence
 from tutor.store.db import Store
 
 
@@ -71,7 +72,7 @@ def check(entry: LabEntry, options: RunOptions, *, store: Store | None, on_event
                            on_event=on_event, on_run=on_run)
         if on_result is not None:
             on_result(result)
-        if not result["passed"]:
+        if not CheckResult.from_json(result).passed:
             break
     assert result is not None  # a lab claims at least its own rank count
     record_check(store, entry, result, options.solution)
@@ -79,21 +80,23 @@ def check(entry: LabEntry, options: RunOptions, *, store: Store | None, on_event
 
 
 def record_run(store: Store | None, entry: LabEntry, evidence: dict, solution: bool) -> None:
-    _record_evidence(store, entry.name, "run-solution" if solution else "run", evidence["outcome"], None, evidence)
+    run = RunEvidence.from_json(evidence)
+    _record(store, entry.name, "run-solution" if solution else "run", run.outcome, None, run, run.to_json())
 
 
 def record_check(store: Store | None, entry: LabEntry, result: dict, solution: bool) -> None:
-    _record_evidence(store, entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
-                     result["passed"], {**result["evidence"], "checks": result["checks"]})
+    check = CheckResult.from_json(result)
+    _record(store, entry.name, "check-solution" if solution else "check", check.evidence.outcome, check.passed,
+            check.evidence, check.recorded_evidence())
 
 
-def _record_evidence(store: Store | None, lab: str, action: str, outcome: str, passed: bool | None,
-                     evidence: dict) -> None:
+def _record(store: Store | None, lab: str, action: str, outcome: str, passed: bool | None, run: RunEvidence,
+            stored: dict) -> None:
     from tutor.store import record_lab_run
 
     if store is not None:
-        record_lab_run(store, lab, action, outcome, passed=passed, world_size=evidence.get("world_size"),
-                       backend=evidence.get("backend"), elapsed_s=evidence.get("elapsed_s"), evidence=evidence)
+        record_lab_run(store, lab, action, outcome, passed=passed, world_size=run.world_size, backend=run.backend,
+                       elapsed_s=run.elapsed_s, evidence=stored)
 
 
 def studied_run(entry: LabEntry) -> dict | None:
@@ -119,9 +122,9 @@ def diagnose(store: Store | None, entry: LabEntry, text: str, lang: str = "en", 
     if evidence is None:
         evidence = studied_run(entry)
     verdict = grade_lab(list(entry.lab.diagnosis), text[:MAX_ANSWER_CHARS], evidence, lang)
+    graded = DiagnosisVerdict.from_json(verdict)
     if store is not None:
-        _record_diagnosis(store, entry.name, "correct" if verdict["correct"] else "incorrect", verdict["correct"],
-                          hints_used, elapsed_s, queue)
+        _record_diagnosis(store, entry.name, graded.outcome, graded.correct, hints_used, elapsed_s, queue)
     return verdict
 
 

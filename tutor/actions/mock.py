@@ -7,8 +7,9 @@ here, through `tutor.store.mocks` and the attempt and review functions, so that 
 durable as it goes: the session when it starts (before its first stage is shown), each stage as
 it ends (with the new plan when a follow-up joined it), the report when it closes. A bank
 question's answer joins the attempts (mode "mock"), and each question's review card is rated
-once per interview, after its last stage. Ending early is one rule for both front ends: an interview ended in its first minute
-is recorded as abandoned (left out of the trend, its answers kept), later it is finished.
+once per interview, after its last stage. Ending early is one rule for both front ends: an
+interview ended in its first minute is recorded as abandoned (left out of the trend, its answers
+kept), later it is finished.
 """
 
 from __future__ import annotations
