@@ -153,9 +153,8 @@ def answer_mystery(store: Store | None, case, run_dir: str | None, text: str, ev
 
 def _record_diagnosis(store: Store, lab: str, outcome: str, correct: bool, hints_used: int,
                       elapsed_s: float | None, queue) -> None:
-    from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, lab_item
+    from tutor.interview.review import record_diagnosis
     from tutor.store import record_lab_run
 
     record_lab_run(store, lab, "diagnose", outcome, passed=correct)
-    queue = queue if queue is not None else ReviewQueue(store)
-    queue.record(lab_item(lab), Outcome(correct, hints_used, elapsed_s, PAR_SECONDS["diagnosis"]))
+    record_diagnosis(store, lab, correct, hints_used=hints_used, elapsed_s=elapsed_s, queue=queue)
