@@ -100,6 +100,12 @@ def _plain_start(argv: list[str]):
     return None
 
 
+def _lang(args) -> str:
+    from tutor.commands._common import lang_of
+
+    return lang_of(args) if hasattr(args, "lang") else "en"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _plain_start(argv)
@@ -119,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except TutorError as error:
-        print(f"tutor: {error}", file=sys.stderr)
+        message = error.text(_lang(args)) if hasattr(error, "text") else str(error)  # the engine's are bilingual
+        print(f"tutor: {message}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         print("tutor: interrupted", file=sys.stderr)

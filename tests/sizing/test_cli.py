@@ -114,3 +114,27 @@ def test_help_names_every_preset_and_gpu(cli):
         flat = "".join(text.split())  # argparse may wrap a name at its hyphen
         missing = [name for name in (*MODELS, *CATALOG) if name not in flat]
         assert not missing, (command, missing)
+
+
+@pytest.mark.parametrize(("argv", "lang", "wanted", "unwanted"), [
+    # One GPU is "1 GPU", and the learner is told what to type (the walkthrough, issue 16: "1 GPUs cannot be split").
+    (("size", "--model", "llama3-70b", "--tp", "8", "--pp", "16", "--gpus", "1"), "en",
+     ("1 GPU cannot hold TP 8 × PP 16 × CP 1 = 128 GPUs", "give at least 128 GPUs"), ("1 GPUs",)),
+    (("size", "--model", "llama3-70b", "--tp", "8", "--pp", "16", "--gpus", "1"), "zh",
+     ("1 张卡放不下", "至少给 128 张卡"), ("GPUs",)),
+    (("size", "--model", "llama3-70b", "--tp", "8", "--pp", "4", "--gpus", "100"), "en",
+     ("100 is not divisible by 32", "use 96 or 128 GPUs"), ()),
+    # The number as typed and the limit in plain words ("gpus = 1e+20 is absurd (at most 1e+07)" before).
+    (("plan", "--model", "llama3-8b", "--gpus", "1e20"), "en",
+     ("gpus = 1e20 is more than the engine accepts: at most 10,000,000",), ("1e+20", "absurd")),
+    (("size", "--model", "llama3-8b", "--gpus", "1e20"), "zh", ("gpus = 1e20 超出引擎接受的范围：最多 10,000,000",), ("absurd",)),
+    # --zero with an MoE model: one line saying why and what to type instead.
+    (("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--zero", "1"), "en",
+     ("--zero 1 is not modelled for MoE models", "ZeRO-1-style", "leave out --zero"), ()),
+    (("plan", "--model", "deepseek-v3", "--gpus", "2048", "--published", "--zero", "1"), "zh",
+     ("MoE 模型不支持 --zero 1", "去掉 --zero"), ()),
+])
+def test_engine_errors_the_learner_meets_say_what_to_do_in_both_languages(argv, lang, wanted, unwanted, cli):
+    code, _, err = cli(*argv, "--lang", lang)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("tutor: "), err
+    assert all(text in err for text in wanted) and not any(text in err for text in unwanted), err

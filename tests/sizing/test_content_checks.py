@@ -67,7 +67,7 @@ def test_each_bad_figure_is_reported_at_its_line(tmp_path):
         "unknown_formula": "unknown formula 'distopt_byte'; did you mean distopt_bytes",
         "extra_input": "has no input 'psi'",
         "missing_input": "also needs pp",
-        "not_finite": "absurd",
+        "not_finite": "more than the engine accepts",
         "wrong_unit": "cannot be shown as 'GB'",
         "unknown_unit": "unknown unit 'furlongs'",
     }

@@ -153,3 +153,23 @@ def test_model_without_mla_has_no_latent_inputs():
                 top_k=2)
     report = size(moe, Train(seq=1024), Parallel(gpus=8, tp=1, ep=8, dp=8, sharding="distopt", savings=("fp8",)))
     assert report["memory"]["activations_per_layer"] == pytest.approx(19.5 * 1024 * 1024)
+
+
+@pytest.mark.timeout(120)
+def test_published_plan_says_the_recipes_own_bytes_of_model_state(cli):
+    # Under --published (BF16 moments, the distributed optimizer's fp32 gradients) the memory-first line said
+    # "16 bytes × Ψ ... at least 135 GPUs": the bytes of another precision. The recipe keeps 2 + 4 + 4 + 2 + 2
+    # = 14 bytes a parameter unsharded (distopt_bytes_bf16_moments at N = 1): ⌈14 · 671e9 / 80e9⌉ = 118 GPUs.
+    import math
+
+    for lang, needles in (("en", ("14 bytes × Ψ", "at least 118 GPUs", "135 GPUs of 80.0 GB")),
+                          ("zh", ("14 字节 × Ψ", "至少要 118 张卡", "135 张 80.0 GB"))):
+        code, planned, err = cli("plan", "--model", "deepseek-v3", "--gpus", "2048", "--published", "--json",
+                                 "--lang", lang)
+        assert code == 0, err
+        memory = next(step["text"] for step in planned["steps"] if step["id"] == "memory")
+        assert all(needle in memory for needle in needles), memory
+        assert math.ceil(14 * planned["best"]["params"] / 80e9) == 118
+    code, planned, _ = cli("plan", "--model", "llama3-70b", "--gpus", "64", "--json")
+    memory = next(step["text"] for step in planned["steps"] if step["id"] == "memory")
+    assert "16 bytes × Ψ" in memory and "this recipe" not in memory  # FP32 moments: the 16 bytes stand

@@ -78,7 +78,7 @@ def test_dp_is_derived_or_the_split_explained():
 
 @pytest.mark.parametrize("build, message", [
     (lambda: Model(params=-1), "positive"),
-    (lambda: Model(params=1e30), "absurd"),
+    (lambda: Model(params=1e30), "params = 1e30 is more than the engine accepts"),
     (lambda: Train(seq=0), "positive"),
     (lambda: Train(seq=4096.5), "whole"),
     (lambda: Parallel(tp="8"), "number"),

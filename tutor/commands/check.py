@@ -88,10 +88,11 @@ def run(args) -> int:
 
 def _question(question_id: str):
     """The one question, from the validated content index (tutor.content.index) rather than a load of
-    every file; an unknown id falls back to the full load for its "did you mean" error."""
-    from tutor.content.index import question
+    every file, as plain records (no pydantic import: issue 18); an unknown id falls back to the full
+    load for its "did you mean" error."""
+    from tutor.content.index import plain_question
 
-    found, problems = question(question_id)
+    found, problems = plain_question(question_id)
     if found is None:
         return find_question(loaded_content(), question_id)
     if problems:

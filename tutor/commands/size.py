@@ -15,20 +15,24 @@ from tutor.units import parse_count
 
 
 def _number(text: str) -> float:
+    from tutor.sizing.errors import typed
+
     try:
         value = float(parse_count(text))
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
-    return value
+    return typed(value, text)  # an error about it names it as typed (`gpus = 1e20`), not as 1e+20
 
 
 def _whole(text: str) -> int:
+    from tutor.sizing.errors import typed
+
     value = _number(text)
     if not value.is_integer():
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
-    return int(value)
+    return typed(int(value), text)
 
 
 def _fraction(text: str) -> float:

@@ -6,8 +6,10 @@ validated model, in the learner's data folder, under a key made from the bytes o
 file (read with the loader's own bounded reader), the tutor's version and the source of the
 loader and the models. Any edit to a content file or to the code that reads it changes the key,
 so a stale index is never used (the file's mtime alone could repeat after a restore or a copy).
-A hit is validated again by pydantic (`model_validate_json`): the index is data, never code
-(JSON, no pickle), and a corrupt or tampered one is refused and rebuilt from the content files.
+A hit is rebuilt from the names of the content models only (below), as models (`question`) or,
+for `tutor check`, as plain records without importing pydantic (`plain_question`,
+tutor.content.records): the index is data, never code (JSON, no pickle), and a corrupt or
+tampered one is refused and rebuilt from the content files.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ INDEX_FORMAT = 1
 MAX_FILE_BYTES = 512 * 1024  # yamlsafe.MAX_BYTES: larger files are left to the full load, which refuses them
 INDEX_NAME = "content-index.json"
 _CODE = Path(__file__).resolve().parent
-_CODE_FILES = ("loader.py", "yamlsafe.py", "index.py", "models/__init__.py", "models/base.py",
+_CODE_FILES = ("loader.py", "yamlsafe.py", "index.py", "records.py", "models/__init__.py", "models/base.py",
                "models/question.py", "models/lab.py", "models/lesson.py")
 
 
@@ -80,12 +82,22 @@ def index_path() -> Path:
 def question(question_id: str):
     """(the question's model or None, how many content problems the full load found), from the
     index when it is current, else from a full load that rebuilds it."""
+    return _question(question_id, plain=False)
+
+
+def plain_question(question_id: str):
+    """As `question`, but a hit comes back as plain records (tutor.content.records) without importing
+    pydantic: what `tutor check` grades. A miss gives the validated model, as `question` does."""
+    return _question(question_id, plain=True)
+
+
+def _question(question_id: str, plain: bool):
     from tutor.paths import content_root
 
     root = content_root()
     key = content_key(root)
     if key is not None:
-        found = _from_index(key, question_id)
+        found = _from_index(key, question_id, plain)
         if found is not None:
             return found
     from tutor.content.loader import load_content
@@ -97,7 +109,7 @@ def question(question_id: str):
     return (loaded.model if loaded is not None else None), len(content.problems)
 
 
-def _from_index(key: str, question_id: str):
+def _from_index(key: str, question_id: str, plain: bool = False):
     """(model or None, problems) from a current index; None when there is none or it cannot be used."""
     try:
         index = json.loads(index_path().read_text(encoding="utf-8"))
@@ -106,7 +118,13 @@ def _from_index(key: str, question_id: str):
         problems, questions = int(index["problems"]), index["questions"]
         if question_id not in questions:
             return None, problems
-        found = _decode(json.loads(questions[question_id]), _model_classes())
+        entry = json.loads(questions[question_id])
+        if plain:
+            from tutor.content import records
+
+            found = _decode_plain(entry)
+            return (found, problems) if type(found) is records.Question else None
+        found = _decode(entry, _model_classes())
         from tutor.content.models.question import Question
 
         return (found, problems) if isinstance(found, Question) else None
@@ -169,6 +187,22 @@ def _decode(value, classes: dict):
                 raise ValueError("the index does not match the model")
             return cls.model_construct(_fields_set=set(value["s"]), **fields)
         return {name: _decode(item, classes) for name, item in value.items()}
+    return value
+
+
+def _decode_plain(value):
+    """`_decode` into tutor.content.records, for the same index entries."""
+    from tutor.content.records import record
+
+    if isinstance(value, list):
+        return [_decode_plain(item) for item in value]
+    if isinstance(value, dict):
+        if "$t" in value:
+            return tuple(_decode_plain(item) for item in value["$t"])
+        if "$m" in value:
+            fields = {name: _decode_plain(item) for name, item in value["f"].items()}
+            return record(value["$m"], fields, value["s"])
+        return {name: _decode_plain(item) for name, item in value.items()}
     return value
 
 

@@ -18,14 +18,18 @@ stages allowed, as Llama 3 runs 126 layers on PP 16). `--reveal`'s example is th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tutor.content.models import ConfigStep
 from tutor.grading.config_parse import ConfigError, parse_config, show_layout
 from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 from tutor.sizing.rules import RESERVE, budget, pipeline_ok
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import ConfigStep
 
 RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
 MODEL_FIELDS = ("params", "arch", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k")

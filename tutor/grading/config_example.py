@@ -9,9 +9,13 @@ capped so revealing stays fast on 16,384 GPUs.
 
 from __future__ import annotations
 
-from tutor.content.models import ConfigStep
+from typing import TYPE_CHECKING
+
 from tutor.grading.config import ADVISORY, RULE_IDS, Scenario, judge, rule_text, scenario
 from tutor.grading.variant import Variant
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import ConfigStep
 
 MAX_TRIALS = 60
 

@@ -8,10 +8,14 @@ step, in order, not yet answered right — what an interviewer would ask next.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Mapping
 
-from tutor.content.models import Question
 from tutor.grading.verdict import Message, Verdict, join
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import Question
 
 
 def combine(question: Question, step_scores: Mapping[str, tuple[bool, float]]) -> Verdict:

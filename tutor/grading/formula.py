@@ -14,19 +14,23 @@ Near misses get named: a constant factor off, a symbol missing or extra, a decla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from tutor.content.models import FormulaStep
 from tutor.grading import engine
 from tutor.grading.budget import Budget, OutOfBudget
 from tutor.grading.formula_exact import Inexact, TooBig, exact_value, is_rational_function, tree_from_sympy
 from tutor.grading.formula_parse import FormulaError, Tree, evaluate, parse_formula, symbols_in
 from tutor.grading.formula_text import show_tree
 from tutor.grading.verdict import Message, Verdict, join, unreadable
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import FormulaStep
 
 PROBES = 6
 RELATIVE = 1e-9

@@ -14,13 +14,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tutor.content.models import Mistake, NumericStep, Text
 from tutor.grading import engine
 from tutor.grading.quantity import Reading
 from tutor.grading.verdict import Message
 
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import Mistake, NumericStep, Text
+
 GIB_PER_GB = 2**30 / 1e9
+
+
+def _text(en: str, zh: str):
+    """A built-in mistake's feedback as a plain record: the graders read it as they read a `Text`, and
+    defining it does not import pydantic (a numeric `tutor check`, issue 18)."""
+    from tutor.content.records import record
+
+    return record("Text", {"en": en, "zh": zh}, ("en", "zh"))
 
 
 @dataclass(frozen=True)
@@ -33,25 +44,25 @@ class Builtin:
 
 
 BUILTINS: dict[str, Builtin] = {
-    "forgot-cp-in-shard": Builtin(None, {"cp": 1}, Text.model_construct(
+    "forgot-cp-in-shard": Builtin(None, {"cp": 1}, _text(
         en="That is the optimizer sharded over DP only. CP ranks hold the same weights, so the distributed "
            "optimizer shards over DP × CP.",
         zh="这是只沿 DP 切 optimizer 的结果。CP 的卡持有同一份 weight，所以 distributed optimizer 沿 DP × CP 切。")),
-    "sixteen-bytes": Builtin("model_state_per_gpu", {}, Text.model_construct(
+    "sixteen-bytes": Builtin("model_state_per_gpu", {}, _text(
         en="That is 16 bytes per parameter, the state before sharding. With the distributed optimizer each GPU "
            "keeps 6 bytes per parameter plus 12/N of the optimizer state.",
         zh="这是每参数 16 字节，也就是切分前的 model state。开了 distributed optimizer 以后，每卡每参数只留 6 字节，"
            "再加 12/N 的 optimizer state。")),
-    "forgot-cp": Builtin(None, {"cp": 1}, Text.model_construct(
+    "forgot-cp": Builtin(None, {"cp": 1}, _text(
         en="That leaves CP out. Context parallel splits the sequence, so each GPU holds 1/CP of it.",
         zh="这里漏了 CP。CP 切的是 sequence，每卡只存 1/CP。")),
-    "forgot-tp": Builtin(None, {"tp": 1}, Text.model_construct(
+    "forgot-tp": Builtin(None, {"tp": 1}, _text(
         en="That leaves TP out. Tensor parallel splits this across the TP ranks.",
         zh="这里漏了 TP。TP 会把它切到 TP 组的各张卡上。")),
-    "forgot-pp": Builtin(None, {"pp": 1}, Text.model_construct(
+    "forgot-pp": Builtin(None, {"pp": 1}, _text(
         en="That leaves PP out. Each pipeline stage holds only its own layers.",
         zh="这里漏了 PP。每个 pipeline stage 只存自己那几层。")),
-    "no-interleaving": Builtin("bubble_fraction", {}, Text.model_construct(
+    "no-interleaving": Builtin("bubble_fraction", {}, _text(
         en="That is the bubble without interleaving. With v virtual stages per GPU it shrinks to (p − 1)/(v·m).",
         zh="这是不开 interleaving 时的 bubble。每卡 v 个 virtual stage 时，bubble 降到 (p − 1)/(v·m)。")),
 }

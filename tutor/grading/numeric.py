@@ -7,15 +7,19 @@ says when GB and GiB were mixed, since they differ by 7%.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tutor.content.models import NumericStep
 from tutor.grading import engine
 from tutor.grading.mistakes import close, diagnose
 from tutor.grading.quantity import Quantity, QuantityError, Reading, parse_quantity
 from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import NumericStep
 
 
 @dataclass(frozen=True)

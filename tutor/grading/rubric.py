@@ -14,10 +14,14 @@ after, and the learner may grade themselves instead (`self_assessment`), recorde
 
 from __future__ import annotations
 
-from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
+from typing import TYPE_CHECKING
+
 from tutor.grading.claims import ASK_VERBS, Judgement, Reading, judge, read
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
 
 SELF_SCORES = {"yes": 1.0, "partly": 0.5, "no": 0.0}
 BARE_LIST = Message("This reads as a list of terms, not as statements, and a list earns nothing: say how they "
@@ -38,7 +42,7 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     except TooLong as error:
         return unreadable([error.message], expected)
     whole = read(text, prompts)
-    reading = asking(whole, text) if isinstance(step, ClarifyStep) else stating(whole)
+    reading = asking(whole, text) if step.kind == "clarify" else stating(whole)
     judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
     share, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
@@ -167,8 +171,8 @@ def covers(point: KeyPoint, text: str) -> bool:
 
 def _point_lines(step: OpenStep | ClarifyStep, judged: dict[str, Judgement]) -> list[Message]:
     lines: list[Message] = []
-    said_en, said_zh = ("Asked", "问到了") if isinstance(step, ClarifyStep) else ("Covered", "讲到了")
-    missed_en, missed_zh = ("Also ask", "还应该问") if isinstance(step, ClarifyStep) else ("Missing", "没讲到")
+    said_en, said_zh = ("Asked", "问到了") if step.kind == "clarify" else ("Covered", "讲到了")
+    missed_en, missed_zh = ("Also ask", "还应该问") if step.kind == "clarify" else ("Missing", "没讲到")
     for point in step.points:
         verdict = judged[point.id]
         if verdict.contradiction is not None:

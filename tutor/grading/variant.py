@@ -8,14 +8,18 @@ cannot compute (a fractional DP, a layer count TP does not divide) is drawn agai
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tutor.content.models import NumericStep, Question, Vary
 from tutor.grading import engine
 from tutor.units import as_number
+
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+    from tutor.content.models import Question, Vary
 
 MAX_DRAWS = 50
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -88,7 +92,7 @@ def _with_derived(question: Question, values: dict[str, object]) -> dict[str, ob
 
 def _check_computes(question: Question, values: Mapping[str, object]) -> None:
     for step in question.steps:
-        if isinstance(step, NumericStep):
+        if step.kind == "numeric":
             engine.evaluate_base(step.answer.formula, resolve(step.answer.inputs, values))
 
 
@@ -99,7 +103,7 @@ def _mistakes_apart(question: Question, values: Mapping[str, object]) -> None:
     from tutor.grading.mistakes import close, declared_value
 
     for step in question.steps:
-        if not isinstance(step, NumericStep) or not step.mistakes:
+        if step.kind != "numeric" or not step.mistakes:
             continue
         inputs = resolve(step.answer.inputs, values)
         expected = engine.evaluate_base(step.answer.formula, inputs)
@@ -130,7 +134,7 @@ def _plausible(question: Question, values: Mapping[str, object]) -> None:
     """Redraw a variant whose expected value no interviewer would ask about (issue 14 item 3)."""
     given = None
     for step in question.steps:
-        if not isinstance(step, NumericStep):
+        if step.kind != "numeric":
             continue
         formula = step.answer.formula
         rules = [rule for rule in PLAUSIBLE if rule[1](formula) and engine.result_dimension(formula) == rule[0]]

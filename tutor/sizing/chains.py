@@ -248,3 +248,16 @@ def planner_function(mode: Mode, only: tuple[str, ...] | None = None) -> tuple[t
         outputs = tuple(name for name in only if name in outputs)
     names, function = derivation.fused(outputs)
     return outputs, names, function
+
+
+LAYOUT_INPUTS = ("tp", "pp", "cp", "ep", "dp", "vpp")
+
+
+@lru_cache(maxsize=None)
+def planner_factory(mode: Mode, only: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], object]:
+    """(outputs, constant input names, make): `planner_function`'s values, specialised per search
+    (Derivation.specialised): `make(*constants)(tp, pp, cp, ep, dp, vpp)` -> the outputs."""
+    derivation, outputs = planner_derivation(mode)
+    outputs = tuple(name for name in only if name in outputs)
+    constants, make = derivation.specialised(outputs, LAYOUT_INPUTS)
+    return outputs, constants, make

@@ -123,6 +123,77 @@ class Derivation:
         function = sympy.lambdify([S[name] for name in names], exprs, modules="math", cse=True)
         return names, function
 
+    def specialised(self, outputs: Sequence[str], variables: Sequence[str]) -> tuple[tuple[str, ...], Callable]:
+        """(constant input names, make): `make(*constants)` returns `f(*variables)` -> list of outputs,
+        `fused`'s values (to rounding: a product of constants is grouped before the layout's factors).
+
+        The planner's search varies only the layout (`variables`: TP, PP, CP, EP, DP, v); the model's
+        and the run's numbers are constant for a whole search. Every part of the expressions that
+        depends on the constants alone (h·V, the parameters of a layer, s·b·h·(18 + 4F/h) ...) is
+        worked out once by `make`, and `f` reads those values as closure variables: no argument
+        tuple to build and pick per configuration, and about half the arithmetic (issue 18's planner
+        throughput; tests/sizing/test_specialised.py checks the values against `fused`). The code is
+        lambdify's own printing of the common subexpressions, split after those of the constants
+        (lambdify cannot nest one function in another, hence the split by hand)."""
+        import inspect
+
+        exprs = [self.composite(output) for output in outputs]
+        used = {symbol.name for expr in exprs for symbol in expr.free_symbols}
+        constants = tuple(name for name in SYMBOLS if name in used and name not in variables)
+        replacements, reduced = sympy.cse(exprs, list=False)
+        known = {S[name] for name in constants}
+        outer: list[tuple[sympy.Symbol, sympy.Expr]] = []
+        inner: list[tuple[sympy.Symbol, sympy.Expr]] = []
+        hoisted: list[tuple[sympy.Symbol, sympy.Expr]] = []
+
+        def constant(expr: sympy.Expr) -> bool:
+            return expr.free_symbols <= known
+
+        def hoist(expr: sympy.Expr) -> sympy.Expr:
+            """`expr` with each of its largest parts of constants alone replaced by a symbol `make` computes."""
+            if expr.is_Atom:
+                return expr
+            if constant(expr):
+                return name_of(expr)
+            if isinstance(expr, (sympy.Add, sympy.Mul)):
+                fixed = [arg for arg in expr.args if constant(arg)]
+                rest = [hoist(arg) for arg in expr.args if not constant(arg)]
+                if len(fixed) > 1 or (fixed and not fixed[0].is_Atom):
+                    fixed = [name_of(expr.func(*fixed))]
+                return expr.func(*fixed, *rest, evaluate=False)
+            return expr.func(*(hoist(arg) for arg in expr.args))
+
+        def name_of(expr: sympy.Expr) -> sympy.Symbol:
+            symbol = sympy.Symbol(f"k_{len(hoisted)}")
+            hoisted.append((symbol, expr))
+            known.add(symbol)
+            return symbol
+
+        for symbol, expr in replacements:
+            if constant(expr):
+                outer.append((symbol, expr))
+                known.add(symbol)
+            else:
+                inner.append((symbol, hoist(expr)))
+        reduced = [hoist(expr) for expr in reduced]
+        if any(symbol.name in SYMBOLS for symbol, _ in hoisted):
+            raise RuntimeError("a hoisted constant's name is an engine symbol's")
+        outer += hoisted
+        arguments = [S[name] for name in constants] + [S[name] for name in variables]
+        full = sympy.lambdify(arguments, reduced, modules="math", cse=lambda _: (outer + inner, reduced))
+        header, *body = inspect.getsource(full).rstrip("\n").split("\n")
+        names = list(constants) + list(variables)
+        if (header != f"def _lambdifygenerated({', '.join(names)}):" or len(body) != len(outer) + len(inner) + 1
+                or not all(line.startswith("    ") for line in body)):
+            raise RuntimeError("lambdify printed the fused function in an unexpected shape")  # a SymPy change
+        lines = [f"def make({', '.join(constants)}):", *body[:len(outer)],
+                 f"    def evaluate({', '.join(variables)}):", *("    " + line for line in body[len(outer):]),
+                 "    return evaluate"]
+        namespace = dict(full.__globals__)
+        # SymPy's printing of the engine's own formulas: no learner text reaches this code.
+        exec(compile("\n".join(lines) + "\n", "<planner specialised>", "exec"), namespace)
+        return constants, namespace["make"]
+
 
 def _shown(expr: sympy.Expr) -> str:
     return show(expr).replace(_REF, "")

@@ -109,7 +109,9 @@ def check_input(symbol: str, value: object) -> float:
     if kind == FRACTION and number > 1:
         raise SizingError(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)")
     if number > limit:
-        raise SizingError(f"{symbol} = {number:g} is absurd (at most {limit:g})")
+        from tutor.sizing.errors import too_large
+
+        raise too_large(symbol, value, limit)
     return number
 
 

@@ -110,10 +110,28 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         first = reports[0]
         state = next(step["value"] for step in first["steps"] if step["id"] == "model_state_total")
         shown, min_gpus = format_auto(state, "B", 1, lang), first["min_gpus_for_model_state"]
-        say("memory", f"Memory first: 16 bytes × Ψ = {shown} of model state, so at least {min_gpus} GPUs of {cap} "
-            "just to hold it, before activations.",
-            f"先算 memory:16 字节 × Ψ = {shown} 的 model state，光放它就至少要 {min_gpus} 张 {cap} 的卡，"
-            "还没算 activation。")
+        if moments == "bf16":
+            # The 16 bytes are bf16 weight and gradient, fp32 master, m and v: not this recipe's. Its own
+            # bytes, unsharded, from the formula its per-GPU memory uses (N = 1), said beside the 16 the
+            # report's "GPUs to hold the model state" counts.
+            from math import ceil
+
+            from tutor.sizing.engine import evaluate
+
+            own = float(evaluate("distopt_bytes_bf16_moments", params=first["params"], n_shard=1))
+            own_shown, own_gpus = format_auto(own, "B", 1, lang), ceil(own / hardware.gpu_mem)
+            per = round(own / first["params"])
+            say("memory", f"Memory first: 16 bytes × Ψ = {shown} of model state at the usual precisions ({min_gpus} "
+                f"GPUs of {cap}); this recipe keeps {per} bytes × Ψ = {own_shown} (bf16 weight 2, fp32 gradient 4, "
+                f"fp32 master 4, bf16 m and v 2 + 2), so at least {own_gpus} GPUs just to hold it, before activations.",
+                f"先算 memory：按常用精度 16 字节 × Ψ = {shown} 的 model state（{min_gpus} 张 {cap} 的卡）；这个方案每个"
+                f"参数 {per} 字节 × Ψ = {own_shown}（bf16 weight 2、fp32 gradient 4、fp32 master 4、bf16 m 和 v 各 2），"
+                f"光放它就至少要 {own_gpus} 张卡，还没算 activation。")
+        else:
+            say("memory", f"Memory first: 16 bytes × Ψ = {shown} of model state, so at least {min_gpus} GPUs of {cap} "
+                "just to hold it, before activations.",
+                f"先算 memory：16 字节 × Ψ = {shown} 的 model state，光放它就至少要 {min_gpus} 张 {cap} 的卡，"
+                "还没算 activation。")
     say("search", f"Evaluated {evaluated} configurations over the {considered} divisor layouts of {gpus} GPUs; "
         f"{fitting} fit with {RESERVE:.0%} of memory kept free, TP ≤ {hardware.gpus_per_node} and m ≥ p.",
         f"在 {gpus} 张卡的 {considered} 种因数分解上评估了 {evaluated} 种配置；其中 {fitting} 种在留出 "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from tutor.sizing.chains import Mode, activation_row, planner_function
+from tutor.sizing.chains import Mode, activation_row, planner_factory, planner_function
 from tutor.sizing.engine import model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
@@ -293,16 +293,17 @@ class _Evaluator:
         return row
 
     def _compile(self, key: tuple) -> tuple:
-        """(function, picker, constants, model_state, activations and grads positions) of one mode: the
-        compiled parts come from `_memory_function`, shared by every search; the constants are this one's."""
+        """(function of the layout, model_state, activations and grads positions) of one mode: the compiled
+        factory comes from `_memory_function`, shared by every search; the constants are this one's, bound
+        once (Derivation.specialised)."""
         model = self.model
-        function, pick, constant_names, state_at, activations_at, grads_at = _memory_function(
+        make, constant_names, state_at, activations_at, grads_at = _memory_function(
             *key, model.is_moe, self.shape_known, self.shape_known and model.heads is not None, model.params is None,
             model.positions, self.options.moments)
         constants = self.constants.get(constant_names)
         if constants is None:
             constants = self.constants[constant_names] = tuple(self.values[name] for name in constant_names)
-        entry = self.modes[key] = (function, pick, constants, state_at, activations_at, grads_at)
+        entry = self.modes[key] = (make(*constants), state_at, activations_at, grads_at)
         return entry
 
     def _sources(self, compiled: tuple) -> tuple:
@@ -334,7 +335,6 @@ class _Evaluator:
         (the later ones move more bytes); appends what fits to `found`; returns how many configurations
         it evaluated. The body of `__call__` inline: this loop is the search's hot path."""
         evaluated = 0
-        row = (tp, pp, cp, ep, dp, vpp)
         sharded = dp * cp > 1
         entries = self.entries
         for recompute in recomputes:
@@ -344,9 +344,8 @@ class _Evaluator:
                     break  # even with no gradient bytes at all it would not fit: not costed
                 evaluated += 1
                 key = (tp > 1, pp, vpp, recompute, sharding if sharded else "none")
-                function, pick, constants, state_at, activations_at, grads_at, uneven = \
-                    entries.get(key) or self._entry(key, tp, vpp)
-                out = function(*pick(row + constants))
+                function, state_at, activations_at, grads_at, uneven = entries.get(key) or self._entry(key, tp, vpp)
+                out = function(tp, pp, cp, ep, dp, vpp)
                 total = out[state_at] if activations_at is None else out[state_at] + out[activations_at]
                 if total > limit:
                     without_grads = total - out[grads_at]
@@ -363,9 +362,8 @@ class _Evaluator:
         # row), so one entry serves every TP > 1 of a PP and v (the planner's ~100,000 configurations/s); v
         # itself, as whether the chunks are trimmed depends on p·v.
         key = (tp > 1, pp, vpp, recompute, sharding if dp * cp > 1 else "none")
-        function, pick, constants, state_at, activations_at, grads_at, uneven = \
-            self.entries.get(key) or self._entry(key, tp, vpp)
-        out = function(*pick((tp, pp, cp, ep, dp, vpp) + constants))
+        function, state_at, activations_at, grads_at, uneven = self.entries.get(key) or self._entry(key, tp, vpp)
+        out = function(tp, pp, cp, ep, dp, vpp)
         total = out[state_at] if activations_at is None else out[state_at] + out[activations_at]
         if total > limit:
             self.without_grads = total - out[grads_at]
@@ -394,16 +392,16 @@ def _memory_function(sharding: str, row: str | None, first_stage: str | None, tr
                      moe: bool, shape_known: bool, heads: bool, stage_memory: bool, positions: int | None,
                      moments: str = "fp32") -> tuple:
     """The memory function of one mode (memory first, for every configuration; one function for both
-    schedules, so a mode compiles once), its argument picker, the names of its inputs past the layout,
-    and where model state, the schedule's activations and the gradients are in its output. Cached for
+    schedules, so a mode compiles once) as the factory a search binds its constants to
+    (chains.planner_factory), the names of those constants, and where model state, the schedule's activations and the gradients are in its output. Cached for
     the process: building the Mode and looking its function up cost ~100 µs, once per mode per search
     otherwise, a fifth of a search."""
     mode = Mode(sharding=sharding, activation_row=row, moe=moe, attention=shape_known, heads=heads,
                 first_stage=first_stage, stage_memory=stage_memory, trimmed=trimmed, positions=positions,
                 moments=moments)
-    outputs, names, function = planner_function(mode, MEMORY)
+    outputs, constant_names, make = planner_factory(mode, MEMORY)
     where = _positions(outputs)
-    return (function, _picker(names), tuple(name for name in names if name not in LAYOUT), where["model_state"],
+    return (make, constant_names, where["model_state"],
             where.get("activations_interleaved" if interleaved else "activations"), where["grads"])
 
 
@@ -462,7 +460,13 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
     if not 0 <= options.reserve < 1:
         raise SizingError(f"the reserve is a fraction of memory in [0, 1), got {options.reserve:g}")
     if model.is_moe and (options.sharding or "").startswith("zero"):
-        raise SizingError("ZeRO stages are not modelled for MoE; plan with the distributed optimizer")
+        stage = (options.sharding or "")[-1:]
+        raise SizingError(
+            f"--zero {stage}{' (FSDP)' if stage == '3' else ''} is not modelled for MoE models: their memory is the distributed optimizer's "
+            "(Megatron's ZeRO-1-style sharding of the optimizer state, fp32 gradients; DeepSeek-V3's \"ZeRO-1 DP\"); "
+            "leave out --zero to plan with it",
+            zh=f"MoE 模型不支持 --zero {stage}：它们的 memory 按 distributed optimizer 算（Megatron 的 "
+               "ZeRO-1 式 optimizer state 切分，fp32 gradient；即 DeepSeek-V3 的 “ZeRO-1 DP”）；去掉 --zero 即按它规划")
     if options.moments != "fp32" and options.sharding not in (None, "distopt"):
         raise SizingError("BF16 AdamW moments (--moments bf16) are modelled with the distributed optimizer only")
     if "norm_up" in options.savings and not model.mla:

@@ -48,7 +48,9 @@ def check_number(name: str, value: object) -> float | int:
         raise SizingError(f"{name} must be a whole number, got {value:g}")
     limit = LIMITS.get(name)
     if limit is not None and value > limit:
-        raise SizingError(f"{name} = {value:g} is absurd (at most {limit:g})")
+        from tutor.sizing.errors import too_large
+
+        raise too_large(name, value, limit)
     return int(value) if name in WHOLE else value
 
 

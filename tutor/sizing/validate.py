@@ -62,9 +62,25 @@ def resolve(parallel: Parallel) -> Parallel:
     if parallel.gpus is None:
         return replace(parallel, dp=parallel.dp or 1, gpus=model_parallel * (parallel.dp or 1))
     if parallel.gpus % model_parallel:
-        raise SizingError(f"{parallel.gpus} GPUs cannot be split as TP {parallel.tp} × PP {parallel.pp} × "
-                          f"CP {parallel.cp} × DP: {parallel.gpus} is not divisible by {model_parallel}")
+        raise _not_divisible(parallel.gpus, parallel.tp, parallel.pp, parallel.cp, model_parallel)
     return replace(parallel, dp=parallel.gpus // model_parallel)
+
+
+def _not_divisible(gpus: int, tp: int, pp: int, cp: int, model_parallel: int) -> SizingError:
+    """Why `gpus` cannot be split over TP × PP × CP and what to type instead (one GPU is one, not "1 GPUs")."""
+    layout = f"TP {tp} × PP {pp} × CP {cp}"
+    if gpus < model_parallel:
+        return SizingError(
+            f"{gpus:,} GPU{'s' if gpus != 1 else ''} cannot hold {layout} = {model_parallel:,} GPUs of model parallelism: "
+            f"give at least {model_parallel:,} GPUs (a multiple of {model_parallel:,}), or a smaller TP, PP or CP",
+            zh=f"{gpus:,} 张卡放不下 {layout} = {model_parallel:,} 张卡的模型并行：至少给 {model_parallel:,} 张卡"
+               f"（{model_parallel:,} 的倍数），或者调小 TP、PP 或 CP")
+    lower, upper = gpus // model_parallel * model_parallel, (gpus // model_parallel + 1) * model_parallel
+    return SizingError(
+        f"{gpus:,} GPUs cannot be split as {layout} × DP: {gpus:,} is not divisible by {model_parallel:,}; "
+        f"use {lower:,} or {upper:,} GPUs, or a TP × PP × CP that divides {gpus:,}",
+        zh=f"{gpus:,} 张卡无法切成 {layout} × DP：{gpus:,} 不能被 {model_parallel:,} 整除；改用 {lower:,} 或 "
+           f"{upper:,} 张卡，或者选一个能整除 {gpus:,} 的 TP × PP × CP")
 
 
 def resolved(value: int | None) -> int:
@@ -204,7 +220,8 @@ def _moe(found: Findings, model: Model, par: Parallel) -> None:
         found.error("ep-dpcp", f"DP × CP = {dp_cp} is not divisible by EP {par.ep}",
                     f"DP × CP = {dp_cp} 不能被 EP {par.ep} 整除")
     if par.sharding.startswith("zero"):
-        found.error("moe-zero", "ZeRO stages are not modelled for MoE; use --distributed-optimizer",
+        found.error("moe-zero", "ZeRO stages are not modelled for MoE; use --distributed-optimizer (Megatron's ZeRO-1-style "
+                    "sharding of the optimizer state, as DeepSeek-V3's \"ZeRO-1 DP\")",
                     "MoE 不按 ZeRO stage 计算；请用 --distributed-optimizer")
 
 

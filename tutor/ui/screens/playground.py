@@ -167,7 +167,7 @@ class PlaygroundScreen(SectionScreen):
             self._report = report(self._settings, self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
-            self._error = str(error)
+            self._error = error.text(self.app.lang) if isinstance(error, SizingError) else str(error)
         self._draw(self.app.lang)
 
     def on_resize(self) -> None:
