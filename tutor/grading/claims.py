@@ -40,11 +40,14 @@ _BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
 _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
+    # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
+    rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
     r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
-    r"\sthen\s(?!(?:an?\s|the\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast)\b)|"
+    r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
+    r"send|recv|receive|isend|irecv|gather)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -155,9 +158,17 @@ _SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
 _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECASE)
 
 
+# "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
+# sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
+# consequence in one statement and is left as punctuation.
+_SEQUENCE_ARROW = re.compile(r"(?<=[\w)])(?:→|->|⟶)(?=[\w(])")
+
+
 def expand_shorthand(text: str) -> str:
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
+    if "→" in text or "->" in text or "⟶" in text:
+        text = _SEQUENCE_ARROW.sub(" then ", text)
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:
@@ -297,7 +308,7 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     almost no structure words — when they are the whole answer, unpunctuated (`alone`); inside a
     punctuated answer only a long run counts, since terse experts write clauses like
     "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
-    if "?" in raw or "？" in raw:
+    if "?" in raw or "？" in raw or _definition(raw):
         return False
     if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
         return True
@@ -309,6 +320,29 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     if alone:
         return share < BARE_FUNCTION_SHARE
     return share == 0 and len(words) >= 10
+
+
+# "Ring AR = reduce-scatter + all-gather": a short subject, a relation sign and a short right side is a
+# statement written as a formula, not a run of terms. Both sides short, so a list with an "=" in it
+# ("TP DP PP CP = NVLink IB overlap bucket backward", "checkpoint = async sharded Young MTBF restart
+# spare nodes") is still a list.
+_RELATION = re.compile(r"\s?(?:=|≈|~=|->|→|⇒)\s?")
+DEFINITION_LEFT_WORDS = 3
+DEFINITION_RIGHT_WORDS = 6
+
+
+def _definition(raw: str) -> bool:
+    """Some fragment of the clause is `subject = short right side`."""
+    if not _RELATION.search(raw):
+        return False
+    for piece in _FRAGMENT.split(raw):
+        sides = _RELATION.split(piece)
+        if len(sides) != 2:
+            continue
+        left, right = (len(fold(side).split()) for side in sides)
+        if 0 < left <= DEFINITION_LEFT_WORDS and 0 < right <= DEFINITION_RIGHT_WORDS:
+            return True
+    return False
 
 
 _ALTERNATIVE = re.compile(r"^\s*(?:what|which|how|when|where|who|why|is|are|does|do)\b|\bor\b|还是", re.IGNORECASE)
