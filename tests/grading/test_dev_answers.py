@@ -65,6 +65,9 @@ WRONG = [
     # an arrow between words is a sequence: the order said the wrong way round still contradicts
     ("lab:pp-sendrecv", "Rank 0 and rank 1 both wait in recv in sync_tied_embedding. Rank 0 does send→recv, so it sends "
                         "first and the deadlock is a network problem."),
+    # ranks spelled "rank0" / "0号" / "r0" are one spelling: the reduce to rank 0 denied, or a slash list
+    # that names a wrong set, still fail
+    ("lab:long-batch", "rank1/2/3 OOM了，rank0在梯度all-reduce里等，是网络问题。"),
     # straggler denied or put on every rank
     ("lab:straggler", "每个 rank 都一样慢。"),
     ("lab:straggler", "不是有一个 rank 比较慢，是通信的问题。"),
@@ -89,6 +92,23 @@ def test_the_oom_without_its_cause_is_not_right():
     correct, _, _ = _grade("lab:crashed-rank", "Rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. It "
                                                "ran out of memory because of a network timeout.")
     assert not correct
+
+
+def test_the_reduce_to_rank_0_denied_is_not_right():
+    # right ranks, the why said the other way round ("不是只发给rank0"): not right, no lift
+    correct, score, _ = _grade("lab:diverging-control-flow", "rank0退出了循环，在finish里等；rank1-3在梯度all-reduce里等。"
+                               "should_stop不是只发给rank0，每个rank都拿到了flag，是网络问题。")
+    assert not correct and score <= 0.5
+
+
+def test_rank_spellings_fold_to_one():
+    from tutor.grading.claims import fold
+    from tutor.labs.hangfacts import named_ranks
+
+    assert fold("只发给rank0") == fold("只发给0号") == "只发给 rank 0"
+    assert fold("r1-3 failed") == "rank 1 3 failed" and fold("第4步") == "第 4 步"
+    assert named_ranks("rank0/2/3在等", 4) == {0, 2, 3} and named_ranks("r0/r2/r3 wait", 4) == {0, 2, 3}
+    assert named_ranks("4/8 GPUs", 4) is None
 
 
 def test_a_cleared_culprit_is_said_the_other_way_round():

@@ -192,6 +192,19 @@ _ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABB
 _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
 
 
+# A rank named any way is one spelling, in answers and phrases alike: "0号", "r0", "rank0" and
+# "rank 0" (and "1-3号", "r1-3") all read "rank 0" / "rank 1 3", so a phrase written "只发给0号"
+# reads "只发给rank0". Run after punctuation became spaces.
+_RANK_NUMBER = re.compile(r"(?<![a-z0-9])(\d+(?: \d+)?) ?号|(?<![a-z0-9])(?:r|rank)(?= ?\d)(?! ?\d+ ?(?:号|个))", re.ASCII)
+
+
+def _rank_spelling(match: re.Match) -> str:
+    return f"rank {match.group(1)} " if match.group(1) is not None else "rank "
+
+
+_RANK_TWICE = re.compile(r"\brank (?=rank\b)")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
@@ -199,6 +212,8 @@ def fold(text: str) -> str:
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
     text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    if "号" in text or "r" in text:
+        text = _RANK_TWICE.sub("", _SPACES.sub(" ", _RANK_NUMBER.sub(_rank_spelling, text)).strip())
     return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
 
 

@@ -162,7 +162,9 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+# "rank0/2/3", "r0/r2/r3": a slash list, as people type it
 _LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank.
 _SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
@@ -185,7 +187,7 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
             found |= set(range(low, high + 1))
     rest = _RANGE.sub(" ", rest)
     for match in _LIST.finditer(rest):
-        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2) or match.group(3))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
         found.add(int(match.group(1) or match.group(2) or match.group(3)))
