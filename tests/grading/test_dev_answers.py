@@ -68,6 +68,12 @@ WRONG = [
     # ranks spelled "rank0" / "0号" / "r0" are one spelling: the reduce to rank 0 denied, or a slash list
     # that names a wrong set, still fail
     ("lab:long-batch", "rank1/2/3 OOM了，rank0在梯度all-reduce里等，是网络问题。"),
+    # "Label: value — details" is a statement; "Label: a, b, c, d" stays a list, and a swapped spec clashes
+    ("q:checkpoint-design/main", "Checkpoint: async, sharded, Young, MTBF, restart."),
+    ("lab:fp8-matmul", "Forward (activations, weights): E5M2 — more range. Backward gradients: E4M3 — more precision."),
+    # a 、-enumeration is a statement only when it runs on inside one ("…straggler四类拆时间"), not bare items
+    ("q:mfu-halved/main", "global、local、代码、数据、profile、straggler"),
+    ("q:mfu-halved/main", "先看global还是local。代码、数据、节点、驱动、二分。"),
     # straggler denied or put on every rank
     ("lab:straggler", "每个 rank 都一样慢。"),
     ("lab:straggler", "不是有一个 rank 比较慢，是通信的问题。"),

@@ -397,12 +397,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined, labelled = [], [], [], []
+    raws, asked, joined, labelled, specs = [], [], [], [], []
     start = 0
     carried = ""
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
+        spec = bool(carried) and _spec_line(raw[len(carried):])
         carried = ""
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
@@ -411,6 +412,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
+            specs.append(spec)
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
@@ -422,7 +424,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
     previous_prescribes = False
-    for raw, ends_asking, after_conjunction, label_words in zip(raws, asked, [False, *joined[:-1]], labelled):
+    for raw, ends_asking, after_conjunction, label_words, spec in zip(raws, asked, [False, *joined[:-1]], labelled, specs):
         fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -453,7 +455,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         previous_prescribes = prescribes or bool(_IMPERATIVE.match(fragments[0].text))
         # A label is the subject of what follows it ("Launch-bound compute: many tiny ops, .item() sync per
         # micro-batch"); whether the statement is a run of terms is judged on its own words.
-        bare = lists and _bare(words[label_words:], raw, listed, alone,
+        listed -= _framed_enumerations(outside)
+        bare = lists and not spec and _bare(words[label_words:], raw, listed, alone,
                                [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
         clauses.append(Clause(fragments, bare=bare, copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes))
@@ -462,6 +465,37 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# "Forward (activations, weights): E4M3 — 3 mantissa bits, max 448": a label, its value, then a dash
+# and the value's details. The value after the label is the statement ("Forward: E4M3"); the details
+# are not items of a list. The value is short (at most three words) and the dash comes right after it.
+_SPEC_HEAD = re.compile(r"^\s*([^,，、—–;；]+?)\s*(?:—|–|\s-\s|\s--\s)")
+SPEC_VALUE_WORDS = 3
+
+
+def _spec_line(statement: str) -> bool:
+    head = _SPEC_HEAD.match(statement)
+    return bool(head) and 0 < len(_words(fold(head.group(1)))) <= SPEC_VALUE_WORDS
+
+
+_NOT_ENUMERATION = re.compile(r"[,，—–]|\s-\s|\s--\s")
+FRAMED_WORDS = 3
+
+
+def _framed_enumerations(outside: str) -> int:
+    """How many list pieces fewer a clause has for the list rule, because its Chinese 、-enumerations
+    sit inside a statement: "按dataloader、exposed comm、compute、straggler四类拆时间" is one piece
+    that enumerates (its last item runs on into "四类拆时间", three or more words), while
+    "代码、数据、节点、驱动" stays four items of a list."""
+    if "、" not in outside:
+        return 0
+    fewer = 0
+    for piece in _NOT_ENUMERATION.split(outside):
+        items = [item for item in piece.split("、") if item.strip()]
+        if len(items) >= 2 and max(len(_words(fold(items[0]))), len(_words(fold(items[-1])))) >= FRAMED_WORDS:
+            fewer += len(items) - 1
+    return fewer
 
 
 # The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
