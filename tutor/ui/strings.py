@@ -66,6 +66,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.self_assessed": ("Self-assessed", "自评"),
     "practice.expected": ("Expected:", "答案："),
     "practice.why": ("Why:", "为什么："),
+    "practice.source": ("Reference:", "出处："),
     "practice.model_answer": ("Model answer", "参考答案"),
     "practice.rubric": ("Key points", "要点"),
     "practice.derivation": ("Derivation (sizing engine)", "推导（sizing 引擎）"),
