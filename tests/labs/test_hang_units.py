@@ -202,6 +202,28 @@ def test_a_crash_is_diagnosed_by_its_first_failure(tmp_path):
     assert not grade_run([], "Rank 0 ran out of memory; rank 2 waited in all_reduce.", evidence)["correct"]
 
 
+def test_the_places_in_the_shared_loop_are_still_named_from_a_stack_without_the_tutors_frames(tmp_path):
+    """A run's stacks no longer show Trainer.backward / Trainer.finish / the rank runner's exit
+    (docs/labs.md, "Code the labs share"); the grader names those places from torch's autograd
+    frames, the recorder's `via` and a main thread joining at exit, as it did from the old frames."""
+    finishing = {"op": "all_gather", "site": "train.py:60 in main",
+                 "via": ["gather_to_first", "check_weights", "check_run", "Trainer.finish"]}
+    at_exit = ('Thread 300 (idle): "MainThread"\n    _wait_for_tstate_lock (/usr/lib/python3.11/threading.py:1119)\n'
+               "    join (/usr/lib/python3.11/threading.py:1112)\n    _run_code (<frozen runpy>:88)\n"
+               'Thread 301 (idle): "checkpoint-uploader"\n    get (/usr/lib/python3.11/queue.py:171)\n'
+               "    Uploader._run (/ws/exit-hang/train.py:44)\n")
+    stacks = {0: hangview.learner_stack(LEARNER_PY_SPY), 1: "Thread 1 (idle): \"MainThread\"\n"
+              "    all_gather (/v/site-packages/torch/distributed/distributed_c10d.py:4287)\n    main (/ws/train.py:60)\n",
+              2: at_exit}
+    evidence = _evidence(tmp_path, stacks=stacks, world=3,
+                         pending={0: {"op": "all_reduce", "site": "train.py:93 in main", "via": ["Trainer.train_step"]},
+                                  1: finishing})
+    places = {tuple(group.ranks): set(group.funcs) for group in facts(evidence).groups}
+    assert places == {(0,): {"backward"}, (1,): {"finish", "end of training"}, (2,): {"waits for a thread at exit"}}
+    for stack in stacks.values():
+        assert "tutor/labs" not in stack
+
+
 def test_clauses_carry_the_rank_to_the_clause_that_says_where_it_is():
     assert clauses("rank 0, which is in save_checkpoint, waits in all_gather") == [
         "rank 0 which is in save_checkpoint waits in all_gather"]
