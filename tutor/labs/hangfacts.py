@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from tutor.content.models import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.hangview import main_thread
 from tutor.labs.hangview import own_process as hangview_own
 from tutor.labs.hangview import ranks_text, stacks
 
@@ -44,10 +45,16 @@ BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "�
 CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
-# Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
-# name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
+# Functions of the shared training loop (tutor.labs.rank.training) a rank is in, and the words that
+# name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end. The
+# stacks kept for a run no longer hold the tutor's frames (hangview.learner_stack); the recorder
+# notes the tutor's functions a collective was made in (its `via`), and runs kept from before
+# still have them on their stacks.
 HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training",
                  "_wait_for_threads": "waits for a thread at exit"}
+# A main thread joining a thread with none of the program's frames under it: the program has
+# returned and its rank waits for a non-daemon thread at exit (the rank runner's, as the interpreter's).
+AT_EXIT_JOIN = re.compile(r"\bjoin\b[^\n]*threading\.py|threading\.py[^\n]*\bin join\b")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
@@ -55,7 +62,9 @@ AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still runnin
 EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
 # Library frames that name a place the program's own frames do not: a main thread waiting for its
 # DataLoader's next batch is in torch's dataloader.py, under the program's `next(...)` line.
-LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader")}
+# A rank in torch's autograd is in `loss.backward()` (DDP waits there for its gradient all-reduce).
+LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader"),
+                  "torch/autograd/": ("backward",)}
 
 
 @dataclass
@@ -108,7 +117,10 @@ def _facts(evidence: dict) -> Facts | None:
         op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
         own = hangview_own(raw.get(stack.rank) or "")
-        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own]
+        via = " ".join((place or {}).get("via") or ())
+        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own or marker in via]
+        if own and not stack.frames and AT_EXIT_JOIN.search(main_thread(own)):
+            funcs.append(HELPER_FRAMES["_wait_for_threads"])
         funcs += [word for marker, words in LIBRARY_PLACES.items() if marker in own for word in words]
         group = by_place.setdefault((op, site), Group([], op, site, []))
         group.ranks.append(stack.rank)

@@ -270,7 +270,7 @@ class LabRun:
             if state.stack is None and state.dump:
                 path = Path(state.dump.get("files", {}).get("pystack", ""))
                 if path.is_file():
-                    state.stack, state.stack_source = path.read_text(), "python"
+                    state.stack, state.stack_source = stacks.learner_stack(path.read_text()), "python"
 
     def _collect_failure_evidence(self) -> None:
         """A rank raised: take every rank's stack while the failed one holds its exit (rank/boot.py).
