@@ -16,7 +16,7 @@ from tutor.grading import grade
 from tutor.paths import content_root
 
 BANK = load_content([content_root()])
-LIMIT_S = 2.0
+LIMIT_S = 2.0  # CPU seconds (wall time on a loaded 2-core CI machine is noisy); backtracking costs minutes
 # One step of each kind: (question id, step id).
 STEPS = {
     "numeric": ("distopt-bytes-per-gpu", "main"),
@@ -61,9 +61,9 @@ def no_processes(monkeypatch):
 
 def graded_in_time(kind: str, text: str):
     question_id, step_id = STEPS[kind]
-    started = time.perf_counter()
+    started = time.process_time()
     verdict = grade(BANK.questions[question_id].model, text, step_id)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < LIMIT_S, f"{kind} took {elapsed:.2f} s on {text[:60]!r}"
     assert isinstance(verdict.correct, bool) and 0.0 <= verdict.score <= 1.0
     assert set(verdict.feedback) == {"en", "zh"}

@@ -379,11 +379,16 @@ def _content_words(words: list[str]) -> set[str]:
 
 
 @lru_cache(maxsize=256)
-def _prompt_words(prompts: tuple[str, ...]) -> frozenset[str]:
-    """The question's content words, read once per question (every answer to it is compared)."""
+def _prompt_words(prompts: tuple[str, ...], chinese: bool = True) -> frozenset[str]:
+    """The question's content words, read once per question (every answer to it is compared).
+    `chinese=False` for an answer with no Chinese in it: the prompt's Chinese words cannot be among
+    its words, so they are not segmented (that would load jieba, ~1.7 CPU-s, for an English answer)."""
     words: set[str] = set()
     for prompt in prompts:
-        words |= _content_words(_words(fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))))
+        folded = fold(clean(prompt[:LONG_LIMIT], LONG_LIMIT))
+        if not chinese:
+            folded = " ".join(run for run in folded.split(" ") if not _CJK.search(run))
+        words |= _content_words(_words(folded))
     return frozenset(words)
 
 
@@ -394,7 +399,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
     text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
-    prompt_words = _prompt_words(prompts)
+    prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
     raws, asked, joined, labelled, specs = [], [], [], [], []
