@@ -37,7 +37,9 @@ class _FakeRun:
         while not (self._cancel.is_set() or _FakeRun.gate.is_set()):
             self._cancel.wait(0.02)
         cancelled = self._cancel.is_set()
-        self.evidence = {"outcome": "cancelled" if cancelled else "ok", "world_size": self.spec.world_size}
+        outcome = "cancelled" if cancelled else "ok"  # the keys every run's evidence has (evidence_model)
+        self.evidence = {"lab": self.spec.lab, "outcome": outcome, "world_size": self.spec.world_size,
+                         "summary": {"category": outcome, "message": outcome}, "ranks": []}
         self.finished = True
         return self.evidence
 

@@ -136,20 +136,26 @@ class MockSession:
     def current(self) -> Stage | None:
         return None if self.done else self.stages[len(self.results)]
 
+    def _stage(self, stage: Stage | None) -> Stage:
+        """`stage`, or the one on screen; asking about the stage on screen after the end is a bug."""
+        chosen = stage or self.current
+        if chosen is None:
+            raise SessionError("this mock interview is already over")
+        return chosen
+
     def question(self, stage: Stage | None = None):
-        stage = stage or self.current
-        return self.library.question(stage.question_id)
+        return self.library.question(self._stage(stage).question_id)
 
     def step(self, stage: Stage | None = None):
         from tutor.grading import find_step
 
-        stage = stage or self.current
+        stage = self._stage(stage)
         return find_step(self.question(stage), stage.step_id)
 
     def variant(self, stage: Stage | None = None):
         from tutor.grading import draw
 
-        stage = stage or self.current
+        stage = self._stage(stage)
         return draw(self.question(stage), stage.seed)
 
     def begin(self) -> None:
@@ -202,6 +208,7 @@ class MockSession:
             raise SessionError("this mock interview is already over")
         if self._stage_started is None:
             self.begin()
+        assert self._stage_started is not None  # begin() sets it
         answer = answer[:LONG_LIMIT]
         graded, extra = answer, {}
         if self.format.spoken_s is not None:

@@ -62,6 +62,11 @@ class _Record:
         values["order"] = tuple(data)
         return values
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The record read from its JSON form (`EvidenceError` if it is not one)."""
+        return cls(**cls._read(data))
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form (a new dict): the keys as they came, in their order, then any set since."""
         named = {name: self._encode(name, getattr(self, name)) for name in self._names()}
@@ -102,10 +107,6 @@ class RankEvidence(_Record):
     exception: dict[str, Any] | None = None
     metrics: dict[str, Any] | None = None
     flight_recorder: Any = None
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(**cls._read(data))
 
 
 @dataclass
@@ -177,10 +178,6 @@ class CheckItem(_Record):
     passed: bool = False
     detail: str | None = None
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(**cls._read(data))
-
 
 @dataclass
 class CheckResult(_Record):
@@ -227,10 +224,6 @@ class DiagnosisVerdict(_Record):
     score: float = 0.0
     feedback: Any = None
     """Per diagnosis question: what was found and what is missing (the learner's language)."""
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        return cls(**cls._read(data))
 
     @property
     def outcome(self) -> str:
