@@ -47,6 +47,8 @@ def rows(home: Path, *, ratings: bool = True) -> dict:
             "cards": table("SELECT item_id FROM review_cards ORDER BY item_id"),
             "reviews": table(f"SELECT item_id{', rating' if ratings else ''} FROM review_log ORDER BY id"),
             "mocks": table("SELECT format, mode, status, score FROM mock_sessions ORDER BY id"),
+            # The plan as written down (a follow-up joins it), without the interview's random seed.
+            "plans": [json.loads(state)["stages"] for (state,) in table("SELECT state_json FROM mock_sessions ORDER BY id")],
             "stages": stages,
         }
 
@@ -224,31 +226,44 @@ async def test_a_due_lab_card_is_answered_the_same_both_ways(homes, real_content
     assert cli["reviews"] == [(f"lab:{LAB}", 1), (f"lab:{LAB}", 4)]  # again; then right, fast: easy
 
 
-# -- a mock interview: `tutor mock` and the Mock screen (start, answer, the follow-up, the report)
+# -- a mock interview: `tutor mock` and the Mock screen (start, answer, the follow-up, quit, resume, the report)
 
 
-@pytest.mark.timeout(120)
-async def test_a_mock_interview_records_the_same_rows_both_ways(homes, monkeypatch):
+@pytest.mark.timeout(150)
+async def test_a_mock_interview_started_quit_resumed_and_finished_records_the_same_rows_both_ways(homes, monkeypatch):
     from tests.interview.helpers import FIXTURE_ROOT, point_at
     from tests.ui.mock_helpers import answer, mock_app, open_mock, start
     from tutor.interview.clock import ManualClock
 
     point_at(FIXTURE_ROOT, monkeypatch)
     folders, use = homes
-    done = run_tutor("mock", "--format", "pitch", env={"TUTOR_HOME": str(folders["cli"])},
-                     input="GPUs are fast\n\nno idea\n\n")
+    cli_env = {"TUTOR_HOME": str(folders["cli"])}
+    paused = run_tutor("mock", "--format", "pitch", env=cli_env, input="GPUs are fast\n\n:quit\n")
+    assert paused.returncode == 0 and "tutor mock --resume" in paused.stdout, paused.stdout + paused.stderr
+    halfway = rows(folders["cli"])
+    done = run_tutor("mock", "--resume", env=cli_env, input="no idea\n\n")
     assert done.returncode == 0 and "# Mock interview" in done.stdout, done.stdout + done.stderr
     use("app")
-    app = mock_app(ManualClock())
-    async with app.run_test(size=(120, 40)) as pilot:
+    clock = ManualClock()
+    async with mock_app(clock).run_test(size=(120, 40)) as pilot:
         screen = await open_mock(pilot)
         await start(pilot, screen, "pitch")
         await answer(pilot, screen, "GPUs are fast")
+        await pilot.press("escape", "q")  # home, then quit the app mid-interview
+    assert rows(folders["app"]) == halfway  # the first stage and the plan with its follow-up, kept at the quit
+    async with mock_app(clock).run_test(size=(120, 40)) as pilot:
+        await open_mock(pilot)
+        assert type(pilot.app.screen).__name__ == "ResumeDialog"
+        await pilot.press("r")
+        await settle(pilot)
+        screen = pilot.app.screen
         await answer(pilot, screen, "no idea")
-        assert screen.report is not None and app.ui_errors == []
+        assert screen.report is not None and pilot.app.ui_errors == []
     cli, shown = rows(folders["cli"]), rows(folders["app"])
     assert cli == shown
-    assert cli["mocks"] == [("pitch", "strict", "finished", 0.0)] and len(cli["stages"]) == 2
+    assert halfway["mocks"] == [("pitch", "strict", "running", None)] and len(halfway["stages"]) == 1
+    assert [stage["key"] for stage in halfway["plans"][0]] == ["1-main", "1-main-followup"]
+    assert cli["mocks"] == [("pitch", "strict", "finished", 0.0)]
     assert [stage[:3] for stage in cli["stages"]] == [("1-main", 0.0, "GPUs are fast"),
                                                       ("1-main-followup", 0.0, "no idea")]
     assert cli["reviews"] == [("q:fixture-pitch", 1), ("q:fixture-followup-memory", 1)]  # both wrong: again

@@ -456,15 +456,17 @@ async def test_a_trace_of_the_shown_run_is_offered_and_downloads_whole(served, t
 
     import aiohttp
 
-    from tutor.labs.history import record
+    from tutor.store import Store, record_lab_run
 
     server, url, run_id = served
     trace = tmp_path / "traces" / "rank0.trace.json"
     trace.parent.mkdir()
     events = [{"name": f"op{i}", "ph": "X", "ts": i, "dur": 1, "pid": 0, "tid": 0} for i in range(40_000)]
     trace.write_text(json.dumps({"traceEvents": events}))
-    record("hang-demo", "run", "ok", evidence={"lab": "hang-demo", "outcome": "ok", "world_size": 2, "ranks": [],
-                                               "metrics": {}, "trace_files": [str(trace)], "launcher": {}})
+    with Store() as store:
+        record_lab_run(store, "hang-demo", "run", "ok", world_size=2,
+                       evidence={"lab": "hang-demo", "outcome": "ok", "world_size": 2, "ranks": [], "metrics": {},
+                                 "trace_files": [str(trace)], "launcher": {}})
     async with Tab(url) as tab:
         await tab.expect(b"Sections")
         await tab.press("b")                      # Labs: the lab's latest run, with its trace, is shown

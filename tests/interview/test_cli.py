@@ -107,6 +107,7 @@ def test_review_lists_what_is_due_and_reschedules_answers(tutor_home):
     assert session.returncode == 0, session.stderr
     assert "→ Count weights, gradients" in session.stdout and "✗ Not right" in session.stdout
     assert "✓ Right" in session.stdout and "Reviewed 2;" in session.stdout
+    assert "+00:00" not in session.stdout and " UTC" in session.stdout  # when it comes back, as read
     with Store() as store:
         ratings = [row["rating"] for row in store.query("SELECT rating FROM review_log ORDER BY id")]
     # the two first sightings; then wrong (again, after a hint) and right within a third of par (easy)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.interview.helpers import right_answer
 from tutor.interview.clock import ManualClock
-from tutor.interview.session import MockSession
+from tutor.actions import mock
 
 
 @pytest.fixture(scope="module")
@@ -22,10 +22,10 @@ def real_library():
 
 
 def _play(store, library, format_id, seed):
-    session = MockSession.start(store, library, format_id, clock=ManualClock(), seed=seed, fuzz=False)
+    session = mock.start(store, library, format_id, clock=ManualClock(), seed=seed, fuzz=False)
     while not session.done:
         session.begin()
-        session.submit(right_answer(session))
+        mock.answer(session, right_answer(session))
     return session.report
 
 

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 from tests.interview.helpers import right_answer
 from tutor.interview.report import report_markdown
-from tutor.interview.session import MockSession
+from tutor.actions import mock
 
 
 def _design_with_a_thin_start(store, library, clock):
-    session = MockSession.start(store, library, "design", clock=clock, seed=2, fuzz=False)
+    session = mock.start(store, library, "design", clock=clock, seed=2, fuzz=False)
     session.begin()
     clock.advance(30)
-    session.submit("Is it dense?")            # asks one of two clarifying questions: right (required point) but vague
+    mock.answer(session, "Is it dense?")            # asks one of two clarifying questions: right (required point) but vague
     session.begin()                           # the follow-up on memory
     clock.advance(100)
-    session.submit("because of Adam")         # right
+    mock.answer(session, "because of Adam")         # right
     session.begin()
     clock.advance(5000)
-    session.submit("1 GB")                    # wrong number, and far over its time
+    mock.answer(session, "1 GB")                    # wrong number, and far over its time
     session.begin()
     clock.advance(60)
-    session.submit("checkpoint often")        # covers one of two key points
+    mock.answer(session, "checkpoint often")        # covers one of two key points
     return session
 
 
@@ -64,19 +64,19 @@ def test_markdown_export_in_both_languages(store, library, clock):
 
 
 def test_a_perfect_interview_has_nothing_to_review(store, library, clock):
-    session = MockSession.start(store, library, "hang", clock=clock, seed=1, fuzz=False)
+    session = mock.start(store, library, "hang", clock=clock, seed=1, fuzz=False)
     while not session.done:
         session.begin()
-        session.submit(right_answer(session))
+        mock.answer(session, right_answer(session))
     assert session.report["review_next"] == [] and session.report["score"] == 1.0
     assert "Nothing: every stage was right." in report_markdown(session.report, "en")
 
 
 def test_an_unreached_stage_scores_zero_when_the_interview_is_ended_early(store, library, clock):
-    session = MockSession.start(store, library, "debug", clock=clock, seed=1, fuzz=False)
+    session = mock.start(store, library, "debug", clock=clock, seed=1, fuzz=False)
     session.begin()
-    session.submit(right_answer(session))
-    report = session.finish()
+    mock.answer(session, right_answer(session))
+    report = mock.finish(session)
     assert [entry["answered"] for entry in report["stages"]] == [True, False, False]
     assert report["score"] == 1 / 3 or round(report["score"], 4) == round(1 / 3, 4)
     assert "| 2 | Which category? | — | not reached |" in report_markdown(report, "en")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.interview.report import communication, report_markdown, verdict_of
-from tutor.interview.session import MockSession
+from tutor.actions import mock
 from tutor.interview.spoken import measure, speaking_time
 from tutor.interview.structure import order_score
 
@@ -28,7 +28,7 @@ def test_thirty_seconds_hold_75_english_words_or_150_chinese_characters():
 
 
 def _pitch(store, library, clock):
-    session = MockSession.start(store, library, "pitch", clock=clock, seed=3, fuzz=False)
+    session = mock.start(store, library, "pitch", clock=clock, seed=3, fuzz=False)
     session.begin()
     return session
 
@@ -36,17 +36,17 @@ def _pitch(store, library, clock):
 def test_a_pitch_is_graded_only_as_far_as_thirty_seconds_of_speech(store, library, clock):
     padding = "Let me tell you how I think about large training runs in general terms first. " * 6  # 90 words
     session = _pitch(store, library, clock)
-    late = session.submit(padding + "Memory first, then TP inside the node.")
+    late = mock.answer(session, padding + "Memory first, then TP inside the node.")
     assert late.verdict["spoken"]["cut"] and not late.correct  # the key points came after 30 s
     assert late.answer.endswith("inside the node.")  # the whole answer is kept in the record
-    report = session.finish()  # (:end) the follow-up it drew is left unanswered
+    report = mock.finish(session)  # (:end) the follow-up it drew is left unanswered
     assert any(reason["id"] == "spoken-cut" for reason in report["verdict"]["reasons"])
     assert "graded up to where 30 s ends" in report_markdown(report, "en")
     assert report["verdict"]["communication"]["parts"]["fits_time"] < 1
 
 
 def test_a_short_pitch_is_graded_whole(store, library, clock):
-    result = _pitch(store, library, clock).submit("Memory first, then TP inside the node.")
+    result = mock.answer(_pitch(store, library, clock), "Memory first, then TP inside the node.")
     assert result.correct and not result.verdict["spoken"]["cut"]
 
 
@@ -71,15 +71,15 @@ def test_the_order_of_a_led_answer_is_scored(library, answer, score, out_of_orde
 
 
 def test_a_led_round_runs_end_to_end_and_a_strong_answer_draws_a_trade_off_probe(store, library, clock):
-    session = MockSession.start(store, library, "led", clock=clock, seed=5, fuzz=False)
+    session = mock.start(store, library, "led", clock=clock, seed=5, fuzz=False)
     assert [stage.question_id for stage in session.stages] == ["fixture-led"]
     session.begin()
-    first = session.submit("How many tokens? Then 16 bytes per parameter. TP inside the node.")
+    first = mock.answer(session, "How many tokens? Then 16 bytes per parameter. TP inside the node.")
     assert first.correct and first.verdict["structure"]["score"] == 1.0
     # a strong answer is probed on its trade-offs: the `probes: strong` follow-up on its topic comes next
     assert session.current is not None and session.current.question_id == "fixture-strong-probe"
     session.begin()
-    session.submit("The bubble grows.")
+    mock.answer(session, "The bubble grows.")
     report = session.report
     assert report["verdict"]["communication"]["parts"]["structure"] == 1.0
     assert any(reason["id"] == "structure" for reason in report["verdict"]["reasons"])
@@ -87,9 +87,9 @@ def test_a_led_round_runs_end_to_end_and_a_strong_answer_draws_a_trade_off_probe
 
 
 def test_a_weak_led_answer_is_not_given_the_strong_probe(store, library, clock):
-    session = MockSession.start(store, library, "led", clock=clock, seed=5, fuzz=False)
+    session = mock.start(store, library, "led", clock=clock, seed=5, fuzz=False)
     session.begin()
-    result = session.submit("TP inside the node. How many tokens?")  # two of three points, out of turn
+    result = mock.answer(session, "TP inside the node. How many tokens?")  # two of three points, out of turn
     assert not result.correct and result.verdict["structure"]["missing"] == ["memory"]
     assert result.verdict["structure"]["out_of_order"] == ["layout"]
     assert session.done  # no weak-answer follow-up on this topic, and the strong probe is not for it
@@ -101,19 +101,19 @@ def test_a_weak_led_answer_is_not_given_the_strong_probe(store, library, clock):
 
 
 def test_a_behavioural_story_that_raised_the_timeout_is_named(store, library, clock):
-    session = MockSession.start(store, library, "behavioural", clock=clock, seed=2, fuzz=False)
+    session = mock.start(store, library, "behavioural", clock=clock, seed=2, fuzz=False)
     session.begin()
-    result = session.submit("Our 64 GPUs froze at step 900. We raised the timeout and it went away.")
+    result = mock.answer(session, "Our 64 GPUs froze at step 900. We raised the timeout and it went away.")
     assert not result.correct and result.verdict["details"]["contradicted"] == ["action"]
-    report = session.finish()
+    report = mock.finish(session)
     assert any(reason["id"] == "contradicted" for reason in report["verdict"]["reasons"])
     assert report["verdict"]["level"] != "strong-hire"
 
 
 def test_a_behavioural_story_told_well_passes(store, library, clock):
-    session = MockSession.start(store, library, "behavioural", clock=clock, seed=2, fuzz=False)
+    session = mock.start(store, library, "behavioural", clock=clock, seed=2, fuzz=False)
     session.begin()
-    assert session.submit("Our 64 GPUs froze at step 900. I ran py-spy on every rank and found it.").correct
+    assert mock.answer(session, "Our 64 GPUs froze at step 900. I ran py-spy on every rank and found it.").correct
 
 
 # --- the verdict ------------------------------------------------------------------------------------

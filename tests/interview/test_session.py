@@ -9,7 +9,8 @@ import pytest
 from tests.interview.helpers import right_answer
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, RAPID_FIRE_QUESTIONS, RAPID_FIRE_S
 from tutor.interview.history import running
-from tutor.interview.session import MockSession, SessionError, abandon
+from tutor.actions import mock
+from tutor.interview.session import SessionError
 from tutor.store import Store, attempts
 
 
@@ -17,19 +18,19 @@ def _answer_all(session, clock, answer=None, seconds=10.0):
     while not session.done:
         session.begin()
         clock.advance(seconds)
-        session.submit(right_answer(session) if answer is None else answer)
+        mock.answer(session, right_answer(session) if answer is None else answer)
 
 
 def test_each_format_plans_its_stages_and_budgets(store, library, clock):
-    pitch = MockSession.start(store, library, "pitch", clock=clock, seed=1)
+    pitch = mock.start(store, library, "pitch", clock=clock, seed=1)
     assert [(s.question_id, s.budget_s) for s in pitch.stages] == [("fixture-pitch", 30.0)]
-    design = MockSession.start(store, library, "design", clock=clock, seed=1)
+    design = mock.start(store, library, "design", clock=clock, seed=1)
     assert [s.step_id for s in design.stages] == ["clarify", "memory", "operations"]
     assert sum(s.budget_s for s in design.stages) == pytest.approx(FORMATS["design"].total_s, abs=0.5)
     assert design.stages[0].seed != 0  # parametric: new numbers, not the worked example
-    hang = MockSession.start(store, library, "hang", clock=clock, seed=1)
+    hang = mock.start(store, library, "hang", clock=clock, seed=1)
     assert [s.step_id for s in hang.stages] == ["which-rank", "why", "fix"] and hang.stages[0].seed == 0
-    rapid = MockSession.start(store, library, "rapid", clock=clock, seed=1)
+    rapid = mock.start(store, library, "rapid", clock=clock, seed=1)
     assert len(rapid.stages) == RAPID_FIRE_QUESTIONS and {s.budget_s for s in rapid.stages} == {RAPID_FIRE_S}
     assert {s.question_id for s in rapid.stages} == {"memory-total"}  # the only one-step numeric question
     assert len({s.seed for s in rapid.stages}) == RAPID_FIRE_QUESTIONS  # every repeat has other numbers
@@ -38,13 +39,13 @@ def test_each_format_plans_its_stages_and_budgets(store, library, clock):
 
 def test_unknown_format_or_mode_is_one_clear_error(store, library):
     with pytest.raises(SessionError, match="unknown format 'quiz'"):
-        MockSession.start(store, library, "quiz")
+        mock.start(store, library, "quiz")
     with pytest.raises(SessionError, match="unknown mode"):
-        MockSession.start(store, library, "pitch", mode="relaxed")
+        mock.start(store, library, "pitch", mode="relaxed")
 
 
 def test_right_answers_score_full_marks_and_ask_no_follow_up(store, library, clock):
-    session = MockSession.start(store, library, "debug", clock=clock, seed=3, fuzz=False)
+    session = mock.start(store, library, "debug", clock=clock, seed=3, fuzz=False)
     _answer_all(session, clock)
     assert session.report["score"] == 1.0 and len(session.stages) == 3
     assert not any(stage.followup for stage in session.stages)
@@ -53,15 +54,15 @@ def test_right_answers_score_full_marks_and_ask_no_follow_up(store, library, clo
 
 
 def test_a_wrong_answer_draws_a_follow_up_on_its_topic_then_the_interview_goes_on(store, library, clock):
-    session = MockSession.start(store, library, "hang", clock=clock, seed=3, fuzz=False)
+    session = mock.start(store, library, "hang", clock=clock, seed=3, fuzz=False)
     session.begin()
-    result = session.submit("r1")  # wrong rank
+    result = mock.answer(session, "r1")  # wrong rank
     assert not result.correct
     followup = session.current
     assert followup.followup and followup.question_id == "fixture-followup-hang"
     assert followup.budget_s == FOLLOW_UP_S
     session.begin()
-    session.submit("the timeout is not the cause")
+    mock.answer(session, "the timeout is not the cause")
     assert [s.step_id for s in session.stages[2:]] == ["why", "fix"]
     # the plan with the follow-up was written with the stage, so a resume sees it
     state = json.loads(store.query("SELECT state_json FROM mock_sessions")[0]["state_json"])
@@ -69,28 +70,28 @@ def test_a_wrong_answer_draws_a_follow_up_on_its_topic_then_the_interview_goes_o
 
 
 def test_follow_ups_stop_at_the_format_limit_and_never_follow_a_follow_up(store, library, clock):
-    session = MockSession.start(store, library, "pitch", clock=clock, seed=5, fuzz=False)
+    session = mock.start(store, library, "pitch", clock=clock, seed=5, fuzz=False)
     _answer_all(session, clock, answer="no idea")
     assert [stage.followup for stage in session.stages] == [False, True]  # pitch asks at most one
     assert session.report["score"] == 0.0
 
 
 def test_time_is_measured_on_the_injected_clock_and_over_time_is_flagged(store, library, clock):
-    session = MockSession.start(store, library, "pitch", "practice", clock=clock, seed=1, fuzz=False)
+    session = mock.start(store, library, "pitch", "practice", clock=clock, seed=1, fuzz=False)
     session.begin()
     clock.advance(12)
     assert session.remaining() == pytest.approx(18) and not session.time_up
     clock.advance(30)
     assert session.time_up and session.remaining() == pytest.approx(-12)
-    result = session.submit("memory first, inside the node")
+    result = mock.answer(session, "memory first, inside the node")
     assert result.elapsed_s == pytest.approx(42) and result.over_time and not result.timed_out
 
 
 def test_hints_and_the_lesson_only_in_practice_mode(store, library, clock):
-    strict = MockSession.start(store, library, "debug", "strict", clock=clock, seed=1)
+    strict = mock.start(store, library, "debug", "strict", clock=clock, seed=1)
     strict.begin()
     assert strict.hint() is None and strict.lesson_section() is None
-    practice = MockSession.start(store, library, "debug", "practice", clock=clock, seed=2)
+    practice = mock.start(store, library, "debug", "practice", clock=clock, seed=2)
     practice.begin()
     assert practice.hint().en.startswith("MFU = tokens/s") and practice.hint() is None
     assert practice.lesson_section() == "basics/slow" and practice.hints_used == 1
@@ -98,15 +99,15 @@ def test_hints_and_the_lesson_only_in_practice_mode(store, library, clock):
 
 def test_each_stage_is_stored_as_it_ends_and_an_interrupted_session_resumes(tutor_home, library, clock):
     with Store() as store:
-        session = MockSession.start(store, library, "hang", clock=clock, seed=9, fuzz=False)
+        session = mock.start(store, library, "hang", clock=clock, seed=9, fuzz=False)
         session.begin()
-        session.submit("r0")
+        mock.answer(session, "r0")
         session_id = session.id
     # the process ends here (the app quit); a new one opens the store again
     with Store() as store:
         assert [entry["id"] for entry in running(store)] == [session_id]
         assert running(store)[0]["answered"] == 1
-        resumed = MockSession.resume(store, library, session_id, clock)
+        resumed = mock.resume(store, library, session_id, clock)
         assert resumed.current.step_id == "why" and len(resumed.results) == 1 and resumed.results[0].correct
         _answer_all(resumed, clock)
         assert resumed.report["score"] == 1.0 and running(store) == []
@@ -114,22 +115,20 @@ def test_each_stage_is_stored_as_it_ends_and_an_interrupted_session_resumes(tuto
 
 
 def test_abandoning_keeps_the_answers_and_a_partial_report(store, library, clock):
-    session = MockSession.start(store, library, "design", clock=clock, seed=4, fuzz=False)
+    session = mock.start(store, library, "design", clock=clock, seed=4, fuzz=False)
     session.begin()
-    session.submit("dense or moe? how many tokens?")
-    abandon(store, library, session.id, clock)
+    mock.answer(session, "dense or moe? how many tokens?")
+    mock.abandon(store, library, session.id, clock)
     row = store.query("SELECT status, report_json FROM mock_sessions WHERE id = ?", (session.id,))[0]
     report = json.loads(row["report_json"])
     assert row["status"] == "abandoned" and report["status"] == "abandoned"
     assert [entry["answered"] for entry in report["stages"]] == [True, False, False]
     assert store.query("SELECT COUNT(*) AS n FROM mock_stages")[0]["n"] == 1
     with pytest.raises(SessionError, match="no interrupted mock interview"):
-        MockSession.resume(store, library, session.id, clock)
+        mock.resume(store, library, session.id, clock)
 
 
 def test_bank_answers_become_attempts_and_each_question_one_review_card(store, library, clock):
-    from tutor.actions import mock
-
     session = mock.start(store, library, "design", clock=clock, seed=4, fuzz=False)
     while not session.done:  # through the action, which records what the session does not
         session.begin()
@@ -158,9 +157,9 @@ def test_the_next_interview_picks_the_least_asked_scenario(store, library, clock
     (root / "interview" / "more.yaml").write_text(second, encoding="utf-8")
     point_at(root, monkeypatch)
     library = Library.installed()
-    first = MockSession.start(store, library, "pitch", clock=clock, seed=1)
+    first = mock.start(store, library, "pitch", clock=clock, seed=1)
     _answer_all(first, clock)
-    second_session = MockSession.start(store, library, "pitch", clock=clock, seed=1)
+    second_session = mock.start(store, library, "pitch", clock=clock, seed=1)
     assert {first.stages[0].question_id, second_session.stages[0].question_id} == {"fixture-pitch",
                                                                                    "fixture-pitch-two"}
 
@@ -168,8 +167,6 @@ def test_the_next_interview_picks_the_least_asked_scenario(store, library, clock
 def test_ending_in_the_first_minute_is_abandoned_later_finished_one_rule_for_both_front_ends(store, library, clock):
     # tutor mock's :end always finished (the app's F9 abandoned an interview ended in its first
     # minute): the rule is now tutor.actions.mock.end, which both call
-    from tutor.actions import mock
-
     early = mock.start(store, library, "design", clock=clock, seed=4)
     early.begin()
     clock.advance(30)

@@ -88,6 +88,29 @@ def busy_answers(busy: int, waiting: int) -> dict[str, str]:
     }
 
 
+def learner_reads_own_frames_and_torchs(evidence: dict, waiting: int, program: Path) -> None:
+    """docs/labs.md, "Code the labs share": what the learner reads after the run (the summary, every
+    rank's stack and traceback, the hang view, the failed collective's site) names the learner's
+    file and line and torch's, never the tutor's plumbing (tutor/labs/rank/training.py ...)."""
+    from tutor.labs import hangview
+    from tutor.labs.report import run_text
+
+    line = next(number for number, text in enumerate(program.read_text().splitlines(), 1) if "trainer.train_step(" in text)
+    summary = "\n".join(run_text(evidence))
+    assert "tutor/labs" not in summary and "training.py" not in summary and f"train.py:{line}" in summary, summary
+    for rank in evidence["ranks"]:
+        for text in (rank["stack"], (rank["exception"] or {}).get("traceback")):
+            assert "tutor/labs/" not in (text or ""), text
+    (stack,) = [stack for stack in hangview.stacks(evidence) if stack.rank == waiting]
+    assert str(stack.frames[0]) == f"main (train.py:{line})", stack.frames  # the line they would edit
+    assert stack.waiting_in["op"] == "all_reduce" and stack.waiting_in["site"] == f"train.py:{line} in main"
+    assert "site-packages/torch/" in ranks_stack(evidence, waiting)  # then torch's own frames
+
+
+def ranks_stack(evidence: dict, rank: int) -> str:
+    return next(item["stack"] for item in evidence["ranks"] if item["rank"] == rank)
+
+
 @pytest.mark.timeout(300)
 def test_busy_rank_solution_passes_cheats_fail_shipped_times_out_with_the_busy_rank_active(tmp_path):
     entry = get_lab("busy-rank")
@@ -118,6 +141,7 @@ def test_busy_rank_solution_passes_cheats_fail_shipped_times_out_with_the_busy_r
     (waiting,) = set(ranks) - {busy}
     assert "(active" in ranks[busy]["stack"] and "pieces (train.py:" in ranks[busy]["stack"], ranks[busy]["stack"]
     assert "in backward" in ranks[waiting]["stack"], ranks[waiting]["stack"]
+    learner_reads_own_frames_and_torchs(evidence, waiting, entry.program)
     assert diagnosed(entry, evidence, busy_answers(busy, waiting)) == {
         "right": True, "right_zh": True, "wrong_rank": False, "drop_page": False, "longer_timeout": False,
         "buzzwords": False}

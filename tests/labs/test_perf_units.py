@@ -197,7 +197,7 @@ def test_a_wait_for_a_collective_inside_an_op_is_exposed_communication_not_compu
 def test_blind_keeps_the_measurements_and_drops_the_category(tmp_path):
     # Issue 19: `tutor lab run` named the category ("data loading: each step waits …") before
     # the learner had diagnosed anything.
-    from tutor.labs.history import record
+    from tutor.store import Store, record_lab_run
     from tutor.labs.report import for_learner, run_text
 
     for rank in (0, 1):
@@ -214,7 +214,8 @@ def test_blind_keeps_the_measurements_and_drops_the_category(tmp_path):
     assert "before the first op 60.0 ms (60%)" in shown["summary"]["message"]
     assert shown["summary"]["data_wait_s"] == pytest.approx(0.060)
     assert evidence["summary"]["category"] == "data-loading"  # the recorded evidence keeps it
-    record("slow-dataloader", "diagnose", "incorrect", passed=False)
+    with Store() as store:
+        record_lab_run(store, "slow-dataloader", "diagnose", "incorrect", passed=False)
     assert for_learner(evidence, "slow-dataloader", "perf")["summary"]["category"] == "data-loading"
 
 

@@ -188,11 +188,16 @@ def _first_start(path: str, barrier, errors) -> None:
         errors.put(repr(error))
 
 
-@pytest.mark.timeout(90)
+FIRST_START_TRIES = 3
+"""Enough to catch the race as it was (about half of all starts failed); the 50 tries of the
+done-when are benchmarks/bench_first_start.py, in fresh interpreters."""
+
+
+@pytest.mark.timeout(60)
 def test_two_processes_starting_at_once_on_a_fresh_folder(tmp_path):
     context = multiprocessing.get_context("fork")
     failures = []
-    for trial in range(50):
+    for trial in range(FIRST_START_TRIES):
         path = tmp_path / f"home-{trial}" / "tutor.sqlite3"
         barrier, errors = context.Barrier(2), context.Queue()
         workers = [context.Process(target=_first_start, args=(str(path), barrier, errors)) for _ in range(2)]
@@ -203,7 +208,7 @@ def test_two_processes_starting_at_once_on_a_fresh_folder(tmp_path):
         while not errors.empty():
             failures.append(errors.get())
         assert all(worker.exitcode == 0 for worker in workers)
-    assert failures == [], f"{len(failures)} of 100 starts failed: {failures[:3]}"
+    assert failures == [], f"{len(failures)} of {2 * FIRST_START_TRIES} starts failed: {failures[:3]}"
 
 
 @pytest.mark.parametrize("home", ["/etc/passwd", "/proc/self/nope"])

@@ -64,7 +64,7 @@ def fake_runs(monkeypatch, lab_content):
     monkeypatch.setattr(tutor.labs.checks, "judge",
                         lambda entry, evidence, states: [{"passed": _FakeRun.passes.get(evidence["world_size"], True)}])
     recorded: list[dict] = []
-    monkeypatch.setattr(tutor.actions.labs, "record_check", lambda entry, check, solution: recorded.append(check))
+    monkeypatch.setattr(tutor.actions.labs, "record_check", lambda store, entry, check, solution: recorded.append(check))
     finished: list[tuple] = []
     monkeypatch.setattr(LabsScreen, "_finished", lambda self, entry, evidence, check, diagnosed=False:
                         finished.append((evidence, check)))

@@ -13,14 +13,13 @@ from tutor.ui.app import TutorApp
 @pytest.mark.timeout(60)
 async def test_solved_questions_and_passed_labs_are_counted(tutor_home):
     from tutor.content import load
-    from tutor.labs.history import record
-    from tutor.store import Attempt, Store, record_attempt
+    from tutor.store import Attempt, Store, record_attempt, record_lab_run
 
     question = load().questions["grad-accumulation-memory"].model
     with Store() as store:
         record_attempt(store, Attempt(question.id, "right", True, 1.0, step_id="main", seed=0))
         record_attempt(store, Attempt(question.id, "wrong", False, 0.0, step_id="main", seed=0))
-    record("tp-mlp", "check", "ok", passed=True)
+        record_lab_run(store, "tp-mlp", "check", "ok", passed=True)
     app = TutorApp()
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("r")
@@ -46,14 +45,13 @@ def test_tutor_progress_on_the_command_line_says_the_same(tutor_home, capsys):
     from tutor.cli import main
     from tutor.content import load
     from tutor.labs.catalog import all_labs
-    from tutor.labs.history import record
-    from tutor.store import Attempt, Store, record_attempt
+    from tutor.store import Attempt, Store, record_attempt, record_lab_run
 
     question = load().questions["grad-accumulation-memory"].model
     with Store() as store:
         record_attempt(store, Attempt(question.id, "right", True, 1.0, step_id="main", seed=0))
         record_attempt(store, Attempt(question.id, "wrong", False, 0.0, step_id="main", seed=0))
-    record("tp-mlp", "check", "ok", passed=True)
+        record_lab_run(store, "tp-mlp", "check", "ok", passed=True)
     assert main(["progress"]) == 0
     shown = capsys.readouterr().out
     section = next(line for line in shown.splitlines() if line.strip().startswith(question.section + " "))

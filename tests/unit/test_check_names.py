@@ -160,7 +160,7 @@ def test_every_chinese_name_is_chinese_and_keeps_each_value():
         for english, chinese in table.items():
             assert CJK.search(chinese), english
             wanted = english.count("{}")
-            assert sorted(set(re.findall(r"\{(\d+)\}", chinese))) == [str(i) for i in range(wanted)], english
+            assert sorted(set(re.findall(r"\{(\d+)\}", chinese)), key=int) == [str(i) for i in range(wanted)], english
 
 
 def test_english_is_untouched_and_an_unknown_name_is_shown_as_it_is():

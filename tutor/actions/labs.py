@@ -18,12 +18,14 @@ from dataclasses import replace
 from tutor.actions import MAX_ANSWER_CHARS
 from tutor.labs.actions import RunOptions, resolve, run_spec
 from tutor.labs.catalog import LabEntry
+from tutor.labs.evidence_model import CheckResult, DiagnosisVerdict, RunEvidence
 from tutor.store.db import Store
 
 
-def run(entry: LabEntry, options: RunOptions, *, debug: str | None = None,
+def run(entry: LabEntry, options: RunOptions, *, store: Store | None, debug: str | None = None,
         on_event: Callable | None = None, on_run: Callable | None = None) -> dict:
-    """Run the learner's copy (or the shipped program, or the solution) once; returns its evidence.
+    """Run the learner's copy (or the shipped program, or the solution) once, record it in `store`
+    (None: the front end could not open the database; run, not recorded) and return its evidence.
 
     `debug` (detail|barrier) reruns it under a tool: recorded as such, so a diagnosis is never
     graded against a run that fails differently on purpose. Ctrl-C stops the ranks in order and
@@ -44,15 +46,16 @@ def run(entry: LabEntry, options: RunOptions, *, debug: str | None = None,
     assert evidence is not None  # wait() without a timeout returns only once the run is over
     if debug:
         evidence["debug"] = debug
-    record_run(entry, evidence, options.solution)
+    record_run(store, entry, evidence, options.solution)
     return evidence
 
 
-def check(entry: LabEntry, options: RunOptions, *, on_event: Callable | None = None,
+def check(entry: LabEntry, options: RunOptions, *, store: Store | None, on_event: Callable | None = None,
           on_run: Callable | None = None, on_result: Callable[[dict], None] | None = None,
           cancelled: Callable[[], bool] = lambda: False) -> dict:
     """Check the program at every rank count the lab claims (or `options.world_size`), stopping at
-    the first failure, and record the last result: {lab, passed, program, checks, evidence}.
+    the first failure, and record the last result in `store` (None: not recorded):
+    {lab, passed, program, checks, evidence}.
 
     `on_result` sees each rank count's result as it comes; `cancelled` (the app's F7) stops
     before the next rank count, the last result standing.
@@ -69,24 +72,31 @@ def check(entry: LabEntry, options: RunOptions, *, on_event: Callable | None = N
                            on_event=on_event, on_run=on_run)
         if on_result is not None:
             on_result(result)
-        if not result["passed"]:
+        if not CheckResult.from_json(result).passed:
             break
     assert result is not None  # a lab claims at least its own rank count
-    record_check(entry, result, options.solution)
+    record_check(store, entry, result, options.solution)
     return result
 
 
-def record_run(entry: LabEntry, evidence: dict, solution: bool) -> None:
-    from tutor.labs.history import record
+def record_run(store: Store | None, entry: LabEntry, evidence: dict, solution: bool) -> None:
+    run = RunEvidence.from_json(evidence)
+    _record(store, entry.name, "run-solution" if solution else "run", run.outcome, None, run, run.to_json())
 
-    record(entry.name, "run-solution" if solution else "run", evidence["outcome"], evidence=evidence)
+
+def record_check(store: Store | None, entry: LabEntry, result: dict, solution: bool) -> None:
+    check = CheckResult.from_json(result)
+    _record(store, entry.name, "check-solution" if solution else "check", check.evidence.outcome, check.passed,
+            check.evidence, check.recorded_evidence())
 
 
-def record_check(entry: LabEntry, result: dict, solution: bool) -> None:
-    from tutor.labs.history import record
+def _record(store: Store | None, lab: str, action: str, outcome: str, passed: bool | None, run: RunEvidence,
+            stored: dict) -> None:
+    from tutor.store import record_lab_run
 
-    record(entry.name, "check-solution" if solution else "check", result["evidence"]["outcome"],
-           passed=result["passed"], evidence={**result["evidence"], "checks": result["checks"]})
+    if store is not None:
+        record_lab_run(store, lab, action, outcome, passed=passed, world_size=run.world_size, backend=run.backend,
+                       elapsed_s=run.elapsed_s, evidence=stored)
 
 
 def studied_run(entry: LabEntry) -> dict | None:
@@ -112,9 +122,9 @@ def diagnose(store: Store | None, entry: LabEntry, text: str, lang: str = "en", 
     if evidence is None:
         evidence = studied_run(entry)
     verdict = grade_lab(list(entry.lab.diagnosis), text[:MAX_ANSWER_CHARS], evidence, lang)
+    graded = DiagnosisVerdict.from_json(verdict)
     if store is not None:
-        _record_diagnosis(store, entry.name, "correct" if verdict["correct"] else "incorrect", verdict["correct"],
-                          hints_used, elapsed_s, queue)
+        _record_diagnosis(store, entry.name, graded.outcome, graded.correct, hints_used, elapsed_s, queue)
     return verdict
 
 
@@ -143,9 +153,8 @@ def answer_mystery(store: Store | None, case, run_dir: str | None, text: str, ev
 
 def _record_diagnosis(store: Store, lab: str, outcome: str, correct: bool, hints_used: int,
                       elapsed_s: float | None, queue) -> None:
-    from tutor.interview.review import PAR_SECONDS, Outcome, ReviewQueue, lab_item
+    from tutor.interview.review import record_diagnosis
     from tutor.store import record_lab_run
 
     record_lab_run(store, lab, "diagnose", outcome, passed=correct)
-    queue = queue if queue is not None else ReviewQueue(store)
-    queue.record(lab_item(lab), Outcome(correct, hints_used, elapsed_s, PAR_SECONDS["diagnosis"]))
+    record_diagnosis(store, lab, correct, hints_used=hints_used, elapsed_s=elapsed_s, queue=queue)

@@ -95,8 +95,11 @@ def _print(question, seed: int, prompt: dict, steps: list[dict], lang: str, reve
         elif step["prompt"][lang] != prompt[lang]:
             print(step["prompt"][lang])
         if step["kind"] == "numeric":
-            print(f"   answer in {step['unit']}, within ±{step['tolerance']:.0%}" if lang == "en" else
-                  f"   单位 {step['unit']}，误差 ±{step['tolerance']:.0%}")
+            plain = step["unit"] in ("", "x", "plain", "count")  # a count or a ratio: no unit to name
+            shown = ("a plain number" if plain else f"in {step['unit']}") if lang == "en" else \
+                ("纯数字" if plain else f"单位 {step['unit']}")
+            print(f"   answer {shown}, within ±{step['tolerance']:.0%}" if lang == "en" else
+                  f"   {shown}，误差 ±{step['tolerance']:.0%}")
         elif step["kind"] == "formula":
             shown = ", ".join(f"{s['symbol']} ({s[lang]})" for s in step["symbols"])
             print(("   symbols: " if lang == "en" else "   可用符号：") + shown)

@@ -210,6 +210,7 @@ def _run(args, entry) -> int:
     from tutor.actions import labs as lab_actions
     from tutor.labs.actions import run_spec
     from tutor.labs.report import for_learner, run_text
+    from tutor.store import Store
 
     options = _options(args)
     if args.print_launch:
@@ -218,7 +219,9 @@ def _run(args, entry) -> int:
         return 0
 
     def once() -> int:
-        evidence = lab_actions.run(entry, options, debug=args.debug, on_event=None if args.json else _live_printer())
+        with Store() as store:  # opened first: a database that cannot take the run is said before it starts
+            evidence = lab_actions.run(entry, options, store=store, debug=args.debug,
+                                       on_event=None if args.json else _live_printer())
         shown = for_learner(evidence, entry.name, entry.lab.kind)  # measurements, not the answer
         if args.json:
             print_json(shown)
@@ -233,13 +236,15 @@ def _check(args, entry) -> int:
     from tutor.actions import labs as lab_actions
     from tutor.labs.actions import resolve
     from tutor.labs.report import check_text, for_learner
+    from tutor.store import Store
 
     options = _options(args)
     resolve(entry, options)  # a bad option is one line before anything runs, --watch included
 
     def once() -> int:
-        result = lab_actions.check(entry, options, on_result=None if args.json else
-                                   lambda each: print("\n".join(check_text(each, lang_of(args)))))
+        with Store() as store:
+            result = lab_actions.check(entry, options, store=store, on_result=None if args.json else
+                                       lambda each: print("\n".join(check_text(each, lang_of(args)))))
         if args.json:
             shown = {key: result[key] for key in ("lab", "passed", "checks", "evidence")}
             shown["evidence"] = for_learner(result["evidence"], entry.name, entry.lab.kind)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
+from tutor.interview.clock import stamp_text
 
 WORDS = {
     "none": ("Nothing is due. {cards} card(s){next}.", "没有到期的复习。共 {cards} 张卡{next}。"),
@@ -55,7 +56,7 @@ def run(args) -> int:
         if not due:
             record = stats(store, queue.now())
             print(say("none", lang, cards=record["cards"],
-                      next=say("next", lang, when=record["next_due"]) if record["next_due"] else ""))
+                      next=say("next", lang, when=stamp_text(record["next_due"])) if record["next_due"] else ""))
             return 0
         return _session(store, queue, due, lang)
 
@@ -110,7 +111,7 @@ def _session(store, queue, due: list[str], lang: str) -> int:
         reviewed += 1
         print(verdict_markdown(result.verdict, lang) if task.kind == "question"
               else lab_feedback_markdown(result.verdict, lang))
-        print(say("due", lang, when=result.due_next.replace("T", " ")), flush=True)
+        print(say("due", lang, when=stamp_text(result.due_next)), flush=True)
         if typed.eof:
             break
     print(say("done", lang, count=reviewed, left=len(queue.due(limit=10_000))), file=sys.stdout)

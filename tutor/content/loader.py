@@ -12,7 +12,7 @@ import re
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -86,8 +86,6 @@ class Content:
                 load_interview(root / "interview", self._interview)
         return self._interview
 
-    def lab_dir(self, name: str) -> Path:
-        return self.labs[name].path.parent
 
 
 def load_content(roots: list[Path]) -> Content:
@@ -124,13 +122,8 @@ def load_interview(folder: Path, into: InterviewContent | None = None) -> Interv
             scenario = _validate(InterviewScenario, document, (index,), path, loaded, data=item)
             if scenario is None:
                 continue
-            if scenario.id in loaded.scenarios:
-                other = loaded.scenarios[scenario.id]
-                loaded.problems.append(Problem(path, document.line_of((index, "id")),
-                                               f"scenario id {scenario.id!r} is also used at "
-                                               f"{other.path.name}:{other.line('id')}"))
-            else:
-                loaded.scenarios[scenario.id] = Loaded(scenario, path, document, (index,))
+            _add_once(loaded.scenarios, "scenario", scenario.id, Loaded(scenario, path, document, (index,)),
+                      loaded.problems)
     return loaded
 
 
@@ -141,13 +134,7 @@ def load_lesson_file(path: Path, content: Content) -> None:
     lesson = _validate(Lesson, document, (), path, content)
     if lesson is None:
         return
-    if lesson.id in content.lessons:
-        other = content.lessons[lesson.id]
-        content.problems.append(
-            Problem(path, document.line_of(("id",)), f"lesson id {lesson.id!r} is also used at {_display(other.path)}:{other.line('id')}")
-        )
-        return
-    content.lessons[lesson.id] = Loaded(lesson, path, document)
+    _add_once(content.lessons, "lesson", lesson.id, Loaded(lesson, path, document), content.problems)
 
 
 def load_question_file(path: Path, content: Content) -> None:
@@ -161,14 +148,8 @@ def load_question_file(path: Path, content: Content) -> None:
         question = _validate(Question, document, (index,), path, content, data=item)
         if question is None:
             continue
-        if question.id in content.questions:
-            other = content.questions[question.id]
-            content.problems.append(
-                Problem(path, document.line_of((index, "id")),
-                        f"question id {question.id!r} is also used at {_display(other.path)}:{other.line('id')}")
-            )
-            continue
-        content.questions[question.id] = Loaded(question, path, document, (index,))
+        _add_once(content.questions, "question", question.id, Loaded(question, path, document, (index,)),
+                  content.problems)
 
 
 def load_lab_file(path: Path, content: Content) -> None:
@@ -196,6 +177,17 @@ def load_lab_file(path: Path, content: Content) -> None:
         content.problems.append(Problem(path, 1, f"lab name {name!r} is also used by {_display(other.path.parent)}"))
         return
     content.labs[name] = Loaded(lab, path, document)
+
+
+def _add_once(table: dict[str, Loaded[Any]], kind: str, item_id: str, entry: Loaded[Any],
+              problems: list[Problem]) -> None:
+    """Add `entry` under its id, or say where the id is already used (the first one stays)."""
+    other = table.get(item_id)
+    if other is None:
+        table[item_id] = entry
+        return
+    problems.append(entry.problem(f"{kind} id {item_id!r} is also used at {_display(other.path)}:{other.line('id')}",
+                                  "id"))
 
 
 def _read(path: Path, content: Content) -> Document | None:

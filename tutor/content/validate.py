@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from tutor.content.loader import Content, Problem, load_content
+from tutor.content.loader import Content, Problem
 from tutor.content.models import LANGS, PLACEHOLDER
 
 Check = Callable[[Content], Iterable[Problem]]
@@ -152,6 +152,3 @@ def validate(content: Content) -> list[Problem]:
         problems.extend(check(content))
     return problems
 
-
-def validate_roots(roots: list[Path]) -> list[Problem]:
-    return validate(load_content(roots))

@@ -40,11 +40,14 @@ _BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
 _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
+    # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
+    rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
     r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
-    r"\sthen\s(?!(?:an?\s|the\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast)\b)|"
+    r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
+    r"send|recv|receive|isend|irecv|gather)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -155,9 +158,17 @@ _SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
 _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECASE)
 
 
+# "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
+# sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
+# consequence in one statement and is left as punctuation.
+_SEQUENCE_ARROW = re.compile(r"(?<=[\w)])(?:→|->|⟶)(?=[\w(])")
+
+
 def expand_shorthand(text: str) -> str:
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
+    if "→" in text or "->" in text or "⟶" in text:
+        text = _SEQUENCE_ARROW.sub(" then ", text)
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:
@@ -181,6 +192,19 @@ _ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABB
 _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
 
 
+# A rank named any way is one spelling, in answers and phrases alike: "0号", "r0", "rank0" and
+# "rank 0" (and "1-3号", "r1-3") all read "rank 0" / "rank 1 3", so a phrase written "只发给0号"
+# reads "只发给rank0". Run after punctuation became spaces.
+_RANK_NUMBER = re.compile(r"(?<![a-z0-9])(\d+(?: \d+)?) ?号|(?<![a-z0-9])(?:r|rank)(?= ?\d)(?! ?\d+ ?(?:号|个))", re.ASCII)
+
+
+def _rank_spelling(match: re.Match) -> str:
+    return f"rank {match.group(1)} " if match.group(1) is not None else "rank "
+
+
+_RANK_TWICE = re.compile(r"\brank (?=rank\b)")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
@@ -188,6 +212,8 @@ def fold(text: str) -> str:
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
     text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    if "号" in text or "r" in text:
+        text = _RANK_TWICE.sub("", _SPACES.sub(" ", _RANK_NUMBER.sub(_rank_spelling, text)).strip())
     return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
 
 
@@ -297,7 +323,7 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     almost no structure words — when they are the whole answer, unpunctuated (`alone`); inside a
     punctuated answer only a long run counts, since terse experts write clauses like
     "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
-    if "?" in raw or "？" in raw:
+    if "?" in raw or "？" in raw or _definition(raw):
         return False
     if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
         return True
@@ -309,6 +335,29 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     if alone:
         return share < BARE_FUNCTION_SHARE
     return share == 0 and len(words) >= 10
+
+
+# "Ring AR = reduce-scatter + all-gather": a short subject, a relation sign and a short right side is a
+# statement written as a formula, not a run of terms. Both sides short, so a list with an "=" in it
+# ("TP DP PP CP = NVLink IB overlap bucket backward", "checkpoint = async sharded Young MTBF restart
+# spare nodes") is still a list.
+_RELATION = re.compile(r"\s?(?:=|≈|~=|->|→|⇒)\s?")
+DEFINITION_LEFT_WORDS = 3
+DEFINITION_RIGHT_WORDS = 6
+
+
+def _definition(raw: str) -> bool:
+    """Some fragment of the clause is `subject = short right side`."""
+    if not _RELATION.search(raw):
+        return False
+    for piece in _FRAGMENT.split(raw):
+        sides = _RELATION.split(piece)
+        if len(sides) != 2:
+            continue
+        left, right = (len(fold(side).split()) for side in sides)
+        if 0 < left <= DEFINITION_LEFT_WORDS and 0 < right <= DEFINITION_RIGHT_WORDS:
+            return True
+    return False
 
 
 _ALTERNATIVE = re.compile(r"^\s*(?:what|which|how|when|where|who|why|is|are|does|do)\b|\bor\b|还是", re.IGNORECASE)
@@ -348,12 +397,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts)
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined, labelled = [], [], [], []
+    raws, asked, joined, labelled, specs = [], [], [], [], []
     start = 0
     carried = ""
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
+        spec = bool(carried) and _spec_line(raw[len(carried):])
         carried = ""
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
@@ -362,6 +412,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
+            specs.append(spec)
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
@@ -373,7 +424,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
     previous_prescribes = False
-    for raw, ends_asking, after_conjunction, label_words in zip(raws, asked, [False, *joined[:-1]], labelled):
+    for raw, ends_asking, after_conjunction, label_words, spec in zip(raws, asked, [False, *joined[:-1]], labelled, specs):
         fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -404,7 +455,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         previous_prescribes = prescribes or bool(_IMPERATIVE.match(fragments[0].text))
         # A label is the subject of what follows it ("Launch-bound compute: many tiny ops, .item() sync per
         # micro-batch"); whether the statement is a run of terms is judged on its own words.
-        bare = lists and _bare(words[label_words:], raw, listed, alone,
+        listed -= _framed_enumerations(outside)
+        bare = lists and not spec and _bare(words[label_words:], raw, listed, alone,
                                [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
         clauses.append(Clause(fragments, bare=bare, copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes))
@@ -413,6 +465,37 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# "Forward (activations, weights): E4M3 — 3 mantissa bits, max 448": a label, its value, then a dash
+# and the value's details. The value after the label is the statement ("Forward: E4M3"); the details
+# are not items of a list. The value is short (at most three words) and the dash comes right after it.
+_SPEC_HEAD = re.compile(r"^\s*([^,，、—–;；]+?)\s*(?:—|–|\s-\s|\s--\s)")
+SPEC_VALUE_WORDS = 3
+
+
+def _spec_line(statement: str) -> bool:
+    head = _SPEC_HEAD.match(statement)
+    return bool(head) and 0 < len(_words(fold(head.group(1)))) <= SPEC_VALUE_WORDS
+
+
+_NOT_ENUMERATION = re.compile(r"[,，—–]|\s-\s|\s--\s")
+FRAMED_WORDS = 3
+
+
+def _framed_enumerations(outside: str) -> int:
+    """How many list pieces fewer a clause has for the list rule, because its Chinese 、-enumerations
+    sit inside a statement: "按dataloader、exposed comm、compute、straggler四类拆时间" is one piece
+    that enumerates (its last item runs on into "四类拆时间", three or more words), while
+    "代码、数据、节点、驱动" stays four items of a list."""
+    if "、" not in outside:
+        return 0
+    fewer = 0
+    for piece in _NOT_ENUMERATION.split(outside):
+        items = [item for item in piece.split("、") if item.strip()]
+        if len(items) >= 2 and max(len(_words(fold(items[0]))), len(_words(fold(items[-1])))) >= FRAMED_WORDS:
+            fewer += len(items) - 1
+    return fewer
 
 
 # The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.

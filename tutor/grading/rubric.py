@@ -53,9 +53,13 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     score = credit(share, correct, topical and honest)
     if 0 < share < 1 and not topical and not correct:
         score = min(score, WRONG_CAP)  # mostly about something else: off-topic text scores at most 0.2
-    messages = [Message(f"Key points stated: {share:.0%} (right from {step.pass_score:.0%}"
-                        f"{', with every required point' if required else ''}, and nothing contradicted).",
-                        f"要点得分 {share:.0%}（达到 {step.pass_score:.0%}"
+    # The share of weight is not the score (the score rises faster: `credit`), so it is shown as the
+    # points stated, never called a score: "◐ 部分正确（41%）" over "要点得分 22%" read as two scores.
+    stated = f"{len(covered)} of {len(step.points)}", f"{len(covered)}/{len(step.points)}"
+    messages = [Message(f"Key points stated: {stated[0]} ({share:.0%} of the rubric's weight; right from "
+                        f"{step.pass_score:.0%}{', with every required point' if required else ''}, "
+                        "and nothing contradicted).",
+                        f"讲到的要点：{stated[1]}（占权重 {share:.0%}；达到 {step.pass_score:.0%}"
                         f"{'且必答要点都讲到' if required else ''}、没有说反才算对）。")]
     messages += reading_notes(reading)
     messages += _point_lines(step, judged)
@@ -66,7 +70,7 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
         self_score = SELF_SCORES[self_assessment]
         messages.insert(0, Message(f"Self-assessed: {self_assessment} (rubric score {score:.0%}).",
                                    f"自评：{ {'yes': '答对了', 'partly': '部分对', 'no': '没答对'}[self_assessment]}"
-                                   f"（要点得分 {score:.0%}）。"))
+                                   f"（按要点评分 {score:.0%}）。"))
         return Verdict(self_score == 1.0, self_score, covered, expected, join(messages), self_assessed=True,
                        details=details)
     if not text:

@@ -56,3 +56,17 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{sign}{hours}:{minutes:02d}:{secs:02d}" if hours else f"{sign}{minutes}:{secs:02d}"
+
+
+def stamp_text(stamp: str | None) -> str:
+    """A stored ISO timestamp as a learner reads it: "2026-12-01 08:09 UTC", not
+    "2026-12-01T08:09:47+00:00"; text that is not a timestamp comes back as it is."""
+    if not stamp:
+        return "–"
+    try:
+        moment = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp)
+    if moment.tzinfo is None:
+        return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

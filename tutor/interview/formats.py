@@ -16,6 +16,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 
+from tutor.text import T
+
 FOLLOW_UP_S = 180.0
 RAPID_FIRE_QUESTIONS = 10
 RAPID_FIRE_S = 90.0
@@ -45,9 +47,9 @@ class Stage:
 @dataclass(frozen=True)
 class Format:
     id: str
-    name: tuple[str, str]
-    """(en, zh) as lists show it."""
-    blurb: tuple[str, str]
+    name: T
+    """As lists show it."""
+    blurb: T
     total_s: float
     """Time for the format's own stages (follow-ups come on top)."""
     max_followups: int
@@ -75,7 +77,7 @@ class Format:
                 for index, step in enumerate(question.steps)]
 
     def label(self, lang: str) -> str:
-        return self.name[1] if lang == "zh" else self.name[0]
+        return self.name.get(lang)
 
 
 def _fresh_seed(question, rng: random.Random) -> int:
@@ -95,34 +97,34 @@ def _rapid_fire(pool: list, rng: random.Random, asked: Mapping[str, int]) -> lis
 
 
 FORMATS: dict[str, Format] = {
-    "pitch": Format("pitch", ("30-second pitch", "30 秒陈述"),
-                    ("the recipe in half a minute (about 75 words spoken), checked for its key points",
-                     "半分钟讲完配方（说出来约 150 字），按要点打分"),
+    "pitch": Format("pitch", T("30-second pitch", "30 秒陈述"),
+                    T("the recipe in half a minute (about 75 words spoken), checked for its key points",
+                      "半分钟讲完配方（说出来约 150 字），按要点打分"),
                     30.0, 1, lambda library: library.for_format("pitch"),
                     "add a scenario with `format: pitch` to interview/*.yaml", spoken_s=30.0),
-    "design": Format("design", ("System design", "系统设计"),
-                     ("trillion-parameter, MoE, 128K context, 70B fine-tune, RL: clarify, memory, layout, time, "
-                      "operations", "万亿参数、MoE、128K 长上下文、70B 微调、RL：澄清、显存、配置、时间、运维"),
+    "design": Format("design", T("System design", "系统设计"),
+                     T("trillion-parameter, MoE, 128K context, 70B fine-tune, RL: clarify, memory, layout, time, "
+                       "operations", "万亿参数、MoE、128K 长上下文、70B 微调、RL：澄清、显存、配置、时间、运维"),
                      45 * 60.0, 3, lambda library: library.for_format("design"),
                      "reference a multi-step bank question with `format: design`"),
-    "led": Format("led", ("Candidate-led design", "候选人主导的设计"),
-                  ("a blank page: you set the structure, the order is scored too", "白纸一张：结构由你定，顺序也算分"),
+    "led": Format("led", T("Candidate-led design", "候选人主导的设计"),
+                  T("a blank page: you set the structure, the order is scored too", "白纸一张：结构由你定，顺序也算分"),
                   45 * 60.0, 3, lambda library: library.for_format("led"),
                   "add a scenario with `format: led` (one open step, its `structure`) to interview/*.yaml"),
-    "debug": Format("debug", ("Low-utilization debug", "利用率低排查"),
-                    ("measurements and a trace: quantify, classify, next step", "看测量和 trace：量化、归类、下一步"),
+    "debug": Format("debug", T("Low-utilization debug", "利用率低排查"),
+                    T("measurements and a trace: quantify, classify, next step", "看测量和 trace：量化、归类、下一步"),
                     15 * 60.0, 2, lambda library: library.for_format("debug"),
                     "add a scenario with `format: debug` to interview/*.yaml"),
-    "hang": Format("hang", ("Step-N hang", "第 N 步 hang"),
-                   ("eight ranks' stack dumps: which rank, why, the fix", "8 个 rank 的调用栈：哪个 rank、为什么、怎么修"),
+    "hang": Format("hang", T("Step-N hang", "第 N 步 hang"),
+                   T("eight ranks' stack dumps: which rank, why, the fix", "8 个 rank 的调用栈：哪个 rank、为什么、怎么修"),
                    15 * 60.0, 2, lambda library: library.for_format("hang"),
                    "add a scenario with `format: hang` to interview/*.yaml"),
-    "behavioural": Format("behavioural", ("Behavioural: a hang you debugged", "行为面：讲一次你排查 hang 的经历"),
-                          ("situation, what you did, the result, what changed", "背景、你做了什么、结果、之后改了什么"),
+    "behavioural": Format("behavioural", T("Behavioural: a hang you debugged", "行为面：讲一次你排查 hang 的经历"),
+                          T("situation, what you did, the result, what changed", "背景、你做了什么、结果、之后改了什么"),
                           10 * 60.0, 2, lambda library: library.for_format("behavioural"),
                           "add a scenario with `format: behavioural` to interview/*.yaml"),
-    "rapid": Format("rapid", ("Rapid fire", "快问快答"),
-                    ("ten numeric questions, 90 s each, new numbers", "十道计算题，每题 90 秒，每次换数"),
+    "rapid": Format("rapid", T("Rapid fire", "快问快答"),
+                    T("ten numeric questions, 90 s each, new numbers", "十道计算题，每题 90 秒，每次换数"),
                     RAPID_FIRE_QUESTIONS * RAPID_FIRE_S, 0, lambda library: library.rapid_fire_pool(),
                     "the bank needs a parametric question with one numeric step"),
 }

@@ -7,18 +7,19 @@ terminal.
 
 from __future__ import annotations
 
+from tutor.text import T
+
 # The one wording of a verdict's heading: the app's strings (tutor.ui.strings) and the lab
 # diagnosis feedback (review_tasks.lab_feedback_markdown) take theirs from here.
-VERDICT = {"right": ("✓ Right", "✓ 正确"), "wrong": ("✗ Not right", "✗ 不对"),
-           "partly": ("◐ Partly right ({score})", "◐ 部分正确（{score}）"),
-           "step": ("Step {index} of {total}", "第 {index}/{total} 步"), "rank": ("rank {rank}", "rank {rank}"),
-           "log": ("last log lines", "最后几行日志"), "options": ("Options", "选项"),
-           "unit": ("answer in {unit}", "单位：{unit}"), "expected": ("Expected:", "答案：")}
+VERDICT: dict[str, T] = {"right": T("✓ Right", "✓ 正确"), "wrong": T("✗ Not right", "✗ 不对"),
+           "partly": T("◐ Partly right ({score})", "◐ 部分正确（{score}）"),
+           "step": T("Step {index} of {total}", "第 {index}/{total} 步"), "rank": T("rank {rank}", "rank {rank}"),
+           "log": T("last log lines", "最后几行日志"), "options": T("Options", "选项"),
+           "unit": T("answer in {unit}", "单位：{unit}"), "expected": T("Expected:", "答案：")}
 
 
 def _say(key: str, lang: str, **values: object) -> str:
-    en, zh = VERDICT[key]
-    return (zh if lang == "zh" else en).format(**values)
+    return VERDICT[key].format(lang, **values)
 
 
 def exhibit_markdown(question, variant, lang: str) -> str:

@@ -16,73 +16,72 @@ from __future__ import annotations
 
 from tutor.interview.clock import clock_text
 from tutor.interview.present import feedback_markdown
+from tutor.text import T
 
 NUMBER_KINDS = ("numeric", "config", "formula")
 
-LABELS: dict[str, tuple[str, str]] = {
-    "title": ("Mock interview — {format} ({mode})", "模拟面试——{format}（{mode}）"),
-    "strict": ("strict", "严格模式"),
-    "practice": ("practice", "练习模式"),
-    "finished": ("finished", "已完成"),
-    "abandoned": ("abandoned — the answered stages are kept", "已放弃——已答的部分保留"),
-    "summary": ("{when} · {used} used of {budget} · score {score} · {status}",
+LABELS: dict[str, T] = {
+    "title": T("Mock interview — {format} ({mode})", "模拟面试——{format}（{mode}）"),
+    "strict": T("strict", "严格模式"),
+    "practice": T("practice", "练习模式"),
+    "finished": T("finished", "已完成"),
+    "abandoned": T("abandoned — the answered stages are kept", "已放弃——已答的部分保留"),
+    "summary": T("{when} · {used} used of {budget} · score {score} · {status}",
                 "{when} · 用时 {used}（共 {budget}）· 得分 {score} · {status}"),
-    "stages": ("Stages", "各阶段"),
-    "table": ("| # | stage | score | time |", "| # | 阶段 | 得分 | 用时 |"),
-    "followup": ("follow-up", "追问"),
-    "not_reached": ("not reached", "没答到"),
-    "timed_out": ("time up", "超时收卷"),
-    "rubric": ("Rubric", "评分要点"),
-    "clarifying": ("Clarifying questions asked: {asked} of {total}", "问到的澄清问题：{asked}/{total}"),
-    "numbers": ("Numbers right: {right} of {total}", "数字算对：{right}/{total}"),
-    "points": ("Key points covered: {covered} of {total}", "讲到的要点：{covered}/{total}"),
-    "missed": (" — missed: ", "——漏了："),
-    "time": ("Time used: {used} of {budget}", "用时：{used}（共 {budget}）"),
-    "over": ("over time: {stages}", "超时的阶段：{stages}"),
-    "followups": ("Follow-ups: {asked} asked, {right} right", "追问：问了 {asked} 个，答对 {right} 个"),
-    "review": ("What to review next", "接下来复习"),
-    "nothing": ("Nothing: every stage was right.", "没有：每一步都答对了。"),
-    "review_cards": ("These questions are in your review queue (`tutor review`).",
+    "stages": T("Stages", "各阶段"),
+    "table": T("| # | stage | score | time |", "| # | 阶段 | 得分 | 用时 |"),
+    "followup": T("follow-up", "追问"),
+    "not_reached": T("not reached", "没答到"),
+    "timed_out": T("time up", "超时收卷"),
+    "rubric": T("Rubric", "评分要点"),
+    "clarifying": T("Clarifying questions asked: {asked} of {total}", "问到的澄清问题：{asked}/{total}"),
+    "numbers": T("Numbers right: {right} of {total}", "数字算对：{right}/{total}"),
+    "points": T("Key points covered: {covered} of {total}", "讲到的要点：{covered}/{total}"),
+    "missed": T(" — missed: ", "——漏了："),
+    "time": T("Time used: {used} of {budget}", "用时：{used}（共 {budget}）"),
+    "over": T("over time: {stages}", "超时的阶段：{stages}"),
+    "followups": T("Follow-ups: {asked} asked, {right} right", "追问：问了 {asked} 个，答对 {right} 个"),
+    "review": T("What to review next", "接下来复习"),
+    "nothing": T("Nothing: every stage was right.", "没有：每一步都答对了。"),
+    "review_cards": T("These questions are in your review queue (`tutor review`).",
                      "这些题已加入复习队列（`tutor review`）。"),
-    "answers": ("Answers and feedback", "作答与反馈"),
-    "your_answer": ("Your answer:", "你的回答："),
-    "empty": ("(no answer)", "（未作答）"),
-    "verdict": ("Verdict: **{level}** · communication and structure {communication}",
+    "answers": T("Answers and feedback", "作答与反馈"),
+    "your_answer": T("Your answer:", "你的回答："),
+    "empty": T("(no answer)", "（未作答）"),
+    "verdict": T("Verdict: **{level}** · communication and structure {communication}",
                 "结论：**{level}** · 表达与结构 {communication}"),
-    "strong-hire": ("strong hire", "强烈推荐录用"),
-    "hire": ("hire", "录用"),
-    "lean-no": ("lean no", "倾向不录用"),
-    "no": ("no", "不录用"),
-    "spoken": ("Spoken: {seconds} s of speech for a {cap} s answer; graded up to where {cap} s ends",
+    "strong-hire": T("strong hire", "强烈推荐录用"),
+    "hire": T("hire", "录用"),
+    "lean-no": T("lean no", "倾向不录用"),
+    "no": T("no", "不录用"),
+    "spoken": T("Spoken: {seconds} s of speech for a {cap} s answer; graded up to where {cap} s ends",
                "说出来约 {seconds} 秒，限时 {cap} 秒；只按前 {cap} 秒的内容打分"),
-    "structure": ("Structure: {score} in the expected order", "结构：{score} 按预期顺序"),
-    "out_of_order": (" — out of turn: ", "——顺序不对："),
-    "not_taken": (" — not taken: ", "——没讲："),
+    "structure": T("Structure: {score} in the expected order", "结构：{score} 按预期顺序"),
+    "out_of_order": T(" — out of turn: ", "——顺序不对："),
+    "not_taken": T(" — not taken: ", "——没讲："),
 }
 
 # Verdict thresholds (see the module docstring): (level, minimum score, minimum communication).
 LEVELS = (("strong-hire", 0.85, 0.8), ("hire", 0.7, 0.6), ("lean-no", 0.5, 0.0), ("no", 0.0, 0.0))
-REASONS: dict[str, tuple[str, str]] = {
-    "clarified": ("asked the clarifying questions before computing", "先问清楚再计算"),
-    "no-clarify": ("skipped clarifying questions: {missed}", "没问清楚就开算，漏了：{missed}"),
-    "numbers": ("numbers right: {right} of {total}", "数字算对 {right}/{total}"),
-    "points": ("key points covered: {covered} of {total}", "要点讲到 {covered}/{total}"),
-    "contradicted": ("said something backwards: {what}", "有说反的地方：{what}"),
-    "over-time": ("over time on {count} stage(s)", "{count} 个阶段超时"),
-    "bare": ("answered with lists of terms instead of statements", "用一串名词代替了完整的表述"),
-    "structure": ("set a clear structure ({score} in order)", "结构清楚（{score} 按顺序）"),
-    "structure-off": ("structure out of order or incomplete ({score} in order)", "结构顺序乱或不完整（{score} 按顺序）"),
-    "spoken-cut": ("the pitch ran {seconds} s of speech; what came after {cap} s was not heard",
+REASONS: dict[str, T] = {
+    "clarified": T("asked the clarifying questions before computing", "先问清楚再计算"),
+    "no-clarify": T("skipped clarifying questions: {missed}", "没问清楚就开算，漏了：{missed}"),
+    "numbers": T("numbers right: {right} of {total}", "数字算对 {right}/{total}"),
+    "points": T("key points covered: {covered} of {total}", "要点讲到 {covered}/{total}"),
+    "contradicted": T("said something backwards: {what}", "有说反的地方：{what}"),
+    "over-time": T("over time on {count} stage(s)", "{count} 个阶段超时"),
+    "bare": T("answered with lists of terms instead of statements", "用一串名词代替了完整的表述"),
+    "structure": T("set a clear structure ({score} in order)", "结构清楚（{score} 按顺序）"),
+    "structure-off": T("structure out of order or incomplete ({score} in order)", "结构顺序乱或不完整（{score} 按顺序）"),
+    "spoken-cut": T("the pitch ran {seconds} s of speech; what came after {cap} s was not heard",
                    "陈述说出来要 {seconds} 秒；{cap} 秒之后的内容面试官听不到"),
-    "followups": ("follow-ups right: {right} of {asked}", "追问答对 {right}/{asked}"),
-    "abandoned": ("the interview was not finished", "面试没有做完"),
+    "followups": T("follow-ups right: {right} of {asked}", "追问答对 {right}/{asked}"),
+    "abandoned": T("the interview was not finished", "面试没有做完"),
 }
 
 
 def label(key: str, lang: str, **values: object) -> str:
-    en, zh = LABELS[key]
-    text = zh if lang == "zh" else en
-    return text.format(**values) if values else text
+    return LABELS[key].format(lang, **values)
 
 
 def build_report(session, status: str, ended_at: str) -> dict:
@@ -200,7 +199,7 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
             add("spoken-cut", seconds=round(entry["spoken"]["seconds"]), cap=round(entry["spoken"]["cap_s"]))
     if rubric["followups"]["asked"]:
         add("followups", **rubric["followups"])
-    return {"level": level, "label": {"en": LABELS[level][0], "zh": LABELS[level][1]},
+    return {"level": level, "label": LABELS[level].to_json(),
             "communication": talk, "reasons": reasons}
 
 

@@ -87,13 +87,16 @@ class ReviewQueue:
 
 
 def record_diagnosis(store: Store, lab_name: str, correct: bool, *, hints_used: int = 0,
-                     elapsed_s: float | None = None, now: Callable[[], datetime] | None = None) -> datetime:
-    """Schedule a graded lab diagnosis for review (the lab runner calls this after `tutor lab diagnose`).
+                     elapsed_s: float | None = None, now: Callable[[], datetime] | None = None,
+                     queue: ReviewQueue | None = None) -> datetime:
+    """Rate the lab's review card from a graded diagnosis (`tutor.actions.labs` calls this, on the
+    front end's `queue` when it has one, after recording the diagnosis).
 
     Returns when the card is due next. The diagnosis comes back in `tutor review` and the app's
     review flow with the lab's brief and its diagnosis questions.
     """
-    queue = ReviewQueue(store, now=now) if now is not None else ReviewQueue(store)
+    if queue is None:
+        queue = ReviewQueue(store, now=now) if now is not None else ReviewQueue(store)
     return queue.record(lab_item(lab_name), Outcome(correct, hints_used, elapsed_s, PAR_SECONDS["diagnosis"]))
 
 

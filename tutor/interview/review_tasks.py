@@ -82,7 +82,7 @@ def lab_feedback_markdown(graded: dict, lang: str) -> str:
     """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
     from tutor.interview.present import VERDICT
 
-    heading = VERDICT["right" if graded["correct"] else "wrong"][lang == "zh"]
+    heading = VERDICT["right" if graded["correct"] else "wrong"].get(lang)
     lines = [f"### {heading} ({graded['score']:.0%})", ""]
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")

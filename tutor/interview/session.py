@@ -1,8 +1,9 @@
-"""A mock interview as it runs: timed stages, grading, follow-ups, and a record that survives a quit.
+"""A mock interview as it runs: timed stages, grading, follow-ups; its record is `tutor.actions.mock`'s.
 
-Durability (issue 10: "never lost"): the session row is written when it starts, with its plan
-(the stages and their seeds) in `state_json`; each stage is written in its own transaction as it
-ends (the stage row and, when a follow-up was added, the new plan). A session left `running` —
+Durability (issue 10: "never lost"), kept by `tutor.actions.mock` through `tutor.store.mocks`:
+the session row is written when it starts, with its plan (the stages and their seeds) in
+`state_json`; each stage is written in its own transaction as it ends (the stage row and, when
+a follow-up was added, the new plan). A session left `running` —
 the app quit, the terminal closed, the process killed — is offered for resuming at the next
 start, or recorded as abandoned; either way what was answered is kept. A stage that was on
 screen but not answered starts again from the full time when resumed.
@@ -12,13 +13,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Self
 
 from tutor.grading.normalize import LONG_LIMIT
 from tutor.interview.clock import Clock, SystemClock, stamp
 from tutor.interview.formats import FOLLOW_UP_S, FORMATS, Stage
-from tutor.interview.history import asked_counts
-from tutor.store import mocks
-from tutor.store.db import Store
 
 MODES = ("strict", "practice")
 VAGUE_BELOW = 0.75
@@ -63,50 +62,52 @@ class StageResult:
 
 
 class MockSession:
-    """One interview: `start` or `resume`, then `current` / `begin` / `submit` until `done`."""
+    """One interview as a state machine: the plan, the clock, grading and follow-ups, and nothing
+    else. It reads and writes no store: `tutor.actions.mock` starts it (`plan`), rebuilds it from
+    its rows (`restore`), and writes each of its steps down (`tutor.store.mocks`)."""
 
-    def __init__(self, store: Store, library, session_id: int, format_id: str, mode: str, seed: int,
+    def __init__(self, library, session_id: int | None, format_id: str, mode: str, seed: int,
                  stages: list[Stage], results: list[StageResult], clock: Clock, started_at: str, fuzz: bool = True):
-        self.store, self.library, self.clock = store, library, clock
+        self.library, self.clock = library, clock
         self.id, self.format, self.mode, self.seed = session_id, FORMATS[format_id], mode, seed
         self.stages, self.results = stages, results
         self.started_at = started_at
         self.report: dict | None = None
+        self.status = "running"
         self.fuzz = fuzz
         """Whether review intervals are fuzzed (tests turn it off), for `tutor.actions.mock`."""
         self._stage_started: tuple[float, str] | None = None
         self._hints = 0
 
-    # -- starting, resuming, abandoning
+    # -- planning, restoring
 
     @classmethod
-    def start(cls, store: Store, library, format_id: str, mode: str = "strict", clock: Clock | None = None,
-              seed: int | None = None, fuzz: bool = True) -> MockSession:
+    def plan(cls, library, format_id: str, mode: str = "strict", clock: Clock | None = None,
+             seed: int | None = None, fuzz: bool = True, asked: dict[str, int] | None = None) -> Self:
+        """A new interview, not yet written down (its `id` is None): `asked` counts how often each
+        question was asked before, so that the plan picks others."""
         if format_id not in FORMATS:
             raise SessionError(f"unknown format {format_id!r}; formats: {', '.join(FORMATS)}")
         if mode not in MODES:
             raise SessionError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
         clock = clock or SystemClock()
         seed = random.SystemRandom().randint(1, 2**31 - 1) if seed is None else seed
-        stages = FORMATS[format_id].plan(library, random.Random(seed), asked_counts(store))
+        stages = FORMATS[format_id].plan(library, random.Random(seed), asked or {})
         if not stages:
             raise SessionError(f"nothing to ask in the {format_id} format: {FORMATS[format_id].needs}")
-        started = stamp(clock.now())
-        state = {"seed": seed, "stages": [stage.to_json() for stage in stages]}
-        session_id = mocks.start_mock(store, format_id, mode, started, state)
-        return cls(store, library, session_id, format_id, mode, seed, stages, [], clock, started, fuzz)
+        return cls(library, None, format_id, mode, seed, stages, [], clock, stamp(clock.now()), fuzz)
 
     @classmethod
-    def resume(cls, store: Store, library, session_id: int, clock: Clock | None = None,
-               fuzz: bool = True) -> MockSession:
-        row = mocks.mock_session(store, session_id)
+    def restore(cls, library, session_id: int, row: dict | None, stage_rows: list[dict], clock: Clock | None = None,
+                fuzz: bool = True) -> Self:
+        """An interrupted interview from its rows (`tutor.store.mocks.mock_session` and `mock_stages`)."""
         if row is None or row["status"] != "running":
             raise SessionError(f"no interrupted mock interview with id {session_id}")
         state = row["state"]
         stages = [Stage.from_json(item) for item in state["stages"]]
         by_key = {stage.key: stage for stage in stages}
         results = []
-        for stage_row in mocks.mock_stages(store, session_id):
+        for stage_row in stage_rows:
             detail = stage_row["detail"]
             stage = by_key.get(stage_row["stage"])
             if stage is None:
@@ -118,8 +119,12 @@ class MockSession:
         if missing:
             raise SessionError(f"mock interview {session_id} asks questions no longer installed: {', '.join(missing)}; "
                                "abandon it")
-        return cls(store, library, session_id, row["format"], row["mode"], int(state["seed"]), stages, results,
+        return cls(library, session_id, row["format"], row["mode"], int(state["seed"]), stages, results,
                    clock or SystemClock(), row["started_at"], fuzz)
+
+    def state(self) -> dict:
+        """The plan as it is written down (`state_json`): the seed and every stage, follow-ups included."""
+        return {"seed": self.seed, "stages": [stage.to_json() for stage in self.stages]}
 
     # -- the stage on screen
 
@@ -187,8 +192,9 @@ class MockSession:
     # -- answering
 
     def submit(self, answer: str, timed_out: bool = False, lang: str = "en") -> StageResult:
-        """Grade the answer to the current stage and write it down (one transaction). The attempt and
-        the review card it makes are `tutor.actions.mock.answer`'s, which front ends call instead."""
+        """Grade the answer to the current stage and move on (a follow-up may join the plan). Writing
+        it down is `tutor.actions.mock.answer`'s, which front ends call instead; after the last
+        stage the interview is over (`done`) and `finish` gives its report."""
         from tutor.grading import grade
 
         stage = self.current
@@ -222,37 +228,24 @@ class MockSession:
         followup = self._followup_for(result) if not stage.followup else None
         if followup is not None:
             self.stages.insert(len(self.results) + 1, followup)
-        mocks.record_mock_stage(self.store, self.id, stage.key, result.started_at, result.ended_at, result.score,
-                                answer, result.detail(), self._state() if followup is not None else None)
         self.results.append(result)
         self._stage_started = None
-        if self.done:
-            self.finish()
         return result
 
     def finish(self) -> dict:
-        """End the interview (stages not reached score 0), write the report, return it."""
-        from tutor.interview.report import build_report
-
-        ended = stamp(self.clock.now())
-        self.report = build_report(self, status="finished", ended_at=ended)
-        self._close("finished", ended, self.report)
-        return self.report
-
-    def _close(self, status: str, ended: str, report: dict) -> None:
-        mocks.close_mock(self.store, self.id, status, ended, report)
+        """End the interview (stages not reached score 0) and return its report."""
+        return self._close("finished")
 
     def abandon(self) -> dict:
-        """Record the interview as abandoned, keeping every answered stage and a partial report."""
+        """End the interview as abandoned: every answered stage kept, a partial report."""
+        return self._close("abandoned")
+
+    def _close(self, status: str) -> dict:
         from tutor.interview.report import build_report
 
-        ended = stamp(self.clock.now())
-        self.report = build_report(self, status="abandoned", ended_at=ended)
-        self._close("abandoned", ended, self.report)
+        self.status = status
+        self.report = build_report(self, status=status, ended_at=stamp(self.clock.now()))
         return self.report
-
-    def _state(self) -> dict:
-        return {"seed": self.seed, "stages": [stage.to_json() for stage in self.stages]}
 
     def _followup_for(self, result: StageResult) -> Stage | None:
         """A follow-up drawn among those on the stage's topics: after a wrong or vague answer one
@@ -275,11 +268,3 @@ class MockSession:
         seed = rng.randint(1, 2**31 - 1) if chosen.vary else 0
         return Stage(f"{result.stage.key}-followup", chosen.id, chosen.steps[0].id, seed, FOLLOW_UP_S, followup=True)
 
-
-def abandon(store: Store, library, session_id: int, clock: Clock | None = None) -> None:
-    """Record an interrupted interview as abandoned; its answered stages stay in the history."""
-    try:
-        MockSession.resume(store, library, session_id, clock).abandon()
-    except SessionError:
-        # Its questions are gone (content changed): keep the stages, close the session without a report.
-        mocks.close_mock(store, session_id, "abandoned", stamp((clock or SystemClock()).now()))

@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 
 LAUNCHER_PID_ENV = "TUTOR_LAB_LAUNCHER_PID"
 PARENT_PID_ENV = "TUTOR_LAB_PARENT_PID"
@@ -65,18 +66,28 @@ def main() -> None:
     if waiting:
         print(waiting, file=sys.stderr, flush=True)
     sys.argv = ["torchrun", *argv]
+    code = 0
     try:
         runpy.run_module("torch.distributed.run", run_name="__main__", alter_sys=True)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     except Exception as error:  # a rendezvous that timed out reads as one line, not a TCPStore traceback
         message = rendezvous_failure(error, argv)
         if message is None:
-            raise
-        print(message, file=sys.stderr, flush=True)
-        sys.exit(1)
+            traceback.print_exc()  # torchrun's failure report (ChildFailedError), as Python prints it
+        else:
+            print(message, file=sys.stderr, flush=True)
+        code = 1
     finally:
         # However torchrun ends (done, failed, SIGTERM), nothing the ranks started outlives it.
         sweep(os.environ.get(RUN_MARKER_ENV), os.getpid(), reap=True)
         _empty_own_cgroup()
+    # torchrun has stopped its ranks and its log tailing; the interpreter's teardown (torch
+    # imported, threads joined) took 4 s after its failure report on two loaded cores, while the
+    # tutor waited for this process to end, and can hang (see _end_if_orphaned). Leave at once.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

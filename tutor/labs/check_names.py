@@ -170,9 +170,21 @@ PARTS: dict[str, str] = {
     "rank {} uploading every {} steps": "rank {0} 每 {1} 步上传一次",
     "writer rank {}": "写入方 rank {0}",
     "table in page {} (rank {}, step {})": "第 {0} 页里的表格（rank {1}，第 {2} 步）",
+    # the perf fix check's labels and units (tutor/labs/trace_summary.CATEGORY_TIME, perfcheck.py)
+    "data wait": "等数据的时间",
+    "exposed communication": "暴露的通信时间",
+    "straggler time (slowest rank's extra compute)": "慢 rank 时间（最慢 rank 多出的计算）",
+    "straggler time (slowest rank's extra CPU time per step, timed rounds)": "慢 rank 时间（计时轮次里最慢 rank 每步多出的 CPU 时间）",
+    "launch overhead (gaps between and inside tiny ops)": "启动开销（小算子之间和内部的空隙）",
+    "ms per step": "ms/步",
+    "ms of the slowest rank's CPU time per step": "ms/步（最慢 rank 的 CPU 时间）",
+    "; work per rank: {} MFLOP, the busiest minus the least busy {} vs {} shipped (needs ≤ {})":
+        "；每个 rank 的计算量：{0} MFLOP，最忙与最闲之差 {1}，原始程序 {2}（至多 {3}）",
+    ", busy per rank {}": "，各 rank 忙碌时间 {0}",
 }
 
-# The core's own details (tutor/labs/checks.py judge and _compare); a checker's details are its own.
+# Details: the core's own (tutor/labs/checks.py judge and _compare), the shared helpers' every
+# checker reports (compare, replay, fixcheck, perfcheck, measure), and checkers' own, lab by lab.
 DETAILS: dict[str, str] = {
     "all {} ranks finished in {} s": "全部 {0} 个 rank 在 {1} 秒内跑完",
     "{} of {} steps": "完成 {0} 步，共需 {1} 步",
@@ -180,6 +192,76 @@ DETAILS: dict[str, str] = {
     "measured {}, engine {} = {} at {} (rank {}; relative tolerance {})":
         "实测 {0}，引擎 {1} = {2}（{3}；rank {4}，相对容差 {5}）",
     "measured {}, engine {} = {} at {}": "实测 {0}，引擎 {1} = {2}（{3}）",
+    # the shared comparison (tutor/labs/rank/context.compare), which most checkers report as it is
+    "shape {} instead of {}": "形状是 {0}，应为 {1}",
+    "max abs error {} (values up to {})": "最大绝对误差 {0}（数值最大到 {1}）",
+    "matches (max abs error {})": "一致（最大绝对误差 {0}）",
+    # the data-parallel replay and the fix checks (tutor/labs/rank/replay.py, fixcheck.py)
+    "no weights to compare": "没有可比较的权重",
+    "{} on rank {}: {}": "rank {1} 上的 {0}：{2}",
+    "{} steps on each of {} ranks": "{1} 个 rank 每个都跑了 {0} 步",
+    "steps per rank: {}": "每个 rank 的步数：{0}",
+    "expected {} steps on each rank; ran {}": "每个 rank 应跑 {0} 步；实际：{1}",
+    "no checkpoint at {}": "{0} 处没有 checkpoint",
+    "{}, {} bytes": "{0}，{1} 字节",
+    "model and optimizer state_dicts load": "模型和优化器的 state_dict 都能加载",
+    "no replay of step {} to compare with": "没有第 {0} 步的重放可供比较",
+    "step {} (expected {}); weights vs replay: {}": "第 {0} 步（应为第 {1} 步）；权重与重放相比：{2}",
+    "{} of {} momentum buffers": "{1} 个 momentum buffer 里有 {0} 个",
+    "saved {}, expected {}": "保存的是 {0}，应为 {1}",
+    "the device was given {}; the brief's device has {} KiB": "给设备的是 {0}；题目里的设备有 {1} KiB",
+    "the simulated device counted no activations: the model is not on it": "模拟设备没有记到任何激活：模型不在它上面",
+    "every step on the {} KiB device (peak {} KiB of activations)": "每一步都在 {0} KiB 的设备上跑完（激活峰值 {1} KiB）",
+    "tensors held after each step (KiB, without weights, gradients, optimizer state and the harness's batches): {}":
+        "每步之后仍持有的张量（KiB，不含权重、梯度、优化器状态和框架的 batch）：{0}",
+    "tensors held after each step (KiB, without weights, gradients, optimizer state and the harness's batches): "
+    "{}; {} KiB more every step: something keeps each step's tensors":
+        "每步之后仍持有的张量（KiB，不含权重、梯度、优化器状态和框架的 batch）：{0}；每步多 {1} KiB：有东西留住了每一步的张量",
+    # the perf labs' fix check (tutor/labs/rank/perfcheck.py) and its trace line (tutor/labs/measure.py)
+    "your result() has no {}": "你的 result() 里没有 {0}",
+    "{} differs from the shipped program's after {} steps: {}": "{0} 在 {1} 步之后与原始程序不同：{2}",
+    "{} equal the shipped program's after every round ({} steps; largest difference {}; rtol {}, atol {})":
+        "{0} 每一轮都与原始程序一致（{1} 步；最大差 {2}；rtol {3}，atol {4}）",
+    "one step of yours: {} MFLOP over all ranks, the shipped program's {} (counted by torch's FlopCounterMode; "
+    "needs ≥ {})": "你的一步：所有 rank 共 {0} MFLOP，原始程序 {1}（用 torch 的 FlopCounterMode 计数；至少要 {2}）",
+    "one step of yours: {} MFLOP over all ranks, the shipped program's {} (counted by torch's FlopCounterMode; "
+    "needs ≥ {}): the work the result depends on is done outside the step":
+        "你的一步：所有 rank 共 {0} MFLOP，原始程序 {1}（用 torch 的 FlopCounterMode 计数；至少要 {2}）："
+        "结果依赖的计算放到了 step 之外",
+    "your process used {} ms of CPU during the shipped program's {} ms of timed rounds (allowed {})":
+        "原始程序计时的 {1} ms 里，你的进程用了 {0} ms CPU（允许 {2}）",
+    "your process used {} ms of CPU during the shipped program's {} ms of timed rounds (allowed {}): work in a "
+    "background thread slows the baseline and is not timed":
+        "原始程序计时的 {1} ms 里，你的进程用了 {0} ms CPU（允许 {2}）：后台线程里的计算拖慢了基线，自己却不计时",
+    "{}: {} ms per step, shipped {} ms (needs ≤ {} of the shipped){}; the shipped program's trace, {}; yours, {}":
+        "{0}：每步 {1} ms，原始程序 {2} ms（至多为原始程序的 {3}）{4}；原始程序的 trace：{5}；你的：{6}",
+    "{} vs {} {} shipped: {}× (needs ≥ {}×; best of the interleaved rounds of {} steps and the result(); "
+    "round by round {})": "你的 {0}，原始程序 {1}（{2}）：{3}×（至少要 {4}×；取 {5} 步交替各轮连同 result() 的"
+                          "最好一轮；逐轮 {6}）",
+    "per profiled step: {} ms; before the first op {} ms{}; collectives not overlapped with compute {} ms{}; "
+    "gaps and tiny ops {} ms{}; slowest minus fastest rank's busy time {} ms{}; {} ops, {} host syncs per step{}":
+        "每个 profile 的 step：{0} ms；第一个算子之前 {1} ms{2}；没和计算重叠的集合通信 {3} ms{4}；"
+        "空隙和小算子 {5} ms{6}；最慢与最快 rank 忙碌时间之差 {7} ms{8}；每步 {9} 个算子、{10} 次 host 同步{11}",
+    # 01 tp-mlp
+    "{} got no gradient": "{0} 没有拿到梯度",
+    "every weight and bias slice matches": "每个权重和偏置的切片都一致",
+    "the block's parameters hold {} values on this rank; Megatron's layout at {} ranks holds {} (the one-process "
+    "block has {})": "本 rank 上块的参数共 {0} 个数值；Megatron 在 {1} 个 rank 时的布局应为 {2} 个（单进程的块有 {3} 个）",
+    "{} parameter values on this rank (1/{} of the split layers); tensors held in this rank's process besides the "
+    "checker's: {} B, parameters and gradients {} B":
+        "本 rank 上有 {0} 个参数值（切分层的 1/{1}）；除检查程序自己的以外，本 rank 进程持有的张量 {2} B，"
+        "其中参数和梯度 {3} B",
+    "{} parameter values on this rank (1/{} of the split layers); tensors held in this rank's process besides the "
+    "checker's: {} B, parameters and gradients {} B: something keeps more of the block than its slice":
+        "本 rank 上有 {0} 个参数值（切分层的 1/{1}）；除检查程序自己的以外，本 rank 进程持有的张量 {2} B，"
+        "其中参数和梯度 {3} B：有东西留住了比切片更多的块",
+    "forward {} all-reduce(s), backward {}; Megatron's layout needs 2 and 2 per layer (one per attention and one "
+    "per MLP, each way)": "前向 {0} 次 all-reduce，反向 {1} 次；Megatron 的布局每层前向、反向各需 2 次"
+                         "（attention 和 MLP 各一次）",
+    "forward {} all-reduce(s), backward {}; Megatron's layout needs 2 and 2 per layer (one per attention and one "
+    "per MLP, each way); also {}, which this layout does not need":
+        "前向 {0} 次 all-reduce，反向 {1} 次；Megatron 的布局每层前向、反向各需 2 次（attention 和 MLP 各一次）；"
+        "另外还有 {2}，这个布局用不着",
 }
 
 
@@ -191,10 +273,25 @@ def check_name(name: str, lang: str) -> str:
 
 
 def check_detail(detail: str, lang: str) -> str:
-    """The core's own details in `lang`; a checker's free-text detail stays as it is."""
+    """A check's detail in `lang`: the core's, the shared helpers' (compare, replay, fix checks,
+    perf checks) and the checkers' listed here; one not listed is shown as it is. A detail that is
+    a name and a listed detail ("fc1.weight: max abs error …") keeps the name."""
     if lang != "zh":
         return detail
-    return _translate(detail, DETAILS) or detail
+    failed_on = _FAILED_ON.fullmatch(detail)  # the core appends the rank a check failed on
+    if failed_on:
+        inner = check_detail(failed_on.group(1), lang)
+        if inner != failed_on.group(1):
+            return f"{inner}（rank {failed_on.group(2)}）"
+    found = _translate(detail, DETAILS)
+    if found is None:
+        head, colon, tail = detail.partition(": ")
+        inner = _translate(tail, DETAILS) if colon and head and " " not in head else None
+        found = f"{head}：{inner}" if inner is not None else None
+    return found or detail
+
+
+_FAILED_ON = re.compile(r"(.+) \(rank (\d+)\)", re.S)
 
 
 def _translate(text: str, table: dict[str, str]) -> str | None:
@@ -203,13 +300,17 @@ def _translate(text: str, table: dict[str, str]) -> str | None:
     for pattern, chinese in _TEMPLATES[id(table)]:
         found = pattern.fullmatch(text)
         if found:
-            return chinese.format(*(_translate(value, PARTS) or value for value in found.groups()))
+            # each value is itself looked up: a label or unit (PARTS), or a helper's detail
+            # quoted inside another ("weights vs replay: max abs error …")
+            return chinese.format(*(_translate(value, PARTS) or (_translate(value, DETAILS) if table is DETAILS
+                                                                 else None) or value
+                                    for value in found.groups()))
     return None
 
 
 def _compiled(table: dict[str, str]) -> list[tuple[re.Pattern, str]]:
     """The table's templates as patterns, longest first ("measured … (rank …)" before its shorter form)."""
-    return [(re.compile("(.+?)".join(re.escape(piece) for piece in english.split("{}")), re.S), chinese)
+    return [(re.compile("(.*?)".join(re.escape(piece) for piece in english.split("{}")), re.S), chinese)
             for english, chinese in sorted(table.items(), key=lambda item: -len(item[0])) if "{}" in english]
 
 

@@ -106,16 +106,18 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
         for entry in feedback:
             entry["model_answer"] = None
     points = [point for item in items for point in item.points]
+    # A perf diagnosis lifted only with a required part said (the category or the fix): its other
+    # points are easy to brush with a wrong cause ("rank 1 has a slower CPU core").
     main_said = not any(point.required for point in points) or any(
         point.required and point.text.get(lang) in entry["covered"] for item, entry in zip(items, feedback)
         for point in item.points)
-    about = on_topic([point for item in items for point in item.points], reading, reading) if 0 < share < 1 else True
+    about = on_topic(points, reading, reading) if 0 < share < 1 else True
     topical = 0 < share < 1 and honest and main_said and about
     # `score`: partial credit as for open answers (`rubric.credit`); `share`: the weight stated.
     score = credit(share, correct, topical)
     if (wrong_main or not about) and not correct:
         score = min(score, WRONG_CAP)  # a wrong category, or an answer mostly about something else
-    return {"correct": correct, "score": round(score, 3), "share": round(share, 4), "wrong_main": wrong_main,
+    return {"correct": correct, "score": round(score, 3), "share": round(share, 4), "gained": gained, "wrong_main": wrong_main, "about": about,
             "on_topic": topical, "honest": honest, "required_ok": required_ok, "contradicted": contradicted, "feedback": feedback, "notes": _notes(reading, lang)}
 
 

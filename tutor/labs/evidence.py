@@ -105,7 +105,7 @@ class RankState:
 
 def _public(entry: dict) -> dict:
     return {key: entry.get(key) for key in ("seq", "op", "shape", "dtype", "bytes", "group", "pg", "peer", "site",
-                                            "state", "dt")}
+                                            "via", "state", "dt")}
 
 
 def parse_failures(launcher_lines: list[str]) -> dict:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from tutor.content.models import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.hangview import main_thread
 from tutor.labs.hangview import own_process as hangview_own
 from tutor.labs.hangview import ranks_text, stacks
 
@@ -44,10 +45,16 @@ BOTH = (["both", "each other", "all ranks", "every rank"], ["都", "互相", "�
 CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 FRAMEWORK_FUNCS = {"main", "<module>", "forward", "backward", "train_step", "step", "finish"}
-# Frames of the shared training loop (tutor.labs.rank.training) on a stack, and the words that
-# name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end.
+# Functions of the shared training loop (tutor.labs.rank.training) a rank is in, and the words that
+# name where that rank is: "in backward" for the gradient all-reduce, "in finish" at the end. The
+# stacks kept for a run no longer hold the tutor's frames (hangview.learner_stack); the recorder
+# notes the tutor's functions a collective was made in (its `via`), and runs kept from before
+# still have them on their stacks.
 HELPER_FRAMES = {"Trainer.backward": "backward", "Trainer.finish": "finish", "check_run": "end of training",
                  "_wait_for_threads": "waits for a thread at exit"}
+# A main thread joining a thread with none of the program's frames under it: the program has
+# returned and its rank waits for a non-daemon thread at exit (the rank runner's, as the interpreter's).
+AT_EXIT_JOIN = re.compile(r"\bjoin\b[^\n]*threading\.py|threading\.py[^\n]*\bin join\b")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
@@ -55,7 +62,9 @@ AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still runnin
 EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
 # Library frames that name a place the program's own frames do not: a main thread waiting for its
 # DataLoader's next batch is in torch's dataloader.py, under the program's `next(...)` line.
-LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader")}
+# A rank in torch's autograd is in `loss.backward()` (DDP waits there for its gradient all-reduce).
+LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader"),
+                  "torch/autograd/": ("backward",)}
 
 
 @dataclass
@@ -108,7 +117,10 @@ def _facts(evidence: dict) -> Facts | None:
         op, site = (place or {}).get("op"), (place or {}).get("site")
         funcs = [frame.func for frame in stack.frames if frame.func not in FRAMEWORK_FUNCS]
         own = hangview_own(raw.get(stack.rank) or "")
-        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own]
+        via = " ".join((place or {}).get("via") or ())
+        funcs += [words for marker, words in HELPER_FRAMES.items() if marker in own or marker in via]
+        if own and not stack.frames and AT_EXIT_JOIN.search(main_thread(own)):
+            funcs.append(HELPER_FRAMES["_wait_for_threads"])
         funcs += [word for marker, words in LIBRARY_PLACES.items() if marker in own for word in words]
         group = by_place.setdefault((op, site), Group([], op, site, []))
         group.ranks.append(stack.rank)
@@ -162,7 +174,9 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+# "rank0/2/3", "r0/r2/r3": a slash list, as people type it
 _LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank.
 _SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
@@ -171,7 +185,8 @@ _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\
                   re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
                      re.IGNORECASE)
-_BOTH = re.compile(r"\bboth\b|\beach other\b|互相|两个|两边|都", re.IGNORECASE)
+_BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
+                   re.IGNORECASE)
 
 
 def named_ranks(text: str, world_size: int) -> set[int] | None:
@@ -184,7 +199,7 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
             found |= set(range(low, high + 1))
     rest = _RANGE.sub(" ", rest)
     for match in _LIST.finditer(rest):
-        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2))}
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2) or match.group(3))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
         found.add(int(match.group(1) or match.group(2) or match.group(3)))
@@ -216,6 +231,27 @@ def subject_ranks(text: str, world_size: int) -> set[int] | None:
             if head:
                 return head
     return named_ranks(text, world_size)
+
+
+# A rank named only to be cleared ("Rank 0 is not the problem", "0号没问题"): the clause names no
+# culprit, and clearing the culprit is the diagnosis said the other way round. Only a dismissal right
+# after the rank: "rank 0 is not in the all-reduce" places it, "rank 1 never arrives" accuses it.
+_CLEARED = re.compile(r"^\s*(?:(?:is|are|was|were|seems?|looks?)\s?(?:not|n['’]t)|(?:is|are|was|were)\s+never)\s+"
+                      r"(?:really\s+|actually\s+)?(?:the\s+|a\s+|an\s+|at\s+)?(?:problem|culprit|cause|issue|reason|"
+                      r"fault|to blame|involved|responsible|one)\b|"
+                      r"^\s*(?:is|are|was|were|seems?|looks?)\s+(?:fine|ok|okay|healthy|innocent|normal|not the problem)\b|"
+                      r"^\s*(?:是|也)?\s?(?:没问题|没有问题|没事|不是问题|不是原因|不是罪魁|不是元凶|无关|没关系|是正常的|正常)",
+                      re.IGNORECASE)
+
+
+def cleared_ranks(text: str) -> set[int]:
+    """The ranks a clause names only to clear them."""
+    cleared: set[int] = set()
+    for pattern in (_RANGE, _LIST, _SINGLE):
+        for match in pattern.finditer(text):
+            if _CLEARED.match(text[match.end():]):
+                cleared |= named_ranks(match.group(), 1 << 12) or set()
+    return cleared
 
 
 def _names_ranks(ranks: list[int], text: str, world_size: int, majority: bool) -> bool:
@@ -262,7 +298,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         names_rank = bool(_SINGLE.search(part) or _RANGE.search(part) or _OTHERS.search(part) or _BOTH.search(part))
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
         bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
-                        and not _has_place(units[-1]))
+                        and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         if units and (not names_rank or bare_subject):
             units[-1] += joiner + part
         else:
@@ -368,6 +404,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
     # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
     units = [] if whole.bare or whole.copied else clauses(text, ", ")
+    cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
+    units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
     culprit_placed = False
@@ -381,13 +419,15 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
                                                   culprit=not (index > 0 and not majority_groups(found)),
                                                   twins=_twins(group, found))
         wrong_culprit |= misplaced and not placed
+        denied = bool(cleared & set(group.ranks))  # "Rank 0 is not the problem": the culprit cleared
+        wrong_culprit |= denied
         total += 2.0
         gained += 2.0 if placed else 0.0
         if placed:
             culprit_placed = True
             covered.append(_group_text(group, failed=found.failed is not None)[lang])
         else:
-            missing.append(part_wrong("culprit-place" if named else "culprit", lang))
+            missing.append(part_wrong("denied" if denied else "culprit-place" if named else "culprit", lang))
         required_missing |= not placed
     for group in majority:
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
@@ -413,13 +453,13 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     if rest_items:
         rest = grade(rest_items, answer, lang, reveal=True)
         rest_total = sum(point.weight for item in rest_items for point in item.points)
-        gained += rest["share"] * rest_total
+        gained += rest["gained"]  # a contradicted why costs its weight here too, as in an open answer
         total += rest_total
         required_missing |= not rest["required_ok"]
         required_missing |= rest["contradicted"]  # a stated contradiction fails it (`diagnose.grade`)
         feedback += rest["feedback"]
         notes = rest["notes"]
-    share = gained / total if total else 0.0
+    share = max(0.0, gained / total) if total else 0.0
     correct = share >= PASS_SCORE and not required_missing
     if not correct:
         for entry in feedback:
@@ -428,7 +468,11 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
 
     # Partial credit as for open answers, when the culprit is placed (the required part) and
     # nothing in the rest is said the other way round.
-    topical = culprit_placed and not (rest_items and not rest["honest"])
+    # Also when the culprit is not named but nothing is wrong ("The ranks call the collectives in a
+    # different order"): an honest partial post-mortem. Not when a culprit is put elsewhere or cleared.
+    culprit_named = any(subject_ranks(unit, found.world_size) for unit in units)
+    topical = (not wrong_culprit and not (rest_items and not rest["honest"])
+               and (culprit_placed or bool(not culprit_named and rest_items and rest["about"] and rest["share"] > 0)))
     score = credit(share, correct, topical)
     if wrong_culprit and not correct:
         score = min(score, WRONG_CAP)  # a wrong post-mortem (`rubric.WRONG_CAP`)

@@ -21,10 +21,14 @@ from tutor.labs.events import event_file, read_all
 
 P2P = {"send", "recv", "isend", "irecv", "batch_isend_irecv"}
 # torch, the interpreter's machinery (multiprocessing and the queues a DataLoader waits on), and
-# the tutor's own plumbing; the labs' shared training
-# loop (tutor/labs/rank/training.py, replay.py, memory.py) stays: it is part of the program.
+# the tutor's own plumbing (TUTOR_FRAMES), so that the innermost frame shown is the learner's.
+TUTOR_FRAMES = re.compile(r"(^|/)tutor/labs/")
+"""The tutor's own code in a rank: the rank runner, the recorder, and the scenery the hang labs
+share (tutor/labs/rank/training.py's Trainer, replay.py's check, memory.py's simulated GPU).
+Never the learner's to edit, so never in a stack the learner reads (docs/labs.md, "Code the labs
+share"): `learner_stack` drops these frames from every stack kept for a run."""
 SKIPPED_FILES = re.compile(r"(^|/)(torch/|threading\.py|runpy|<frozen|importlib|multiprocessing/|selectors\.py|queue\.py|"
-                           r"tutor/labs/(?!rank/(training|replay|memory)\.py))")
+                           r"tutor/labs/)")
 PY_SPY_FRAME = re.compile(r"^\s+(?P<func>\S.*?) \((?P<file>[^()]+?):(?P<line>\d+)\)$")
 PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+)$')
 WINDOW = 5
@@ -87,13 +91,38 @@ class Timeline:
 # ---------------------------------------------------------------- stacks
 
 
+def learner_stack(stack: str | None) -> str | None:
+    """The stack without the tutor's frames (TUTOR_FRAMES): the learner's, torch's and Python's stay.
+
+    For py-spy's and faulthandler's dumps (one line a frame) and for a Python traceback (a frame's
+    `File` line and the source lines under it). Stacks of runs kept from before are read as they
+    are: `program_frames` skips the same frames.
+    """
+    if not stack:
+        return stack
+    kept: list[str] = []
+    dropping = False  # inside a dropped traceback frame: its source lines (indented deeper) go too
+    for line in stack.splitlines():
+        frame = PY_SPY_FRAME.match(line) or PY_FRAME.match(line.replace(", in ", " in ") if "File " in line else line)
+        if frame is not None:
+            dropping = bool(TUTOR_FRAMES.search(frame["file"].replace("\\", "/")))
+            if dropping:
+                continue
+        elif dropping and line.startswith("    ") and not line.lstrip().startswith("File "):
+            continue
+        else:
+            dropping = False
+        kept.append(line)
+    return "\n".join(kept) + ("\n" if stack.endswith("\n") else "")
+
+
 def program_frames(stack: str | None) -> list[Frame]:
     """The learner's frames of the main thread, innermost first, from py-spy, faulthandler or a traceback."""
     if not stack:
         return []
     frames, outer_first = [], False
     stack = own_process(stack)  # the rank's own process only; its children are child_stacks'
-    for line in _main_thread(stack).splitlines():
+    for line in main_thread(stack).splitlines():
         match = PY_SPY_FRAME.match(line)
         if match is None:
             match = PY_FRAME.match(line.replace(", in ", " in ") if "File " in line else line)
@@ -135,7 +164,7 @@ def child_stacks(stack: str | None) -> list[tuple[int, list[Frame]]]:
     return children
 
 
-def _main_thread(stack: str) -> str:
+def main_thread(stack: str) -> str:
     """The main thread's part of a multi-thread dump (the whole text when there is one thread)."""
     parts = re.split(r"\n(?=Thread |Current thread |\S.*Thread 0x)", stack)
     for part in parts:

@@ -1,18 +1,7 @@
-"""The learner's lab history in the store: each run, check and diagnosis, and what it unlocks."""
+"""What the learner's lab history unlocks: the solution after a passed check, the tutor's reading after
+a diagnosis. The history is written by `tutor.actions.labs` alone."""
 
 from __future__ import annotations
-
-ACTIONS = ("run", "run-solution", "check", "check-solution", "diagnose")
-
-
-def record(lab: str, action: str, outcome: str, *, passed: bool | None = None, evidence: dict | None = None) -> None:
-    from tutor.store import Store, record_lab_run
-
-    evidence = evidence or {}
-    with Store() as store:
-        record_lab_run(store, lab, action, outcome, passed=passed, world_size=evidence.get("world_size"),
-                       backend=evidence.get("backend"), elapsed_s=evidence.get("elapsed_s"), evidence=evidence or None)
-
 
 def has_passed(lab: str) -> bool:
     """Whether a check of the learner's own copy has passed: that unlocks the reference solution."""

@@ -32,6 +32,7 @@ from tutor.labs.container import Container, sweep_stale
 from tutor.labs.agent import PARENT_PID_ENV
 from tutor.labs.events import DUMP_REQUEST, FAILURE_RELEASE, EventTail, event_file
 from tutor.labs.evidence import RankState, classify, metrics, parse_failures, summary
+from tutor.labs.evidence_model import RunEvidence
 from tutor.labs.launch import require_torch
 from tutor.labs.measure import enrich
 from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent, RunSpec, new_run_dir
@@ -198,14 +199,15 @@ class LabRun:
             self._emit(Phase("stopping"))
             self._stop_all()
             self._poll_events()
-            self.evidence = enrich(self._build(hang=hang, quiet=quiet, over_time=over_time))
+            # Through the one JSON mapping of the typed model (tutor.labs.evidence_model): the shape is checked here.
+            built = enrich(self._build(hang=hang, quiet=quiet, over_time=over_time))
+            self.evidence = RunEvidence.from_json(built).to_json()
         except BaseException as error:  # never leave processes behind, whatever went wrong here
             self._stop_all()
-            self.evidence = {"lab": self.spec.lab, "outcome": "crash", "world_size": self.spec.world_size,
-                             "backend": self.spec.backend, "elapsed_s": round(time.monotonic() - self._t0, 3),
-                             "run_dir": str(self.run_dir), "program": str(self.spec.program),
-                             "summary": {"category": "crash", "message": f"runner error: {error!r}"},
-                             "ranks": [], "metrics": {}, "trace_files": [], "launcher": {}}
+            self.evidence = RunEvidence.runner_error(
+                self.spec.lab, error, world_size=self.spec.world_size, backend=self.spec.backend,
+                elapsed_s=round(time.monotonic() - self._t0, 3), run_dir=str(self.run_dir),
+                program=str(self.spec.program)).to_json()
         finally:
             self._close_logs()
             (self.run_dir / "evidence.json").write_text(json.dumps(self.evidence, indent=1, default=str))
@@ -268,7 +270,7 @@ class LabRun:
             if state.stack is None and state.dump:
                 path = Path(state.dump.get("files", {}).get("pystack", ""))
                 if path.is_file():
-                    state.stack, state.stack_source = path.read_text(), "python"
+                    state.stack, state.stack_source = stacks.learner_stack(path.read_text()), "python"
 
     def _collect_failure_evidence(self) -> None:
         """A rank raised: take every rank's stack while the failed one holds its exit (rank/boot.py).

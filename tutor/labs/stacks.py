@@ -4,7 +4,8 @@ py-spy reads a process from outside (ptrace), so it works whatever the rank is d
 shows where each thread is, including a main thread blocked in a C++ collective, and, with
 `--subprocesses`, where each of the rank's child processes is (its DataLoader workers). Without it
 (or without ptrace permission) the rank's own faulthandler, armed at boot, writes every
-thread's Python stack when it receives SIGUSR1. Both run for all ranks at once.
+thread's Python stack when it receives SIGUSR1. Both run for all ranks at once. Either way the
+tutor's own frames are dropped (`hangview.learner_stack`, docs/labs.md "Code the labs share").
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from tutor.labs.hangview import learner_stack
 
 PY_SPY_TIMEOUT_S = 8.0
 FAULTHANDLER_WAIT_S = 2.0
@@ -35,7 +38,7 @@ def collect(pids: dict[int, int], run_dir: Path) -> dict[int, tuple[str, str]]:
     if tool and pids:
         with ThreadPoolExecutor(max_workers=len(pids)) as pool:
             results = dict(zip(pids, pool.map(lambda pid: _py_spy_dump(tool, pid), pids.values())))
-        found.update({rank: (text, "py-spy") for rank, text in results.items() if text})
+        found.update({rank: (learner_stack(text), "py-spy") for rank, text in results.items() if text})
     missing = {rank: pid for rank, pid in pids.items() if rank not in found}
     if missing:
         found.update(_faulthandler(missing, run_dir))
@@ -76,7 +79,7 @@ def _faulthandler(pids: dict[int, int], run_dir: Path) -> dict[int, tuple[str, s
         if _size(path) > sizes[rank]:
             with open(path, errors="replace") as handle:
                 handle.seek(sizes[rank])
-                found[rank] = (handle.read().strip(), "faulthandler")
+                found[rank] = (learner_stack(handle.read().strip()), "faulthandler")
     return found
 
 

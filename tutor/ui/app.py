@@ -12,10 +12,13 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from tutor.ui import cjk_wrap
 from tutor.ui.guard import Guarded
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.strings import SECTIONS, pick, text
 
+
+cjk_wrap.install()  # Chinese prose breaks between characters, not only at spaces
 
 PALETTE_ZH = {"Theme": ("主题", "换一种配色"), "Quit": ("退出", "马上退出"),
               "Keys": ("按键", "显示或隐藏按键说明"), "Minimize": ("还原", "把放大的部件还原"),

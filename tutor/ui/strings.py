@@ -66,6 +66,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.self_assessed": ("Self-assessed", "自评"),
     "practice.expected": ("Expected:", "答案："),
     "practice.why": ("Why:", "为什么："),
+    "practice.source": ("Reference:", "出处："),
     "practice.model_answer": ("Model answer", "参考答案"),
     "practice.rubric": ("Key points", "要点"),
     "practice.derivation": ("Derivation (sizing engine)", "推导（sizing 引擎）"),
@@ -138,6 +139,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "playground.bad_m": ("m = {m} micro-batches per pipeline: the global batch must be a whole multiple of "
                          "DP × micro-batch.", "每条 pipeline 的 micro-batch 数 m = {m}：global batch 必须是 "
                          "DP × micro-batch 的整数倍。"),
+    "playground.auto_value": ("auto: {value}", "自动：{value}"),
     "playground.no_speed": ("Step time, MFU and training days: fill in MFU and training tokens.",
                             "step 时间、MFU 和训练天数：请填上 MFU 和训练 token 数。"),
     "playground.speed": ("{tokens} · step {step} · MFU {mfu}", "{tokens} · 每 step {step} · MFU {mfu}"),

@@ -39,7 +39,9 @@ class ContentModel(BaseModel):
 
 
 class Text(ContentModel):
-    """A learner-facing text in both languages."""
+    """A learner-facing text in both languages, as authors write it in YAML (validated, with its
+    line for error messages). Strings written in the code are `tutor.text.T`, which reads the same
+    way (`.en`, `.zh`, `.get(lang)`)."""
 
     en: NonEmpty
     """English text."""

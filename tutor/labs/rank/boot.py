@@ -3,7 +3,9 @@
 The program runs as `__main__` (runpy), exactly as `python train.py` would run it, with its
 own folder first on sys.path. An exception that ends it is recorded twice: as an event for
 the tutor, and in torchrun's error file, so torchrun's failure report shows the root cause's
-traceback (its "Root Cause (first observed failure)" section).
+traceback (its "Root Cause (first observed failure)" section). Both, and the traceback the rank
+prints, are the learner's frames and torch's: the tutor's own (this runner, the hang labs' Trainer
+and replay check) are cut out of it (docs/labs.md, "Code the labs share").
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import socket
 import sys
 import time
 import traceback
+import types
 
 from tutor.labs.events import FAILURE_RELEASE
 from tutor.labs.rank import dumps
@@ -31,6 +34,7 @@ def main(argv: list[str]) -> None:
     session.emit("boot", pid=os.getpid(), rank=session.rank, local_rank=session.local_rank,
                  host=socket.gethostname(), master_port=os.environ.get("MASTER_PORT"), program=program)
     dumps.arm(session)
+    sys.excepthook = _print_learner_traceback
     sys.argv = [program, *argv[1:]]
     sys.path.insert(0, os.path.dirname(program))
     try:
@@ -48,19 +52,60 @@ def main(argv: list[str]) -> None:
     except BaseException as error:
         from tutor.labs.procs import MEMORY_CAP_ENV, is_out_of_memory
 
+        _cut_tutor_frames(error)
+
         message = str(error)[:2000]
         if is_out_of_memory(error):  # the per-rank cap (procs.cap_memory) was reached
             message = f"out of memory: this rank reached its cap of {os.environ.get(MEMORY_CAP_ENV, '?')} MB " \
                       f"({MEMORY_CAP_ENV}) {message}".rstrip()
         session.emit("exception", type=type(error).__name__, message=message,
-                     where=_where(error, program), traceback=traceback.format_exc()[-6000:])
+                     where=_where(error, program), traceback="".join(traceback.format_exception(error))[-6000:])
         _record_for_torchrun(error)
         _hold_for_evidence(session)
         session.emit("exit", code=1)
-        raise
+        if not isinstance(error, Exception):  # KeyboardInterrupt and the like: Python's own exit
+            raise
+        _print_learner_traceback(type(error), error, error.__traceback__)
+        _exit_without_teardown(1)
     _wait_for_threads()
     session.emit("exit", code=0)
     _exit_without_teardown()
+
+
+def _cut_tutor_frames(error: BaseException | None) -> None:
+    """Drop the tutor's frames (tutor/labs/...) from the traceback of `error` and of the exceptions
+    it was raised from or during, in place.
+
+    Why by hand: Python has no way to hide a library's frames from a traceback (pytest relinks
+    them the same way); a traceback's entries can be rebuilt (types.TracebackType) since 3.7.
+    """
+    from tutor.labs.hangview import TUTOR_FRAMES
+
+    todo, seen = [error], set()
+    while todo:
+        error = todo.pop()
+        if error is None or id(error) in seen:
+            continue
+        seen.add(id(error))
+        kept, tb = [], error.__traceback__
+        while tb is not None:
+            if not TUTOR_FRAMES.search(tb.tb_frame.f_code.co_filename.replace("\\", "/")):
+                kept.append(tb)
+            tb = tb.tb_next
+        relinked = None
+        for entry in reversed(kept):
+            relinked = types.TracebackType(relinked, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+        error.__traceback__ = relinked
+        todo += [error.__cause__, error.__context__]
+
+
+def _print_learner_traceback(kind, error, tb) -> None:
+    """sys.excepthook: the uncaught exception's traceback as the learner's program has it."""
+    if error is not None:
+        error.__traceback__ = tb
+        _cut_tutor_frames(error)
+        tb = error.__traceback__
+    sys.__excepthook__(kind, error, tb)
 
 
 def _wait_for_threads() -> None:
@@ -84,8 +129,9 @@ def _wait_for_threads() -> None:
             thread.join()
 
 
-def _exit_without_teardown() -> None:
-    """End a rank whose program has finished, skipping the interpreter's teardown.
+def _exit_without_teardown(code: int = 0) -> None:
+    """End a rank whose program has finished (or raised: `code` 1, as Python's own exit after an
+    uncaught exception, its traceback printed), skipping the interpreter's teardown.
 
     Why: with gloo (measured on torch 2.13 CPU), objects that still reference a destroyed
     process group's work, such as a DDP reducer, are freed during interpreter finalization, and
@@ -93,11 +139,14 @@ def _exit_without_teardown() -> None:
     (a bare DDP script under torchrun: 1 run in 10; the perf labs: 5 runs in 14). torchrun reports
     that as a crash of a program that finished. Known upstream (pytorch/pytorch#190489, and the
     abandoned atexit fix #179291). Every event is written line by line and the program's own
-    files are closed, so nothing is lost by leaving at once.
+    files are closed, so nothing is lost by leaving at once. After an exception the teardown is
+    slower still: destroying a process group with a collective still pending waits for gloo's
+    timeout again, so a failed rank took seconds to end (7 s after its exit event, uneven-batches
+    at 2 ranks under load) while torchrun and its peers waited for it.
     """
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(code)
 
 
 def _hold_for_evidence(session) -> None:

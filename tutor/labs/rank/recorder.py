@@ -121,7 +121,7 @@ class Recorder:
             "group": _group_ranks(bound.get("group")),
             "pg": _group_name(bound.get("group")),
             "peer": next((bound[name] for name in PEER_ARGS if bound.get(name) is not None), None),
-            "site": _call_site(),
+            **_call_site(),
             "asynchronous": bool(bound.get("async_op")),
         }
         self.entries.append(entry)
@@ -203,10 +203,19 @@ def _group_name(group) -> str | None:
     return f"{name} ({desc})" if desc and desc != name else name
 
 
-def _call_site() -> str | None:
-    frame = sys._getframe(3)
+def _call_site() -> dict:
+    """{site: the learner's line that made this call, via: the tutor's functions between it and
+    torch (the hang labs' `Trainer.finish`, `check_run` ...), innermost first}.
+
+    The site is what the learner reads; `via` names where in the shared training loop the rank
+    is, for the run-aware grader (hangfacts), now that the stacks kept for a run leave the
+    tutor's frames out (docs/labs.md, "Code the labs share")."""
+    frame, via = sys._getframe(3), []
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_SKIP_DIRS):
+        if os.path.abspath(frame.f_code.co_filename).startswith(_SKIP_DIRS[1]) and frame.f_code.co_filename != __file__:
+            via.append(frame.f_code.co_qualname)
         frame = frame.f_back
     if frame is None:
-        return None
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
+        return {"site": None, "via": via}
+    return {"site": f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name}",
+            "via": via}

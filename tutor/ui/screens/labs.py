@@ -308,11 +308,12 @@ class LabsScreen(SectionScreen):
         evidence, check, diagnosed = None, None, False
         try:
             if action == "check":
-                check = lab_actions.check(entry, RunOptions(), on_event=on_event, on_run=on_run,
-                                          cancelled=lambda: control.cancelled)
+                check = lab_actions.check(entry, RunOptions(), store=self.app.open_store(), on_event=on_event,
+                                          on_run=on_run, cancelled=lambda: control.cancelled)
                 evidence = check["evidence"]
             else:
-                evidence = lab_actions.run(entry, RunOptions(), on_event=on_event, on_run=on_run)
+                evidence = lab_actions.run(entry, RunOptions(), store=self.app.open_store(), on_event=on_event,
+                                           on_run=on_run)
             from tutor.labs.history import has_diagnosed
 
             diagnosed = has_diagnosed(entry.name)

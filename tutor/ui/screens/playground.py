@@ -164,11 +164,27 @@ class PlaygroundScreen(SectionScreen):
 
         try:
             self._settings = self._read_form()
+            self._show_derived(self._settings)
             self._report = report(self._settings, self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
             self._error = error.text(self.app.lang) if isinstance(error, SizingError) else str(error)
         self._draw(self.app.lang)
+
+    def _show_derived(self, s: dict) -> None:
+        """An empty GPUs or DP box shows, greyed, what the sizing uses: with GPUs cleared it sized
+        TP·PP·CP·DP GPUs and said "fits" without saying how many (found in tmux, issue 16)."""
+        try:
+            layout = int(s.get("tp") or 1) * int(s.get("pp") or 1) * int(s.get("cp") or 1)
+            gpus = int(s.get("gpus") or layout * int(s.get("dp") or 1))
+            dp = gpus // layout if layout and gpus % layout == 0 else None
+        except (TypeError, ValueError, OverflowError):
+            gpus, dp = None, None
+        lang = self.app.lang
+        self.query_one("#field-gpus", Input).placeholder = ("" if s.get("gpus") or gpus is None
+                                                            else text("playground.auto_value", lang, value=gpus))
+        self.query_one("#field-dp", Input).placeholder = ("" if s.get("dp") or dp is None
+                                                          else text("playground.auto_value", lang, value=dp))
 
     def on_resize(self) -> None:
         """Below 100 columns the form narrows to 31 columns with short labels, so the results get the
@@ -253,7 +269,10 @@ class PlaygroundScreen(SectionScreen):
 
         speed = self._report.get("throughput") or {}
         if self._report["errors"]:
-            return Text("")
+            # The bar of a layout the engine rejects is marked with why, not left to read "fits"
+            # (found in tmux: global batch 1 on DP 2 showed "42.2 GB · fits" and two blank lines).
+            return Text("✗ " + "\n✗ ".join(_finding(error, lang) for error in self._report["errors"]),
+                        style="bold red")
         if speed.get("tokens_per_s") is None:
             return Text(text("playground.no_speed", lang), style="dim")
         parts = [text("playground.speed", lang, tokens=format_auto(speed["tokens_per_s"], "tokens/s", 1, lang),

@@ -21,7 +21,9 @@ def question_markdown(question, step, variant, lang: str, step_index: int) -> st
     from tutor.content import load
     from tutor.ui.screens.source_text import source_text
 
-    meta = [source_text(question.source, lang, load().lessons), ", ".join(question.tags)]
+    # Where to read only: the authors' remarks in parentheses often hold the method or the answer
+    # (issue 14 item 6); the whole reference comes with the answer (verdict_markdown).
+    meta = [source_text(question.source, lang, load().lessons, remarks=False), ", ".join(question.tags)]
     if variant.seed:
         meta.append(text("practice.variant", lang, seed=variant.seed))
     parts.append(f"*{' · '.join(meta)}*")
@@ -48,6 +50,7 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
         parts += _expected(question, step, variant, lang)
         if step.explain is not None:
             parts += [f"**{text('practice.why', lang)}** {step.explain.get(lang)}", ""]
+        parts += [f"*{text('practice.source', lang)} {_full_source(question, lang)}*", ""]
     else:
         parts += [f"*{text('practice.reveal_hint', lang)}*", ""]
     return "\n".join(parts)
@@ -72,6 +75,13 @@ def _expected(question, step, variant, lang: str) -> list[str]:
     points = "\n".join(f"- {point['text'][lang]}" for point in expected["points"])
     return [f"**{text('practice.model_answer', lang)}**", "", expected["model_answer"][lang], "",
             f"**{text('practice.rubric', lang)}**", "", points, ""]
+
+
+def _full_source(question, lang: str) -> str:
+    from tutor.content import load
+    from tutor.ui.screens.source_text import source_text
+
+    return plain_markdown.escape(source_text(question.source, lang, load().lessons))
 
 
 def _numeric_inputs(step, variant) -> dict:

@@ -6,6 +6,11 @@ file names leaked into the interface and Chinese mode showed English prose (walk
 minor 22). Here slugs become the sections' and lessons' titles, the two reference files get names,
 and in Chinese the authors' English remarks in parentheses are left out (citations stay: paper
 names and tables are looked up as they are).
+
+Before the learner answers, the remarks in parentheses are left out in both languages: authors
+write the method and often the answer there (`(6Ψ + 12Ψ/N, N = DP × CP)`, `(shard over DP × CP =
+4)`, `(TP = PP = CP = 1, all GPUs to DP)`, `(ask dense or MoE, GPUs, tokens, sequence length
+first)`; issue 14 item 6). The whole line comes back with the answer.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ FILES = {"facts.md": ("reference facts", "参考资料"), "interview-topics.md":
 WORDS = {"lesson": ("lesson", "课程"), "and": ("and", "和")}
 
 
-def source_text(source: str, lang: str, lessons: dict) -> str:
-    """`lessons`: lesson id -> loaded lesson (tutor.content's); unknown slugs are kept as written."""
+def source_text(source: str, lang: str, lessons: dict, remarks: bool = True) -> str:
+    """`lessons`: lesson id -> loaded lesson (tutor.content's); unknown slugs are kept as written.
+    `remarks=False`: only where to read, without any parenthesised remark (before answering)."""
     zh = lang == "zh"
     titles = {}
     for lesson_id, loaded in lessons.items():
@@ -36,7 +42,7 @@ def source_text(source: str, lang: str, lessons: dict) -> str:
         title = titles.get(slug)
         return (f"「{title}」" if zh else f"“{title}”") if title else slug
 
-    shown = _strip_english_remarks(source) if zh else source
+    shown = source if remarks and not zh else _strip_remarks(source, 3 if remarks else 0)
     shown = _DEEP_DIVE.sub(lambda m: lesson(m.group(1)) + (" › " + section(m.group(2)) if m.group(2) else ""), shown)
     shown = _LESSON.sub(lambda m: f"{WORDS['lesson'][zh]} {section(m.group(1))}", shown)
     shown = _MORE.sub(lambda m: section(m.group(1)), shown)
@@ -47,8 +53,8 @@ def source_text(source: str, lang: str, lessons: dict) -> str:
     return " ".join(shown.split())
 
 
-def _strip_english_remarks(text: str) -> str:
-    """Drop parenthesised remarks written in English prose (three or more Latin words)."""
+def _strip_remarks(text: str, latin_words: int) -> str:
+    """Drop parenthesised remarks with at least `latin_words` Latin words (3: English prose; 0: all)."""
     depth, start, pieces = 0, 0, []
     for index, char in enumerate(text):
         if char == "(":
@@ -60,7 +66,7 @@ def _strip_english_remarks(text: str) -> str:
             depth -= 1
             if depth == 0:
                 remark = text[start:index + 1]
-                if len(re.findall(r"[A-Za-z]{2,}", remark)) < 3:
+                if latin_words and len(re.findall(r"[A-Za-z]{2,}", remark)) < latin_words:
                     pieces.append(remark)
                 start = index + 1
     pieces.append(text[start:])

@@ -1,0 +1,35 @@
+"""`T`, the one bilingual text type for strings written in code: `T("✓ Right", "✓ 正确")`.
+
+Every learner-facing string exists in English and Chinese. Content written in YAML arrives as
+`tutor.content.models.base.Text` (validated, with its line for error messages), which reads the
+same way (`.en`, `.zh`, `.get(lang)`); strings written in the code are `T`s, kept in one table
+per module (`LABELS`, `VERDICT`, ...), so that a translator can read every Chinese string of
+a module in one place, and `grep -rn 'T("' tutor` finds them all.
+
+A `NamedTuple` on purpose: it is still the `(en, zh)` pair that tables across the code were
+written as, so `en, zh = pair` and `pair[lang == "zh"]` keep working while the callers move to
+`pair.get(lang)` one module at a time.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class T(NamedTuple):
+    """A text in English and Chinese; `{name}` placeholders are filled by `format`."""
+
+    en: str
+    zh: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+    def format(self, lang: str, **values: object) -> str:
+        """The text in `lang` with its placeholders filled (no values: as it is, braces and all)."""
+        text = self.get(lang)
+        return text.format(**values) if values else text
+
+    def to_json(self) -> dict[str, str]:
+        """`{"en": …, "zh": …}`, as reports and `--json` output carry both languages."""
+        return {"en": self.en, "zh": self.zh}
