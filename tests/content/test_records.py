@@ -49,7 +49,7 @@ def test_every_question_as_records_dumps_and_grades_as_its_model(content):
     from tutor.grading.variant import draw
 
     loaded = load_content([content])
-    assert type(index.plain_question(QUESTION)[0]) is not records.Question  # a miss: the model; index written
+    index._write(index.content_key(content), loaded)  # the index a miss writes, without a second full load
     assert type(index.plain_question(QUESTION)[0]) is records.Question  # a hit
     entries = json.loads(index.index_path().read_text())["questions"]  # read once: the rest from it
     kinds: dict[str, int] = {}
@@ -63,7 +63,7 @@ def test_every_question_as_records_dumps_and_grades_as_its_model(content):
             kinds[step.kind] = kinds.get(step.kind, 0) + 1
             if step.kind in ("formula", "open", "clarify") and kinds[step.kind] > 3:
                 continue  # SymPy and the rubric reader are slow; their dispatch is shared, a few suffice
-            answers = ["", "banana", "12", "6", "2 GB", "a", "a, b"]
+            answers = ["", "banana", "12", "2 GB", "a, b"]
             if step.kind == "numeric":
                 expected = expected_answer(model, step, draw(model, 0))
                 answers += [str(expected["value"]), f"{expected['value'] * 1.5}"]
@@ -82,22 +82,20 @@ def test_every_question_as_records_dumps_and_grades_as_its_model(content):
 
 
 def test_a_tampered_index_is_refused_by_the_plain_reader(content):
-    expected = load_content([content]).questions[QUESTION].model.model_dump()
-    index.question(QUESTION)
+    # A miss gives the validated model (and writes the index); an entry whose fields are not the model's is
+    # refused, and the full load's model served and the index rebuilt. (An unknown class name: test_records_are_frozen.)
+    model, _ = index.question(QUESTION)
+    assert type(index.plain_question(QUESTION)[0]) is records.Question
     path = index.index_path()
     good = path.read_text()
-    for tamper in ("class", "missing"):
-        body = json.loads(good)
-        entry = json.loads(body["questions"][QUESTION])
-        if tamper == "class":
-            entry["$m"] = "Record"  # the records' own base, not a model
-        else:
-            del entry["f"]["title"]
-        body["questions"][QUESTION] = json.dumps(entry)
-        path.write_text(json.dumps(body))
-        served, _ = index.plain_question(QUESTION)
-        assert served.model_dump() == expected, tamper  # the full load's model, index rebuilt
-        assert path.read_text() == good, tamper
+    body = json.loads(good)
+    entry = json.loads(body["questions"][QUESTION])
+    del entry["f"]["title"]
+    body["questions"][QUESTION] = json.dumps(entry)
+    path.write_text(json.dumps(body))
+    served, _ = index.plain_question(QUESTION)
+    assert type(served) is not records.Question and served.model_dump() == model.model_dump()
+    assert path.read_text() == good
 
 
 def test_records_are_frozen():

@@ -133,8 +133,18 @@ def test_help_names_every_preset_and_gpu(cli):
      ("--zero 1 is not modelled for MoE models", "ZeRO-1-style", "leave out --zero"), ()),
     (("plan", "--model", "deepseek-v3", "--gpus", "2048", "--published", "--zero", "1"), "zh",
      ("MoE 模型不支持 --zero 1", "去掉 --zero"), ()),
+    # TP / EP sizes none of which can be used: said so, not "the global batch cannot be split ... use fewer GPUs".
+    (("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--tp", "3"), "en",
+     ("--tp 3: no TP size asked for can be used on 64 GPUs",), ("global batch",)),
+    (("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--ep", "3"), "zh", ("--ep 3：EP 要整除 8 个 expert",), ()),
 ])
 def test_engine_errors_the_learner_meets_say_what_to_do_in_both_languages(argv, lang, wanted, unwanted, cli):
     code, _, err = cli(*argv, "--lang", lang)
     assert code == 2 and err.count("\n") == 1 and err.startswith("tutor: "), err
     assert all(text in err for text in wanted) and not any(text in err for text in unwanted), err
+
+
+def test_a_reserve_out_of_range_is_called_a_share_of_memory(cli):
+    # It said "is a fraction of peak: write 40% or 0.4", the MFU flag's words.
+    code, _, err = cli("plan", "--model", "llama3-8b", "--gpus", "8", "--reserve", "1.5")
+    assert code == 2 and "the reserve must be below 100%" in err and "peak" not in err, err

@@ -28,8 +28,8 @@ def test_every_compiled_mode_gives_the_fused_values(monkeypatch):
 
     monkeypatch.setattr(_Evaluator, "_compile", spy)
     hardware = gpu("h100")
-    layouts = [(tp, pp, cp, ep, dp, v) for tp in (1, 2, 8) for pp in (1, 4, 16) for cp in (1, 2) for ep in (1, 8)
-               for dp in (1, 3, 64) for v in (1, 2)]
+    layouts = [(tp, pp, cp, ep, dp, v) for tp in (1, 8) for pp in (1, 4, 16) for cp in (1, 2) for ep in (1, 8)
+               for dp in (3, 64) for v in (1, 2)]
     checked = 0
     for name, gpus, seq, batch, options in CASES:
         found, _, _ = candidates(model_preset(name), Train(seq=seq, global_batch=batch), gpus, hardware,
@@ -54,4 +54,4 @@ def test_every_compiled_mode_gives_the_fused_values(monkeypatch):
             assert len(got) == len(want) and all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(got, want)), \
                 (model.name, mode, layout)
             checked += 1
-    assert len({key for _, key in seen}) >= 20 and checked > 5000
+    assert len({key for _, key in seen}) >= 20 and checked > 2000

@@ -12,7 +12,7 @@ import sys
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 import argparse
 
-from tutor.commands.size import (_fraction, _whole, add_hardware_flags, add_model_train_flags, add_saving_flags,
+from tutor.commands.size import (_number, _whole, add_hardware_flags, add_model_train_flags, add_saving_flags,
                                  hardware_from, model_from, savings_from, throughput_from, train_from)
 from tutor.errors import UserInputError
 
@@ -21,7 +21,11 @@ def _reserve(text: str) -> float:
     text = text.strip()
     if text in ("0", "0%"):
         return 0.0
-    value = _fraction(text)
+    percent = text.endswith("%")
+    try:
+        value = _number(text.rstrip("%")) / (100 if percent else 1)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"the reserve is a share of GPU memory, e.g. 10% or 0.1: {error}") from None
     if value >= 1:
         raise argparse.ArgumentTypeError(f"the reserve must be below 100%, got {text!r}")
     return value

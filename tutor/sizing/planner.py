@@ -197,6 +197,29 @@ def sharding_choices(model: Model, options: Options) -> tuple[str, ...]:
     return AUTO_SHARDINGS[:1] if model.is_moe or options.moments != "fp32" else AUTO_SHARDINGS
 
 
+def _check_asked_sizes(model: Model, hardware: Hardware, gpus: int, options: Options) -> None:
+    """`--tp` / `--ep` sizes none of which can be used: one line saying why, before a search that would
+    evaluate nothing and blame the global batch (`--tp 3` on 64 GPUs, `--ep 3` for 8 experts)."""
+    if options.tp is not None and not any(gpus % tp == 0 and _tp_allowed(model, hardware, tp) for tp in options.tp):
+        asked = ", ".join(map(str, options.tp))
+        heads = f", divide the {model.heads} heads" if model.heads is not None else ""
+        raise SizingError(
+            f"--tp {asked}: no TP size asked for can be used on {gpus:,} GPUs (TP must divide the GPU count{heads} and "
+            f"stay within one {hardware.gpus_per_node}-GPU node)",
+            zh=f"--tp {asked}：给出的 TP 在 {gpus:,} 张卡上都用不了（TP 要整除卡数"
+               f"{f'、整除 {model.heads} 个 head' if model.heads is not None else ''}，并且不超出一个 "
+               f"{hardware.gpus_per_node} 卡的节点）")
+    if options.ep is not None:
+        asked = ", ".join(map(str, options.ep))
+        if not model.is_moe:
+            if set(options.ep) != {1}:
+                raise SizingError(f"--ep {asked}: expert parallelism needs a mixture-of-experts model",
+                                  zh=f"--ep {asked}：expert parallel 只用于 MoE 模型")
+        elif not any(model.experts % ep == 0 and gpus % ep == 0 for ep in options.ep):
+            raise SizingError(f"--ep {asked}: EP must divide the {model.experts} experts and the {gpus:,} GPUs",
+                              zh=f"--ep {asked}：EP 要整除 {model.experts} 个 expert 和 {gpus:,} 张卡")
+
+
 def _allowed(model: Model, train: Train, hardware: Hardware, tp: int, cp: int, pp: int) -> bool:
     return (_tp_allowed(model, hardware, tp) and _cp_allowed(train, cp)
             and (model.layers is None or pp <= model.layers))
@@ -473,6 +496,7 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
         raise SizingError("recomputing the MLA up-projections needs multi-head latent attention (DeepSeek-V3's)")
     Parallel(moments=options.moments, savings=options.savings)  # checks their values, one clear line
     gpus = int(check_number("gpus", gpus))
+    _check_asked_sizes(model, hardware, gpus, options)
     ranked, considered, evaluated = candidates(model, train, gpus, hardware, options=options)
     best_per_shape: dict[tuple, Candidate] = {}
     for candidate in ranked:
