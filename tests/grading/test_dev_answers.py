@@ -83,6 +83,11 @@ WRONG = [
     ("lab:checkpoint-rank0", "Ranks 0..2 wait in the gradient all-reduce, rank 3 is in all_gather in save_checkpoint."),
     ("lab:checkpoint-rank0", "Rank 1 is stuck in all_gather in save_checkpoint; the others wait in the gradient all-reduce. "
                              "Fix: rank 0 should call it."),
+    # a list behind a content-free head stays a list (a rule that read "X: a, b, c" as a statement let
+    # this score 1.0, and was not kept); the deadline said to be achievable is no overrun
+    ("q:checkpoint-design/main", "The key things to remember are: checkpoint, async, sharded, Young, MTBF, restart, "
+                                 "spare nodes, Adam, RNG."),
+    ("q:deadline-pushback/response", "21 days is achievable: at 40% MFU it takes about 18 days, so we're fine."),
     # straggler denied or put on every rank
     ("lab:straggler", "每个 rank 都一样慢。"),
     ("lab:straggler", "不是有一个 rank 比较慢，是通信的问题。"),
