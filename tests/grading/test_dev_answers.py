@@ -88,6 +88,9 @@ WRONG = [
     ("q:checkpoint-design/main", "The key things to remember are: checkpoint, async, sharded, Young, MTBF, restart, "
                                  "spare nodes, Adam, RNG."),
     ("q:deadline-pushback/response", "21 days is achievable: at 40% MFU it takes about 18 days, so we're fine."),
+    # "input-bound" names data loading; denied, or asked and answered with another category, it does not
+    ("lab:slow-dataloader", "Not input-bound: it's communication, the all-reduce is exposed."),
+    ("lab:slow-dataloader", "Input-bound? No — compute-bound, the GEMMs are slow."),
     # straggler denied or put on every rank
     ("lab:straggler", "每个 rank 都一样慢。"),
     ("lab:straggler", "不是有一个 rank 比较慢，是通信的问题。"),
