@@ -481,7 +481,7 @@ SPEC_VALUE_WORDS = 3
 
 def _spec_line(statement: str) -> bool:
     head = _SPEC_HEAD.match(statement)
-    return bool(head) and 0 < len(_words(fold(head.group(1)))) <= SPEC_VALUE_WORDS
+    return head is not None and 0 < len(_words(fold(head.group(1)))) <= SPEC_VALUE_WORDS
 
 
 _NOT_ENUMERATION = re.compile(r"[,，—–]|\s-\s|\s--\s")

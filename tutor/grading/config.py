@@ -18,18 +18,19 @@ stages allowed, as Llama 3 runs 126 layers on PP 16). `--reveal`'s example is th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tutor.grading.config_parse import ConfigError, parse_config, show_layout
 from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 from tutor.sizing.rules import RESERVE, budget, pipeline_ok
 
-if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
+if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records);
+    # the sizing specs are imported when a config step is graded, not at start-up
     from tutor.content.models import ConfigStep
+    from tutor.sizing.specs import Hardware, Model, Train
 
 RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
 MODEL_FIELDS = ("params", "arch", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "top_k")
@@ -37,10 +38,10 @@ MODEL_FIELDS = ("params", "arch", "layers", "hidden", "heads", "kv_heads", "ffn"
 
 @dataclass(frozen=True)
 class Scenario:
-    model: object
-    train: object
+    model: Model
+    train: Train
     gpus: int
-    hardware: object
+    hardware: Hardware
     max_tp: int
     min_m_over_p: float
     required: Mapping[str, int]
@@ -57,7 +58,7 @@ def scenario(step: ConfigStep, variant: Variant) -> Scenario:
     """The model, batch, cluster and limits the step describes (SizingError on broken content)."""
     from tutor.sizing import Model, Train, gpu, model_preset
 
-    inputs = resolve(step.inputs, variant.values)
+    inputs: dict[str, Any] = resolve(step.inputs, variant.values)
     if "model" in inputs:
         model = model_preset(str(inputs["model"]))
     else:
@@ -111,6 +112,7 @@ def _line(rule: Rule, where: Scenario) -> Message:
 def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     """Every rule's outcome for `layout` (SizingError when the numbers cannot be sized at all)."""
     from tutor.sizing.validate import resolve as resolve_layout
+    from tutor.sizing.validate import resolved
 
     from tutor.sizing import SizingError
 
@@ -118,12 +120,13 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         par = resolve_layout(_parallel(where, layout, "none"))
     except SizingError as error:
         return [Rule("layout", False, Message(str(error), str(error)))]
+    dp = resolved(par.dp)
     errors = _errors(where, par)
     if errors:
         return [Rule("layout", False, Message("; ".join(e.en for e in errors), ";".join(e.zh for e in errors)))]
     train = where.train
-    if not pipeline_ok(train.global_batch, par.dp, train.micro_batch, par.pp):
-        m = train.global_batch // (par.dp * train.micro_batch)
+    if not pipeline_ok(train.global_batch, dp, train.micro_batch, par.pp):
+        m = train.global_batch // (dp * train.micro_batch)
         return [Rule("layout", False, Message(
             f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle (bubble (p−1)/m = "
             f"{(par.pp - 1) / m:.0%}); a plan needs m ≥ p.",
@@ -135,7 +138,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。")))
     level, total = fit_level(where, par)
     rules.append(_fits_rule(where, level, total, lighter_with_zero2(where, par, level) if level else None))
-    m = train.global_batch // (par.dp * train.micro_batch)
+    m = train.global_batch // (dp * train.micro_batch)
     rules.append(Rule("m-4p", par.pp == 1 or m >= where.min_m_over_p * par.pp, Message(
         f"m = {m} micro-batches per pipeline is below {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}: "
         f"the bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} is large (advice: a larger global batch or a smaller PP).",

@@ -33,8 +33,8 @@ def _check_question(loaded: Loaded[Question]) -> Iterable[Problem]:
     question = loaded.model
     known = set(question.given) | set(question.derive)
     names = {lang: placeholders(question.prompt.get(lang)) for lang in ("en", "zh")}
-    for lang, found in names.items():
-        for name in sorted(found - known):
+    for lang, named in names.items():
+        for name in sorted(named - known):
             yield loaded.problem(f"{{{name}}} in the {lang} prompt is not an input (given or derive)", "prompt", lang)
     if names["en"] != names["zh"]:
         yield loaded.problem(f"en and zh prompts use different inputs: {', '.join(sorted(names['en'] ^ names['zh']))}",

@@ -11,8 +11,12 @@ import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, SupportsFloat
 
 from tutor.sizing.display import DISPLAY_UNITS, RESULT_BASE
+
+if TYPE_CHECKING:  # tutor.sizing.symbols builds SymPy symbols: imported on first use, not at start-up
+    from tutor.sizing.symbols import SymbolInfo
 
 PARALLEL_DIMS = ("tp", "pp", "cp", "ep", "dp")
 DIM_LABELS = {"tp": "TP", "pp": "PP", "cp": "CP", "ep": "EP", "dp": "DP", "vpp": "v", "gpus": "GPUs",
@@ -84,7 +88,7 @@ def format_display(base_value: float, unit: str, digits: int, lang: str = "en") 
 
 
 @lru_cache(maxsize=None)
-def symbol_catalog() -> dict[str, object]:
+def symbol_catalog() -> dict[str, SymbolInfo]:
     """name -> the engine's SymbolInfo (display form, aliases, kind, unit, en/zh meaning)."""
     from tutor.sizing.symbols import SYMBOLS
 
@@ -93,7 +97,7 @@ def symbol_catalog() -> dict[str, object]:
 
 def format_input(name: str, value: object, lang: str = "en") -> str:
     """A question input as a prompt shows it: 70B params, 8192 tokens, 80 GB, 989 TFLOP/s, 40%."""
-    if isinstance(value, str) or isinstance(value, bool):
+    if isinstance(value, (str, bool)) or not isinstance(value, SupportsFloat):
         return str(value)
     from tutor.sizing.compiled_formulas import SYMBOLS
 

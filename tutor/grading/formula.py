@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import math
 import random
 from collections.abc import Callable
+from typing import Any
 from fractions import Fraction
 from functools import lru_cache
 
@@ -217,7 +218,7 @@ def _expected_tree(formula: str) -> Tree | None:
     return tree_from_sympy(registry.get(formula).expr)
 
 
-def to_sympy(tree: Tree) -> object:
+def to_sympy(tree: Tree) -> Any:  # a SymPy expression (SymPy ships no types)
     """Our tree as a SymPy expression, built node by node (never from text)."""
     import sympy
 

@@ -13,6 +13,7 @@ point with probability at most d/2^30.
 from __future__ import annotations
 
 import math
+from typing import Any
 from fractions import Fraction
 
 from tutor.grading.budget import Budget
@@ -107,7 +108,7 @@ def is_rational_function(tree: Tree) -> bool:
     return all(is_rational_function(child) for child in tree[1:] if isinstance(child, tuple))
 
 
-def tree_from_sympy(expr: object) -> Tree | None:
+def tree_from_sympy(expr: Any) -> Tree | None:  # a SymPy expression (SymPy ships no types)
     """An engine formula (trusted, small) as our tree, so both sides are evaluated the same exact
     way; None when it uses something the evaluator does not know."""
     import sympy

@@ -86,6 +86,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
                 f"'{rest[0]}' is not allowed in a formula; use numbers, symbols, + - × ÷ ^ and parentheses.",
                 f"公式里不能用 '{rest[0]}'；只能用数字、符号、+ - × ÷ ^ 和括号。"))
         kind = match.lastgroup
+        if kind is None:  # every alternative of _TOKEN is a named group
+            raise FormulaError(Message(f"'{text[position]}' is not allowed in a formula.",
+                                       f"公式里不能用 '{text[position]}'。"))
         value = match.group(kind)
         if kind == "num" and len(value) > MAX_NUMBER_CHARS:
             raise FormulaError(Message("A number in the formula is too long.", "公式里的数字太长了。"))
@@ -151,11 +154,14 @@ def _split_name(name: str, resolve: Callable[[str], str | None]) -> list[str] | 
     for end in range(1, len(name) + 1):
         for start in range(end):
             piece = name[start:end]
-            if best[start] is not None and resolve(piece) is not None:
-                candidate = best[start] + [piece]
-                if best[end] is None or len(candidate) < len(best[end]):
+            before = best[start]
+            if before is not None and resolve(piece) is not None:
+                candidate = before + [piece]
+                current = best[end]
+                if current is None or len(candidate) < len(current):
                     best[end] = candidate
-    return best[len(name)] if best[len(name)] and len(best[len(name)]) > 1 else None
+    found = best[len(name)]
+    return found if found and len(found) > 1 else None
 
 
 def _python_text(tokens: list[tuple[str, str]], resolve: Callable[[str], str | None], names: list[str]) -> str:
@@ -181,10 +187,11 @@ def _walk(node: ast.AST, names: list[str], counter: list[int]) -> Tree:
     counter[0] += 1
     if counter[0] > MAX_NODES:
         raise FormulaError(Message("The formula is too long.", "公式太长了。"))
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        if isinstance(node.value, float) and not math.isfinite(node.value):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        value = node.value
+        if isinstance(value, float) and not math.isfinite(value):
             raise FormulaError(Message("A number in the formula is out of range.", "公式里的数字超出范围。"))
-        return ("num", Fraction(repr(node.value)) if isinstance(node.value, float) else Fraction(node.value))
+        return ("num", Fraction(repr(value)) if isinstance(value, float) else Fraction(value))
     if isinstance(node, ast.Name) and re.fullmatch(r"n\d+", node.id):
         return ("sym", names[int(node.id[1:])])
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -242,7 +249,9 @@ def _float(tree: Tree, values: dict[str, float]) -> float:
     if kind == "call":
         return float(_FLOAT_FUNCTIONS[tree[1]](*(_float(argument, values) for argument in tree[2])))
     left, right = _float(tree[1], values), _float(tree[2], values)
-    return {"add": left + right, "sub": left - right, "mul": left * right}.get(kind) if kind != "div" else left / right
+    if kind == "div":
+        return left / right
+    return {"add": left + right, "sub": left - right, "mul": left * right}[kind]
 
 
 def symbols_in(tree: Tree) -> set[str]:

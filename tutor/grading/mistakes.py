@@ -209,8 +209,8 @@ def unit_slip(reading: Reading, expected: float, tolerance: float, display_unit:
 
 def factor_slip(inputs: Mapping[str, object], value: float, expected: float, tolerance: float) -> Diagnosis | None:
     """The answer is expected × or ÷ a parallel size (or a product of them)."""
-    sizes = {name: float(inputs[name]) for name in (*engine.PARALLEL_DIMS, "vpp", "n_shard", "gpus")
-             if isinstance(inputs.get(name), (int, float)) and float(inputs[name]) > 1}
+    sizes = {name: float(value) for name in (*engine.PARALLEL_DIMS, "vpp", "n_shard", "gpus")
+             for value in [inputs.get(name)] if isinstance(value, (int, float)) and float(value) > 1}
     gpus = sizes.get("gpus")
     if gpus and close(value, expected * gpus, tolerance):
         return Diagnosis("total-not-per-gpu", Message(

@@ -110,7 +110,9 @@ def _grade_range(step: NumericStep, expected: Expected, quantity: Quantity) -> V
     holding it); a wide range that holds it is a hedge and is not right; a range beside the value
     is graded by its middle, so its mistake is named."""
     tolerance = expected.tolerance
-    for position, (low, high) in enumerate(zip(quantity.low, quantity.readings)):
+    lows = quantity.low
+    assert lows is not None, "only a range is graded here"
+    for position, (low, high) in enumerate(zip(lows, quantity.readings)):
         holds = low.value <= expected.base <= high.value or (
             close(low.value, expected.base, tolerance) and close(high.value, expected.base, tolerance))
         if not holds:
@@ -123,7 +125,7 @@ def _grade_range(step: NumericStep, expected: Expected, quantity: Quantity) -> V
                                      f"interviewer wants one number (within ±{tolerance:.0%}) or a narrow range.",
                                      f"'{quantity.text}' 范围太宽，不算答案：虽然包含了正确值，但面试官要的是一个数"
                                      f"（±{tolerance:.0%} 以内）或一个很窄的范围。")]), mistake="wide-range")
-    middle = Reading((quantity.low[0].value + quantity.readings[0].value) / 2, quantity.readings[0].unit,
+    middle = Reading((lows[0].value + quantity.readings[0].value) / 2, quantity.readings[0].unit,
                      quantity.readings[0].binary)
     diagnosis = diagnose(step, expected.inputs, middle, expected.base, expected.unit, {})
     if diagnosis is not None:

@@ -199,7 +199,7 @@ def _readings(number: float, rest: str, display_unit: str, dimension: str, displ
 
 def _compound_time(number: float, rest: str, original: str) -> Reading:
     """`2 h 48 min`, `1天2小时`: parts summed; a lone part is the usual `43 days`."""
-    total, labels = 0.0, []
+    total, labels = 0.0, list[str]()
     for _ in range(MAX_PARTS):
         unit_match = _TIME_PART.match(rest)
         unit_text = unit_match.group("unit").strip() if unit_match else rest

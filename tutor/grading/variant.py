@@ -126,7 +126,7 @@ PLAUSIBLE = [
     ("fraction", lambda name: "bubble" in name, 0.5, "bubble fraction"),
     ("time", lambda name: name.startswith("train_"), 365 * 86400.0, "s of training"),
 ]
-_PER_GPU_BYTES = frozenset({"zero1_bytes", "zero2_bytes", "zero3_bytes", "distopt_bytes", "activation_bytes_first_stage",
+_PER_GPU_BYTES: frozenset[str] = frozenset({"zero1_bytes", "zero2_bytes", "zero3_bytes", "distopt_bytes", "activation_bytes_first_stage",
                             "activation_bytes_first_stage_interleaved"})
 
 

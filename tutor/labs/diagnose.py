@@ -21,7 +21,8 @@ PASS_SCORE = 0.6
 # The four places step time goes (lesson §slow-training); a perf lab's category item is one of
 # them, named by its point id, and saying another is the cause contradicts it.
 CATEGORIES: dict[str, tuple[list[str], list[str], str, str]] = {
-    "data-loading": (["data loading", "data loader", "dataloader", "input pipeline", "data bound", "loading bound"],
+    "data-loading": (["data loading", "data loader", "dataloader", "input pipeline", "data bound", "loading bound",
+                      "input bound", "io bound", "data starved", "input starved"],
                      ["数据加载", "数据读取", "dataloader", "data loading"], "data loading", "数据加载"),
     "communication": (["communication", "comm bound", "exposed comm", "network bound"],
                       ["通信", "communication"], "communication", "通信"),

@@ -172,15 +172,29 @@ def rank_phrases(ranks: list[int]) -> tuple[list[str], list[str]]:
 
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
-_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
+_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
 _LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
-                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及]\s*\d+)+)\s?号", re.IGNORECASE)
+                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank.
-_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
                      r"第\s?(\d+)\s?个)", re.IGNORECASE)
+# "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
+_EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
+                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了", re.IGNORECASE)
+# "rank zero", "rank one": the number written as a word
+_WORD_NUMBERS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
+_RANK_WORD = re.compile(r"\b(ranks?|gpu|worker|process)\s+(zero|one|two|three|four|five|six|seven)\b", re.IGNORECASE)
+
+
+_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
+
+
+def numbers_as_digits(text: str) -> str:
+    """ "rank zero" as "rank 0" (a rank is named by number)."""
+    return _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
                   re.IGNORECASE)
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
@@ -191,6 +205,11 @@ _BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|pr
 
 def named_ranks(text: str, world_size: int) -> set[int] | None:
     """The ranks a clause names, as a set; None when it names none by number."""
+    excepted = _EXCEPT.search(text)
+    if excepted:
+        left_out = named_ranks(text[excepted.end():], world_size)
+        if left_out:
+            return set(range(world_size)) - left_out or None
     found: set[int] = set()
     rest = text
     for match in _RANGE.finditer(text):
@@ -398,12 +417,15 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
 
     from tutor.grading.claims import expand_shorthand
 
-    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
+    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
     # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
-    units = [] if whole.bare or whole.copied else clauses(text, ", ")
+    # The ranks are placed before the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes,
+    # it does not put rank 1 in the culprit's place.
+    fix = _FIX_LABEL.search(text)
+    units = [] if whole.bare or whole.copied else clauses(text[:fix.start()] if fix else text, ", ")
     cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
     units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
