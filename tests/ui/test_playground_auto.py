@@ -39,4 +39,9 @@ async def test_empty_boxes_show_the_value_used_and_a_rejected_layout_marks_the_m
         await settle(pilot)
         memory = str(app.screen.query_one("#memory-chart", Static).render())
         assert "✗ global batch 1 is not divisible by DP" in memory, memory
+        # found in tmux: a pasted 5,000 digits were quoted whole in every panel, which they filled
+        app.screen.query_one("#field-seq", Input).value = "9" * 5000
+        await settle(pilot)
+        memory = str(app.screen.query_one("#memory-chart", Static).render())
+        assert "Sequence length" in memory and len(memory) < 200, memory[:300]
     assert text("playground.auto_value", "zh", value=2) == "自动：2"
