@@ -138,7 +138,7 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
     line = Text(text("labs.outcome", lang, outcome=shown, elapsed=evidence.get("elapsed_s") or 0.0,
                      ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
                 style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
-    line.append(f"\n{(evidence.get('summary') or {}).get('message', '')}\n")
+    line.append(f"\n{check_detail((evidence.get('summary') or {}).get('message', ''), lang)}\n")
     for rank in evidence.get("ranks") or []:
         pending = rank.get("pending") or {}
         where = f"{pending.get('op')} ({pending.get('site')})" if pending and evidence["outcome"] != "ok" else ""
