@@ -79,6 +79,7 @@ register({
     "labs.outcome.slow": ("slow", "太慢"),
     "labs.outcome.cancelled": ("cancelled", "已停止"),
     "labs.not_yet": ("✗ Not yet: {failed} failed", "✗ 还没通过：{failed} 项检查失败"),
+    "labs.rank_line": ("rank {rank}: step {step}, exit {exit}", "rank {rank}：第 {step} 步，退出码 {exit}"),
     # The run's progress line (Chinese mode read "run · running", found in tmux).
     "labs.action.run": ("run", "运行"),
     "labs.action.check": ("check", "检查"),
@@ -142,8 +143,10 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
     for rank in evidence.get("ranks") or []:
         pending = rank.get("pending") or {}
         where = f"{pending.get('op')} ({pending.get('site')})" if pending and evidence["outcome"] != "ok" else ""
-        line.append(f"  rank {rank['rank']}: step {'-' if rank['last_step'] is None else rank['last_step']}, "
-                    f"exit {'-' if rank['exit_code'] is None else rank['exit_code']} {where}\n", style="dim")
+        line.append("  " + text("labs.rank_line", lang, rank=rank["rank"],
+                                step="-" if rank["last_step"] is None else rank["last_step"],
+                                exit="-" if rank["exit_code"] is None else rank["exit_code"]) + f" {where}\n",
+                    style="dim")
     if check is not None:
         failed = sum(not item["passed"] for item in check["checks"])
         line.append("\n" + (text("labs.passed", lang) if check["passed"] else
