@@ -46,5 +46,12 @@ def test_a_runs_outcome_word_is_in_the_apps_language():
 
     evidence = {"outcome": "cancelled", "elapsed_s": 6.3, "world_size": 2, "backend": "gloo", "summary": {}, "ranks": []}
     assert outcome_text(evidence, "zh").plain.startswith("已停止，用时 6.3 秒")
+    # and its summary (found in tmux: F7 during a run read "stopped before the end" in Chinese mode)
+    stopped = {**evidence, "summary": {"message": "stopped before the end"}}
+    assert "运行结束前就停止了" in outcome_text(stopped, "zh").plain
+    assert "stopped before the end" in outcome_text(stopped, "en").plain
+    ranked = {**stopped, "ranks": [{"rank": 1, "last_step": 3, "exit_code": 0}]}
+    assert "rank 1：第 3 步，退出码 0" in outcome_text(ranked, "zh").plain
+    assert "rank 1: step 3, exit 0" in outcome_text(ranked, "en").plain
     assert outcome_text(evidence, "en").plain.startswith("cancelled in 6.3 s")
     assert outcome_text({**evidence, "outcome": "timeout?"}, "zh").plain.startswith("timeout?")  # unknown: as it is

@@ -192,6 +192,11 @@ DETAILS: dict[str, str] = {
     "measured {}, engine {} = {} at {} (rank {}; relative tolerance {})":
         "实测 {0}，引擎 {1} = {2}（{3}；rank {4}，相对容差 {5}）",
     "measured {}, engine {} = {} at {}": "实测 {0}，引擎 {1} = {2}（{3}）",
+    # the run's summary line (tutor/labs/evidence.py), shown under its outcome and as a failed
+    # "runs to completion" detail; the hang, crash, wrong and slow summaries stay English
+    "stopped before the end": "运行结束前就停止了",
+    "all {} ranks finished": "全部 {0} 个 rank 都跑完了",
+    "all {} ranks finished {} steps": "全部 {0} 个 rank 都跑完了 {1} 步",
     # the shared comparison (tutor/labs/rank/context.compare), which most checkers report as it is
     "shape {} instead of {}": "形状是 {0}，应为 {1}",
     "max abs error {} (values up to {})": "最大绝对误差 {0}（数值最大到 {1}）",

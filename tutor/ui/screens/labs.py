@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
-from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text
+from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text, phase_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
@@ -346,8 +346,7 @@ class LabsScreen(SectionScreen):
         elif isinstance(event, RankProgress):
             logs.progress(event.rank, event.step, event.state)
         elif isinstance(event, Phase):
-            self.query_one("#lab-phase", Static).update(text("labs.phase", self.app.lang, action=action,
-                                                             phase=f"{event.name} {event.detail}"[:200]))
+            self.query_one("#lab-phase", Static).update(phase_text(action, event.name, event.detail, self.app.lang))
 
     def _finished(self, entry, evidence: dict, check: dict | None, diagnosed: bool = False) -> None:
         passed = check is not None and check["passed"]

@@ -79,7 +79,36 @@ register({
     "labs.outcome.slow": ("slow", "太慢"),
     "labs.outcome.cancelled": ("cancelled", "已停止"),
     "labs.not_yet": ("✗ Not yet: {failed} failed", "✗ 还没通过：{failed} 项检查失败"),
+    "labs.rank_line": ("rank {rank}: step {step}, exit {exit}", "rank {rank}：第 {step} 步，退出码 {exit}"),
+    # The run's progress line (Chinese mode read "run · running", found in tmux).
+    "labs.action.run": ("run", "运行"),
+    "labs.action.check": ("check", "检查"),
+    "labs.action.experiment": ("experiment {variable}", "实验：改变 {variable}"),
+    "labs.phase.launching": ("launching", "启动中"),
+    "labs.phase.running": ("running", "运行中"),
+    "labs.phase.hang": ("hang", "卡死"),
+    "labs.phase.stopping": ("stopping", "正在停止"),
+    "labs.phase.finished": ("finished", "结束"),
+    "labs.phase.collecting-evidence": ("collecting evidence", "收集证据中"),
+    "labs.phase.quiet": ("no progress for {seconds} s", "{seconds} 秒没有进展"),
 })
+
+
+def phase_text(action: str, name: str, detail: str, lang: str) -> str:
+    """The progress line of a run: the action and the runner's phase in `lang`; a detail the runner
+    writes (the command, an outcome, the quiet time) translated where it is one of its own forms."""
+    import re
+
+    kind, _, variable = action.partition(" ")
+    if f"labs.action.{kind}" in STRINGS and (kind != "experiment" or variable):
+        action = text(f"labs.action.{kind}", lang, variable=variable) if variable else text(f"labs.action.{kind}", lang)
+    phase = text(f"labs.phase.{name}", lang) if f"labs.phase.{name}" in STRINGS else name
+    quiet = re.fullmatch(r"no progress for (\d+) s", detail)
+    if quiet:
+        detail = text("labs.phase.quiet", lang, seconds=quiet.group(1))
+    elif f"labs.outcome.{detail}" in STRINGS:
+        detail = text(f"labs.outcome.{detail}", lang)
+    return text("labs.phase", lang, action=action, phase=f"{phase} {detail}".strip()[:200])
 
 OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red", "wrong": "bold red",
                  "slow": "bold magenta", "cancelled": "dim"}
@@ -110,12 +139,14 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
     line = Text(text("labs.outcome", lang, outcome=shown, elapsed=evidence.get("elapsed_s") or 0.0,
                      ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
                 style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
-    line.append(f"\n{(evidence.get('summary') or {}).get('message', '')}\n")
+    line.append(f"\n{check_detail((evidence.get('summary') or {}).get('message', ''), lang)}\n")
     for rank in evidence.get("ranks") or []:
         pending = rank.get("pending") or {}
         where = f"{pending.get('op')} ({pending.get('site')})" if pending and evidence["outcome"] != "ok" else ""
-        line.append(f"  rank {rank['rank']}: step {'-' if rank['last_step'] is None else rank['last_step']}, "
-                    f"exit {'-' if rank['exit_code'] is None else rank['exit_code']} {where}\n", style="dim")
+        line.append("  " + text("labs.rank_line", lang, rank=rank["rank"],
+                                step="-" if rank["last_step"] is None else rank["last_step"],
+                                exit="-" if rank["exit_code"] is None else rank["exit_code"]) + f" {where}\n",
+                    style="dim")
     if check is not None:
         failed = sum(not item["passed"] for item in check["checks"])
         line.append("\n" + (text("labs.passed", lang) if check["passed"] else

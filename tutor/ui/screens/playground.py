@@ -137,7 +137,9 @@ class PlaygroundScreen(SectionScreen):
                 try:
                     settings[name] = parse_count(raw)
                 except ValueError as error:  # say which box: "not a number: '.'" alone did not
-                    raise ValueError(f"{text(f'field.{name}', self.app.lang)}: {error}") from None
+                    # A pasted 5,000 digits were quoted whole and filled every panel (found in tmux).
+                    message = str(error).replace(raw, raw[:24] + "…") if len(raw) > 32 else str(error)
+                    raise ValueError(f"{text(f'field.{name}', self.app.lang)}: {message}") from None
         for name in CHOICE_FIELDS:
             settings[name] = self.query_one(f"#field-{name}", Select).value
         for name in SWITCH_FIELDS:

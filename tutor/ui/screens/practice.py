@@ -106,6 +106,13 @@ class PracticeScreen(SectionScreen):
         side.display = not side.display
         if side.display:
             self.query_one("#question-list", OptionList).focus()
+        elif self.app.focused is not None and side in self.app.focused.ancestors_with_self:
+            # The focus left on the hidden search box swallowed what was typed next (found in tmux).
+            box = self.query_one("#answer-box", AnswerBox)
+            if self._question is not None and box.display:
+                box.focus_input()
+            else:
+                self.set_focus(None)
 
     def action_search(self) -> None:
         side = self.query_one("#question-side")

@@ -44,8 +44,28 @@ class LabLogs(Horizontal, metaclass=Guarded):
 
     def _pane(self, key: int) -> Log:
         if key not in self.panes:
-            pane = Log(max_lines=MAX_LINES, classes="-launcher" if key == LAUNCHER else "")
-            pane.border_title = "torchrun" if key == LAUNCHER else f"rank {key}"
+            pane = RankLog(key, max_lines=MAX_LINES, classes="-launcher" if key == LAUNCHER else "")
             self.panes[key] = pane
             self.mount(pane)
         return self.panes[key]
+
+
+def pane_title(key: int, width: int) -> str:
+    """'rank 2', or 'r2' where the pane is too narrow for it: four panes at 80 columns read 'rank…'
+    each, and which rank was which could not be told (found in tmux)."""
+    wide = width <= 0 or width >= 12
+    if key == LAUNCHER:
+        return "torchrun" if wide else "run"
+    return f"rank {key}" if wide else f"r{key}"
+
+
+class RankLog(Log):
+    """One rank's log; its title fits its width."""
+
+    def __init__(self, key: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.key = key
+        self.border_title = pane_title(key, 0)
+
+    def on_resize(self) -> None:
+        self.border_title = pane_title(self.key, self.outer_size.width)
