@@ -75,10 +75,11 @@ def assert_shipped_run(name: str, evidence: dict, timeout_s: float, finished: fl
     if outcome == "hang" and name not in UNTIMED:  # the first sign, as on a cluster: the timeout's error
         message = evidence["summary"]["message"]
         assert message.startswith("the process-group timeout fired (rank ") and "Timed out" in message, message
-    if name in DDP_WAITS:  # DDP's all-reduce is waited for at the end of backward, not in a Python all_reduce
-        waiting = [rank for rank in evidence["ranks"] if "in backward" in (rank["stack"] or "")
-                   or "Trainer.backward" in (rank["stack"] or "")]
+    if name in DDP_WAITS:  # DDP's all-reduce is waited for at the end of backward, not in a Python all_reduce:
+        # torch's autograd frames under the learner's line (py-spy's and a traceback's both name the file)
+        waiting = [rank for rank in evidence["ranks"] if "torch/autograd/" in (rank["stack"] or "")]
         assert waiting and all("_average_gradients" not in (rank["stack"] or "") for rank in evidence["ranks"])
+    assert all("tutor/labs/" not in (rank["stack"] or "") for rank in evidence["ranks"])  # docs/labs.md, "Code the labs share"
 
     assert leftovers(evidence["run_dir"].rsplit("/", 1)[-1]) == []
 
