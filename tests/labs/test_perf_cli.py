@@ -1,8 +1,9 @@
-"""`tutor lab experiment`, `tutor lab bandwidth`, the perf lines of `tutor lab run`, GPU-only labs on CPU."""
+"""`tutor lab experiment`, `tutor lab bandwidth`, a perf run's evidence (metrics, traces, summary), GPU-only labs on CPU."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -47,6 +48,21 @@ def test_synthetic_data_experiment_convicts_the_slow_loader():
     # Before a diagnosis attempt: the measurements, not the tutor's conclusion (issue 19).
     assert real["category"] is None and "conclusion" not in report and "before the first op" in real["summary"]
     assert report["speedup_with_synthetic"] > 1.5 and "synthetic data makes the step" in report["message"]
+    # A perf run's evidence, from the first of these runs (a `tutor lab run` of the lab: once a run
+    # of the straggler lab of its own, ~20 CPU-s; the straggler's slowest rank is read in the perf
+    # job, test_perf_labs.py): metrics per rank, step times, the traces and the summary.
+    evidence = json.loads((Path(real["run_dir"]) / "evidence.json").read_text())
+    assert evidence["outcome"] == "ok", evidence["summary"]
+    metrics, summary = evidence["metrics"], evidence["summary"]
+    assert metrics["mfu"] > 0 and metrics["tokens_per_s"] > 0 and metrics["peak_flops_measured"] > 1e8
+    assert set(metrics["per_rank_step_time_s"]) == {"0", "1"} and metrics["device_name"] == "cpu"
+    assert metrics["mfu"] == pytest.approx(metrics["tokens_per_s"] * 6 * metrics["params"]
+                                           / (2 * metrics["peak_flops_measured"]))
+    assert summary["category"] == "data-loading" and summary["run"].startswith("all 2 ranks finished")
+    assert len(evidence["trace_files"]) == 2
+    for path in evidence["trace_files"]:
+        trace = json.loads(open(path).read())
+        assert any(event.get("name", "").startswith("ProfilerStep#") for event in trace["traceEvents"])
 
 
 @pytest.mark.parametrize("args, message", [
