@@ -7,9 +7,10 @@ shipped program checked against itself must fail. Speedups are ratios measured i
 in alternating rounds; thresholds are in each lab.yaml, with margin for a loaded 2-core machine.
 
 Every lab's shipped program, solution and cheats (test_lab_cheats.py) run in one job, a lab
-after another, each through the lab checker's own `main()` (tests/labs/several.py); each lab's
-checks start the shipped program's own baseline workers, before any of its programs is
-imported, so each program is measured as `tutor lab check` measures it.
+after another, each through the lab checker's own `main()` (tests/labs/several.py); the shipped
+program runs in baseline worker processes of its own, as in `tutor lab check`, one pair for
+the job, started before the first program is imported, each lab's shipped program loaded into
+them in turn (a pair per lab cost ~7 CPU-s a worker more).
 """
 
 from __future__ import annotations
