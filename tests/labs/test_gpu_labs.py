@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_tutor
 from tutor.labs.catalog import get_lab
 
 GPU_LABS = ("kernel-fusion", "fp8-matmul", "cuda-graphs")
@@ -25,12 +24,12 @@ def load(path: Path, name: str):
 
 
 @pytest.mark.parametrize("name", GPU_LABS)
-def test_gpu_only_labs_are_skipped_on_cpu_with_a_clear_message(name):
+def test_gpu_only_labs_are_skipped_on_cpu_with_a_clear_message(name, tutor_here):
     assert get_lab(name).lab.gpu_only
     action = "check" if name == "fp8-matmul" else "run"
-    result = run_tutor("lab", action, name, "--backend", "gloo")
-    assert result.returncode == 2 and "needs CUDA GPUs" in result.stderr and "skipped" in result.stderr
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    code, _, stderr = tutor_here("lab", action, name, "--backend", "gloo")
+    assert code == 2 and "needs CUDA GPUs" in stderr and "skipped" in stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
 
 
 def test_the_fusion_lab_predicts_a_third_of_the_traffic():

@@ -83,6 +83,13 @@ def test_the_solution_passes_at_four_ranks(name, lab_jobs):
     result = lab_jobs.get(several.FOUR_RANKS)
     assert result["evidence"]["world_size"] == 4
     assert_solution_passes(result, name, name)
+    for check_name, words in SAYS_AT_FOUR_RANKS.get(name, {}).items():
+        assert words in several.checks_of(result, name)[check_name]["detail"]
+
+
+# What a solution's passing check must say at 4 ranks (issue 7's done-when for tp-mlp, once a
+# `tutor lab run --solution --world-size 4` of its own: test_cli.py).
+SAYS_AT_FOUR_RANKS = {"tp-mlp": {"collectives per layer per step": "forward 2 all-reduce(s), backward 2"}}
 
 
 @pytest.mark.timeout(600)

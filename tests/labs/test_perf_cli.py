@@ -1,8 +1,9 @@
-"""`tutor lab experiment`, `tutor lab bandwidth`, the perf lines of `tutor lab run`, GPU-only labs on CPU."""
+"""`tutor lab experiment`, `tutor lab bandwidth`, a perf run's evidence (metrics, traces, summary), GPU-only labs on CPU."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from tests.helpers import run_tutor
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
-def test_bandwidth_reports_algbw_and_busbw_as_nccl_tests_defines_them():
+def test_bandwidth_reports_algbw_and_busbw_as_nccl_tests_defines_them(monkeypatch, capsys):
     result = run_tutor("lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "8,64K,1M",
                        "--iters", "3", "--json", timeout=110)
     assert result.returncode == 0, result.stderr
@@ -22,9 +23,17 @@ def test_bandwidth_reports_algbw_and_busbw_as_nccl_tests_defines_them():
         assert row["wrong"] == 0 and row["count"] == row["bytes"] // 4
         assert row["algbw"] == pytest.approx(row["bytes"] / row["time_s"])
         assert row["busbw"] == pytest.approx(row["algbw"] * 2 * (2 - 1) / 2)
-    text = run_tutor("lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "1K", "--iters", "2",
-                     timeout=110)
-    assert "algbw" in text.stdout and "busbw = algbw × 2(n−1)/n" in text.stdout
+    # The table, from this run's report through the command's own text path (`tutor lab bandwidth`
+    # without --json): a second run only for it cost a torchrun and two ranks' torch import, ~15 CPU-s.
+    from tutor import cli
+    from tutor.labs import experiments
+
+    monkeypatch.setattr(experiments, "bandwidth", lambda world_size, backend, sizes, iters: report)
+    assert cli.main(["lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "8,64K,1M",
+                     "--iters", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "algbw" in text and "busbw = algbw × 2(n−1)/n" in text and "all_reduce over 2 ranks (gloo): ok" in text
+    assert [line.split()[0] for line in text.splitlines()[2:5]] == ["8", "65536", "1048576"]
 
 
 @pytest.mark.slow
@@ -39,6 +48,21 @@ def test_synthetic_data_experiment_convicts_the_slow_loader():
     # Before a diagnosis attempt: the measurements, not the tutor's conclusion (issue 19).
     assert real["category"] is None and "conclusion" not in report and "before the first op" in real["summary"]
     assert report["speedup_with_synthetic"] > 1.5 and "synthetic data makes the step" in report["message"]
+    # A perf run's evidence, from the first of these runs (a `tutor lab run` of the lab: once a run
+    # of the straggler lab of its own, ~20 CPU-s; the straggler's slowest rank is read in the perf
+    # job, test_perf_labs.py): metrics per rank, step times, the traces and the summary.
+    evidence = json.loads((Path(real["run_dir"]) / "evidence.json").read_text())
+    assert evidence["outcome"] == "ok", evidence["summary"]
+    metrics, summary = evidence["metrics"], evidence["summary"]
+    assert metrics["mfu"] > 0 and metrics["tokens_per_s"] > 0 and metrics["peak_flops_measured"] > 1e8
+    assert set(metrics["per_rank_step_time_s"]) == {"0", "1"} and metrics["device_name"] == "cpu"
+    assert metrics["mfu"] == pytest.approx(metrics["tokens_per_s"] * 6 * metrics["params"]
+                                           / (2 * metrics["peak_flops_measured"]))
+    assert summary["category"] == "data-loading" and summary["run"].startswith("all 2 ranks finished")
+    assert len(evidence["trace_files"]) == 2
+    for path in evidence["trace_files"]:
+        trace = json.loads(open(path).read())
+        assert any(event.get("name", "").startswith("ProfilerStep#") for event in trace["traceEvents"])
 
 
 @pytest.mark.parametrize("args, message", [
@@ -50,7 +74,7 @@ def test_synthetic_data_experiment_convicts_the_slow_loader():
     (("bandwidth", "--sizes", "2G"), "at most 1G"),
     (("bandwidth", "--iters", "0"), "--iters must be between"),
 ])
-def test_bad_input_is_one_line_and_exit_2(args, message):
-    result = run_tutor("lab", *args)
-    assert result.returncode == 2 and message in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
+def test_bad_input_is_one_line_and_exit_2(tutor_here, args, message):
+    code, _, stderr = tutor_here("lab", *args)
+    assert code == 2 and message in stderr, stderr
+    assert "Traceback" not in stderr

@@ -7,22 +7,18 @@ shipped program checked against itself must fail. Speedups are ratios measured i
 in alternating rounds; thresholds are in each lab.yaml, with margin for a loaded 2-core machine.
 
 Every lab's shipped program, solution and cheats (test_lab_cheats.py) run in one job, a lab
-after another, each through the lab checker's own `main()` (tests/labs/several.py); each lab's
-checks start the shipped program's own baseline workers, before any of its programs is
-imported, so each program is measured as `tutor lab check` measures it.
+after another, each through the lab checker's own `main()` (tests/labs/several.py); the shipped
+program runs in baseline worker processes of its own, as in `tutor lab check`, one pair for
+the job, started before the first program is imported, each lab's shipped program loaded into
+them in turn (a pair per lab cost ~7 CPU-s a worker more).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import replace
-
 import pytest
 
 from tests.labs import several
-from tutor.labs.actions import RunOptions, run_spec
 from tutor.labs.catalog import get_lab
-from tutor.labs.runner import LabRun
 from tutor.labs.trace_summary import CATEGORY_TIME
 
 pytestmark = pytest.mark.slow
@@ -60,6 +56,8 @@ def test_shipped_is_slow_in_its_category_and_the_solution_meets_the_threshold(na
     metrics = reported(result, several.label(name, "solution"))
     shipped = metrics["shipped_summary"]
     assert (shipped["category"], shipped["finding"]) == (category, finding), shipped["message"]
+    if name == "straggler":  # the last rank gets the long documents (a perf run's evidence: test_perf_cli.py)
+        assert shipped["slowest_rank"]["rank"] == 1, shipped
     assert metrics["speedup"] >= entry.lab.check["min_speedup"]
     before, after = metrics[f"shipped_{CATEGORY_TIME[category][0]}"], metrics[f"yours_{CATEGORY_TIME[category][0]}"]
     assert after <= entry.lab.check["max_category_ratio"] * before
@@ -76,24 +74,3 @@ def test_the_shipped_program_fails_its_check(name, lab_jobs):
     assert by_name["results unchanged"]["passed"], by_name["results unchanged"]
     speed = by_name["faster than the shipped program"]
     assert not speed["passed"] and f"needs ≥ {entry.lab.check['min_speedup']:g}×" in speed["detail"], speed
-
-
-@pytest.mark.timeout(120)
-def test_a_perf_run_reports_metrics_per_rank_step_times_traces_and_the_summary(tmp_path):
-    entry = get_lab("straggler")
-    spec = replace(run_spec(entry, RunOptions(backend="gloo")), run_root=tmp_path)
-    evidence = LabRun(spec).run()
-    assert evidence["outcome"] == "ok", evidence["summary"]
-    metrics, summary = evidence["metrics"], evidence["summary"]
-    assert metrics["mfu"] > 0 and metrics["tokens_per_s"] > 0 and metrics["peak_flops_measured"] > 1e8
-    assert set(metrics["per_rank_step_time_s"]) == {"0", "1"} and metrics["device_name"] == "cpu"
-    assert metrics["mfu"] == pytest.approx(metrics["tokens_per_s"] * 6 * metrics["params"]
-                                           / (2 * metrics["peak_flops_measured"]))
-    assert summary["category"] == "straggler" and summary["slowest_rank"]["rank"] == 1
-    assert summary["run"].startswith("all 2 ranks finished")
-    assert len(evidence["trace_files"]) == 2
-    for path in evidence["trace_files"]:
-        trace = json.loads(open(path).read())
-        assert any(event.get("name", "").startswith("ProfilerStep#") for event in trace["traceEvents"])
-    assert json.loads((tmp_path / evidence["run_dir"].rsplit("/", 1)[-1] / "evidence.json").read_text())["summary"][
-        "category"] == "straggler"

@@ -9,7 +9,7 @@ the learner's code; the workers import the shipped file themselves, form a proce
 their own (gloo or NCCL, rendezvous through a TCPStore that worker 0 binds on port 0, so no port
 is chosen first and used later) and do what their rank tells them over a pipe, one JSON line per
 command: build, a timed round of N steps plus `result()`, a FLOP-counted step, a profiled
-window. The worker times itself (it is the shipped code, nothing else runs in it) and installs
+window; and, for the lab tests' shared jobs, load another lab's shipped program. The worker times itself (it is the shipped code, nothing else runs in it) and installs
 the same collective recorder as a check rank (events into `baseline/rankN.jsonl`, which the
 runner does not read as a rank), so both programs pay the same instrumentation.
 
@@ -196,6 +196,17 @@ def _serve(config: dict, commands, reply) -> None:
             summary = perfcheck.profiled(ctx, "shipped", job)
             torch.save(job.result(), command["save"])
             reply(summary=summary)
+        elif op == "load":
+            # Another lab's shipped program in the same worker: the lab tests check several perf labs
+            # in one job (tests/labs/several.py), and a worker's start (torch, its optimizer's
+            # torch._dynamo, a process group) costs ~7 CPU-s per rank. The last job goes first.
+            job = module = None
+            sys.modules.pop("lab_shipped", None)
+            import gc
+
+            gc.collect()
+            module = _load(command["shipped"], "lab_shipped")
+            reply(ready=True)
         else:
             reply(error=f"unknown command {op!r}")
 
