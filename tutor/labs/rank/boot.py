@@ -10,6 +10,7 @@ and replay check) are cut out of it (docs/labs.md, "Code the labs share").
 
 from __future__ import annotations
 
+import math
 import os
 import runpy
 import socket
@@ -60,8 +61,13 @@ def main(argv: list[str]) -> None:
                       f"({MEMORY_CAP_ENV}) {message}".rstrip()
         session.emit("exception", type=type(error).__name__, message=message,
                      where=_where(error, program), traceback="".join(traceback.format_exception(error))[-6000:])
+        recorded = time.time()
         _record_for_torchrun(error)
         _hold_for_evidence(session)
+        # torchrun orders failures by their error files' timestamps in whole seconds, ties to the
+        # lower rank: a peer whose collective fails when this process exits, within the same
+        # second, would be named the root cause. Leave only once that second has passed.
+        time.sleep(max(0.0, math.floor(recorded) + 1.05 - time.time()))
         session.emit("exit", code=1)
         if not isinstance(error, Exception):  # KeyboardInterrupt and the like: Python's own exit
             raise
