@@ -220,18 +220,11 @@ def plural(count: int, one: str, many: str, lang: str) -> str:
 
 
 def when(stamp: str | None, lang: str) -> str:
-    """An ISO timestamp as a learner reads it: "2026-12-01 08:09 UTC" (not "…T08:09:47+00:00")."""
-    if not stamp:
-        return "–"
-    from datetime import datetime, timezone
+    """An ISO timestamp as a learner reads it: "2026-12-01 08:09 UTC" (not "…T08:09:47+00:00");
+    the same in both languages, and the same as the CLI's (interview.clock.stamp_text)."""
+    from tutor.interview.clock import stamp_text
 
-    try:
-        moment = datetime.fromisoformat(str(stamp))
-    except ValueError:
-        return str(stamp)
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M") + (" UTC" if moment.tzinfo is not None else "")
+    return stamp_text(stamp)
 
 
 def register(strings: dict[str, tuple[str, str]]) -> None:
