@@ -73,6 +73,16 @@ def test_configuration_errors_come_in_the_json_with_exit_2(cli):
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize(("lang", "lead"), [("en", "tutor: 1 error(s) in this configuration: global batch 1"),
+                                            ("zh", "tutor：这个配置有 1 处错误：global batch 1")])
+def test_a_configuration_that_cannot_run_prints_its_reason_not_its_figures(cli, lang, lead):
+    """Walkthrough minor 16: `--global-batch 1` printed "micro-batches per pipeline 0.5, bubble
+    200%" and the whole derivation before the error."""
+    status, out, err = cli("size", "--model", "llama3-70b", "--gpus", "16", "--tp", "4", "--pp", "2", "--dp", "2",
+                           "--global-batch", "1", "--lang", lang)
+    assert status == 2 and out == "" and err.startswith(lead) and err.count("\n") == 1
+
+
 def test_plan_with_no_fit_exits_1(cli):
     status, result, _ = cli("plan", "--model", "dense-1t", "--gpus", "8", "--json")
     assert status == 1 and result["best"] is None

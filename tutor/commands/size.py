@@ -195,9 +195,11 @@ def run(args) -> int:
                   reliability_from(args))
     if args.json:
         print_json(report)
-    else:
+    elif not report["errors"]:
         print("\n".join(report_lines(report, model.name, lang)))
-    if report["errors"]:
-        print(f"tutor: {len(report['errors'])} error(s) in this configuration: {report['errors'][0]}", file=sys.stderr)
+    if report["errors"]:  # the reason alone: the figures of a layout that cannot run mislead (bubble 200%)
+        count, first = len(report["errors"]), report["errors"][0]
+        print(f"tutor: {count} error(s) in this configuration: {first}" if lang == "en" else
+              f"tutor：这个配置有 {count} 处错误：{first}", file=sys.stderr)
         return 2
     return 0
