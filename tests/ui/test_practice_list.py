@@ -36,6 +36,8 @@ def test_search_reads_words_and_fields_in_both_languages():
     assert matches(BUBBLE, False, parse("is:wrong"), TITLES) and matches(BUBBLE, False, parse("is:unsolved"), TITLES)
     assert matches(BUBBLE, None, parse("is:new"), TITLES) and not matches(BUBBLE, True, parse("is:new"), TITLES)
     assert parse("is:banana").unknown == ["banana"]
+    assert parse("kind:xyz kind:num").unknown_kinds == ["xyz"] and parse("类型:数").unknown_kinds == []  # said back
+    assert matches(BUBBLE, None, parse("kind:xyz"), TITLES)  # an unreadable kind filters nothing, as is:banana
     assert matches(BUBBLE, None, parse("https://x [bold] ((( \\ *"), TITLES) is False  # text, never a pattern
 
 
@@ -72,6 +74,9 @@ async def test_a_solved_question_stays_solved_and_the_list_filters(tutor_home):
         search.value = "is:banana"
         await settle(pilot)
         assert "is:banana?" in str(listing.border_subtitle) and listing.option_count == total
+        search.value = "kind:xyz"  # it said only "no match" (walkthrough, driven in tmux)
+        await settle(pilot)
+        assert "kind:xyz? numeric" in str(listing.border_subtitle) and listing.option_count == total
         search.value = "zzzz-nothing"
         await settle(pilot)
         await pilot.press("enter")  # nothing to go to: stays in the box, no error

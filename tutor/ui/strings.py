@@ -49,6 +49,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.counts": ("{shown}/{total} · {solved} solved", "{shown}/{total} · 已解决 {solved}"),
     "practice.no_match": ("No question matches: change the search (F7 shows all).",
                           "没有符合的题目：改一下搜索（F7 显示全部）。"),
+    "practice.bad_kind": ("kind:{value}? numeric, formula, config, choice, open, clarify, design",
+                          "类型：{value}? 数值、公式、配置、选择、问答、澄清、设计"),
     "practice.bad_status": ("is:{value}? solved, unsolved, tried, wrong, new", "状态：{value}? 已解决、未解决、做过、做错、未做"),
     "practice.pick": ("Pick a question on the left (↑↓, Enter), or search for one (/: words, kind:numeric, "
                       "tag:memory, section:pipeline, is:unsolved). Keys: ctrl+s check · F3 hint · F4 new numbers · "

@@ -20,6 +20,9 @@ STATUSES = {"solved": "solved", "done": "solved", "已解决": "solved", "解决
             "tried": "tried", "attempted": "tried", "做过": "tried",
             "wrong": "wrong", "failed": "wrong", "做错": "wrong",
             "new": "new", "untried": "new", "没做过": "new", "未做": "new"}
+# Every kind's id and its names in both languages (STRINGS' "kind.*"), what `kind:` reads.
+KIND_NAMES = {name.lower() for key, names in STRINGS.items() if key.startswith("kind.")
+              for name in (key.removeprefix("kind."), *names)}
 _TOKEN = re.compile(r"(\S+?)[:：](\S*)|(\S+)")
 
 
@@ -29,6 +32,8 @@ class Query:
     fields: dict[str, list[str]] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
     """Values the filter could not read (an unknown status), said back to the learner."""
+    unknown_kinds: list[str] = field(default_factory=list)
+    """Kinds no question has (`kind:xyz`), said back with the kinds there are."""
 
     @property
     def empty(self) -> bool:
@@ -50,6 +55,9 @@ def parse(line: str) -> Query:
                 query.unknown.append(value)
                 continue
             value = status
+        elif kind == "kind" and not any(name.startswith(value) for name in KIND_NAMES):
+            query.unknown_kinds.append(value)
+            continue
         query.fields.setdefault(kind, []).append(value)
     return query
 
