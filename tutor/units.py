@@ -10,6 +10,10 @@ from __future__ import annotations
 import math
 import re
 
+# The units of an answer that is a bare number (a count, a ratio): no unit is named for them,
+# by `tutor ask` or the app's answer line.
+UNITLESS = ("", "x", "plain", "count")
+
 _SUFFIX = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _COUNT = re.compile(r"^\s*([+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([kKMBGT]?)\s*$")
 

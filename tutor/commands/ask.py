@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, loaded_content, print_json
 from tutor.errors import TutorError, UserInputError
+from tutor.units import UNITLESS
 
 
 def add_arguments(parser) -> None:
@@ -95,7 +96,7 @@ def _print(question, seed: int, prompt: dict, steps: list[dict], lang: str, reve
         elif step["prompt"][lang] != prompt[lang]:
             print(step["prompt"][lang])
         if step["kind"] == "numeric":
-            plain = step["unit"] in ("", "x", "plain", "count")  # a count or a ratio: no unit to name
+            plain = step["unit"] in UNITLESS
             shown = ("a plain number" if plain else f"in {step['unit']}") if lang == "en" else \
                 ("纯数字" if plain else f"单位 {step['unit']}")
             print(f"   answer {shown}, within ±{step['tolerance']:.0%}" if lang == "en" else

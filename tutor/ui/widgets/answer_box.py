@@ -11,6 +11,7 @@ from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextAr
 from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
 from tutor.ui.widgets.safe import keys_in_order
+from tutor.units import UNITLESS
 
 keys_in_order(TextArea)  # Backspace typed fast runs in order in free-text answers too (minor 1)
 
@@ -138,7 +139,6 @@ class AnswerBox(Vertical, metaclass=Guarded):
 
 
 ZH_UNITS = {"days": "天", "h": "小时", "s": "秒", "min": "分钟", "ms": "毫秒", "params": "参数", "GPUs": "张卡"}
-NO_UNIT = ("", "x", "plain", "count")
 
 
 def _placeholder(step, lang: str) -> str:
@@ -147,5 +147,5 @@ def _placeholder(step, lang: str) -> str:
     if step.kind != "numeric":
         return text(f"answer.{step.kind}", lang)
     unit = str(getattr(getattr(step, "answer", None), "unit", "") or "")
-    shown = "" if unit in NO_UNIT else text("answer.unit", lang, unit=ZH_UNITS.get(unit, unit) if lang == "zh" else unit)
+    shown = "" if unit in UNITLESS else text("answer.unit", lang, unit=ZH_UNITS.get(unit, unit) if lang == "zh" else unit)
     return text("answer.numeric", lang, unit=shown)
