@@ -18,3 +18,15 @@ def lab_content(monkeypatch) -> Path:
     load.cache_clear()
     yield LAB_FIXTURE
     load.cache_clear()
+
+
+@pytest.fixture
+def mock_content(monkeypatch):
+    """Point the tutor at the interview tests' fixture content (mock and review screens)."""
+    from tests.interview.helpers import FIXTURE_ROOT, point_at
+
+    point_at(FIXTURE_ROOT, monkeypatch)
+    yield
+    from tutor.content import load
+
+    load.cache_clear()

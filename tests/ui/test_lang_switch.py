@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Markdown
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import open_labs, settle
 from tests.ui.mock_helpers import mock_app, open_mock, start
 from tests.ui.test_snapshots_labs import EVIDENCE
@@ -36,17 +35,8 @@ async def test_a_lab_diagnosis_verdict_is_redrawn_in_the_new_language(lab_conten
         assert chinese.split("(")[1] == english.split("(")[1] or "%" in chinese  # the same score
 
 
-@pytest.fixture
-def content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
-
-
 @pytest.mark.timeout(60)
-async def test_mock_lesson_aside_is_redrawn_in_the_new_language(tutor_home, content):
+async def test_mock_lesson_aside_is_redrawn_in_the_new_language(tutor_home, mock_content):
     app = mock_app(ManualClock())
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_mock(pilot)

@@ -9,20 +9,10 @@ import json
 import pytest
 from textual.widgets import Markdown
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import settle
 from tests.ui.mock_helpers import answer, mock_app, open_mock, start
 from tutor.interview.clock import ManualClock
 from tutor.store import Store
-
-
-@pytest.fixture
-def content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
 
 
 def _report(screen) -> str:
@@ -34,7 +24,7 @@ def _timer(screen) -> str:
 
 
 @pytest.mark.timeout(90)
-async def test_pitch_wrong_answer_draws_a_follow_up_and_the_report_counts_both(tutor_home, content):
+async def test_pitch_wrong_answer_draws_a_follow_up_and_the_report_counts_both(tutor_home, mock_content):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -54,7 +44,7 @@ async def test_pitch_wrong_answer_draws_a_follow_up_and_the_report_counts_both(t
 
 
 @pytest.mark.timeout(90)
-async def test_design_in_practice_mode_keeps_the_numbers_back_until_asked_and_shows_verdicts(tutor_home, content):
+async def test_design_in_practice_mode_keeps_the_numbers_back_until_asked_and_shows_verdicts(tutor_home, mock_content):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -90,7 +80,7 @@ async def test_design_in_practice_mode_keeps_the_numbers_back_until_asked_and_sh
 
 
 @pytest.mark.timeout(90)
-async def test_debug_in_strict_mode_is_cut_off_when_time_is_up(tutor_home, content):
+async def test_debug_in_strict_mode_is_cut_off_when_time_is_up(tutor_home, mock_content):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -117,7 +107,7 @@ async def test_debug_in_strict_mode_is_cut_off_when_time_is_up(tutor_home, conte
 
 
 @pytest.mark.timeout(90)
-async def test_hang_right_and_wrong_answers_in_chinese(tutor_home, content):
+async def test_hang_right_and_wrong_answers_in_chinese(tutor_home, mock_content):
     clock = ManualClock()
     app = mock_app(clock, lang="zh")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -136,7 +126,7 @@ async def test_hang_right_and_wrong_answers_in_chinese(tutor_home, content):
 
 
 @pytest.mark.timeout(120)
-async def test_rapid_fire_ten_questions_half_right(tutor_home, content):
+async def test_rapid_fire_ten_questions_half_right(tutor_home, mock_content):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -156,7 +146,7 @@ async def test_rapid_fire_ten_questions_half_right(tutor_home, content):
 
 
 @pytest.mark.timeout(120)
-async def test_quitting_mid_interview_then_resume_or_abandon(tutor_home, content):
+async def test_quitting_mid_interview_then_resume_or_abandon(tutor_home, mock_content):
     clock = ManualClock()
     async with mock_app(clock).run_test(size=(120, 40)) as pilot:
         screen = await open_mock(pilot)

@@ -7,24 +7,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from textual.widgets import Input, Markdown, SelectionList, Static
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import settle
 from tutor.interview.review import Outcome, ReviewQueue, question_item
 from tutor.store import Store
 from tutor.ui.app import TutorApp
 
 
-@pytest.fixture
-def content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
-
-
 @pytest.mark.timeout(90)
-async def test_home_opens_the_review_of_due_items(tutor_home, content):
+async def test_home_opens_the_review_of_due_items(tutor_home, mock_content):
     earlier = datetime.now(timezone.utc) - timedelta(hours=2)
     with Store() as store:
         queue = ReviewQueue(store, fuzz=False, now=lambda: earlier)

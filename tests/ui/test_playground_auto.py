@@ -11,11 +11,9 @@ import pytest
 from textual.widgets import Input, Static
 
 from tests.ui.helpers import settle
+from tests.ui.test_playground import SCENARIO  # the lesson's 70B example
 from tutor.ui.app import TutorApp
 from tutor.ui.strings import text
-
-SCENARIO = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 2, "seq": 8192, "micro_batch": 1,
-            "global_batch": 512, "sharding": "distopt"}
 
 
 @pytest.mark.timeout(90)

@@ -6,21 +6,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, TextArea
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import settle
 from tests.ui.mock_helpers import mock_app, open_mock, start
 from tutor.interview.clock import ManualClock
 from tutor.ui.app import TutorApp
 from tutor.ui.widgets.confirm import ConfirmDialog
-
-
-@pytest.fixture
-def content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
 
 
 def _status(home) -> list[str]:
@@ -55,7 +45,7 @@ async def test_q_with_nothing_in_progress_quits_at_once(tutor_home):
 
 
 @pytest.mark.timeout(90)
-async def test_q_during_a_mock_asks_first(tutor_home, content):
+async def test_q_during_a_mock_asks_first(tutor_home, mock_content):
     app = mock_app(ManualClock())
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_mock(pilot)
@@ -80,7 +70,7 @@ async def test_q_during_a_mock_asks_first(tutor_home, content):
 
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("minutes, status", [(0.5, "abandoned"), (5, "finished")])
-async def test_end_interview_asks_and_a_first_minute_end_is_not_counted(tutor_home, content, minutes, status):
+async def test_end_interview_asks_and_a_first_minute_end_is_not_counted(tutor_home, mock_content, minutes, status):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -108,7 +98,7 @@ async def test_end_interview_asks_and_a_first_minute_end_is_not_counted(tutor_ho
 
 
 @pytest.mark.timeout(90)
-async def test_two_keys_on_the_dialog_close_it_once(tutor_home, content):
+async def test_two_keys_on_the_dialog_close_it_once(tutor_home, mock_content):
     """Found by the monkey test: n then Esc in one burst dismissed twice and popped the mock screen."""
     app = mock_app(ManualClock())
     async with app.run_test(size=(120, 36)) as pilot:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import open_labs, settle
 from tests.ui.mock_helpers import mock_app, open_mock
 from tutor.interview.clock import ManualClock
@@ -20,15 +19,6 @@ SIZES = [(80, 24), (120, 36)]
 SCENARIO = {"model": "lesson-70b", "gpus": 64, "tp": 4, "pp": 4, "cp": 1, "seq": 8192, "micro_batch": 1,
             "global_batch": 512, "sharding": "distopt"}
 matrix = pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x36"])
-
-
-@pytest.fixture
-def mock_content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
 
 
 @pytest.mark.timeout(60)

@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 
-from tests.interview.helpers import FIXTURE_ROOT, point_at
 from tests.ui.helpers import settle
 from tests.ui.mock_helpers import answer, mock_app, open_mock, start
 from tutor.interview.clock import ManualClock
@@ -19,18 +18,9 @@ from tutor.interview.clock import ManualClock
 LANGS = ["en", "zh"]
 
 
-@pytest.fixture
-def content(monkeypatch):
-    point_at(FIXTURE_ROOT, monkeypatch)
-    yield
-    from tutor.content import load
-
-    load.cache_clear()
-
-
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
-def test_mock_hang_stage_with_the_clock(snap_compare, content, lang):
+def test_mock_hang_stage_with_the_clock(snap_compare, mock_content, lang):
     """A step-N hang in strict mode at 110×34, 65 s into its first stage: the clock panel shows
     3:55 left, stage 1 of 3 and "strict: cut off at 0:00"; on the right the scenario, "Step 1 of 3",
     "Which rank?", then rank 0's py-spy dump (all_gather inside save_checkpoint) and the start of
@@ -50,7 +40,7 @@ def test_mock_hang_stage_with_the_clock(snap_compare, content, lang):
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
-def test_mock_pitch_report(snap_compare, content, lang):
+def test_mock_pitch_report(snap_compare, mock_content, lang):
     """The report of a 30-second pitch at 110×34, answered in 24 s with one of its two key points
     and not the required one (50% ✗), so a follow-up was asked and answered right in 1:10 (100% ✓):
     the title with the format and strict mode, the date, 1:34 used of 3:30 and the score 75%; the
@@ -64,7 +54,7 @@ def test_mock_pitch_report(snap_compare, content, lang):
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("lang", LANGS)
-def test_mock_pitch_report_at_80x24(snap_compare, content, lang):
+def test_mock_pitch_report_at_80x24(snap_compare, mock_content, lang):
     """The same report at 80×24 (issue 16: in Chinese its stages table was squeezed into 37
     columns, the "#" column empty, "得…", "10…" and each time over three lines): the format list
     narrows to 30 columns and the stages reflow as a list, one item per stage with every cell named
