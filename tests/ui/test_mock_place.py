@@ -8,7 +8,6 @@ from textual.containers import VerticalScroll
 
 from tests.ui.helpers import settle
 from tests.ui.mock_helpers import answer, mock_app, open_mock, start
-from tests.ui.test_mock import content  # noqa: F401  (the fixture)
 from tutor.interview.clock import ManualClock
 
 
@@ -19,7 +18,7 @@ def _in_view(pane: VerticalScroll, widget) -> bool:
 
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
-async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_its_top(tutor_home, content, size):  # noqa: F811 - the fixture imported above
+async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_its_top(tutor_home, mock_content, size):
     clock = ManualClock()
     app = mock_app(clock)
     async with app.run_test(size=size) as pilot:
@@ -38,7 +37,7 @@ async def test_the_hang_stages_verdict_is_in_view_and_the_next_stage_starts_at_i
 
 
 @pytest.mark.timeout(90)
-async def test_the_report_table_keeps_its_stage_numbers_at_80_columns(tutor_home, content):  # noqa: F811 - the fixture imported above
+async def test_the_report_table_keeps_its_stage_numbers_at_80_columns(tutor_home, mock_content):
     """Minor 19: the mock report's # column was empty at 80x24."""
     from textual.widgets import Markdown
 
