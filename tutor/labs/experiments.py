@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.errors import UserInputError
 from tutor.labs.actions import RunOptions, run_spec
@@ -24,6 +25,9 @@ from tutor.labs.catalog import LabEntry
 from tutor.labs.measure import blind
 from tutor.labs import runner
 from tutor.labs.runner import RunEvent, RunSpec
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 VARIABLES = ("ranks", "data")
 BANDWIDTH_PROGRAM = Path(__file__).resolve().parent / "rank" / "bandwidth.py"
@@ -152,12 +156,12 @@ def experiment_text(result: dict) -> list[str]:
     return lines
 
 
-def for_learner(result: dict, lab: str) -> dict:
-    """The experiment as shown before a diagnosis attempt: measurements, no category, no
-    conclusion (see tutor.labs.report.for_learner)."""
+def for_learner(store: Store | None, result: dict, lab: str) -> dict:
+    """The experiment as shown before a diagnosis attempt (in `store`): measurements, no category,
+    no conclusion (see tutor.labs.report.for_learner)."""
     from tutor.labs.history import has_diagnosed
 
-    if has_diagnosed(lab):
+    if has_diagnosed(store, lab):
         return result
     shown = {**result, "runs": [{**row, "category": None, "summary": row.get("measured")}
                                 for row in result.get("runs") or []]}
