@@ -9,7 +9,7 @@ import pytest
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.claims import fold, read
 from tutor.labs.diagnose import grade_lab
 

@@ -14,7 +14,7 @@ import yaml
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.labs.diagnose import grade_lab
 
 STRONG = [(target, text) for target, texts in

@@ -167,7 +167,7 @@ def test_enrich_sets_the_runs_category_and_keeps_a_checks_traces_apart(tmp_path)
 
 
 def test_busbw_is_nccl_tests_factor_of_algbw():
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     assert evaluate("coll_algbw", message_bytes=1e9, coll_time=0.1) == pytest.approx(10e9)
     assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 2 * 7 / 8)

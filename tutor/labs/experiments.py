@@ -117,7 +117,7 @@ def bandwidth(world_size: int, backend: str, sizes: str, iters: int, timeout_s: 
 
 def bandwidth_rows(rows: list[dict], world_size: int) -> list[dict]:
     """algbw = S/t and busbw = algbw × 2(n−1)/n per row, in B/s (nccl-tests doc/PERFORMANCE.md)."""
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     table = []
     for row in rows:

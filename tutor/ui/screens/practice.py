@@ -210,7 +210,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
     # -- one question
 
     def open_question(self, question_id: str, seed: int = 0) -> None:
-        from tutor.grading import draw
+        from tutor.grading.variant import draw
 
         self._question = self._content.questions[question_id].model
         self._variant = draw(self._question, seed)
