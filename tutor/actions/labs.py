@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tutor.actions import MAX_ANSWER_CHARS
-from tutor.labs.actions import RunOptions, resolve, run_spec
+from tutor.labs.run_options import RunOptions, resolve, run_spec
 from tutor.labs.catalog import LabEntry
 from tutor.labs.evidence_model import CheckResult, DiagnosisVerdict, RunEvidence
 from tutor.store.db import Store

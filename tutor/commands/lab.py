@@ -202,7 +202,7 @@ def _diagnose(args, entry) -> int:
 
 
 def _options(args):
-    from tutor.labs.actions import RunOptions
+    from tutor.labs.run_options import RunOptions
 
     return RunOptions(solution=args.solution, world_size=args.world_size, backend=args.backend,
                       timeout_s=args.timeout, nnodes=getattr(args, "nnodes", 1),
@@ -212,7 +212,7 @@ def _options(args):
 
 def _run(args, entry) -> int:
     from tutor.actions import labs as lab_actions
-    from tutor.labs.actions import run_spec
+    from tutor.labs.run_options import run_spec
     from tutor.labs.report import for_learner, run_text
     from tutor.store import Store
 
@@ -238,7 +238,7 @@ def _run(args, entry) -> int:
 
 def _check(args, entry) -> int:
     from tutor.actions import labs as lab_actions
-    from tutor.labs.actions import resolve
+    from tutor.labs.run_options import resolve
     from tutor.labs.report import check_text, for_learner
     from tutor.store import Store
 

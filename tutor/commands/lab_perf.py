@@ -34,7 +34,7 @@ def add_parsers(sub) -> None:
 
 
 def run_experiment(args, entry) -> int:
-    from tutor.labs.actions import RunOptions, resolve
+    from tutor.labs.run_options import RunOptions, resolve
     from tutor.labs.experiments import experiment_text, for_learner, vary_data, vary_ranks
     from tutor.store import Store
 

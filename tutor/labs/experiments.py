@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.errors import UserInputError
-from tutor.labs.actions import RunOptions, run_spec
+from tutor.labs.run_options import RunOptions, run_spec
 from tutor.labs.catalog import LabEntry
 from tutor.labs.measure import blind
 from tutor.labs import runner

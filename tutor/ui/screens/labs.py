@@ -270,7 +270,7 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.run_options import RunOptions, resolve
         from tutor.labs.launch import require_torch
 
         entry = self.entry
@@ -296,7 +296,7 @@ class LabsScreen(SectionScreen):
     def _execute(self, entry, action: str, sizes: list, control: "RunControl") -> None:
         """The run or the check, by `tutor.actions.labs` (which records it); this only shows it."""
         from tutor.actions import labs as lab_actions
-        from tutor.labs.actions import RunOptions
+        from tutor.labs.run_options import RunOptions
 
         def on_run(run) -> None:
             if control.current is not None:  # the next rank count: fresh panes
@@ -470,7 +470,7 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.run_options import RunOptions, resolve
         from tutor.labs.launch import require_torch
 
         try:
