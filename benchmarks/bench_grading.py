@@ -2,13 +2,13 @@
 
 Targets: numbers < 5 ms, formulas < 50 ms, lab diagnoses < 5 ms (and every answer bounded by
 2 s, which the fuzz tests assert). Baselines measured in the same run, reported as ratios:
-- numbers: one `tutor.sizing.evaluate()` of the expected value — the floor under any grading;
+- numbers: one `tutor.sizing.engine.evaluate()` of the expected value — the floor under any grading;
 - formulas: SymPy's unbounded `simplify(yours − expected)` on the same expressions, which is
   what the bounded probe-then-`cancel` check replaces;
 - diagnoses: one reading of the same answer into clauses (`tutor.grading.claims.read`, cache
   cleared) — the floor under any claim grading; a diagnosis reads the answer once and its
   clauses once per rank group. Each diagnosis is timed cold (the reading cache cleared).
-Answers are graded through `tutor.grading.grade`, the path `tutor check` and the app use.
+Answers are graded through `tutor.grading.dispatch.grade`, the path `tutor check` and the app use.
 
     python benchmarks/bench_grading.py [--repeat 200]
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the labelled set's recorded lab evidence
 
 from tutor.content import load_content
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 
 NUMBERS = ["39.4 GB", "≈39 GB", "36.67 GiB", "3.9375e10 bytes", "52.5 GB", "70 GB", "约 39 GB 每卡", "banana"]
@@ -87,7 +87,7 @@ def main() -> None:
                                clear_cache if name == "formulas" else None)
                for name, (question, answers, repeat) in cases.items()}
 
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     floor = median_ms(lambda _: evaluate("distopt_bytes_per_gpu", params=70e9, tp=4, pp=4, dp=2, cp=2),
                       [None], args.repeat * len(NUMBERS))

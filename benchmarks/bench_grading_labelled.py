@@ -45,7 +45,7 @@ def listed(split: str, part: str | None) -> bool:
 
 def grade_case(case) -> tuple[bool, float]:
     from tutor.content import load
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
 
     content = load()
     if case.kind == "diagnosis":

@@ -20,7 +20,8 @@ import time
 
 ARGV = ["--model", "llama3-405b", "--gpus", "16384", "--seq", "8192", "--global-batch", "2048", "--json"]
 COLD = ("import time; started = time.perf_counter()\n"
-        "from tutor.sizing import Train, gpu, model_preset, plan\n"
+        "from tutor.sizing.specs import Train; from tutor.sizing.hardware import gpu\n"
+        "from tutor.sizing.presets import model_preset; from tutor.sizing.planner import plan\n"
         "imported = time.perf_counter()\n"
         "plan(model_preset('llama3-405b'), Train(seq=8192, global_batch=2048), 16384, gpu('h100'))\n"
         "print(imported - started, time.perf_counter() - imported)")
@@ -37,8 +38,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    from tutor.sizing import Train, gpu, model_preset, plan
-    from tutor.sizing.planner import candidates
+    from tutor.sizing.hardware import gpu
+    from tutor.sizing.planner import plan, candidates
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Train
 
     model, train, hardware = model_preset("llama3-405b"), Train(seq=8192, global_batch=2048), gpu("h100")
     plan(model, train, 16384, hardware)  # compile once

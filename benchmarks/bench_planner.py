@@ -17,7 +17,9 @@ import argparse
 import statistics
 import time
 
-from tutor.sizing import Train, gpu, model_preset
+from tutor.sizing.hardware import gpu
+from tutor.sizing.presets import model_preset
+from tutor.sizing.specs import Train
 from tutor.sizing.chains import Mode, planner_function
 from tutor.sizing.engine import model_values
 from tutor.sizing.planner import Options, candidates

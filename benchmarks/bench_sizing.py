@@ -23,7 +23,9 @@ import sys
 import tempfile
 import time
 
-from tutor.sizing import Model, Parallel, Train, evaluate, size
+from tutor.sizing.engine import evaluate
+from tutor.sizing.report import size
+from tutor.sizing.specs import Model, Parallel, Train
 from tutor.sizing.chains import Mode, planner_derivation, planner_function
 from tutor.sizing.symbols import S
 

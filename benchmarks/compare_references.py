@@ -1,6 +1,6 @@
 """The sizing engine beside Megatron-LM's and DeepSpeed's estimators, on a grid of configurations.
 
-For each configuration it runs `tutor.sizing.size()` and the re-implemented estimators
+For each configuration it runs `tutor.sizing.report.size()` and the re-implemented estimators
 (benchmarks/references/megatron.py and deepspeed.py, commits cited there) and prints, per quantity,
 how many agree within 1% as they stand, and how many after the named convention that separates
 them (each convention is stated in the engine's derivation text or docs/sizing.md). Exit status 1
@@ -26,8 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from references import cookbook, deepspeed, megatron  # noqa: E402
 
-from tutor.sizing import Parallel, Train, gpu, model_preset, size  # noqa: E402
 from tutor.sizing.engine import model_values  # noqa: E402
+from tutor.sizing.hardware import gpu  # noqa: E402
+from tutor.sizing.presets import model_preset  # noqa: E402
+from tutor.sizing.report import size  # noqa: E402
+from tutor.sizing.specs import Parallel, Train  # noqa: E402
 
 H100 = gpu("h100")
 TOLERANCE = 0.01
@@ -204,8 +207,7 @@ PUBLISHED = (
 
 def published_ranks() -> list[tuple]:
     """(case, rank or None, layouts listed, the planner's best) for each published layout."""
-    from tutor.sizing import plan
-    from tutor.sizing.planner import Options
+    from tutor.sizing.planner import plan, Options
 
     found = []
     for case, preset, gpus, seq, batch, layout, options in PUBLISHED:

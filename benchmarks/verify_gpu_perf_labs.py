@@ -24,7 +24,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from tutor.labs.actions import RunOptions, run_spec
+from tutor.labs.run_options import RunOptions, run_spec
 from tutor.labs.catalog import get_lab
 from tutor.labs.checks import check_lab
 from tutor.labs.runner import LabRun

@@ -103,8 +103,9 @@ def test_lab_run_json_and_the_stored_row_are_what_they_were_before_the_model(tut
     assert main(["lab", "run", LAB, "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     entry = get_lab(LAB)
-    assert shown == for_learner(json.loads(EVIDENCE.read_text(encoding="utf-8")), entry.name, entry.lab.kind)
     with Store() as store:
+        assert shown == for_learner(store, json.loads(EVIDENCE.read_text(encoding="utf-8")), entry.name,
+                                    entry.lab.kind)
         (stored,) = [row["evidence_json"] for row in store.query("SELECT evidence_json FROM lab_runs")]
     assert stored == json.dumps(raw, ensure_ascii=False)
     load.cache_clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tutor.content import load
 from tutor.content.render import render_lesson
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.interview.formats import FORMATS
 from tutor.interview.spoken import measure
 

@@ -44,8 +44,7 @@ def test_the_record_table_has_every_question_model_and_its_fields():
 
 
 def test_every_question_as_records_dumps_and_grades_as_its_model(content):
-    from tutor.grading import grade
-    from tutor.grading.dispatch import expected_answer
+    from tutor.grading.dispatch import grade, expected_answer
     from tutor.grading.variant import draw
 
     loaded = load_content([content])

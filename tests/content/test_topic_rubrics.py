@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 
 
 # libyaml's loader where PyYAML has it: the pure-Python one spent most of a step-listing test's 9 s.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tutor.content.models import Question
-from tutor.grading import combine, grade, next_step
+from tutor.grading.design import combine, next_step
+from tutor.grading.dispatch import grade
 
 
 def question(step: dict, **extra) -> Question:
@@ -119,7 +120,7 @@ DESIGN = Question.model_validate({
 
 
 def test_design_steps_are_graded_by_their_own_kind():
-    from tutor.grading import draw
+    from tutor.grading.variant import draw
 
     assert grade(DESIGN, "moe?", "ask").correct
     assert grade(DESIGN, "16 TB", "memory").correct

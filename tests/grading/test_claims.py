@@ -7,7 +7,7 @@ import pytest
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.labs.diagnose import grade_lab
 
 
@@ -129,7 +129,7 @@ def test_graded_against_the_run_studied_not_a_later_check(tutor_home):
     with Store() as store:
         record_lab_run(store, "uneven-batches", "run", "hang", evidence=run)
         record_lab_run(store, "uneven-batches", "check", "hang", evidence=check)
-    row_id, studied = hangreport.studied("uneven-batches")
+        row_id, studied = hangreport.studied(store, "uneven-batches")
     assert studied["world_size"] == 4
 
 

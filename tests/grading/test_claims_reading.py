@@ -9,7 +9,7 @@ import pytest
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.claims import fold, read
 from tutor.labs.diagnose import grade_lab
 
@@ -162,7 +162,7 @@ def test_skipping_something_dismisses_it():
 
 
 def test_ranks_written_against_chinese_characters():
-    from tutor.labs.hangfacts import named_ranks
+    from tutor.labs.rank_mentions import named_ranks
 
     assert named_ranks("rank0卡住的位置", 4) == {0}
     assert named_ranks("rank 1-3在梯度all_reduce里", 4) == {1, 2, 3}

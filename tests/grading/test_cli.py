@@ -37,7 +37,8 @@ def test_ask_json_hides_the_answer_unless_revealed():
 @pytest.mark.timeout(60)
 def test_ask_seed_changes_numbers_reproducibly():
     from tutor.content import load_content
-    from tutor.grading import draw, step_prompt
+    from tutor.grading.dispatch import step_prompt
+    from tutor.grading.variant import draw
 
     question = load_content([FIXTURE]).questions["fx-distopt"].model
     prompts = {step_prompt(question, question.steps[0], draw(question, seed))["en"] for seed in range(1, 9)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.content.models import Question
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.config_parse import ConfigError, parse_config
 
 

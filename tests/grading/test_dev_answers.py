@@ -14,7 +14,7 @@ import yaml
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.labs.diagnose import grade_lab
 
 STRONG = [(target, text) for target, texts in
@@ -126,7 +126,7 @@ def test_the_reduce_to_rank_0_denied_is_not_right():
 
 def test_rank_spellings_fold_to_one():
     from tutor.grading.claims import fold
-    from tutor.labs.hangfacts import named_ranks
+    from tutor.labs.rank_mentions import named_ranks
 
     assert fold("只发给rank0") == fold("只发给0号") == "只发给 rank 0"
     assert fold("r1-3 failed") == "rank 1 3 failed" and fold("第4步") == "第 4 步"

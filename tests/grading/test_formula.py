@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.content.models import Question
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.formula_parse import FormulaError, parse_formula
 
 

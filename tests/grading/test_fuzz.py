@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tutor.content import load_content
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 
 BANK = load_content([content_root()])

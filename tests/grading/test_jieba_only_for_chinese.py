@@ -12,7 +12,7 @@ import pytest
 PROGRAM = """
 import sys
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 question = load().questions["why-dp-outermost"]
 question = getattr(question, "model", question)
 verdict = grade(question, sys.argv[1], question.steps[0].id)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tutor.content import load
-from tutor.grading import draw, grade
-from tutor.grading.dispatch import find_step
+from tutor.grading.dispatch import grade, find_step
+from tutor.grading.variant import draw
 from tutor.grading.mistakes import declared_value
 from tutor.grading.numeric import expected_value
 

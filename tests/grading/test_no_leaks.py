@@ -4,7 +4,7 @@ of the bank, every step, 20 seeds (issue 14 item 6)."""
 from __future__ import annotations
 
 from tutor.content import load
-from tutor.grading import draw
+from tutor.grading.variant import draw
 from tutor.grading.leaks import leaks
 
 PLACEHOLDER_KEYS = ("answer.numeric", "answer.formula")

@@ -8,7 +8,8 @@ import pytest
 
 from tutor.content import load_content
 from tutor.content.models import NumericStep, Question
-from tutor.grading import draw, expected_answer, grade
+from tutor.grading.dispatch import expected_answer, grade
+from tutor.grading.variant import draw
 from tutor.paths import content_root
 
 SEEDS = range(5)

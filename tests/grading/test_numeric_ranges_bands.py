@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.quantity import QuantityError, parse_quantity
 
 
@@ -95,9 +95,9 @@ def test_variants_stay_plausible():
     """No variant asks about more than 200 GB per GPU, a bubble over half the step or a run longer
     than a year, unless the question's own `given` does (issue 14 item 3: 1,000 GB per GPU was
     model-state-per-gpu-tp-pp seed 1, 1,174 days training-days seed 2)."""
-    from tutor.grading import draw, expected_answer
+    from tutor.grading.dispatch import expected_answer
+    from tutor.grading.variant import draw, PLAUSIBLE, resolve
     from tutor.grading.engine import evaluate_base, result_dimension
-    from tutor.grading.variant import PLAUSIBLE, resolve
 
     offenders = []
     for qid, loaded in load().questions.items():

@@ -10,7 +10,7 @@ import pytest
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.rubric import PARTIAL_CAP, credit
 from tutor.labs.diagnose import grade_lab
 

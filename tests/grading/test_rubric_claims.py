@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 
 
 def _check(qid, answer, step=None):

@@ -17,7 +17,7 @@ def point_at(root: Path, monkeypatch) -> None:
 
 def right_answer(session, stage=None) -> str:
     """What a strong candidate answers to a stage: the engine's value, the right options, the model answer."""
-    from tutor.grading import expected_answer
+    from tutor.grading.dispatch import expected_answer
 
     stage = stage or session.current
     question, step = session.question(stage), session.step(stage)

@@ -61,7 +61,7 @@ LED_ZH = ("我会先问训多少 token、什么时候要训完。显存按每参
     ("Clarify. 16 bytes. TP 8. 6ND. Checkpoint. Monitor.", False, 0.0, 0.0),  # keywords, one per sentence
 ])
 def test_the_blank_page_reads_structure_not_keywords(real_library, answer, right, least_order, most_order):
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
     from tutor.interview.session import STRUCTURE_PASS
     from tutor.interview.structure import order_score
 
@@ -80,6 +80,6 @@ def test_the_blank_page_reads_structure_not_keywords(real_library, answer, right
     ("We had 512 GPUs hang with an NCCL timeout. We raised the timeout to two hours and it went away.", False),
 ])
 def test_the_behavioural_story_needs_the_story(real_library, answer, right):
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
 
     assert grade(real_library.question("behavioural-hang-story"), answer).correct is right

@@ -41,7 +41,8 @@ def test_unknown_items_are_skipped(store, library):
 
 
 def test_answers_reschedule_deterministically_from_the_grade(store, library, clock):
-    from tutor.grading import draw, expected_answer
+    from tutor.grading.dispatch import expected_answer
+    from tutor.grading.variant import draw
 
     queue = _queue(store, clock)
     queue.record(question_item("memory-total"), Outcome(correct=False))

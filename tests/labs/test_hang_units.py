@@ -10,7 +10,8 @@ import pytest
 
 from tutor.labs import hangtools, hangview, mystery
 from tutor.labs.catalog import get_lab
-from tutor.labs.hangfacts import clauses, facts, grade_run
+from tutor.labs.hangfacts import facts
+from tutor.labs.run_diagnosis import clauses, grade_run
 from tutor.labs.hangreport import text, view
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -167,7 +167,7 @@ def test_enrich_sets_the_runs_category_and_keeps_a_checks_traces_apart(tmp_path)
 
 
 def test_busbw_is_nccl_tests_factor_of_algbw():
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     assert evaluate("coll_algbw", message_bytes=1e9, coll_time=0.1) == pytest.approx(10e9)
     assert evaluate("allreduce_busbw", message_bytes=1e9, coll_time=0.1, ranks=8) == pytest.approx(10e9 * 2 * 7 / 8)
@@ -208,7 +208,8 @@ def test_blind_keeps_the_measurements_and_drops_the_category(tmp_path):
                                "backend": "gloo", "run_dir": str(tmp_path), "summary": {"message": "done"},
                                "metrics": {"profiled_steps": [1, 2]}, "trace_files": files})
     assert evidence["summary"]["category"] == "data-loading"
-    shown = for_learner(evidence, "slow-dataloader", "perf")
+    with Store() as store:
+        shown = for_learner(store, evidence, "slow-dataloader", "perf")
     text = json.dumps(shown) + "\n".join(run_text(shown))
     assert "data-loading" not in text and "data loading" not in text and "category" not in shown["summary"]
     assert "before the first op 60.0 ms (60%)" in shown["summary"]["message"]
@@ -216,7 +217,7 @@ def test_blind_keeps_the_measurements_and_drops_the_category(tmp_path):
     assert evidence["summary"]["category"] == "data-loading"  # the recorded evidence keeps it
     with Store() as store:
         record_lab_run(store, "slow-dataloader", "diagnose", "incorrect", passed=False)
-    assert for_learner(evidence, "slow-dataloader", "perf")["summary"]["category"] == "data-loading"
+        assert for_learner(store, evidence, "slow-dataloader", "perf")["summary"]["category"] == "data-loading"
 
 
 def test_a_hang_summary_does_not_group_the_ranks_before_a_diagnosis():
@@ -226,6 +227,6 @@ def test_a_hang_summary_does_not_group_the_ranks_before_a_diagnosis():
         "category": "hang", "message": "no rank made progress for 10 s: rank 0 in all_gather (train.py:42); "
                                        "ranks 1-3 in all_reduce (train.py:65)",
         "waiting_in": {"in all_gather (train.py:42)": [0]}}}
-    shown = for_learner(evidence, "checkpoint-rank0", "hang")
+    shown = for_learner(None, evidence, "checkpoint-rank0", "hang")
     assert shown["summary"]["message"].startswith("no rank made progress for 10 s: where each rank waits is below")
     assert "train.py:42" not in json.dumps(shown["summary"])

@@ -15,7 +15,7 @@ import pytest
 from tutor.content.models import DiagnosisItem
 from tutor.errors import UserInputError
 from tutor.labs import checks, procs, stacks
-from tutor.labs.actions import RunOptions, resolve
+from tutor.labs.run_options import RunOptions, resolve
 from tutor.labs.catalog import LabEntry, get_lab
 from tutor.labs.diagnose import grade
 from tutor.labs.events import EventTail, EventWriter

@@ -20,14 +20,15 @@ LESSON_IDS = sorted(CONTENT.lessons)
 
 
 def engine_text(figure, lang: str) -> str:
-    import tutor.sizing
+    from tutor.sizing import registry
+    from tutor.sizing.display import format_value
+    from tutor.sizing.engine import evaluate
 
     if figure.fact is not None:
-        return tutor.sizing.format_value(float(figure.fact), figure.unit, figure.digits, lang,
-                                         from_unit=figure.fact_unit)
-    value = float(tutor.sizing.evaluate(figure.formula, **figure.inputs))
-    unit = tutor.sizing.registry.get(figure.formula).unit
-    return tutor.sizing.format_value(value, figure.unit, figure.digits, lang, from_unit=unit)
+        return format_value(float(figure.fact), figure.unit, figure.digits, lang, from_unit=figure.fact_unit)
+    value = float(evaluate(figure.formula, **figure.inputs))
+    unit = registry.get(figure.formula).unit
+    return format_value(value, figure.unit, figure.digits, lang, from_unit=unit)
 
 
 def test_the_lesson_bank_loads_without_problems():
@@ -183,11 +184,11 @@ def test_the_gpt3_layout_follows_the_recipe():
 
 
 def test_changing_a_formula_changes_the_lesson(monkeypatch):
-    import tutor.sizing
+    from tutor.sizing import engine
 
     before = render_lesson(CONTENT.lessons["recipe"].model, "en").figures["ex70_state_total"].text
-    real = tutor.sizing.evaluate
-    monkeypatch.setattr(tutor.sizing, "evaluate", lambda name, **inputs: 2 * real(name, **inputs))
+    real = engine.evaluate
+    monkeypatch.setattr(engine, "evaluate", lambda name, **inputs: 2 * real(name, **inputs))
     after = render_lesson(CONTENT.lessons["recipe"].model, "en")
     assert (before, after.figures["ex70_state_total"].text) == ("1120 GB", "2240 GB")
     assert "2240 GB" in after.section("worked-examples").body

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tutor.content import load_content
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 
 QUESTION = load_content([content_root()]).questions["distopt-formula"].model

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.content import load_content
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.budget import Budget, Cancelled
 from tutor.grading.formula import grade_formula
 from tutor.paths import content_root

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.sizing import Model, Parallel, SizingError, Train, gpu, model_preset, plan, size
-from tutor.sizing.planner import Options
+from tutor.sizing.errors import SizingError
+from tutor.sizing.hardware import gpu
+from tutor.sizing.planner import plan, Options
+from tutor.sizing.presets import model_preset
+from tutor.sizing.report import size
+from tutor.sizing.specs import Model, Parallel, Train
 
 H800 = gpu("h800-80gb")
 DEEPSEEK = model_preset("deepseek-v3")

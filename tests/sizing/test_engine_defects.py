@@ -213,7 +213,8 @@ def test_llama3_split_counts_the_fullest_stage():
     # Llama 3's split (arXiv 2407.21783 §3.3.2): n = (L + 2)/p layers per middle stage, n − 1 on the first and
     # last. Activations: the fuller of stage 0 (min(m, p) micro-batches of n − 1 layers) and stage 1
     # (min(m, p − 1) of n); parameters: the fuller of a middle stage and the last (n − 1 layers + V·h + h).
-    from tutor.sizing import evaluate, model_preset
+    from tutor.sizing.engine import evaluate
+    from tutor.sizing.presets import model_preset
     from tutor.sizing.report import stage_formula
 
     for layers, pp in ((126, 16), (126, 8), (30, 4), (62, 16), (254, 32), (13, 5)):
@@ -256,7 +257,7 @@ def _simulated_peak(pp: int, m: int, v: int, n: int) -> int:
 
 
 def test_interleaved_trimmed_chunks_hold_what_the_schedule_holds():
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     for pp, v, n in ((16, 2, 4), (16, 4, 2), (8, 2, 8), (8, 4, 4), (4, 3, 5)):
         for m in (pp, 2 * pp, 3 * pp):
@@ -266,7 +267,10 @@ def test_interleaved_trimmed_chunks_hold_what_the_schedule_holds():
 
 
 def test_llama3_405b_interleaved_on_pp16_is_sized_and_planned(size):
-    from tutor.sizing import Train, gpu, model_preset, plan
+    from tutor.sizing.hardware import gpu
+    from tutor.sizing.planner import plan
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Train
 
     base = ("--model", "llama3-405b", "--gpus", "16384", "--tp", "8", "--pp", "16", "--seq", "8192",
             "--global-batch", "2048", "--zero", "2")

@@ -9,8 +9,12 @@ import pytest
 
 from tutor.content import load
 from tutor.content.models.question import Question
-from tutor.grading import grade
-from tutor.sizing import Train, gpu, model_preset, plan, size
+from tutor.grading.dispatch import grade
+from tutor.sizing.hardware import gpu
+from tutor.sizing.planner import plan
+from tutor.sizing.presets import model_preset
+from tutor.sizing.report import size
+from tutor.sizing.specs import Train
 from tutor.sizing.rules import RESERVE
 
 SCENARIOS = ("lesson-70b-64", "llama3-405b-8k", "llama3-405b-128k", "dense-1t-8192")
@@ -98,7 +102,7 @@ def test_smaller_cp_that_fits_is_named():
 
 def test_tp_traffic_uses_the_tokens_a_cp_rank_holds():
     settings = lesson_scenarios()["lesson-70b-64"]
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
 
     report = size(model_preset("lesson-70b"), Train(seq=8192, global_batch=512),
                   Parallel(gpus=64, tp=4, pp=4, cp=2, sharding="distopt"), gpu("h100"))
@@ -114,7 +118,7 @@ def test_tp_traffic_uses_the_tokens_a_cp_rank_holds():
 def test_planned_layouts_are_sized_with_the_sharding_the_plan_chose():
     # The default plan may shard gradients too (ZeRO-2) where the distributed optimizer does not fit; each
     # layout's figures are `tutor size`'s for that sharding, and the text table names it.
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
     from tutor.sizing.text import plan_lines
 
     settings = lesson_scenarios()["llama3-405b-8k"]

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.sizing import Parallel, Train, gpu, model_preset, plan, validate_config
-from tutor.sizing.planner import RESERVE, divisors
+from tutor.sizing.hardware import gpu
+from tutor.sizing.planner import plan, RESERVE, divisors
+from tutor.sizing.presets import model_preset
+from tutor.sizing.specs import Parallel, Train
+from tutor.sizing.validate import validate_config
 
 H100 = gpu("h100")
 LAYOUT = ("tp", "pp", "cp", "ep", "dp", "vpp")

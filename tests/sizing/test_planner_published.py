@@ -11,8 +11,11 @@ import re
 
 import pytest
 
-from tutor.sizing import Model, Parallel, Train, gpu, model_preset, plan, size
-from tutor.sizing.planner import Options
+from tutor.sizing.hardware import gpu
+from tutor.sizing.planner import plan, Options
+from tutor.sizing.presets import model_preset
+from tutor.sizing.report import size
+from tutor.sizing.specs import Model, Parallel, Train
 
 A100 = gpu("a100-80gb")
 H100 = gpu("h100")

@@ -7,9 +7,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tutor.sizing import Model, Parallel, SizingError, Train, evaluate, format_value, gpu, plan
+from tutor.sizing.display import format_value, DISPLAY_UNITS
+from tutor.sizing.engine import evaluate
+from tutor.sizing.errors import SizingError
+from tutor.sizing.hardware import gpu
+from tutor.sizing.planner import plan
+from tutor.sizing.specs import Model, Parallel, Train
 from tutor.sizing.chains import Mode, planner_function, size_derivation
-from tutor.sizing.display import DISPLAY_UNITS
 
 powers = st.sampled_from([1, 2, 4, 8, 16, 32, 64])
 params = st.floats(min_value=1e8, max_value=2e12)
@@ -17,7 +21,7 @@ SHARDINGS = ("none", "distopt", "zero1", "zero2", "zero3")
 
 
 def state(psi, sharding, tp, pp, dp, cp=1):
-    from tutor.sizing import size
+    from tutor.sizing.report import size
 
     report = size(Model(params=psi), Train(global_batch=4096), Parallel(tp=tp, pp=pp, dp=dp, cp=cp, sharding=sharding))
     return report["memory"]["model_state"]

@@ -7,9 +7,10 @@ import math
 import pytest
 import sympy
 
-from tutor.sizing import SizingError, evaluate, explain, registry
+from tutor.sizing import registry
+from tutor.sizing.engine import evaluate, explain, Value, compiled
+from tutor.sizing.errors import SizingError
 from tutor.sizing.derivation import Derivation, link
-from tutor.sizing.engine import Value, compiled
 from tutor.sizing.formula import RESULT_UNITS
 from tutor.sizing.symbols import S, SYMBOLS, lookup
 

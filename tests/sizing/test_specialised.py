@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 
-from tutor.sizing import Train, gpu, model_preset
+from tutor.sizing.hardware import gpu
+from tutor.sizing.presets import model_preset
+from tutor.sizing.specs import Train
 from tutor.sizing.chains import LAYOUT_INPUTS, planner_derivation, planner_function
 from tutor.sizing.planner import MEMORY, Options, _Evaluator, _picker, candidates
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.sizing import Model, Parallel, SizingError, Throughput, Train, gpu, model_preset, size, validate_config
-from tutor.sizing.validate import resolve
+from tutor.sizing.errors import SizingError
+from tutor.sizing.hardware import gpu
+from tutor.sizing.presets import model_preset
+from tutor.sizing.report import size
+from tutor.sizing.specs import Model, Parallel, Throughput, Train
+from tutor.sizing.validate import validate_config, resolve
 
 H100 = gpu("h100")
 LLAMA70 = model_preset("llama3-70b")

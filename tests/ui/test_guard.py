@@ -83,9 +83,9 @@ async def test_b2_a_gpu_only_lab_on_cpu_is_marked_and_refused_in_one_line(tmp_pa
             assert app.is_running and app.ui_errors == [] and screen.run is None
             assert any("needs CUDA GPUs" in note for note in _notes(app))
             assert screen.evidence is None  # nothing ran, nothing recorded as a crash
-            from tutor.labs.history import last_outcomes
+            from tutor.store.lab_runs import latest_outcomes
 
-            assert last_outcomes("hang-demo") == {}
+            assert latest_outcomes(app.open_store(), "hang-demo") == {}
     finally:
         load.cache_clear()
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.variant import draw
 from tutor.ui.screens.practice_view import verdict_markdown
 

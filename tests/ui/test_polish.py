@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 
 FULL_WIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef\u4e00-\u9fff]")
 

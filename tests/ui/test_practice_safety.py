@@ -29,7 +29,8 @@ def _rendered_text(markdown: str) -> str:
 def test_the_answer_quoted_in_a_verdict_renders_as_typed():
     """L3: `Could not find a number in '# big **x** …'` rendered a heading, bold, a link and code."""
     from tutor.content import load
-    from tutor.grading import draw, grade
+    from tutor.grading.dispatch import grade
+    from tutor.grading.variant import draw
     from tutor.ui.screens.practice_view import verdict_markdown
 
     question = next(loaded.model for loaded in load().questions.values()
@@ -60,10 +61,10 @@ def test_each_remark_of_a_feedback_stays_on_its_own_line():
 @pytest.mark.timeout(60)
 async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_home, fixture_content, monkeypatch):
     """Issue 17: the worker passes `cancelled` to the grader and catches `Cancelled`."""
-    import tutor.grading
+    from tutor.grading import dispatch
     from tutor.grading.budget import Cancelled
 
-    real_grade, seen, first = tutor.grading.grade, [], threading.Event()
+    real_grade, seen, first = dispatch.grade, [], threading.Event()
 
     def slow_then_real(question, answer, step_id, seed, *args, cancelled=None, **kwargs):
         if answer == "slow":
@@ -76,7 +77,7 @@ async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_ho
             seen.append("not cancelled")
         return real_grade(question, answer, step_id, seed, *args, cancelled=cancelled, **kwargs)
 
-    monkeypatch.setattr(tutor.grading, "grade", slow_then_real)
+    monkeypatch.setattr(dispatch, "grade", slow_then_real)
     app = TutorApp()
     async with app.run_test(size=(110, 36)) as pilot:
         await pilot.press("p")

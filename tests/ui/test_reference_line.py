@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tutor.content import load
-from tutor.grading import grade
+from tutor.grading.dispatch import grade
 from tutor.grading.variant import draw
 from tutor.ui.screens.practice_view import question_markdown, verdict_markdown
 

@@ -48,7 +48,7 @@ def test_labs_hang_view_after_a_right_diagnosis(snap_compare, lab_content, lang)
     train.py:13); the collectives by position with row 3 marked as the first divergence, and its
     sentence; the verdict ✓ Right with the points covered and the model answers; the answer line."""
     async def show(pilot):
-        from tutor.labs.hangfacts import grade_run
+        from tutor.labs.run_diagnosis import grade_run
 
         screen = await open_labs(pilot)
         screen.evidence, screen.revealed = EVIDENCE, True

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tutor.actions import MAX_ANSWER_CHARS
-from tutor.labs.actions import RunOptions, resolve, run_spec
+from tutor.labs.run_options import RunOptions, resolve, run_spec
 from tutor.labs.catalog import LabEntry
 from tutor.labs.evidence_model import CheckResult, DiagnosisVerdict, RunEvidence
 from tutor.store.db import Store
@@ -99,12 +99,12 @@ def _record(store: Store | None, lab: str, action: str, outcome: str, passed: bo
                        elapsed_s=run.elapsed_s, evidence=stored)
 
 
-def studied_run(entry: LabEntry) -> dict | None:
+def studied_run(store: Store | None, entry: LabEntry) -> dict | None:
     """The run a diagnosis is about when the front end shows none: the latest `tutor lab run` of
-    the learner's program (what `tutor lab evidence` shows), else the latest check."""
+    the learner's program in `store` (what `tutor lab evidence` shows), else the latest check."""
     from tutor.labs.hangreport import studied
 
-    found = studied(entry.name)
+    found = studied(store, entry.name)
     return found[1] if found else None
 
 
@@ -120,7 +120,7 @@ def diagnose(store: Store | None, entry: LabEntry, text: str, lang: str = "en", 
     from tutor.labs.diagnose import grade_lab
 
     if evidence is None:
-        evidence = studied_run(entry)
+        evidence = studied_run(store, entry)
     verdict = grade_lab(list(entry.lab.diagnosis), text[:MAX_ANSWER_CHARS], evidence, lang)
     graded = DiagnosisVerdict.from_json(verdict)
     if store is not None:

@@ -35,7 +35,7 @@ def answer(store: Store | None, question, step, seed: int, text: str, *, hints_u
     `store` None: the front end could not open the learner database; the verdict is still
     given. `cancelled` lets a worker stop a long formula grading (`budget.Cancelled` is raised).
     """
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
 
     verdict = grade(question, text, step.id, seed, self_assessment, cancelled=cancelled)
     if not verdict.readable:
@@ -64,7 +64,7 @@ def _record(store: Store, question, step, seed, text, verdict, hints_used, elaps
 
 def design_progress(store: Store, question, seed: int) -> dict:
     """A multi-step question's score so far: the latest attempt at each step of this variant."""
-    from tutor.grading import combine
+    from tutor.grading.design import combine
     from tutor.store import attempts
 
     latest: dict[str, tuple[bool, float]] = {}

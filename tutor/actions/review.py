@@ -48,7 +48,7 @@ def answer(task: ReviewTask, text: str, store: Store, *, hints_used: int = 0, el
         due = queue.due_at(task.item_id)
         assert due is not None  # diagnose() has just rated the card
         return ReviewResult(graded["correct"], graded["score"], graded, due.isoformat(timespec="seconds"))
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
     from tutor.store import Attempt, record_attempt
 
     question: Any = task.question  # a content Question and its step (ReviewTask keeps them untyped)

@@ -39,7 +39,8 @@ def checked_seed(seed: int) -> int:
 
 
 def run(args) -> int:
-    from tutor.grading import VariantError, draw, expected_answer, step_prompt
+    from tutor.grading.dispatch import expected_answer, step_prompt
+    from tutor.grading.variant import VariantError, draw
 
     question = find_question(loaded_content(), args.id)
     seed = checked_seed(args.seed)

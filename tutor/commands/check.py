@@ -36,7 +36,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from tutor.grading import StepNotFound, VariantError, expected_answer, find_step
+    from tutor.grading.dispatch import StepNotFound, expected_answer, find_step
+    from tutor.grading.variant import VariantError
 
     question = _question(args.id)
     seed = checked_seed(args.seed)
@@ -64,7 +65,7 @@ def run(args) -> int:
         reveal = args.reveal or verdict.correct or step.kind in ("open", "clarify")
         payload = {"question": question.id, "step": step.id, "seed": seed, **verdict.to_json(reveal)}
         if args.reveal and step.kind == "config":
-            from tutor.grading import draw
+            from tutor.grading.variant import draw
 
             payload["expected"] = expected_answer(question, step, draw(question, seed))
         payload["explain"] = {"en": step.explain.en, "zh": step.explain.zh} if step.explain is not None and reveal else None

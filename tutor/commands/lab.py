@@ -85,10 +85,12 @@ def run(args) -> int:
 
 def _list(args, labs) -> int:
     from tutor.labs.history import status as _status
+    from tutor.store import Store
 
-    rows = [{"name": name, "kind": entry.lab.kind, "title": entry.lab.title.model_dump(),
-             "world_size": entry.lab.world_size, "gpu_only": entry.lab.gpu_only, "status": _status(name)}
-            for name, entry in labs.items()]
+    with Store() as store:
+        rows = [{"name": name, "kind": entry.lab.kind, "title": entry.lab.title.model_dump(),
+                 "world_size": entry.lab.world_size, "gpu_only": entry.lab.gpu_only, "status": _status(store, name)}
+                for name, entry in labs.items()]
     if args.json:
         print_json({"labs": rows})
         return 0
@@ -104,11 +106,13 @@ def _list(args, labs) -> int:
 def _show(args, entry) -> int:
     from tutor.labs.history import has_passed
     from tutor.labs.workspace import working_program
+    from tutor.store import Store
 
     lab, lang = entry.lab, lang_of(args)
     if args.hint < 0:
         raise UserInputError("--hint takes a tier number from 1")
-    passed = has_passed(entry.name)
+    with Store() as store:
+        passed = has_passed(store, entry.name)
     if args.reveal and not passed:
         raise TutorError(f"the reference solution opens once `tutor lab check {entry.name}` passes on your own "
                          f"copy; until then: `tutor lab show {entry.name} --hint 1`")
@@ -198,7 +202,7 @@ def _diagnose(args, entry) -> int:
 
 
 def _options(args):
-    from tutor.labs.actions import RunOptions
+    from tutor.labs.run_options import RunOptions
 
     return RunOptions(solution=args.solution, world_size=args.world_size, backend=args.backend,
                       timeout_s=args.timeout, nnodes=getattr(args, "nnodes", 1),
@@ -208,7 +212,7 @@ def _options(args):
 
 def _run(args, entry) -> int:
     from tutor.actions import labs as lab_actions
-    from tutor.labs.actions import run_spec
+    from tutor.labs.run_options import run_spec
     from tutor.labs.report import for_learner, run_text
     from tutor.store import Store
 
@@ -222,7 +226,7 @@ def _run(args, entry) -> int:
         with Store() as store:  # opened first: a database that cannot take the run is said before it starts
             evidence = lab_actions.run(entry, options, store=store, debug=args.debug,
                                        on_event=None if args.json else _live_printer())
-        shown = for_learner(evidence, entry.name, entry.lab.kind)  # measurements, not the answer
+            shown = for_learner(store, evidence, entry.name, entry.lab.kind)  # measurements, not the answer
         if args.json:
             print_json(shown)
         else:
@@ -234,7 +238,7 @@ def _run(args, entry) -> int:
 
 def _check(args, entry) -> int:
     from tutor.actions import labs as lab_actions
-    from tutor.labs.actions import resolve
+    from tutor.labs.run_options import resolve
     from tutor.labs.report import check_text, for_learner
     from tutor.store import Store
 
@@ -245,9 +249,11 @@ def _check(args, entry) -> int:
         with Store() as store:
             result = lab_actions.check(entry, options, store=store, on_result=None if args.json else
                                        lambda each: print("\n".join(check_text(each, lang_of(args)))))
+            shown_evidence = (for_learner(store, result["evidence"], entry.name, entry.lab.kind)
+                              if args.json else None)
         if args.json:
             shown = {key: result[key] for key in ("lab", "passed", "checks", "evidence")}
-            shown["evidence"] = for_learner(result["evidence"], entry.name, entry.lab.kind)
+            shown["evidence"] = shown_evidence
             print_json(shown)
         elif result["passed"]:
             zh = lang_of(args) == "zh"

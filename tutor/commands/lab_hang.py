@@ -52,12 +52,15 @@ def read_answer(text: str) -> str:
 
 def run_evidence(args, entry) -> int:
     from tutor.labs.hangreport import answered, latest, text, view
+    from tutor.store import Store
 
-    found = latest(entry.name)
-    if found is None:
-        raise TutorError(f"no run of {entry.name} yet: `tutor lab run {entry.name}` first")
-    row_id, evidence = found
-    shown = view(evidence, reveal=answered(entry.name, row_id), flight_recorder=args.fr)
+    with Store() as store:
+        found = latest(store, entry.name)
+        if found is None:
+            raise TutorError(f"no run of {entry.name} yet: `tutor lab run {entry.name}` first")
+        row_id, evidence = found
+        reveal = answered(store, entry.name, row_id)
+    shown = view(evidence, reveal=reveal, flight_recorder=args.fr)
     if args.json:
         print_json(shown)
     else:

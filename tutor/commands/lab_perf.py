@@ -34,14 +34,17 @@ def add_parsers(sub) -> None:
 
 
 def run_experiment(args, entry) -> int:
-    from tutor.labs.actions import RunOptions, resolve
+    from tutor.labs.run_options import RunOptions, resolve
     from tutor.labs.experiments import experiment_text, for_learner, vary_data, vary_ranks
+    from tutor.store import Store
 
     options = RunOptions(solution=args.solution, world_size=args.world_size, backend=args.backend,
                          timeout_s=args.timeout)
     _, backend, _ = resolve(entry, options)  # one clear line for bad options, before anything starts
     options = RunOptions(solution=args.solution, world_size=args.world_size, backend=backend, timeout_s=args.timeout)
-    result = for_learner((vary_ranks if args.vary == "ranks" else vary_data)(entry, options), entry.name)
+    measured = (vary_ranks if args.vary == "ranks" else vary_data)(entry, options)
+    with Store() as store:
+        result = for_learner(store, measured, entry.name)
     if args.json:
         print_json(result)
     else:

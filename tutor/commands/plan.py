@@ -66,10 +66,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from tutor.sizing import plan
+    from tutor.sizing.planner import plan, Options
     from tutor.sizing.text import plan_lines
 
-    from tutor.sizing.planner import Options
     from tutor.sizing.rules import RESERVE
 
     lang = lang_of(args)

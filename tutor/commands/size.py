@@ -116,7 +116,8 @@ _SHAPE = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "experts", "t
 def model_from(args):
     from dataclasses import replace
 
-    from tutor.sizing import Model, model_preset
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Model
 
     base = model_preset(args.model) if args.model else Model()
     shape = {name: getattr(args, name) for name in _SHAPE
@@ -137,7 +138,7 @@ def model_from(args):
 
 
 def train_from(args):
-    from tutor.sizing import Train
+    from tutor.sizing.specs import Train
 
     given = {name: getattr(args, name) for name in ("seq", "micro_batch", "global_batch", "tokens")
              if getattr(args, name) is not None}
@@ -147,7 +148,7 @@ def train_from(args):
 def hardware_from(args):
     from dataclasses import replace
 
-    from tutor.sizing import gpu
+    from tutor.sizing.hardware import gpu
 
     hardware = gpu(args.gpu or "h100-80gb")
     custom = {}
@@ -160,7 +161,7 @@ def hardware_from(args):
 
 
 def throughput_from(args):
-    from tutor.sizing import Throughput
+    from tutor.sizing.specs import Throughput
 
     achieved = args.achieved_tflops * 1e12 if args.achieved_tflops is not None else None
     return Throughput(mfu=args.mfu, tokens_per_s=args.tokens_per_sec, step_time=args.step_time,
@@ -168,13 +169,13 @@ def throughput_from(args):
 
 
 def reliability_from(args):
-    from tutor.sizing import Reliability
+    from tutor.sizing.specs import Reliability
 
     return Reliability(days=args.days, interruptions=args.interruptions, ckpt_write_s=args.ckpt_write_s)
 
 
 def parallel_from(args):
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
 
     if args.distributed_optimizer and args.zero:
         raise UserInputError("choose one of --distributed-optimizer and --zero")
@@ -187,7 +188,7 @@ def parallel_from(args):
 
 def run(args) -> int:
     from tutor.sizing.text import report_lines
-    from tutor.sizing import size
+    from tutor.sizing.report import size
 
     lang = lang_of(args)
     model = model_from(args)

@@ -1,7 +1,7 @@
 """Render a lesson: each figure through the sizing engine, then the text with the figures in it.
 
-A figure is either an engine formula with its inputs (`tutor.sizing.evaluate`) or a published
-fact with its source; either way `tutor.sizing.format_value` turns the value into text in the
+A figure is either an engine formula with its inputs (`tutor.sizing.engine.evaluate`) or a published
+fact with its source; either way `tutor.sizing.display.format_value` turns the value into text in the
 learner's language. Nothing here computes a number itself, so changing a formula in
 `tutor/sizing` changes every lesson that shows it (DESIGN §2.1).
 
@@ -105,12 +105,13 @@ def figure_value(lesson_id: str, name: str, figure: Figure) -> tuple[float, str 
         return float(figure.fact), figure.fact_unit
     if figure.formula is None:
         raise FigureError(lesson_id, name, "needs a formula or a fact")
-    import tutor.sizing
+    from tutor.sizing import engine, registry
+    from tutor.sizing.errors import SizingError
 
     try:
-        value = tutor.sizing.evaluate(figure.formula, **figure.inputs)
-        unit = tutor.sizing.registry.get(figure.formula).unit
-    except tutor.sizing.SizingError as error:
+        value = engine.evaluate(figure.formula, **figure.inputs)
+        unit = registry.get(figure.formula).unit
+    except SizingError as error:
         raise FigureError(lesson_id, name, str(error)) from None
     if not math.isfinite(value):
         raise FigureError(lesson_id, name, f"formula {figure.formula} gives {value} for these inputs")
@@ -118,12 +119,13 @@ def figure_value(lesson_id: str, name: str, figure: Figure) -> tuple[float, str 
 
 
 def render_figure(lesson_id: str, name: str, figure: Figure, lang: str = "en") -> RenderedFigure:
-    import tutor.sizing
+    from tutor.sizing.display import format_value
+    from tutor.sizing.errors import SizingError
 
     value, value_unit = figure_value(lesson_id, name, figure)
     try:
-        text = tutor.sizing.format_value(value, figure.unit, digits=figure.digits, lang=lang, from_unit=value_unit)
-    except tutor.sizing.SizingError as error:
+        text = format_value(value, figure.unit, digits=figure.digits, lang=lang, from_unit=value_unit)
+    except SizingError as error:
         raise FigureError(lesson_id, name, str(error)) from None
     return RenderedFigure(name, value, value_unit, text, figure.unit, figure.formula, figure.source)
 

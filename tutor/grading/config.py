@@ -56,7 +56,9 @@ class Rule:
 
 def scenario(step: ConfigStep, variant: Variant) -> Scenario:
     """The model, batch, cluster and limits the step describes (SizingError on broken content)."""
-    from tutor.sizing import Model, Train, gpu, model_preset
+    from tutor.sizing.hardware import gpu
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Model, Train
 
     inputs: dict[str, Any] = resolve(step.inputs, variant.values)
     if "model" in inputs:
@@ -72,7 +74,7 @@ def scenario(step: ConfigStep, variant: Variant) -> Scenario:
 
 
 def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
-    from tutor.sizing import SizingError
+    from tutor.sizing.errors import SizingError
 
     where = scenario(step, variant)
     expected = {"gpus": where.gpus, "rules": [rule_text(rule_id, where) for rule_id in ("layout",)]}
@@ -111,10 +113,9 @@ def _line(rule: Rule, where: Scenario) -> Message:
 
 def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     """Every rule's outcome for `layout` (SizingError when the numbers cannot be sized at all)."""
-    from tutor.sizing.validate import resolve as resolve_layout
-    from tutor.sizing.validate import resolved
+    from tutor.sizing.validate import resolve as resolve_layout, resolved, trimmed_stages
 
-    from tutor.sizing import SizingError
+    from tutor.sizing.errors import SizingError
 
     try:
         par = resolve_layout(_parallel(where, layout, "none"))
@@ -145,7 +146,6 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
         f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 {where.min_m_over_p:g}p = {where.min_m_over_p * par.pp:g}："
         f"bubble (p−1)/m = {(par.pp - 1) / max(m, 1):.0%} 偏大（建议加大 global batch 或减小 PP）。")))
     layers = where.model.layers
-    from tutor.sizing.validate import trimmed_stages
 
     # Llama 3's split (one layer fewer on the first and the last stage) is as even as it gets.
     if layers is not None and par.pp > 1 and layers % par.pp and not trimmed_stages(where.model, par.pp):
@@ -179,7 +179,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
 
 def _smaller_cp(where: Scenario, par, level: str) -> str | None:
     """A smaller CP with the same TP and PP that is valid (m ≥ p) and fits as lightly, as text."""
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
     from tutor.sizing.planner import divisors
 
     for cp in [d for d in divisors(par.cp) if d < par.cp]:
@@ -194,7 +194,7 @@ def _smaller_cp(where: Scenario, par, level: str) -> str | None:
 
 
 def _parallel(where: Scenario, layout: Mapping[str, int], recompute: str):
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
 
     return Parallel(gpus=where.gpus, tp=layout.get("tp", 1), pp=layout.get("pp", 1), cp=layout.get("cp", 1),
                     ep=layout.get("ep", 1), dp=layout.get("dp"), vpp=layout.get("vpp", 1), sharding="distopt",
@@ -202,7 +202,7 @@ def _parallel(where: Scenario, layout: Mapping[str, int], recompute: str):
 
 
 def _errors(where: Scenario, par) -> list:
-    from tutor.sizing import validate_config
+    from tutor.sizing.validate import validate_config
 
     return validate_config(where.model, where.train, par, where.hardware).errors
 
@@ -211,7 +211,7 @@ def fit_level(where: Scenario, par) -> tuple[str | None, float]:
     """The lightest recompute with which the layout fits, and its bytes per GPU (None if none fits)."""
     from dataclasses import replace
 
-    from tutor.sizing import size
+    from tutor.sizing.report import size
 
     total = 0.0
     for level in RECOMPUTE_LEVELS:
@@ -229,7 +229,7 @@ def lighter_with_zero2(where: Scenario, par, level: str) -> tuple[str, float] | 
     the grader and the plan tell the learner the same thing about the layout."""
     from dataclasses import replace
 
-    from tutor.sizing import size
+    from tutor.sizing.report import size
     from tutor.sizing.planner import Options, sharding_choices
 
     if "zero2" not in sharding_choices(where.model, Options()) or par.dp * par.cp == 1:
@@ -248,7 +248,7 @@ def _fits_within(where: Scenario, par, level: str) -> bool:
 
 
 def _fits_rule(where: Scenario, level: str | None, total: float, zero2: tuple[str, float] | None = None) -> Rule:
-    from tutor.sizing import format_value
+    from tutor.sizing.display import format_value
 
     capacity_en = format_value(where.hardware.gpu_mem, "GB", 0)
     also_en = also_zh = ""
@@ -279,7 +279,7 @@ def _fits_rule(where: Scenario, level: str | None, total: float, zero2: tuple[st
 
 def _smaller_pp(where: Scenario, par, level: str) -> str | None:
     """A layout with a smaller PP that fits as lightly, shown as text; None when the PP is minimal."""
-    from tutor.sizing import Parallel
+    from tutor.sizing.specs import Parallel
     from tutor.sizing.planner import divisors
 
     for pp in [d for d in divisors(where.gpus // par.cp) if d < par.pp]:

@@ -1,6 +1,6 @@
 """The one place grading talks to the sizing engine: values, units, symbols and formatting.
 
-Every expected value is `tutor.sizing.evaluate(formula, **inputs)` converted to base units;
+Every expected value is `tutor.sizing.engine.evaluate(formula, **inputs)` converted to base units;
 nothing here computes a number of its own. Keeping the calls in one module keeps the graders
 independent of the engine's module layout.
 """
@@ -39,7 +39,8 @@ def known_unit(unit: str) -> bool:
 
 def evaluate_base(formula: str, inputs: Mapping[str, object]) -> float:
     """Formula value in base units (bytes, seconds, fraction, ...); EngineError when it cannot be computed."""
-    from tutor.sizing import SizingError, evaluate
+    from tutor.sizing.engine import evaluate
+    from tutor.sizing.errors import SizingError
 
     try:
         value = evaluate(formula, **dict(inputs))

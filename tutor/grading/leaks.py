@@ -35,7 +35,7 @@ def texts_seen(question, step, variant: Variant, placeholders: dict[str, tuple[s
 
 def leaks(question, step, variant: Variant, placeholders: dict[str, tuple[str, str]] | None = None) -> list[str]:
     """The texts (shortened) that give this step's answer away; empty when none does."""
-    from tutor.grading import grade
+    from tutor.grading.dispatch import grade
 
     found = []
     for text in texts_seen(question, step, variant, placeholders):

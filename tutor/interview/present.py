@@ -52,7 +52,7 @@ def step_markdown(question, step, variant, lang: str, reveal_setting: bool = Tru
     format asks its clarifying questions before the interviewer gives the setting.
     `list_options=False` leaves a choice step's options to the answer widget that shows them.
     """
-    from tutor.grading import step_prompt
+    from tutor.grading.dispatch import step_prompt
     from tutor.grading.variant import render
 
     parts = [f"## {question.title.get(lang)}", ""]

@@ -86,7 +86,7 @@ def label(key: str, lang: str, **values: object) -> str:
 
 def build_report(session, status: str, ended_at: str) -> dict:
     """The report of `session` (a MockSession) as plain JSON-ready data, both languages inside."""
-    from tutor.grading import step_prompt
+    from tutor.grading.dispatch import step_prompt
 
     answered = {result.stage.key: result for result in session.results}
     stages = []

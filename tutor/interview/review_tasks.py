@@ -35,7 +35,7 @@ class ReviewTask:
 
     def prompt_markdown(self, lang: str, list_options: bool = True) -> str:
         if self.kind == "question":
-            from tutor.grading import draw
+            from tutor.grading.variant import draw
             from tutor.interview.present import step_markdown
 
             return step_markdown(self.question, self.step, draw(self.question, self.seed), lang,

@@ -147,13 +147,13 @@ class MockSession:
         return self.library.question(self._stage(stage).question_id)
 
     def step(self, stage: Stage | None = None):
-        from tutor.grading import find_step
+        from tutor.grading.dispatch import find_step
 
         stage = self._stage(stage)
         return find_step(self.question(stage), stage.step_id)
 
     def variant(self, stage: Stage | None = None):
-        from tutor.grading import draw
+        from tutor.grading.variant import draw
 
         stage = self._stage(stage)
         return draw(self.question(stage), stage.seed)
@@ -201,7 +201,7 @@ class MockSession:
         """Grade the answer to the current stage and move on (a follow-up may join the plan). Writing
         it down is `tutor.actions.mock.answer`'s, which front ends call instead; after the last
         stage the interview is over (`done`) and `finish` gives its report."""
-        from tutor.grading import grade
+        from tutor.grading.dispatch import grade
 
         stage = self.current
         if stage is None:

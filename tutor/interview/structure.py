@@ -6,7 +6,7 @@ then the layout, then throughput and time, then reliability, then monitoring (in
 §2: "first 5–10 min on scope and numbers, then layout, memory, failure model, data path").
 
 Each part is a rubric point of the scenario's open step. The answer is cut into sentences (and
-lines); a part's place is the first sentence by which the answer states it (`tutor.grading.covers`
+lines); a part's place is the first sentence by which the answer states it (`tutor.grading.rubric.covers`
 on the answer read up to that sentence: the same claim reading as the grade). The order score is the longest run of parts that appear in the
 expected order (a longest increasing subsequence), over the number of parts expected: leaving a
 part out costs it once in the grade and once here, and taking one out of turn costs it here only.
@@ -27,7 +27,7 @@ def first_places(points: dict, order: list[str], text: str) -> dict[str, int]:
     """Point id -> index of the first sentence by which the answer states it (points never stated
     are left out). The answer is read up to each sentence in turn, not one sentence alone: a short
     sentence read on its own looks like a bare list of terms to the claim reader."""
-    from tutor.grading import covers
+    from tutor.grading.rubric import covers
 
     places: dict[str, int] = {}
     parts = sentences(text)

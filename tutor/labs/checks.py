@@ -113,7 +113,8 @@ class UnknownFormula(LookupError):
 def engine_value(formula: str, inputs: dict, subtract: list[str] | tuple[str, ...] = ()) -> float:
     """The sizing engine's `formula` at `inputs`, minus each formula in `subtract` at the same
     inputs (e.g. ZeRO-1 state minus weights); inputs a formula does not use are ignored."""
-    from tutor.sizing import evaluate, registry
+    from tutor.sizing import registry
+    from tutor.sizing.engine import evaluate
 
     value = 0.0
     for sign, name in [(1.0, formula), *((-1.0, other) for other in subtract)]:

@@ -163,7 +163,7 @@ def grade_lab(items: list[DiagnosisItem], answer: str, evidence: dict | None, la
     """The one diagnosis grader the CLI and the app share: against the run's evidence when it
     hung or crashed, else against the lab's rubric alone."""
     if evidence is not None and evidence.get("outcome") in ("hang", "crash"):
-        from tutor.labs.hangfacts import grade_run
+        from tutor.labs.run_diagnosis import grade_run
 
         return grade_run(items, answer, evidence, lang)
     return grade(items, answer, lang)

@@ -17,13 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.errors import UserInputError
-from tutor.labs.actions import RunOptions, run_spec
+from tutor.labs.run_options import RunOptions, run_spec
 from tutor.labs.catalog import LabEntry
 from tutor.labs.measure import blind
 from tutor.labs import runner
 from tutor.labs.runner import RunEvent, RunSpec
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 VARIABLES = ("ranks", "data")
 BANDWIDTH_PROGRAM = Path(__file__).resolve().parent / "rank" / "bandwidth.py"
@@ -113,7 +117,7 @@ def bandwidth(world_size: int, backend: str, sizes: str, iters: int, timeout_s: 
 
 def bandwidth_rows(rows: list[dict], world_size: int) -> list[dict]:
     """algbw = S/t and busbw = algbw × 2(n−1)/n per row, in B/s (nccl-tests doc/PERFORMANCE.md)."""
-    from tutor.sizing import evaluate
+    from tutor.sizing.engine import evaluate
 
     table = []
     for row in rows:
@@ -152,12 +156,12 @@ def experiment_text(result: dict) -> list[str]:
     return lines
 
 
-def for_learner(result: dict, lab: str) -> dict:
-    """The experiment as shown before a diagnosis attempt: measurements, no category, no
-    conclusion (see tutor.labs.report.for_learner)."""
+def for_learner(store: Store | None, result: dict, lab: str) -> dict:
+    """The experiment as shown before a diagnosis attempt (in `store`): measurements, no category,
+    no conclusion (see tutor.labs.report.for_learner)."""
     from tutor.labs.history import has_diagnosed
 
-    if has_diagnosed(lab):
+    if has_diagnosed(store, lab):
         return result
     shown = {**result, "runs": [{**row, "category": None, "summary": row.get("measured")}
                                 for row in result.get("runs") or []]}

@@ -11,38 +11,35 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.labs import hangtools, hangview
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 COLUMN = 36
 RUN_ACTIONS = ("run", "run-solution", "check", "check-solution")
 
 
-def latest(lab: str, for_diagnosis: bool = False) -> tuple[int, dict] | None:
-    """(history row id, evidence) of the lab's latest run or check that left evidence.
+def latest(store: Store | None, lab: str, for_diagnosis: bool = False) -> tuple[int, dict] | None:
+    """(history row id, evidence) of the lab's latest run or check that left evidence in `store`
+    (None: no history, see `tutor.labs.history`).
 
     For a diagnosis, the latest run of the learner's program (or the shipped one) as it is:
     not the reference solution, and not a debug tool's rerun, which fails differently on purpose.
     """
-    from tutor.store import Store
-    from tutor.store.lab_runs import recent_evidence
-
-    with Store() as store:
-        runs = recent_evidence(store, lab, ("run", "check") if for_diagnosis else RUN_ACTIONS)
+    runs = _runs(store, lab, ("run", "check") if for_diagnosis else RUN_ACTIONS)
     for row_id, _action, evidence in runs:
         if not (for_diagnosis and evidence.get("debug")):
             return row_id, evidence
     return None
 
 
-def studied(lab: str) -> tuple[int, dict] | None:
+def studied(store: Store | None, lab: str) -> tuple[int, dict] | None:
     """The run a diagnosis is about: the latest `run` of the learner's program (what `tutor lab
     evidence` showed them), falling back to the latest `check` only when there was no run."""
-    from tutor.store import Store
-    from tutor.store.lab_runs import recent_evidence
-
-    with Store() as store:
-        runs = recent_evidence(store, lab, ("run", "check"))
+    runs = _runs(store, lab, ("run", "check"))
     usable = [(row_id, action, evidence) for row_id, action, evidence in runs if not evidence.get("debug")]
     for row_id, action, evidence in usable:
         if action == "run":
@@ -50,13 +47,17 @@ def studied(lab: str) -> tuple[int, dict] | None:
     return (usable[0][0], usable[0][2]) if usable else None
 
 
-def answered(lab: str, after_id: int) -> bool:
+def answered(store: Store | None, lab: str, after_id: int) -> bool:
     """Whether the learner has given a diagnosis of `lab` since history row `after_id`."""
-    from tutor.store import Store
     from tutor.store.lab_runs import diagnosed
 
-    with Store() as store:
-        return diagnosed(store, lab, after_id)
+    return store is not None and diagnosed(store, lab, after_id)
+
+
+def _runs(store: Store | None, lab: str, actions: tuple[str, ...]) -> list[tuple[int, str, dict]]:
+    from tutor.store.lab_runs import recent_evidence
+
+    return [] if store is None else recent_evidence(store, lab, actions)
 
 
 def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict:

@@ -27,7 +27,7 @@ HBM_SOURCE = ("NVIDIA A100/H100/H200/B200 datasheets as tabulated in stas00/ml-e
 
 def catalog_gpu(device_name: str | None):
     """The catalog entry for a CUDA device name, or None (a CPU, or a GPU the catalog lacks)."""
-    from tutor.sizing import gpu
+    from tutor.sizing.hardware import gpu
 
     for pattern, name in CATALOG_NAMES:
         if device_name and pattern.search(device_name):
@@ -51,7 +51,8 @@ def published_peaks(device_name: str | None) -> dict:
 
 def perf_metrics(metrics: dict, world_size: int) -> dict:
     """MFU and achieved FLOP/s from a run's reported numbers (nothing when they are missing)."""
-    from tutor.sizing import SizingError, evaluate
+    from tutor.sizing.engine import evaluate
+    from tutor.sizing.errors import SizingError
 
     added = published_peaks(metrics.get("device_name"))
     step, tokens, params = metrics.get("step_time_s"), metrics.get("tokens_per_step"), metrics.get("params")

@@ -128,7 +128,7 @@ def run(case: Mystery, on_event=None, timeout_s: float | None = None, labs: dict
 def grade(case: Mystery, answer: str, evidence: dict, lang: str = "en",
           labs: dict[str, LabEntry] | None = None) -> dict:
     """The diagnosis graded against this run's evidence and the scenario's rubric (which line, why)."""
-    from tutor.labs.hangfacts import grade_run
+    from tutor.labs.run_diagnosis import grade_run
 
     entry = (all_labs() if labs is None else labs)[case.lab]
     answer = restore(answer, neutral_program(case, labs).names)

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.labs.measure import blind, report_lines
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 MARK = {True: "✓", False: "✗"}
 
 
-def for_learner(evidence: dict, lab: str, kind: str | None = None) -> dict:
+def for_learner(store: Store | None, evidence: dict, lab: str, kind: str | None = None) -> dict:
     """The evidence as `tutor lab run` shows it before the learner has tried a diagnosis: what
     the tools measured, not the tutor's conclusion (issue 19). A perf run keeps its step and
     per-phase times and traces without the category; a hang keeps every rank's stack and
     collective without the one-line grouping of who waits where (a cluster gives N dumps and
-    leaves the comparison to you). After a `tutor lab diagnose` attempt, all of it."""
+    leaves the comparison to you). After a `tutor lab diagnose` attempt (in `store`), all of it."""
     from tutor.labs.history import has_diagnosed
 
-    if kind not in ("perf", "hang") or has_diagnosed(lab):
+    if kind not in ("perf", "hang") or has_diagnosed(store, lab):
         return evidence
     shown = blind(evidence)
     summary = shown.get("summary") or {}

@@ -22,7 +22,9 @@ SETTINGS = ("model", "gpu", "mfu") + MODEL_FIELDS + TRAIN_FIELDS + PARALLEL_FIEL
 
 def specs(settings: Mapping[str, object]):
     """(Model, Train, Parallel, Hardware, Throughput | None) for the settings; SizingError if unusable."""
-    from tutor.sizing import Model, Parallel, Throughput, Train, gpu, model_preset
+    from tutor.sizing.hardware import gpu
+    from tutor.sizing.presets import model_preset
+    from tutor.sizing.specs import Model, Parallel, Throughput, Train
 
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
@@ -43,7 +45,7 @@ def specs(settings: Mapping[str, object]):
 
 def report(settings: Mapping[str, object], lang: str = "en") -> dict:
     """The `tutor size` report for the settings."""
-    from tutor.sizing import size
+    from tutor.sizing.report import size
 
     model, train, parallel, hardware, throughput = specs(settings)
     return size(model, train, parallel, hardware, throughput, lang=lang)

@@ -68,8 +68,8 @@ def _content():
 
 @lru_cache(maxsize=1)
 def free_text_cases() -> tuple[Case, ...]:
-    from tutor.grading import draw, step_prompt
-    from tutor.grading.dispatch import find_step
+    from tutor.grading.dispatch import step_prompt, find_step
+    from tutor.grading.variant import draw
 
     data = yaml.safe_load((HERE / "free_text.yaml").read_text(encoding="utf-8"))
     # Later batches, written the same way, are merged into the same targets (tiers appended).
@@ -153,7 +153,8 @@ def _spellings(value: float, unit: str, tolerance: float) -> list[str]:
 
 @lru_cache(maxsize=1)
 def closed_cases() -> tuple[Case, ...]:
-    from tutor.grading import draw, expected_answer
+    from tutor.grading.dispatch import expected_answer
+    from tutor.grading.variant import draw
     from tutor.grading.mistakes import declared_value
     from tutor.grading.numeric import expected_value
     from tutor.grading import engine

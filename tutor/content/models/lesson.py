@@ -17,7 +17,7 @@ class Figure(ContentModel):
     inputs: dict[str, Number | str] = {}
     """Values for the formula's symbols (numbers, or preset names where the formula takes one)."""
     unit: str = ""
-    """Display unit of `tutor.sizing.format_value`: B, KB, MB, GB, TB, MiB, GiB, s, min, h, days, %,
+    """Display unit of `tutor.sizing.display.format_value`: B, KB, MB, GB, TB, MiB, GiB, s, min, h, days, %,
     FLOPs, TFLOP/s, tokens/s, params (a count with K/M/B/T, 万/亿), x (plain)."""
     digits: int = Field(default=1, ge=0, le=6)
     """Decimals shown in the rendered figure (`format_value`'s `digits`)."""

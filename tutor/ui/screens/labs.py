@@ -106,8 +106,8 @@ class LabsScreen(SectionScreen):
         from tutor.labs.catalog import all_labs
         from tutor.labs.history import status as lab_status
 
-        labs = all_labs()
-        status = {name: lab_status(name) for name in labs}
+        labs, store = all_labs(), self.app.open_store()
+        status = {name: lab_status(store, name) for name in labs}
         self.app.call_from_thread(self._loaded, labs, status)
 
     def _loaded(self, labs: dict, status: dict) -> None:
@@ -180,7 +180,7 @@ class LabsScreen(SectionScreen):
 
         if self.evidence is None or self.diagnosed:
             return self.evidence
-        return for_learner(self.evidence, self.entry.name, self.entry.lab.kind)
+        return for_learner(self.app.open_store(), self.evidence, self.entry.name, self.entry.lab.kind)
 
     def _show_verdict(self) -> None:
         from tutor.interview.review_tasks import lab_feedback_markdown
@@ -217,10 +217,11 @@ class LabsScreen(SectionScreen):
 
         from tutor.labs.history import has_diagnosed
 
-        found = latest(name)
-        diagnosed = has_diagnosed(name)
+        store = self.app.open_store()
+        found = latest(store, name)
+        diagnosed = has_diagnosed(store, name)
         if found is not None:
-            self.app.call_from_thread(self._restored, name, found[1], answered(name, found[0]), diagnosed)
+            self.app.call_from_thread(self._restored, name, found[1], answered(store, name, found[0]), diagnosed)
 
     def _restored(self, name: str, evidence: dict, answered: bool, diagnosed: bool) -> None:
         if self.entry is not None and self.entry.name == name and self.evidence is None and self.run is None:
@@ -269,7 +270,7 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.run_options import RunOptions, resolve
         from tutor.labs.launch import require_torch
 
         entry = self.entry
@@ -295,7 +296,7 @@ class LabsScreen(SectionScreen):
     def _execute(self, entry, action: str, sizes: list, control: "RunControl") -> None:
         """The run or the check, by `tutor.actions.labs` (which records it); this only shows it."""
         from tutor.actions import labs as lab_actions
-        from tutor.labs.actions import RunOptions
+        from tutor.labs.run_options import RunOptions
 
         def on_run(run) -> None:
             if control.current is not None:  # the next rank count: fresh panes
@@ -305,18 +306,17 @@ class LabsScreen(SectionScreen):
         def on_event(event) -> None:
             self._from_thread(self._on_event, self._action_name(action, control.current.spec.world_size, sizes), event)
 
-        evidence, check, diagnosed = None, None, False
+        evidence, check, diagnosed, store = None, None, False, self.app.open_store()
         try:
             if action == "check":
-                check = lab_actions.check(entry, RunOptions(), store=self.app.open_store(), on_event=on_event,
+                check = lab_actions.check(entry, RunOptions(), store=store, on_event=on_event,
                                           on_run=on_run, cancelled=lambda: control.cancelled)
                 evidence = check["evidence"]
             else:
-                evidence = lab_actions.run(entry, RunOptions(), store=self.app.open_store(), on_event=on_event,
-                                           on_run=on_run)
+                evidence = lab_actions.run(entry, RunOptions(), store=store, on_event=on_event, on_run=on_run)
             from tutor.labs.history import has_diagnosed
 
-            diagnosed = has_diagnosed(entry.name)
+            diagnosed = has_diagnosed(store, entry.name)
         finally:
             self.run = None  # also after an error: the screen must not stay "busy" forever
             control.done = True
@@ -470,7 +470,7 @@ class LabsScreen(SectionScreen):
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
         from tutor.errors import TutorError
-        from tutor.labs.actions import RunOptions, resolve
+        from tutor.labs.run_options import RunOptions, resolve
         from tutor.labs.launch import require_torch
 
         try:
@@ -498,7 +498,8 @@ class LabsScreen(SectionScreen):
 
         try:
             vary = vary_data if variable == "data" else vary_ranks
-            result = for_learner(vary(entry, options, on_event=on_event, on_run=control.attach), entry.name)
+            measured = vary(entry, options, on_event=on_event, on_run=control.attach)
+            result = for_learner(self.app.open_store(), measured, entry.name)
         finally:
             self.run = None
             control.done = True

@@ -12,11 +12,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Header, Input, Markdown, OptionList
+from textual.widgets import Header, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
 from tutor.ui.guard import callback
+from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.widgets.safe import SafeOptionList
@@ -30,10 +31,12 @@ from tutor.ui.widgets.prose import Prose
 TICK_S = 0.25
 
 
-class MockScreen(SectionScreen):
+class MockScreen(SubmitsAnswer, SectionScreen):
     """The formats on the left with the clock under them; the stage, the answer and the verdict on the right."""
 
     CSS_PATH = "mock.tcss"
+    ANSWER_BOX = "#mock-answer"
+    EMPTY_ANSWER = "mock.empty"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", id="mock-submit", priority=True),
         Binding("f3", "hint", "Hint", id="mock-hint"),
@@ -241,23 +244,11 @@ class MockScreen(SectionScreen):
 
     # -- answering
 
-    @on(Input.Submitted, "#answer-line")
-    def _line_submitted(self) -> None:
-        self.action_submit()
+    def accepts_answer(self) -> bool:
+        return not (self.session is None or self.session.current is None or self._busy
+                    or self.verdict_pending is not None)
 
-    def action_submit(self) -> None:
-        from tutor.ui.screens.base import after_typed
-
-        after_typed(self.app, self._submit_typed)
-
-    @callback
-    def _submit_typed(self) -> None:
-        if self.session is None or self.session.current is None or self._busy or self.verdict_pending is not None:
-            return
-        answer = self.query_one("#mock-answer", AnswerBox).answer()
-        if not answer.strip():
-            self.notify(text("mock.empty", self.app.lang), severity="warning")
-            return
+    def submit_answer(self, answer: str) -> None:
         self._submit(answer, timed_out=False)
 
     def _submit(self, answer: str, timed_out: bool) -> None:

@@ -56,7 +56,8 @@ class PlaygroundScreen(SectionScreen):
         """Tabs whose panel shows older settings than the form (redrawn when opened)."""
 
     def compose(self) -> ComposeResult:
-        from tutor.sizing import GPUS, MODELS
+        from tutor.sizing.hardware import GPUS
+        from tutor.sizing.presets import MODELS
 
         # Narrow or not from the start: set on the first resize instead, the class restyled the
         # whole screen right after it was first styled.
@@ -454,6 +455,6 @@ def _number_text(value) -> str:
 
 
 def _gpu_name(name: str) -> str:
-    from tutor.sizing import gpu
+    from tutor.sizing.hardware import gpu
 
     return gpu(str(name)).name

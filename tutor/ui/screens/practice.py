@@ -13,6 +13,7 @@ from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
+from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
 from tutor.ui.widgets.safe import SafeOptionList
@@ -24,10 +25,11 @@ from tutor.ui.widgets.prose import Prose
 STATUS_MARK = {True: "✓", False: "✗", None: "·"}
 
 
-class PracticeScreen(SectionScreen):
+class PracticeScreen(SubmitsAnswer, SectionScreen):
     """Questions on the left; the chosen one, its answer box and its verdict on the right."""
 
     CSS_PATH = "practice.tcss"
+    ANSWER_BOX = "#answer-box"
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "Check", id="submit", priority=True),
@@ -208,7 +210,7 @@ class PracticeScreen(SectionScreen):
     # -- one question
 
     def open_question(self, question_id: str, seed: int = 0) -> None:
-        from tutor.grading import draw
+        from tutor.grading.variant import draw
 
         self._question = self._content.questions[question_id].model
         self._variant = draw(self._question, seed)
@@ -269,23 +271,10 @@ class PracticeScreen(SectionScreen):
             self._show_question(keep_answer=False)
             self.query_one("#answer-box", AnswerBox).focus_input()
 
-    @on(Input.Submitted, "#answer-line")
-    def _line_submitted(self) -> None:
-        self.action_submit()
+    def accepts_answer(self) -> bool:
+        return self._question is not None
 
-    def action_submit(self) -> None:
-        from tutor.ui.screens.base import after_typed
-
-        after_typed(self.app, self._submit_typed)
-
-    @callback
-    def _submit_typed(self) -> None:
-        if self._question is None:
-            return
-        answer = self.query_one("#answer-box", AnswerBox).answer()
-        if not answer.strip():
-            self.notify(text("practice.empty", self.app.lang), severity="warning")
-            return
+    def submit_answer(self, answer: str) -> None:
         self._grade(self._question, self._step, self._variant, answer, time.monotonic() - self._started,
                     self._hints, self.app.lang)
 

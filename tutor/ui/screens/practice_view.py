@@ -11,7 +11,7 @@ from tutor.ui.strings import text
 
 
 def question_markdown(question, step, variant, lang: str, step_index: int) -> str:
-    from tutor.grading import step_prompt
+    from tutor.grading.dispatch import step_prompt
     from tutor.grading.variant import render
 
     parts = [f"## {question.title.get(lang)}", "", render(question.prompt.get(lang), variant.values, lang), ""]
@@ -57,7 +57,7 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
 
 
 def _expected(question, step, variant, lang: str) -> list[str]:
-    from tutor.grading import expected_answer
+    from tutor.grading.dispatch import expected_answer
 
     expected = expected_answer(question, step, variant)
     if step.kind == "numeric":
@@ -98,7 +98,9 @@ def _config_text(example) -> str:
 
 def derivation_lines(formula: str, inputs: dict, lang: str) -> list[str]:
     """The engine's step-by-step derivation of a figure, as Markdown lines."""
-    from tutor.sizing import SizingError, explain, registry
+    from tutor.sizing import registry
+    from tutor.sizing.engine import explain
+    from tutor.sizing.errors import SizingError
 
     try:
         steps = explain(formula, inputs, lang)

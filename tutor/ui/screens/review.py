@@ -9,15 +9,16 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Input, Markdown, Static
+from textual.widgets import Header, Markdown, Static
 
-from tutor.ui.guard import Guarded, callback
+from tutor.ui.guard import Guarded
 from tutor.interview.clock import Clock, SystemClock
+from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.strings import plural, register, text, when
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
@@ -36,10 +37,11 @@ register({
 })
 
 
-class ReviewScreen(Screen, metaclass=Guarded):
+class ReviewScreen(SubmitsAnswer, Screen, metaclass=Guarded):
     """Pushed over Home; Esc returns to it."""
 
     CSS_PATH = "review.tcss"
+    ANSWER_BOX = "#review-answer"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="review-back"),
         Binding("ctrl+s", "submit", "Check", id="review-submit", priority=True),
@@ -130,23 +132,10 @@ class ReviewScreen(Screen, metaclass=Guarded):
         self._started = self.clock.monotonic()
         box.focus_input()
 
-    @on(Input.Submitted, "#answer-line")
-    def _line_submitted(self) -> None:
-        self.action_submit()
+    def accepts_answer(self) -> bool:
+        return self.task is not None and self.result is None
 
-    def action_submit(self) -> None:
-        from tutor.ui.screens.base import after_typed
-
-        after_typed(self.app, self._submit_typed)
-
-    @callback
-    def _submit_typed(self) -> None:
-        if self.task is None or self.result is not None:
-            return
-        answer = self.query_one("#review-answer", AnswerBox).answer()
-        if not answer.strip():
-            self.notify(text("practice.empty", self.app.lang), severity="warning")
-            return
+    def submit_answer(self, answer: str) -> None:
         self._grade(self.task, answer, self._hints, self.clock.monotonic() - self._started, self.app.lang)
 
     @work(thread=True, exclusive=True)

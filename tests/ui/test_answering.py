@@ -1,0 +1,65 @@
+"""The one way Practice, Review and Mock take a typed answer (`tutor.ui.screens.answering`).
+
+Enter and ctrl+s reaching it through each screen are driven in test_practice, test_mock and
+test_mock_review; here the rules themselves, on a stand-in screen, without an app.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from tutor.ui.screens.answering import SubmitsAnswer
+from tutor.ui.strings import text
+
+
+class _Screen(SubmitsAnswer):
+    ANSWER_BOX = "#box"
+    EMPTY_ANSWER = "mock.empty"
+
+    def __init__(self, typed: str, taking: bool = True, lang: str = "en"):
+        self.typed, self.taking = typed, taking
+        self.app = SimpleNamespace(lang=lang)
+        self.read, self.notes, self.submitted = [], [], []
+
+    def query_one(self, selector, kind):
+        self.read.append(selector)
+        return SimpleNamespace(answer=lambda: self.typed)
+
+    def notify(self, message, severity="information"):
+        self.notes.append((message, severity))
+
+    def accepts_answer(self) -> bool:
+        return self.taking
+
+    def submit_answer(self, answer: str) -> None:
+        self.submitted.append(answer)
+
+
+def test_an_answer_is_handed_on_as_typed():
+    screen = _Screen("  1120 GB ")
+    screen._submit_typed()
+    assert screen.submitted == ["  1120 GB "] and screen.read == ["#box"] and screen.notes == []
+
+
+def test_a_blank_answer_is_the_screens_warning_in_its_language():
+    screen = _Screen(" \n\t", lang="zh")
+    screen._submit_typed()
+    assert screen.submitted == []
+    assert screen.notes == [(text("mock.empty", "zh"), "warning")]
+
+
+def test_nothing_is_read_while_the_screen_takes_no_answer():
+    # e.g. Review after the card's verdict, Mock while the last answer is being graded: an empty
+    # box there must not warn either.
+    screen = _Screen("", taking=False)
+    screen._submit_typed()
+    assert screen.read == [] and screen.notes == [] and screen.submitted == []
+
+
+def test_practice_and_review_share_one_empty_warning():
+    class Practice(_Screen):
+        EMPTY_ANSWER = SubmitsAnswer.EMPTY_ANSWER
+
+    screen = Practice("")
+    screen._submit_typed()
+    assert screen.notes == [(text("practice.empty", "en"), "warning")]

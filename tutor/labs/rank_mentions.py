@@ -1,0 +1,131 @@
+"""The ranks an answer names, written as people write them: "rank 0", "r0", "0号", "ranks 1-3",
+"r1–r3", "1到3号", "ranks 0, 2 and 3", "all ranks except rank 0", "rank zero"; the ranks a clause
+is about (its subject, not a rank it mentions after "because"), and those it names only to
+clear them ("rank 0 is not the problem"). Read by the run's diagnosis (`tutor.labs.run_diagnosis`).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
+# Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
+_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
+                    r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+# "rank0/2/3", "r0/r2/r3": a slash list, as people type it
+_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+                   r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
+                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号", re.IGNORECASE)
+# "第4步" is a step, "第0个 rank" a rank.
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+                     r"第\s?(\d+)\s?个)", re.IGNORECASE)
+# "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
+_EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
+                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了", re.IGNORECASE)
+# "rank zero", "rank one": the number written as a word
+_WORD_NUMBERS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
+_RANK_WORD = re.compile(r"\b(ranks?|gpu|worker|process)\s+(zero|one|two|three|four|five|six|seven)\b", re.IGNORECASE)
+
+
+def numbers_as_digits(text: str) -> str:
+    """ "rank zero" as "rank 0" (a rank is named by number)."""
+    return _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
+
+
+_ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
+                  re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
+                     re.IGNORECASE)
+_BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
+                   re.IGNORECASE)
+
+
+def named_ranks(text: str, world_size: int) -> set[int] | None:
+    """The ranks a clause names, as a set; None when it names none by number."""
+    excepted = _EXCEPT.search(text)
+    if excepted:
+        left_out = named_ranks(text[excepted.end():], world_size)
+        if left_out:
+            return set(range(world_size)) - left_out or None
+    found: set[int] = set()
+    rest = text
+    for match in _RANGE.finditer(text):
+        low, high = (int(g) for g in (match.group(1) or match.group(3), match.group(2) or match.group(4)))
+        if low <= high < 4096:
+            found |= set(range(low, high + 1))
+    rest = _RANGE.sub(" ", rest)
+    for match in _LIST.finditer(rest):
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2) or match.group(3))}
+    rest = _LIST.sub(" ", rest)
+    for match in _SINGLE.finditer(rest):
+        found.add(int(match.group(1) or match.group(2) or match.group(3)))
+    if not found and _ALL.search(text) and not _OTHERS.search(text):
+        # "every rank" beside named ranks is about the rule or the fix ("r1-3 in all_gather. Make
+        # every rank gather first"), not a rank set
+        found |= set(range(world_size))
+    return found or None
+
+
+# Where a clause turns from its subject to another rank: "ranks 1-3 wait in all_reduce because
+# rank 0 is gone", "1-3号在等0号".
+_TURN = re.compile(r"\b(?:because|after|since|until|till|for|than|from|on|as|when|once)\b|因为|直到|等待?|由于", re.IGNORECASE)
+
+
+def subject_ranks(text: str, world_size: int) -> set[int] | None:
+    """The ranks a clause is about: None when it starts from "the others" ("the others wait in the
+    all-reduce and die only after rank 0 did" is about the others, not rank 0) or names none; the
+    ranks named before it turns to another rank ("ranks 1-3 ... only failed because rank 0 was
+    gone" is about ranks 1-3)."""
+    others = _OTHERS.search(text)
+    number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text)
+    if others and (number is None or others.start() < number.start()):
+        return None
+    if number is not None:
+        turn = _TURN.search(text, number.end())
+        if turn is not None:
+            head = named_ranks(text[:turn.start()], world_size)
+            if head:
+                return head
+    return named_ranks(text, world_size)
+
+
+# A rank named only to be cleared ("Rank 0 is not the problem", "0号没问题"): the clause names no
+# culprit, and clearing the culprit is the diagnosis said the other way round. Only a dismissal right
+# after the rank: "rank 0 is not in the all-reduce" places it, "rank 1 never arrives" accuses it.
+_CLEARED = re.compile(r"^\s*(?:(?:is|are|was|were|seems?|looks?)\s?(?:not|n['’]t)|(?:is|are|was|were)\s+never)\s+"
+                      r"(?:really\s+|actually\s+)?(?:the\s+|a\s+|an\s+|at\s+)?(?:problem|culprit|cause|issue|reason|"
+                      r"fault|to blame|involved|responsible|one)\b|"
+                      r"^\s*(?:is|are|was|were|seems?|looks?)\s+(?:fine|ok|okay|healthy|innocent|normal|not the problem)\b|"
+                      r"^\s*(?:是|也)?\s?(?:没问题|没有问题|没事|不是问题|不是原因|不是罪魁|不是元凶|无关|没关系|是正常的|正常)",
+                      re.IGNORECASE)
+
+
+def cleared_ranks(text: str) -> set[int]:
+    """The ranks a clause names only to clear them."""
+    cleared: set[int] = set()
+    for pattern in (_RANGE, _LIST, _SINGLE):
+        for match in pattern.finditer(text):
+            if _CLEARED.match(text[match.end():]):
+                cleared |= named_ranks(match.group(), 1 << 12) or set()
+    return cleared
+
+
+def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) -> bool:
+    """Whether `text` names exactly this group: its ranks as a set (naming more is not naming
+    them), or, for the majority, "the others"."""
+    named = subject_ranks(text, world_size)
+    if named is not None:
+        return named == set(ranks)
+    if majority and _OTHERS.search(text):
+        return True
+    return len(ranks) > 1 and len(ranks) == world_size and bool(_BOTH.search(text))
+
+
+def numbered(unit: str) -> bool:
+    """Names ranks by number ("rank 3"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
+    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit))
+
+
+def mentions_ranks(text: str) -> bool:
+    """Names a rank, a set of ranks, "the others" or "both"."""
+    return bool(_SINGLE.search(text) or _RANGE.search(text) or _OTHERS.search(text) or _BOTH.search(text))

@@ -1,0 +1,265 @@
+"""A hang or crash diagnosis graded against the run's own evidence (`grade_run`).
+
+A lab's lab.yaml rubric is written for its default run (4 ranks, the shipped arguments). A run
+at another world size, or a mystery scenario with its own N, puts the failure elsewhere; so
+the "which ranks, which call" item is built from the run's own evidence: the ranks that are
+not where the others are (or the rank that failed first), the collective each group waits in,
+and the program's functions on their stacks. The other items (which line, why) come from the
+lab's rubric, which does not depend on the run.
+
+A rank and the call it waits in must be said together: the answer is cut into clauses (at
+sentence and clause punctuation and a few conjunctions), a clause that names no rank takes
+the rank of the clause before it, and a point "rank 0 waits in all_gather" counts only when
+one such clause names both. So "rank 0 waits in all_reduce, ranks 1-3 in all_gather" does not
+pass for the opposite. Every phrase is matched by the grading package (`rubric.covers`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tutor.content.models import DiagnosisItem
+from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
+from tutor.labs.hangview import ranks_text
+from tutor.labs.rank_mentions import (
+    cleared_ranks, mentions_ranks, names_exactly, numbered, numbers_as_digits, subject_ranks,
+)
+
+OP_PHRASES = {
+    "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
+    "all_gather": (["all gather", "allgather"], ["all gather", "allgather"]),
+    "broadcast": (["broadcast"], ["broadcast", "广播"]),
+    "reduce": (["reduce"], ["reduce"]),
+    "gather": (["gather"], ["gather"]),
+    "barrier": (["barrier"], ["barrier", "屏障"]),
+    "monitored_barrier": (["monitored barrier", "barrier"], ["monitored barrier", "barrier"]),
+    "recv": (["recv", "receive", "receiving"], ["recv", "接收", "收"]),
+    "send": (["send", "sending"], ["send", "发送"]),
+}
+FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom", "out of memory", "exception", "error",
+                    "outofmemoryerror", "raised", "aborted", "aborts", "abort", "sigabrt", "killed by a signal"],
+                   ["挂", "崩", "失败", "OOM", "爆显存", "显存不够", "报错", "异常", "死了", "abort", "中止"])
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+                    r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
+# A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
+# exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
+AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
+            "has not exited", "not exited"], ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出"])
+EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
+
+_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
+
+
+def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
+    """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
+    from tutor.grading.claims import polarity, read
+
+    return polarity([[*phrases[0], *phrases[1]]], read(text, (), False)) is True
+
+
+# A rank waiting at the end of training has left the loop: the words people use for that place.
+LEFT_LOOP = (["left the loop", "leaves the loop", "left the training loop", "broke out", "breaks out", "exited the loop",
+              "stopped training", "finished", "end of training"],
+             ["退出了循环", "退出循环", "跳出循环", "退出了训练循环", "停止训练", "结束训练", "训练结束", "先退出"])
+
+
+def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
+    en, zh = OP_PHRASES.get(group.op or "", ([], []))
+    names = [name.replace("_", " ") for name in group.funcs]
+    if "finish" in group.funcs or "end of training" in group.funcs:
+        en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
+    if "waits for a thread at exit" in group.funcs:
+        en, zh = [*en, *AT_EXIT[0]], [*zh, *AT_EXIT[1]]
+    return list(en) + names, list(zh) + names
+
+
+def clauses(answer: str, joiner: str = " ") -> list[str]:
+    """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
+    and so does one after a bare subject ("rank 0 and rank 1 both wait in recv")."""
+    units: list[str] = []
+    for part in (p.strip() for p in CLAUSE.split(answer)):
+        if not part:
+            continue
+        names_rank = mentions_ranks(part)
+        # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
+        bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
+                        and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
+        if units and (not names_rank or bare_subject):
+            units[-1] += joiner + part
+        else:
+            units.append(part)
+    return units
+
+
+_WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
+                        r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
+
+
+def _has_place(text: str) -> bool:
+    return any(_covers(phrases, text) for phrases in OP_PHRASES.values()) or _covers(FAILURE_PHRASES, text)
+
+
+def _place(group: Group) -> tuple[list[str], list[str]]:
+    if group.op is None and group.site == "exited":
+        return EXITED
+    return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
+
+
+def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
+                   others: list[Group], culprit: bool = False, twins: list[Group] = ()) -> tuple[bool, bool, bool]:
+    """(named, placed, misplaced): some clause names exactly these ranks; one such clause puts them in their
+    place and no other group's, and none puts them only in another group's place.
+
+    `twins`: the other groups waiting in the same collective at another site (rank 0 in the
+    all-reduce inside `evaluate`, the others in the gradient all-reduce in `backward`); the op
+    names neither, so between twins only the functions on their stacks tell the places apart."""
+    own = _place(group)
+    named = placed = wrong = decided = False
+    for unit in units:
+        if not names_exactly(group.ranks, unit, world_size, majority):
+            # between twins: this group's function named, and not the twin's own place as well
+            in_own = (_place_specific(group, unit) and not any(_place_specific(twin, unit) for twin in twins)
+                      if twins else _covers(own, unit))
+            if culprit and numbered(unit) and subject_ranks(unit, world_size) and in_own and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+                wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
+            continue
+        named = True
+        if decided:
+            continue  # the first clause that places them decides; later ones explain ("rank 0 broadcasts first")
+        elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
+        elsewhere |= any(_place_specific(twin, unit) for twin in twins) and not _place_specific(group, unit)
+        if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
+            placed = decided = True
+        elif elsewhere:
+            wrong = decided = True
+    return named, placed and not wrong, wrong
+
+
+def _twins(group: Group, found: Facts) -> list[Group]:
+    return [other for other in found.groups if other is not group and group.op and other.op == group.op
+            and other.site != group.site]
+
+
+def _place_specific(group: Group, unit: str) -> bool:
+    """The clause names this group's own function (save_checkpoint), not only an op name."""
+    names = [name.replace("_", " ") for name in group.funcs]
+    return bool(names) and _covers((names, names), unit)
+
+
+def _group_text(group: Group, failed: bool) -> dict[str, str]:
+    who = ranks_text(group.ranks)
+    if failed:
+        return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
+    if group.op is None and group.site == "exited":
+        return {"en": f"{who} exited", "zh": f"{who} 已经退出"}
+    if group.op is None:
+        return {"en": f"{who} is outside any collective", "zh": f"{who} 不在任何 collective 里"}
+    # the site in backticks: shown as Markdown, `<module>` would read as a tag
+    return {"en": f"{who} wait{'s' if len(group.ranks) == 1 else ''} in {group.op} (`{group.site}`)",
+            "zh": f"{who} 停在 {group.op}(`{group.site}`)"}
+
+
+def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str = "en") -> dict:
+    """The diagnosis of this run: the "ranks" item from its evidence, the others from the rubric.
+
+    Same shape as `diagnose.grade`: {correct, score, feedback: [{item, prompt, ok, covered, missing,
+    model_answer}]}. The culprit ranks are graded as a set (naming every rank is not naming the
+    culprit), then where each group waits; `missing` says which part is wrong, never the answer;
+    `model_answer` is None until the diagnosis passes. Falls back to `grade` when the run
+    neither hung nor crashed.
+    """
+    from tutor.labs.diagnose import PASS_SCORE, grade, part_wrong
+
+    found = facts(evidence)
+    if found is None:
+        return grade(items, answer, lang)
+    from tutor.grading.claims import read
+
+    from tutor.grading.claims import expand_shorthand
+
+    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
+    whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
+    # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
+    # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
+    # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
+    # The ranks are placed before the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes,
+    # it does not put rank 1 in the culprit's place.
+    fix = _FIX_LABEL.search(text)
+    units = [] if whole.bare or whole.copied else clauses(text[:fix.start()] if fix else text, ", ")
+    cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
+    units = [unit for unit in units if not cleared_ranks(unit)]
+    majority = majority_groups(found)
+    covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
+    culprit_placed = False
+    wrong_culprit = False  # another rank put in the culprit's place, or the culprit put elsewhere
+    for index, group in enumerate(found.odd):
+        others = [other for other in found.groups if other is not group and other.op != group.op]
+        # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
+        # "the others" names the rest.
+        named, placed, misplaced = _said_together(group, units, found.world_size,
+                                                  majority=index > 0 and not majority_groups(found), others=others,
+                                                  culprit=not (index > 0 and not majority_groups(found)),
+                                                  twins=_twins(group, found))
+        wrong_culprit |= misplaced and not placed
+        denied = bool(cleared & set(group.ranks))  # "Rank 0 is not the problem": the culprit cleared
+        wrong_culprit |= denied
+        total += 2.0
+        gained += 2.0 if placed else 0.0
+        if placed:
+            culprit_placed = True
+            covered.append(_group_text(group, failed=found.failed is not None)[lang])
+        else:
+            missing.append(part_wrong("denied" if denied else "culprit-place" if named else "culprit", lang))
+        required_missing |= not placed
+    for group in majority:
+        if found.failed is not None and group.op is None and group.site is None and not group.funcs:
+            continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
+        others = [other for other in found.groups if other is not group and other.op != group.op]
+        named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others,
+                                          twins=_twins(group, found))
+        total += 1.0
+        gained += 1.0 if placed else 0.0
+        if placed:
+            covered.append(_group_text(group, failed=False)[lang])
+        else:
+            missing.append(part_wrong("others-place" if named else "others", lang))
+            required_missing = True  # the prompt asks where the others wait: "rank 0 is in all_gather" is half of it
+    model = "; ".join(_group_text(group, found.failed is not None and group in found.odd)[lang]
+                      for group in found.odd + majority)
+    prompt = {"en": "Which ranks are not where the others are, and which call is each one in?",
+              "zh": "哪些 rank 和其他 rank 不在同一处？各自停在哪个调用里？"}[lang]
+    rest_items = [item for item in items if item.id != "ranks"]
+    feedback = [{"item": "ranks", "prompt": prompt, "ok": not missing, "covered": covered, "missing": missing,
+                 "model_answer": model + "."}]
+    notes: list[str] = []
+    if rest_items:
+        rest = grade(rest_items, answer, lang, reveal=True)
+        rest_total = sum(point.weight for item in rest_items for point in item.points)
+        gained += rest["gained"]  # a contradicted why costs its weight here too, as in an open answer
+        total += rest_total
+        required_missing |= not rest["required_ok"]
+        required_missing |= rest["contradicted"]  # a stated contradiction fails it (`diagnose.grade`)
+        feedback += rest["feedback"]
+        notes = rest["notes"]
+    share = max(0.0, gained / total) if total else 0.0
+    correct = share >= PASS_SCORE and not required_missing
+    if not correct:
+        for entry in feedback:
+            entry["model_answer"] = None
+    from tutor.grading.rubric import WRONG_CAP, credit
+
+    # Partial credit as for open answers, when the culprit is placed (the required part) and
+    # nothing in the rest is said the other way round.
+    # Also when the culprit is not named but nothing is wrong ("The ranks call the collectives in a
+    # different order"): an honest partial post-mortem. Not when a culprit is put elsewhere or cleared.
+    culprit_named = any(subject_ranks(unit, found.world_size) for unit in units)
+    topical = (not wrong_culprit and not (rest_items and not rest["honest"])
+               and (culprit_placed or bool(not culprit_named and rest_items and rest["about"] and rest["share"] > 0)))
+    score = credit(share, correct, topical)
+    if wrong_culprit and not correct:
+        score = min(score, WRONG_CAP)  # a wrong post-mortem (`rubric.WRONG_CAP`)
+    return {"correct": correct, "score": round(score, 3), "share": round(share, 4),
+            "feedback": feedback, "notes": notes,
+            "graded_run": {"world_size": found.world_size, "outcome": found.outcome}}
