@@ -24,7 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from tutor.sizing import compiled_formulas as generated
 from tutor.sizing import engine
@@ -143,28 +143,39 @@ class Derivation:
                 if not name.startswith(REF)}
         self.inputs = tuple(name for name in generated.SYMBOLS if name in used)
 
+    @cached_property
+    def _steps(self) -> list[tuple[Link, tuple[str, ...], list[tuple[str, Term, str | None, bool]]]]:
+        """Per link: its formula's inputs, and per input its term, the one name it is (else None) and
+        whether the step notes it (worked out once, not per report)."""
+        plan = []
+        for item in self.links:
+            symbols, _ = engine.signature(item.formula)
+            bound = []
+            for name, term in self.binding[item.id].items():
+                single = term.single
+                # A plain input, or the earlier output of the same name, needs no note.
+                noted = single is None or single.startswith(REF) and single != REF + name
+                bound.append((name, term, single, noted))
+            plan.append((item, symbols, bound))
+        return plan
+
     def run(self, values: Mapping[str, float], lang: str = "en",
             rendering: Rendering = PRERENDERED) -> tuple[dict[str, float], list[dict]]:
         """Every output, and the learner's steps {id, formula, substituted, value, unit}."""
         known: dict[str, float] = {}
-
-        def lookup(name: str) -> float:
-            return known[name[len(REF):]] if name.startswith(REF) else values[name]
-
+        scope = {**values}  # the inputs, and each output as `out:NAME` once computed
+        lookup = scope.__getitem__
         steps = []
-        for item in self.links:
-            symbols, _ = engine.signature(item.formula)
+        for item, symbols, bound in self._steps:
             arguments: dict[str, float] = {}
             notes = []
-            for name, term in self.binding[item.id].items():
-                single = term.single
+            for name, term, single, noted in bound:
                 arguments[name] = lookup(single) if single is not None else term.value(lookup)
-                # A plain input, or the earlier output of the same name, needs no note.
-                if single is None or single.startswith(REF) and single != REF + name:
+                if noted:
                     notes.append(f"{generated.SYMBOLS[name][0]} ← {rendering.bound(term)} = "
                                  f"{engineering(arguments[name])}")
             value = engine.compute(item.formula, [arguments[name] for name in symbols])
-            known[item.id] = value
+            known[item.id] = scope[REF + item.id] = value
             steps.append(engine.step(item.id, item.formula, arguments, value, lang,
                                      bound="; ".join(notes) + ": " if notes else "", rendering=rendering))
         return known, steps

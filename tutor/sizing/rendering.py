@@ -46,7 +46,7 @@ class Prerendered:
         from tutor.sizing import printed_formulas
 
         parts = printed_formulas.PARTS[name]
-        return "".join(engineering(values[part]) if index % 2 else part for index, part in enumerate(parts))
+        return "".join([engineering(values[part]) if index % 2 else part for index, part in enumerate(parts)])
 
     def bound(self, term: Term) -> str:
         name = term.single
