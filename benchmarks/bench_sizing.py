@@ -27,6 +27,7 @@ from tutor.sizing.engine import evaluate
 from tutor.sizing.report import size
 from tutor.sizing.specs import Model, Parallel, Train
 from tutor.sizing.chains import Mode, planner_derivation, planner_function
+from tutor.sizing.symbolic import composites
 from tutor.sizing.symbols import S
 
 MODE = Mode(sharding="distopt", activation_row="activation_bytes_per_layer", heads=True, attention=True,
@@ -86,12 +87,13 @@ def main() -> None:
     argument_rows = [tuple(row[name] for name in names) for row in rows]
     fast = per_second(lambda arguments: compiled(*arguments), argument_rows)
 
-    composites = [planner_derivation(MODE)[0].composite(output) for output in outputs]
+    substituted = composites(planner_derivation(MODE)[0])
+    exprs = [substituted[output] for output in outputs]
     symbols = [S[name] for name in names]
 
     def with_subs(row: dict) -> list[float]:
         values = {symbol: row[symbol.name] for symbol in symbols}
-        return [float(expr.subs(values).evalf()) for expr in composites]
+        return [float(expr.subs(values).evalf()) for expr in exprs]
 
     slow = per_second(with_subs, rows[: args.baseline])
     for row in rows[:50]:  # the two paths agree

@@ -8,9 +8,9 @@ import pytest
 import sympy
 
 from tutor.sizing import registry
-from tutor.sizing.engine import evaluate, explain, Value, compiled
+from tutor.sizing.derivation import Derivation, link, ref, symbol
+from tutor.sizing.engine import Value, compiled, evaluate, explain
 from tutor.sizing.errors import SizingError
-from tutor.sizing.derivation import Derivation, link
 from tutor.sizing.formula import RESULT_UNITS
 from tutor.sizing.symbols import S, SYMBOLS, lookup
 
@@ -155,14 +155,14 @@ def test_explain_shows_the_way_in_both_languages():
 
 def test_derivation_runs_and_fuses_to_the_same_numbers():
     chain = Derivation([link("held", "params_per_gpu"),
-                        link("state", "distopt_bytes", params=sympy.Symbol("out:held", positive=True),
-                             n_shard=S["dp"] * S["cp"])])
+                        link("state", "distopt_bytes", params=ref("held"), n_shard=symbol("dp") * symbol("cp"))])
     values = {"params": 70e9, "tp": 4, "pp": 4, "dp": 2, "cp": 2}
     out, steps = chain.run(values)
     names, fused = chain.fused(["state"])
     assert out["state"] == pytest.approx(39.375e9)
-    assert fused(*(values[name] for name in names))[0] == pytest.approx(out["state"])
+    assert fused(*(values[name] for name in names))[0] == out["state"]
     assert "N ← CP·DP = 4" in steps[1]["substituted"]
+    assert "Ψ ← held = 4.375e9" in steps[1]["substituted"]
 
 
 def test_division_by_zero_and_overflow_become_sizing_errors():

@@ -1,9 +1,12 @@
-"""The planner's per-search functions (Derivation.specialised) give `fused`'s values (issue 18).
+"""The planner's per-search functions (Derivation.specialised) give `fused`'s values to the bit, and
+SymPy's (issue 18).
 
-The search binds the model's numbers once and hoists every part of the formulas that depends on
-them alone; a hoisting slip (a layout symbol taken for a constant, a term dropped from a sum) would
-change the memory of some layouts only, so every memory mode the planner compiles for five real
-searches is compared with the fused function on all of their layouts."""
+The search binds the model's numbers once and computes the links that depend on them alone in
+`make`; a slip there (a layout symbol taken for a constant, a link left out) would change the memory
+of some layouts only, so every memory mode the planner compiles for five real searches is compared,
+on all of their layouts, with the fused function and with the chain substituted in SymPy from the
+registry's expressions and evaluated by mpmath (tutor.sizing.symbolic), independent of the
+generated code."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from tutor.sizing.presets import model_preset
 from tutor.sizing.specs import Train
 from tutor.sizing.chains import LAYOUT_INPUTS, planner_derivation, planner_function
 from tutor.sizing.planner import MEMORY, Options, _Evaluator, _picker, candidates
+from tutor.sizing.symbolic import lambdified
 
 CASES = (("llama3-405b", 16384, 8192, 2048, Options()), ("llama3-70b", 64, 8192, 512, Options(sharding="zero2")),
          ("deepseek-v3", 2048, 4096, 15360, Options()), ("gpt3-175b", 1024, 2048, 1536, Options(flash=False)),
@@ -51,9 +55,22 @@ def test_every_compiled_mode_gives_the_fused_values(monkeypatch):
         function = make(*(evaluator.values[name] for name in constants))
         pick = _picker(names)
         fixed = tuple(evaluator.values[name] for name in names if name not in LAYOUT_INPUTS)
+        symbolic_names, symbolic = lambdified(derivation, outputs)
+        values = evaluator.values
         for layout in layouts:
             want, got = fused(*pick(layout + fixed)), function(*layout)
-            assert len(got) == len(want) and all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(got, want)), \
+            assert got == want, (model.name, mode, layout)
+            point = {**values, **dict(zip(LAYOUT_INPUTS, layout))}
+            exact = symbolic(*(point[name] for name in symbolic_names))
+            assert len(got) == len(exact) and all(math.isclose(a, float(b), rel_tol=1e-12) for a, b in zip(got, exact)), \
                 (model.name, mode, layout)
             checked += 1
     assert len({key for _, key in seen}) >= 20 and checked > 2000
+
+
+def test_no_input_is_named_like_a_local_of_the_written_functions():
+    # Derivation writes earlier outputs as o_NAME, bound terms as b_..., and the parts it computes once as
+    # k_, s_ and t_ locals; an engine symbol with such a name would be shadowed by them.
+    from tutor.sizing.compiled_formulas import SYMBOLS
+
+    assert not [name for name in SYMBOLS if name.startswith(("o_", "b_", "k_", "s_", "t_"))]

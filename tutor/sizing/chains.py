@@ -10,15 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-import sympy
-
-from tutor.sizing.derivation import Derivation, Link, link, ref
+from tutor.sizing.derivation import Derivation, Link, constant, link, ref, symbol
 from tutor.sizing.errors import SizingError
-from tutor.sizing.symbols import S
 
-N = S["dp"] * S["cp"]  # ranks holding the same weights: CP ranks do too (DESIGN §4)
-EVEN_SPLIT = S["params"] / (S["tp"] * S["pp"])  # what the sharded parts are split from without a stage count
-ACTIVE = S["active_params"]  # FLOPs count the parameters a token uses (all of them when dense)
+N = symbol("dp") * symbol("cp")  # ranks holding the same weights: CP ranks do too (DESIGN §4)
+EVEN_SPLIT = symbol("params") / (symbol("tp") * symbol("pp"))  # what the sharded parts are split from without a stage count
+ACTIVE = symbol("active_params")  # FLOPs count the parameters a token uses (all of them when dense)
+SEQ_PER_CP = symbol("seq") / symbol("cp")  # the tokens a TP group, or a layer's activations, work on
+MTBF_S = ref("mtbf_hours") * 3600
+BOUND = (N, EVEN_SPLIT, SEQ_PER_CP, MTBF_S)
+"""Every bound term of more than one name: `python -m tutor.sizing.generate` prints each ahead of time
+(printed_formulas.BOUND), so the derivation's notes (`N ← CP·DP = 256`) need no SymPy."""
 FULL_ROWS = ("activation_per_layer_full", "activation_per_layer_full_sp")
 
 
@@ -131,7 +133,7 @@ def _memory(mode: Mode) -> list[Link]:
 def _stage_links(mode: Mode) -> list[Link]:
     if mode.first_stage is None:
         return []
-    rows = {"seq": sympy.Integer(mode.positions)} if mode.positions and "gpt" in mode.first_stage else {}
+    rows = {"seq": constant(mode.positions)} if mode.positions and "gpt" in mode.first_stage else {}
     links = [link("first_stage_params", mode.first_stage, **rows)]
     if mode.moe and mode.stage_memory:
         links.append(link("first_stage_shard_params", mode.first_stage.replace("stage_params", "stage_shard_params"),
@@ -145,7 +147,7 @@ def _activations(mode: Mode) -> list[Link]:
     if mode.activation_row.startswith("activation_bytes_per_layer"):  # these divide by CP themselves
         per_layer = link("activations_per_layer", mode.activation_row)
     else:
-        per_layer = link("activations_per_layer", mode.activation_row, seq=S["seq"] / S["cp"])
+        per_layer = link("activations_per_layer", mode.activation_row, seq=SEQ_PER_CP)
     first_stage = (("first_stage_activations_interleaved_trimmed" if mode.trimmed else
                     "first_stage_activations_interleaved") if mode.interleaved else
                    "first_stage_activations_trimmed" if mode.trimmed else "first_stage_activations")
@@ -154,7 +156,7 @@ def _activations(mode: Mode) -> list[Link]:
 
 def _throughput(mode: Mode) -> list[Link]:
     flop_params = ref("flop_params") if mode.lookup else ACTIVE
-    rows = {"seq": sympy.Integer(mode.positions)} if mode.positions and mode.lookup == "tied" else {}
+    rows = {"seq": constant(mode.positions)} if mode.positions and mode.lookup == "tied" else {}
     links = [link("flop_params", f"flop_params_{mode.lookup}", **rows)] if mode.lookup else []
     links.append(link("flops_per_token_6n", "flops_per_token", params=flop_params))
     if mode.attention:
@@ -202,16 +204,15 @@ def size_derivation(mode: Mode) -> Derivation:
               link("checkpoint_bytes_per_gpu", "checkpoint_bytes_per_gpu"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
     if mode.attention:  # the per-layer traffic needs the hidden size; a TP group works on s/CP tokens
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=SEQ_PER_CP),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))
     if mode.failures:
         links.append(link("mtbf_hours", "mtbf_hours"))
     if mode.failures and mode.interval:
-        mtbf_s = ref("mtbf_hours") * 3600
-        links += [link("young_interval_s", "young_interval_s", mtbf_s=mtbf_s),
-                  link("daly_interval_s", "daly_interval_s", mtbf_s=mtbf_s)]
+        links += [link("young_interval_s", "young_interval_s", mtbf_s=MTBF_S),
+                  link("daly_interval_s", "daly_interval_s", mtbf_s=MTBF_S)]
     return Derivation(links)
 
 
@@ -231,7 +232,7 @@ def planner_derivation(mode: Mode) -> tuple[Derivation, tuple[str, ...]]:
               link("bubble_interleaved", "bubble_fraction_interleaved"), link("bubble_wallclock", "bubble_wallclock"),
               link("dp_grad_bytes", "dp_grad_bytes", params=ref("params_per_gpu"), dp=N)]
     if mode.attention:
-        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=S["seq"] / S["cp"]),
+        links += [link("tp_bytes_per_layer", "tp_bytes_per_layer", seq=SEQ_PER_CP),
                   link("pp_bytes_per_microbatch", "pp_bytes_per_microbatch")]
     if mode.heads:
         links.append(link("cp_bytes_per_layer", "cp_bytes_per_layer"))

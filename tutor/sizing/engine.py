@@ -3,8 +3,9 @@
 Each formula is plain `math` code generated once from its SymPy expression by `sympy.lambdify`
 (tutor/sizing/compiled_formulas.py, written by `python -m tutor.sizing.generate`), so evaluating
 imports no SymPy and a call
-costs a few microseconds and never runs SymPy `subs`. `explain()` prints the same expression
-with the numbers standing in for its symbols.
+costs a few microseconds and never runs SymPy `subs`. `explain()` writes the same expression
+with the numbers standing in for its symbols, from SymPy's printing of it done ahead of time
+(tutor/sizing/printed_formulas.py, tutor.sizing.rendering).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tutor.sizing.errors import SizingError
 from tutor.units import parse_count
 
 if TYPE_CHECKING:  # the specs' dataclasses are built only when a spec is used (a numeric check needs none)
+    from tutor.sizing.rendering import Rendering
     from tutor.sizing.specs import Model
 
 # Inputs that stand for several symbols at once: a model preset and a GPU from the catalog.
@@ -213,27 +215,29 @@ def moe_values(model: Model) -> dict[str, float]:
 
 
 def step(step_id: str, name: str, values: Mapping[str, float], value: float, lang: str = "en",
-         bound: str = "") -> dict:
-    """One derivation step {id, formula, substituted, value, unit} (DESIGN §5)."""
-    from tutor.sizing import registry
-    from tutor.sizing.printing import show, show_with
+         bound: str = "", rendering: Rendering | None = None) -> dict:
+    """One derivation step {id, formula, substituted, value, unit} (DESIGN §5), written by `rendering`
+    (default: the pre-rendered text, tutor.sizing.rendering, so no SymPy is imported)."""
+    if rendering is None:
+        from tutor.sizing.rendering import PRERENDERED
 
-    item = registry.get(name)
-    shown = show_with(item.expr, {symbol: values[symbol] for symbol in item.symbols})
-    return {"id": step_id, "formula": f"{name} = {show(item.expr)}",
-            "substituted": f"{bound}{shown} = {format_auto(value, item.unit, 1, lang)}",
-            "value": float(value), "unit": item.unit}
+        rendering = PRERENDERED
+    symbols, unit = signature(name)
+    shown = rendering.substituted(name, {symbol: values[symbol] for symbol in symbols})
+    return {"id": step_id, "formula": f"{name} = {rendering.formula(name)}",
+            "substituted": f"{bound}{shown} = {format_auto(value, unit, 1, lang)}",
+            "value": float(value), "unit": unit}
 
 
 def explain(name: str, inputs: Mapping[str, object], lang: str = "en") -> list[dict]:
     """The steps to formula `name`: the formulas it builds on (if any), then itself."""
-    from tutor.sizing import registry
+    from tutor.sizing.printed_formulas import STEPS
 
-    item = registry.get(name)
+    signature(name)  # an unknown name: SizingError with the closest names
     values = bind(name, inputs)
     steps = []
-    for part in item.steps + (name,):
-        needed = registry.get(part).symbols
+    for part in STEPS[name] + (name,):
+        needed, _ = signature(part)
         args = [values[symbol] for symbol in needed]
         steps.append(step(part, part, values, compute(part, args), lang))
     return steps

@@ -1,18 +1,25 @@
 """Show a formula as a person writes it (16·Ψ/(PP·TP)) and with numbers put in (16·70e9/(4·4)).
 
 Printing only: the expression tree is walked with the values standing in for the symbols;
-nothing is substituted or evaluated by SymPy here.
+nothing is substituted or evaluated by SymPy here. `python -m tutor.sizing.generate` prints every
+formula with it ahead of time (tutor/sizing/printed_formulas.py), so reports need no SymPy at run
+time; `SympyRendering` prints a derivation with it at run time, the tests' reference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import sympy
 from sympy.printing.str import StrPrinter
 
 from tutor.sizing.display import engineering
-from tutor.sizing.symbols import SYMBOLS
+from tutor.sizing.symbols import S, SYMBOLS
+
+if TYPE_CHECKING:
+    from tutor.sizing.derivation import Term
 
 
 class _Printer(StrPrinter):
@@ -65,3 +72,43 @@ def show_with(expr: sympy.Expr, values: dict[str, float]) -> str:
     """The expression with numbers standing in for its symbols: `6·4.375e9 + 12·4.375e9/4`."""
     parts = _template(expr)
     return "".join(engineering(values[part]) if index % 2 else part for index, part in enumerate(parts))
+
+
+def template(expr: sympy.Expr) -> tuple[str, ...]:
+    """`show_with`'s parts: text at even positions, a symbol's name at odd ones (for the generator)."""
+    return _template(expr)
+
+
+def term_expr(term: Term) -> sympy.Expr:
+    """A derivation's bound term as SymPy: inputs as the engine's symbols, `out:x` as a positive symbol."""
+    from tutor.sizing.rendering import REF
+
+    def one(name: str) -> sympy.Symbol:
+        return sympy.Symbol(name, positive=True) if name.startswith(REF) else S[name]
+
+    return sympy.Integer(term.factor) * sympy.Mul(*map(one, term.numerator)) / sympy.Mul(*map(one, term.denominator))
+
+
+def shown_term(term: Term) -> str:
+    """A bound term as the derivation notes it (`CP·DP`, `first_stage_params`)."""
+    from tutor.sizing.rendering import REF
+
+    return show(term_expr(term)).replace(REF, "")
+
+
+class SympyRendering:
+    """The derivation text printed by SymPy at run time (tutor.sizing.rendering.Rendering): what
+    the pre-rendered tables must equal byte for byte (tests/sizing/test_printed.py)."""
+
+    def formula(self, name: str) -> str:
+        from tutor.sizing import registry
+
+        return show(registry.get(name).expr)
+
+    def substituted(self, name: str, values: Mapping[str, float]) -> str:
+        from tutor.sizing import registry
+
+        return show_with(registry.get(name).expr, dict(values))
+
+    def bound(self, term: Term) -> str:
+        return shown_term(term)

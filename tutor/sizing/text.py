@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tutor.sizing import registry
 from tutor.sizing.display import format_auto, format_value
+from tutor.sizing.printed_formulas import TEXT
 
 _LABELS = {
     "en": {"model": "Model", "params": "parameters", "per_gpu": "per GPU", "memory": "Memory per GPU",
@@ -60,7 +60,7 @@ def report_lines(report: dict, model_name: str, lang: str = "en") -> list[str]:
                  f"{_fmt(report['checkpoint']['bytes_per_gpu'], 'GB', lang)}")
     lines += ["", t["steps"]]
     for step in report["steps"]:
-        explanation = registry.get(step["formula"].split(" = ", 1)[0]).text["zh" if lang == "zh" else "en"]
+        explanation = TEXT[step["formula"].split(" = ", 1)[0]][lang == "zh"]
         lines += [f"  {step['id']}: {explanation}", f"      {step['formula']}", f"      {step['substituted']}"]
     for key in ("warnings", "errors"):
         if report[key]:
