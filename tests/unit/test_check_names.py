@@ -451,7 +451,7 @@ def test_a_detail_of_clauses_and_a_failed_run_read_in_chinese():
     # a crash at the learner's line (a function the checker calls is missing), a hang, a GPU lab on a CPU
     assert check_detail("rank 0 failed: AttributeError: module 'lab_program' has no attribute 'schedule' at "
                         "train.py:12 in main", "zh") \
-        == "rank 0 出错：AttributeError: 模块 'lab_program' 里没有 'schedule'（train.py 第 12 行，main 里）"
+        == "rank 0 出错：AttributeError: 你的程序里没有 'schedule'（train.py 第 12 行，main 里）"
     assert check_detail("no rank made progress for 30 s: rank 0 in all_reduce (train.py:40); ranks 1-3 outside any "
                         "collective", "zh") \
         == "30 秒内没有任何 rank 取得进展：rank 0 卡在 all_reduce（train.py:40）；rank 1 到 3 不在任何集合通信里"

@@ -306,6 +306,7 @@ DETAILS: dict[str, str] = {
         "{0}：每个 rank 卡在哪里见下方；`tutor lab evidence {1}` 会把它们对齐列出",
     "out of memory: this rank reached its cap of {} MB ({}) {}": "内存不足：这个 rank 用到了 {0} MB 的上限（{1}）{2}",
     # Python's own words for what a learner's file most often lacks (the message of a failed rank)
+    "module 'lab_program' has no attribute '{}'": "你的程序里没有 '{0}'",  # the checker's name for it (checking.py)
     "module '{}' has no attribute '{}'": "模块 '{0}' 里没有 '{1}'",
     "No module named '{}'": "没有名为 '{0}' 的模块",
     "name '{}' is not defined": "名字 '{0}' 没有定义",
