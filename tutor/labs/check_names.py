@@ -217,6 +217,7 @@ DETAILS: dict[str, str] = {
     "all {} ranks finished {} steps": "全部 {0} 个 rank 都跑完了 {1} 步",
     # the shared comparison (tutor/labs/rank/context.compare), which most checkers report as it is
     "shape {} instead of {}": "形状是 {0}，应为 {1}",
+    "dtype {} instead of {}": "dtype 是 {0}，应为 {1}",  # main's compare (b5d15c6), here so that the merge finds it
     "max abs error {} (values up to {})": "最大绝对误差 {0}（数值最大到 {1}）",
     "matches (max abs error {})": "一致（最大绝对误差 {0}）",
     # the data-parallel replay and the fix checks (tutor/labs/rank/replay.py, fixcheck.py)
