@@ -2,9 +2,20 @@
 
 
 class TutorError(Exception):
-    """Something the user can act on. The CLI prints `tutor: <message>` and exits with `exit_code`."""
+    """Something the user can act on. The CLI prints `tutor: <message>` and exits with `exit_code`.
+
+    `str()` is the English; a message a learner meets in Chinese mode (`--lang zh`, TUTOR_LANG=zh)
+    also carries its Chinese (`zh=`), which `text(lang)` gives (the English where there is none).
+    """
 
     exit_code = 1
+
+    def __init__(self, message: str = "", zh: str | None = None) -> None:
+        super().__init__(message)
+        self.zh = zh
+
+    def text(self, lang: str) -> str:
+        return self.zh if lang == "zh" and self.zh else str(self)
 
 
 class UserInputError(TutorError):

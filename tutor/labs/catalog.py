@@ -48,4 +48,5 @@ def get_lab(name: str) -> LabEntry:
         return labs[name]
     close = difflib.get_close_matches(name, list(labs), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else f"; see `tutor lab list` ({len(labs)} labs)"
-    raise UserInputError(f"no lab named {name!r}{hint}")
+    hint_zh = f"；你是想找 {close[0]!r} 吗？" if close else f"；见 `tutor lab list`（共 {len(labs)} 个实验）"
+    raise UserInputError(f"no lab named {name!r}{hint}", zh=f"没有叫 {name!r} 的实验{hint_zh}")

@@ -181,10 +181,28 @@ PARTS: dict[str, str] = {
     "; work per rank: {} MFLOP, the busiest minus the least busy {} vs {} shipped (needs ≤ {})":
         "；每个 rank 的计算量：{0} MFLOP，最忙与最闲之差 {1}，原始程序 {2}（至多 {3}）",
     ", busy per rank {}": "，各 rank 忙碌时间 {0}",
+    # values the checkers put into their details: the ranks a run summary names (tutor/labs/evidence.py),
+    # which program, what a GEMM or a thread is, the gradients sequence-parallel compares
+    " at {}": "（位置 {0}）",
+    "signal {}": "信号 {0}",
+    "ranks {}-{}": "rank {0} 到 {1}",
+    "yours": "你的程序",
+    "shipped": "原始程序",
+    "none": "无",
+    "none (never called)": "无（从没被调用）",
+    "no file": "没有文件",
+    "daemon": "守护线程",
+    "not a daemon": "非守护线程",
+    "input slice": "输入切片",
+    "W1 shard": "W1 分片",
+    "b1 shard": "b1 分片",
+    "W2 shard": "W2 分片",
 }
 
-# Details: the core's own (tutor/labs/checks.py judge and _compare), the shared helpers' every
-# checker reports (compare, replay, fixcheck, perfcheck, measure), and checkers' own, lab by lab.
+# Details: the core's own (tutor/labs/checks.py judge and _compare) and the run's summary, the shared
+# helpers' every checker reports (compare, replay, fixcheck, perfcheck, measure), and checkers' own,
+# lab by lab, with the words a rank stops with (`raise SystemExit("…")`). tests/unit/test_check_names.py
+# reads them all from the sources. A clause a check adds (`detail += "; also …"`) is its own entry.
 DETAILS: dict[str, str] = {
     "all {} ranks finished in {} s": "全部 {0} 个 rank 在 {1} 秒内跑完",
     "{} of {} steps": "完成 {0} 步，共需 {1} 步",
@@ -199,6 +217,7 @@ DETAILS: dict[str, str] = {
     "all {} ranks finished {} steps": "全部 {0} 个 rank 都跑完了 {1} 步",
     # the shared comparison (tutor/labs/rank/context.compare), which most checkers report as it is
     "shape {} instead of {}": "形状是 {0}，应为 {1}",
+    "dtype {} instead of {}": "dtype 是 {0}，应为 {1}",  # main's compare (b5d15c6), here so that the merge finds it
     "max abs error {} (values up to {})": "最大绝对误差 {0}（数值最大到 {1}）",
     "matches (max abs error {})": "一致（最大绝对误差 {0}）",
     # the data-parallel replay and the fix checks (tutor/labs/rank/replay.py, fixcheck.py)
@@ -263,10 +282,223 @@ DETAILS: dict[str, str] = {
     "forward {} all-reduce(s), backward {}; Megatron's layout needs 2 and 2 per layer (one per attention and one "
     "per MLP, each way)": "前向 {0} 次 all-reduce，反向 {1} 次；Megatron 的布局每层前向、反向各需 2 次"
                          "（attention 和 MLP 各一次）",
-    "forward {} all-reduce(s), backward {}; Megatron's layout needs 2 and 2 per layer (one per attention and one "
-    "per MLP, each way); also {}, which this layout does not need":
-        "前向 {0} 次 all-reduce，反向 {1} 次；Megatron 的布局每层前向、反向各需 2 次（attention 和 MLP 各一次）；"
-        "另外还有 {2}，这个布局用不着",
+    "also {}, which this layout does not need": "另外还有 {0}，这个布局用不着",
+    # the core's other details (tutor/labs/checks.py) and the run's summary when it did not end well
+    # (tutor/labs/evidence.py summary, report.for_learner): a failed "runs to completion"
+    "cannot compute {}: {}": "无法计算 {0}：{1}",
+    "rank {} failed: {}: {} at {}:{} in {}": "rank {0} 出错：{1}: {2}（{3} 第 {4} 行，{5} 里）",
+    "rank {} failed: {}: {}{}": "rank {0} 出错：{1}: {2}{3}",
+    "rank {} died of {} (exit code {}){}": "rank {0} 因 {1} 终止（退出码 {2}）{3}",
+    "then rank {} failed: {}": "随后 rank {0} 出错：{1}",
+    "rank {} exited with code {}": "rank {0} 以退出码 {1} 退出",
+    "{} did not finish (see the launcher's output)": "{0} 没有跑完（见启动器的输出）",
+    "ran to the end, but {} is wrong on rank {}: {}": "跑到了最后，但 {0} 在 rank {1} 上不对：{2}",
+    "did not finish within the wall-clock limit": "没有在墙钟时间限制内跑完",
+    "no rank made progress for {} s": "{0} 秒内没有任何 rank 取得进展",
+    "no rank made progress for {} s: {}": "{0} 秒内没有任何 rank 取得进展：{1}",
+    "the process-group timeout fired": "进程组超时触发了",
+    "the process-group timeout fired: {}": "进程组超时触发了：{0}",
+    "the process-group timeout fired (rank {}: {}): {}": "进程组超时触发了（rank {0}：{1}）：{2}",
+    "in {} ({})": "卡在 {0}（{1}）",
+    "outside any collective": "不在任何集合通信里",
+    "{} in {} ({})": "{0} 卡在 {1}（{2}）",
+    "{} outside any collective": "{0} 不在任何集合通信里",
+    "{}: where each rank waits is below; `tutor lab evidence {}` lines them up":
+        "{0}：每个 rank 卡在哪里见下方；`tutor lab evidence {1}` 会把它们对齐列出",
+    "out of memory: this rank reached its cap of {} MB ({}) {}": "内存不足：这个 rank 用到了 {0} MB 的上限（{1}）{2}",
+    # Python's own words for what a learner's file most often lacks (the message of a failed rank)
+    "module 'lab_program' has no attribute '{}'": "你的程序里没有 '{0}'",  # the checker's name for it (checking.py)
+    "module '{}' has no attribute '{}'": "模块 '{0}' 里没有 '{1}'",
+    "No module named '{}'": "没有名为 '{0}' 的模块",
+    "name '{}' is not defined": "名字 '{0}' 没有定义",
+    # a rank process that cannot start (tutor/labs/rank/context.py, checking.py), or a GPU lab on a CPU
+    "--backend nccl needs {} CUDA GPU(s) on this node; found {}": "--backend nccl 需要本节点有 {0} 块 CUDA GPU；只找到 {1} 块",
+    "run this program with torchrun, e.g. `torchrun --nproc-per-node 2 {}`, or through `tutor lab run`":
+        "请用 torchrun 运行这个程序，例如 `torchrun --nproc-per-node 2 {0}`，或者通过 `tutor lab run` 运行",
+    "cannot load {}": "无法加载 {0}",
+    "{} is not set: run checkers through `tutor lab check`": "没有设置 {0}：检查程序要通过 `tutor lab check` 运行",
+    "kernel-fusion needs a CUDA GPU": "kernel-fusion 需要 CUDA GPU",
+    "fp8-matmul needs a CUDA GPU": "fp8-matmul 需要 CUDA GPU",
+    "cuda-graphs needs a CUDA GPU": "cuda-graphs 需要 CUDA GPU",
+    "kernel-fusion needs a CUDA GPU (tutor lab run kernel-fusion --backend nccl)":
+        "kernel-fusion 需要 CUDA GPU（tutor lab run kernel-fusion --backend nccl）",
+    "fp8-matmul needs a CUDA GPU (tutor lab run fp8-matmul --backend nccl)":
+        "fp8-matmul 需要 CUDA GPU（tutor lab run fp8-matmul --backend nccl）",
+    "cuda-graphs needs a CUDA GPU (tutor lab run cuda-graphs --backend nccl)":
+        "cuda-graphs 需要 CUDA GPU（tutor lab run cuda-graphs --backend nccl）",
+    # the memory fix check's device (tutor/labs/rank/fixcheck.py)
+    "no training.Trainer was built, so no step ran on the simulated device":
+        "没有构建 training.Trainer，所以没有一步是在模拟设备上跑的",
+    "a trainer ran without the simulated device (memory=None or another kind): the brief's device has room for {} "
+    "KiB of activations": "有个 trainer 没用模拟设备（memory=None 或别的类型）：题目里的设备能放下 {0} KiB 的激活",
+    # 02 dp-overlap
+    "every gradient matches, two steps running": "连续两步，每个梯度都一致",
+    "step {}, {}: {}": "第 {0} 步，{1}：{2}",
+    "the recorder saw no torch.distributed.all_reduce in a step": "记录器在一步里没有看到任何 torch.distributed.all_reduce",
+    "{} of {} all-reduces started before backward returned": "{1} 次 all-reduce 中有 {0} 次在反向传播返回之前启动",
+    "the rest waited for the whole backward pass": "其余的等到整个反向传播结束才启动",
+    "{} of them blocking (async_op=False): backward waits for each": "其中 {0} 次是阻塞的（async_op=False）：反向传播要等每一次做完",
+    "{} waited for inside backward: nothing overlaps": "{0} 次在反向传播内部就等待了：没有任何重叠",
+    "{} B in {} collective(s) ({}) per step; the gradients are {} B": "每步 {1} 次集合通信（{2}）共 {0} B；梯度共 {3} B",
+    "{} of your communication is exposed ({} ms per step), {} of the shipped program's ({} ms): ratio {} (needs ≤ "
+    "{}; communication not covered by compute on the profiler's timeline of whole steps, traces yours-rankN and "
+    "shipped-rankN); exposed by bucket size: {}":
+        "你的通信有 {0} 暴露在外（每步 {1} ms），原始程序是 {2}（{3} ms）：比值 {4}（至多 {5}；按 profiler 整步时间线上"
+        "没被计算覆盖的通信算，trace 为 yours-rankN 和 shipped-rankN）；各 bucket 大小下暴露的比例：{6}",
+    # 03 pp-1f1b and 24 pp-interleaved
+    "every F and B once, each B after its F": "每个 F 和 B 各一次，每个 B 都在对应的 F 之后",
+    "{} virtual stages placed once each; every F and B once, each B after its F":
+        "{0} 个虚拟 stage 各放置一次；每个 F 和 B 各一次，每个 B 都在对应的 F 之后",
+    "m={}: {}": "m={0} 时：{1}",
+    "unknown step {}": "未知的步骤 {0}",
+    "F{} appears twice": "F{0} 出现了两次",
+    "B{} appears twice": "B{0} 出现了两次",
+    "B{} comes before F{}": "B{0} 出现在 F{1} 之前",
+    "no backward for micro-batch(es) {}": "micro-batch {0} 没有反向",
+    "F of chunk {}, micro-batch {} appears twice": "chunk {0}、micro-batch {1} 的 F 出现了两次",
+    "B of chunk {}, micro-batch {} appears twice": "chunk {0}、micro-batch {1} 的 B 出现了两次",
+    "B of chunk {}, micro-batch {} comes before its F": "chunk {0}、micro-batch {1} 的 B 出现在它的 F 之前",
+    "no backward for (chunk, micro-batch) {}{}": "这些 (chunk, micro-batch) 没有反向：{0}{1}",
+    "rank {} chunk {} is placed at {}, not a stage 0..{}": "rank {0} 的 chunk {1} 被放在 {2}，而不是 0..{3} 中的某个 stage",
+    "stage {} is placed twice: rank {} chunk {} and rank {} chunk {}":
+        "stage {0} 被放置了两次：rank {1} 的 chunk {2} 和 rank {3} 的 chunk {4}",
+    "{} forward and {} backward passes of {} micro-batches seen through the layers handed to run_pipeline":
+        "在交给 run_pipeline 的层上看到 {0} 次前向、{1} 次反向（{2} 个 micro-batch）",
+    "{} forward and {} backward passes seen through the {} chunks handed to run_pipeline; {} chunks × {} "
+    "micro-batches = {} of each": "在交给 run_pipeline 的 {2} 个 chunk 上看到 {0} 次前向、{1} 次反向；"
+                                  "{3} 个 chunk × {4} 个 micro-batch = 各 {5} 次",
+    "every weight and bias of this stage matches": "本 stage 的每个权重和偏置都一致",
+    "every weight and bias of this rank's chunks matches": "本 rank 各 chunk 的每个权重和偏置都一致",
+    "no gradient": "没有梯度",
+    "stage {} {}: {}": "stage {0} 的 {1}：{2}",
+    "stage {}: {} ms idle per micro-batch beyond the bubble, {} of a forward + backward pass ({} ms); at most 50%":
+        "stage {0}：除气泡之外，每个 micro-batch 空闲 {1} ms，是一次前向 + 反向（{3} ms）的 {2}；至多 50%",
+    "rank {}: {} ms idle per micro-batch beyond the bubble, {} of the micro-batch's {} forward + backward passes "
+    "({} ms); at most 50%": "rank {0}：除气泡之外，每个 micro-batch 空闲 {1} ms，是它 {3} 次前向 + 反向（{4} ms）"
+                            "的 {2}；至多 50%",
+    "stage {} held up to {} micro-batches' activations at once (m up to {}); 1F1B holds at most p − stage = {}":
+        "stage {0} 同时最多持有 {1} 个 micro-batch 的激活（m 最大到 {2}）；1F1B 至多持有 p − stage = {3} 个",
+    "rank {} held up to {} chunk activations at once (m up to {}); interleaved 1F1B holds at most "
+    "2(p − rank − 1) + (v − 1)·p + 1 = {}": "rank {0} 同时最多持有 {1} 份 chunk 激活（m 最大到 {2}）；"
+                                            "交错 1F1B 至多持有 2(p − rank − 1) + (v − 1)·p + 1 = {3} 份",
+    # 04 zero1-memory
+    "after step {}: {}": "第 {0} 步之后：{1}",
+    "bf16 weights match plain Adam after {} steps": "{0} 步之后，bf16 权重与普通 Adam 的一致",
+    # 06 pp-sendrecv
+    "{} of {} steps on the first stage": "第一个 stage 上跑了 {0} 步，共 {1} 步",
+    "frozen in steps {}, then trained": "在这些步里冻结：{0}，之后参与训练",
+    "the embedding never changed": "embedding 一直没变",
+    # 07 crashed-rank
+    "reported {}, replay {}": "报告的是 {0}，重放得到 {1}",
+    # 08 long-batch
+    "all {} documents": "全部 {0} 篇文档",
+    "{} never trained, e.g. {}": "{0} 篇从没参与训练，例如 {1}",
+    "{} of its tokens trained (the context holds {} targets)": "它有 {0} 个 token 参与了训练（上下文能放 {1} 个目标）",
+    # 09 uneven-batches
+    "{} of {} documents trained once each; {} left for the next epoch (fewer than one global batch of {})":
+        "{1} 篇文档中有 {0} 篇各训练了一次；{2} 篇留给下一个 epoch（不到一个 {3} 的 global batch）",
+    "{} documents trained twice, {} left out (at most {} may be)": "{0} 篇文档训练了两次，{1} 篇被漏掉（最多只能漏 {2} 篇）",
+    # 10 diverging-control-flow
+    "rank 0 stopped at step {} (the first non-finite loss is at step {}, on rank {})":
+        "rank 0 停在第 {0} 步（第一个非有限的 loss 在第 {1} 步，rank {2} 上）",
+    "updates per rank: {} (expected {})": "每个 rank 的更新次数：{0}（应为 {1}）",
+    # 11 collective-order
+    "{} steps, lr {} at the end": "{0} 步，最后 lr 为 {1}",
+    "lr per step {}, expected {}": "每步的 lr：{0}，应为 {1}",
+    # 16 kernel-fusion, 17 fp8-matmul, 18 cuda-graphs
+    "{} dropped, p = {}": "丢弃了 {0}，p = {1}",
+    "{} ms vs {} ms: {}× (needs ≥ {}×; per round {}); one fused kernel at the measured {} TB/s would take {} ms":
+        "{0} ms 对 {1} ms：{2}×（至少要 {3}×；逐轮 {4}）；按实测的 {5} TB/s，一个融合 kernel 要 {6} ms",
+    "FP8 GEMMs seen: {}": "看到的 FP8 GEMM：{0}",
+    "relative error {} (at most {}; bf16 gives {})": "相对误差 {0}（至多 {1}；bf16 是 {2}）",
+    "{} TFLOP/s vs {} in bf16: {}× (needs ≥ {}×; per round {})": "{0} TFLOP/s，bf16 是 {1}：{2}×（至少要 {3}×；逐轮 {4}）",
+    "input {}: {}": "第 {0} 个输入：{1}",
+    "{} µs vs {} µs per call: {}× (needs ≥ {}×; per round {})": "每次调用 {0} µs 对 {1} µs：{2}×（至少要 {3}×；逐轮 {4}）",
+    # 19 fsdp-zero3
+    "outputs, every gradient shard and every weight shard match, {} steps":
+        "{0} 步里，输出、每个梯度分片和每个权重分片都一致",
+    "step {}, output: {}": "第 {0} 步，输出：{1}",
+    "step {}, gradient of layer {}: {}": "第 {0} 步，第 {1} 层的梯度：{2}",
+    "after step {}, weights of layer {}: {}": "第 {0} 步之后，第 {1} 层的权重：{2}",
+    "forward: {} all-gather(s); backward: {} all-gather(s) and {} reduce-scatter(s); ZeRO-3 with {} layers needs {}, "
+    "{} and {}, each all-gather of one shard ({} B) and each reduce-scatter of one layer's gradient":
+        "前向：{0} 次 all-gather；反向：{1} 次 all-gather 和 {2} 次 reduce-scatter；{3} 层的 ZeRO-3 需要 {4}、{5} 和 {6} 次，"
+        "每次 all-gather 一个分片（{7} B），每次 reduce-scatter 一层的梯度",
+    "also {}, which ZeRO-3 does not need": "另外还有 {0}，ZeRO-3 用不着",
+    "some were not one layer's shard or gradient in size": "有些的大小不是一层的分片或梯度",
+    "up to {} gathered layer(s) alive at once in a step, of {} (ZeRO-3 keeps one, two with prefetch)":
+        "一步里同时最多有 {0} 个 gather 后的层存活，共 {1} 层（ZeRO-3 只留一个，预取时两个）",
+    # 20 no-sync-accumulation
+    "the ranks' weights are identical": "各 rank 的权重完全相同",
+    "the ranks' weights differ by up to {} after {} steps: the replicas have drifted apart":
+        "{1} 步之后各 rank 的权重相差最多 {0}：副本之间已经分叉",
+    "{}, after {} steps of {} micro-batches on each of {} ranks": "{0}，{3} 个 rank 每个都跑了 {1} 步、每步 {2} 个 micro-batch",
+    "{} gradient all-reduce(s) by DDP in {} steps of {} micro-batches (one per step is enough)":
+        "{1} 步（每步 {2} 个 micro-batch）里 DDP 做了 {0} 次梯度 all-reduce（每步一次就够）",
+    "{} gradient all-reduce(s) by DDP in {} steps of {} micro-batches (one per step is enough); also {}":
+        "{1} 步（每步 {2} 个 micro-batch）里 DDP 做了 {0} 次梯度 all-reduce（每步一次就够）；另外还有 {3}",
+    # 21 ring-attention
+    "{} send(s) of {} B in all, to rank(s) {}; {} receive(s) from rank(s) {}; a ring passes one K/V chunk ({} B) to "
+    "rank {} and takes one from rank {}, N − 1 = {} time(s)":
+        "共 {0} 次 send，{1} B，发给 rank {2}；{3} 次 receive，来自 rank {4}；环形传递每次把一块 K/V（{5} B）"
+        "发给 rank {6}、从 rank {7} 收一块，共 N − 1 = {8} 次",
+    "also {}, which the ring does not need": "另外还有 {0}，环形传递用不着",
+    # 22 moe-expert-parallel
+    "rank {}'s tokens route {} copies to ranks 0..{} and it receives {}; its all-to-alls of token rows sent {} and "
+    "received {}; wanted dispatch then combine: sent {}, received {}":
+        "rank {0} 的 token 按路由向 rank 0..{2} 发送 {1} 份，收到 {3} 份；它的 token 行 all-to-all 发送 {4}、接收 {5}；"
+        "应先 dispatch 再 combine：发送 {6}，接收 {7}",
+    "an all-to-all of {} integers": "一次 {0} 个整数的 all-to-all",
+    "{} of {} B ({})": "一次 {0}，共 {1} B（{2}）",
+    "{} all-to-all(s) of token rows, {} of integer metadata, {} other small collective(s) of integers":
+        "{0} 次 token 行的 all-to-all，{1} 次整数元数据的，另有 {2} 次整数的小集合通信",
+    # 23 sequence-parallel
+    "the input slice's and every shard's gradient match": "输入切片和每个分片的梯度都一致",
+    "the LayerNorm handed over saw inputs of shape {}; this rank's slice is [{}, {}, {}] of the [{}, {}, {}] sequence":
+        "交给它的 LayerNorm 看到的输入形状是 {0}；本 rank 的切片是 [{1}, {2}, {3}]，整条序列是 [{4}, {5}, {6}]",
+    "forward: {}; backward: {}; sequence parallelism makes one all-gather and one reduce-scatter each way":
+        "前向：{0}；反向：{1}；序列并行在前向和反向各做一次 all-gather 和一次 reduce-scatter",
+    # 25 gather-sizes
+    "rank {} scored {} documents, its share is {}": "rank {0} 给 {1} 篇文档打了分，它的份额是 {2}",
+    "{} losses, expected {} (ranks scored {})": "{0} 个 loss，应为 {1} 个（各 rank 打分的数量 {2}）",
+    "{} losses, expected {} (ranks scored {}): {}": "{0} 个 loss，应为 {1} 个（各 rank 打分的数量 {2}）：{3}",
+    "reported {}, expected {}": "报告的是 {0}，应为 {1}",
+    # 26 timeout-at-item, 27 eval-rank0, 28 group-order
+    "logged {}, expected {}": "记录的是 {0}，应为 {1}",
+    "cut tokens so far {}, expected {}": "到目前为止截掉的 token：{0}，应为 {1}",
+    "rank {} scored {} held-out documents, each {} times (its share is at most {} of {}, once per evaluation)":
+        "rank {0} 给 {1} 篇 held-out 文档打了分，每篇 {2} 次（它的份额至多是 {4} 篇中的 {3} 篇，每次评估一遍）",
+    "rank {} scored {} held-out documents ({} forwards over {} evaluations); its share is at most {} of {}, once "
+    "per evaluation": "rank {0} 给 {1} 篇 held-out 文档打了分（{3} 次评估共 {2} 次前向）；它的份额至多是 {5} 篇中的 "
+                      "{4} 篇，每次评估一遍",
+    "{} of {} documents scored over all ranks": "所有 rank 合计给 {1} 篇文档中的 {0} 篇打了分",
+    "no training report to replay": "没有可重放的训练报告",
+    "no training report to replay (the program's trainer.finish() did not run)":
+        "没有可重放的训练报告（程序的 trainer.finish() 没有运行）",
+    "rank {} logged {}, expected {}": "rank {0} 记录的是 {1}，应为 {2}",
+    "rank {}: all_reduce on {}, reduce on {} (groups by description)": "rank {0}：all_reduce 走 {1}，reduce 走 {2}（按描述区分的组）",
+    # 29 exit-hang
+    "rank {}: none left": "rank {0}：没有剩下的",
+    "thread {} ({})": "线程 {0}（{1}）",
+    "rank {}: {} still running after main returned: a non-daemon thread keeps the process from exiting, a daemon "
+    "one dies with what it was doing": "rank {0}：main 返回后仍在运行：{1}；非守护线程会让进程退不出去，"
+                                       "守护线程则会连同手头的事一起被杀掉",
+    "rank {}: {}, expected {}": "rank {0}：{1}，应为 {2}",
+    "{} checkpoints equal the replay": "{0} 个 checkpoint 都与重放一致",
+    "step {}: {}": "第 {0} 步：{1}",
+    "step {}: {}: {}": "第 {0} 步：{1}: {2}",
+    # 30 stalled-loader
+    "DataLoader iterators with {} workers, {} in the main process": "DataLoader 迭代器：worker 数 {0}，在主进程里读的 {1} 个",
+    "{}: {} (not written by this run)": "{0}：{1}（不是这次运行写的）",
+    "{} documents written": "写了 {0} 篇文档",
+    "{} documents, each as tokenized": "{0} 篇文档，每篇都与 tokenize 的结果一致",
+    "rank {} trained on {}, expected {}": "rank {0} 训练的是 {1}，应为 {2}",
+    "{} epochs of {} batches on each of {} ranks": "{2} 个 rank 每个都跑了 {0} 个 epoch，每个 epoch {1} 个 batch",
+    # 31 busy-rank
+    "every token of every page": "每一页的每个 token 都在",
+    "every piece as expected, at most {} tokens": "每一段都符合预期，最多 {0} 个 token",
+    "rank {}, step {}: the rows do not add up to its pages": "rank {0}，第 {1} 步：这些行拼起来不等于它的那些页",
+    "rank {}, step {}: pieces of {} tokens, expected {}": "rank {0}，第 {1} 步：各段的 token 数是 {2}，应为 {3}",
 }
 
 
@@ -280,7 +512,8 @@ def check_name(name: str, lang: str) -> str:
 def check_detail(detail: str, lang: str) -> str:
     """A check's detail in `lang`: the core's, the shared helpers' (compare, replay, fix checks,
     perf checks) and the checkers' listed here; one not listed is shown as it is. A detail that is
-    a name and a listed detail ("fc1.weight: max abs error …") keeps the name."""
+    a name and a listed detail ("fc1.weight: max abs error …") keeps the name; one a check wrote
+    as clauses joined by "; " (a clause per problem found) is read clause by clause."""
     if lang != "zh":
         return detail
     failed_on = _FAILED_ON.fullmatch(detail)  # the core appends the rank a check failed on
@@ -288,12 +521,41 @@ def check_detail(detail: str, lang: str) -> str:
         inner = check_detail(failed_on.group(1), lang)
         if inner != failed_on.group(1):
             return f"{inner}（rank {failed_on.group(2)}）"
-    found = _translate(detail, DETAILS)
+    return _detail(detail) or detail
+
+
+def _detail(text: str) -> str | None:
+    """`text` in Chinese, or None when no entry reads it."""
+    found = _whole(text)
+    if found is None and "; " in text:
+        found = _clauses(text.split("; "))
+    return found
+
+
+def _whole(text: str) -> str | None:
+    found = _translate(text, DETAILS)
     if found is None:
-        head, colon, tail = detail.partition(": ")
+        head, colon, tail = text.partition(": ")
         inner = _translate(tail, DETAILS) if colon and head and " " not in head else None
         found = f"{head}：{inner}" if inner is not None else None
-    return found or detail
+    return found
+
+
+def _clauses(clauses: list[str]) -> str | None:
+    """Clauses joined by "; ", the longest run that is one entry first (an entry may hold a "; "
+    itself); a clause no entry reads is kept as it is, so long as another is read."""
+    shown, start, read = [], 0, False
+    while start < len(clauses):
+        for end in range(len(clauses), start, -1):
+            found = _whole("; ".join(clauses[start:end])) if clauses[start] else None
+            if found is not None:
+                shown.append(found)
+                read, start = True, end
+                break
+        else:
+            shown.append(clauses[start])
+            start += 1
+    return "；".join(shown) if read else None
 
 
 _FAILED_ON = re.compile(r"(.+) \(rank (\d+)\)", re.S)
@@ -302,20 +564,28 @@ _FAILED_ON = re.compile(r"(.+) \(rank (\d+)\)", re.S)
 def _translate(text: str, table: dict[str, str]) -> str | None:
     if "{}" not in text and text in table:
         return table[text]
-    for pattern, chinese in _TEMPLATES[id(table)]:
+    for pattern, chinese, clauses in _TEMPLATES[id(table)]:
         found = pattern.fullmatch(text)
-        if found:
-            # each value is itself looked up: a label or unit (PARTS), or a helper's detail
-            # quoted inside another ("weights vs replay: max abs error …")
-            return chinese.format(*(_translate(value, PARTS) or (_translate(value, DETAILS) if table is DETAILS
-                                                                 else None) or value
-                                    for value in found.groups()))
+        # a value does not span the "; " between a detail's clauses unless the entry has clauses
+        # itself ("3 of 4 …; 2 of them blocking" is two clauses, not one "{} of them blocking")
+        if found and (clauses or table is not DETAILS or not any("; " in value for value in found.groups())):
+            return chinese.format(*(_value(value, table) for value in found.groups()))
     return None
 
 
-def _compiled(table: dict[str, str]) -> list[tuple[re.Pattern, str]]:
+def _value(value: str, table: dict[str, str]) -> str:
+    """A value in a template, itself looked up: a label or unit (PARTS), or in a detail a helper's
+    detail quoted inside another ("weights vs replay: max abs error …"), before a label's template
+    ("ranks {}-{}") that could swallow it."""
+    if value in PARTS:
+        return PARTS[value]
+    return (_detail(value) if table is DETAILS else None) or _translate(value, PARTS) or value
+
+
+def _compiled(table: dict[str, str]) -> list[tuple[re.Pattern, str, bool]]:
     """The table's templates as patterns, longest first ("measured … (rank …)" before its shorter form)."""
-    return [(re.compile("(.*?)".join(re.escape(piece) for piece in english.split("{}")), re.S), chinese)
+    return [(re.compile("(.*?)".join(re.escape(piece) for piece in english.split("{}")), re.S), chinese,
+             "; " in english)
             for english, chinese in sorted(table.items(), key=lambda item: -len(item[0])) if "{}" in english]
 
 

@@ -58,14 +58,16 @@ def _row(label: str, evidence: dict) -> dict:
 
 def _needs_meter(entry: LabEntry) -> None:
     if entry.lab.kind != "perf":
-        raise UserInputError(f"experiments are for the perf labs; {entry.name} is a {entry.lab.kind} lab")
+        raise UserInputError(f"experiments are for the perf labs; {entry.name} is a {entry.lab.kind} lab",
+                             zh=f"实验只用于 perf 类实验；{entry.name} 是 {entry.lab.kind} 类的")
 
 
 def vary_ranks(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) -> dict:
     _needs_meter(entry)
     world = options.world_size or entry.lab.world_size
     if world < 2:
-        raise UserInputError("--vary ranks compares 1 rank with N: give --world-size 2 or more")
+        raise UserInputError("--vary ranks compares 1 rank with N: give --world-size 2 or more",
+                             zh="--vary ranks 比较 1 个 rank 和 N 个 rank：请给 --world-size 2 或更大")
     rows = [_row(f"{size} rank{'s' if size > 1 else ''}",
                  _run(run_spec(entry, replace(options, world_size=size)), on_event, on_run))
             for size in (1, world)]
@@ -105,7 +107,8 @@ def bandwidth(world_size: int, backend: str, sizes: str, iters: int, timeout_s: 
               on_event=None) -> dict:
     """Run the all-reduce benchmark and compute algbw and busbw with the engine."""
     if world_size < 2:
-        raise UserInputError("--world-size must be at least 2: an all-reduce needs someone to reduce with")
+        raise UserInputError("--world-size must be at least 2: an all-reduce needs someone to reduce with",
+                             zh="--world-size 至少要 2：all-reduce 得有另一方一起归约")
     spec = RunSpec(lab="bandwidth", program=BANDWIDTH_PROGRAM, world_size=world_size, backend=backend,
                    timeout_s=timeout_s, args=("--sizes", sizes, "--iters", str(iters)))
     evidence = _run(spec, on_event)

@@ -37,7 +37,8 @@ def debug_env(tool: str, timeout_s: float) -> dict[str, str]:
         return {"TORCH_DISTRIBUTED_DEBUG": "DETAIL", "TORCH_CPP_LOG_LEVEL": "INFO"}
     if tool == "barrier":
         return {MONITORED_BARRIER_ENV: f"{max(1.0, timeout_s / 2):g}"}
-    raise UserInputError(f"--debug must be one of {', '.join(TOOLS)}, not {tool!r}")
+    raise UserInputError(f"--debug must be one of {', '.join(TOOLS)}, not {tool!r}",
+                         zh=f"--debug 只能是 {', '.join(TOOLS)} 之一，不能是 {tool!r}")
 
 
 def with_debug(spec: RunSpec, tool: str | None) -> RunSpec:

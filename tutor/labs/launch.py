@@ -209,7 +209,9 @@ def require_torch() -> None:
 
     if find_spec("torch") is None:
         raise TutorError("the labs need PyTorch, which this Python does not have: in the tutor's checkout, "
-                         "pip install torch==2.13.0 '.[labs]'")
+                         "pip install torch==2.13.0 '.[labs]'",
+                         zh="实验需要 PyTorch，而这个 Python 里没有：在 tutor 的代码目录里运行 "
+                            "pip install torch==2.13.0 '.[labs]'")
 
 
 def visible_gpus() -> int:

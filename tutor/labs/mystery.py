@@ -62,7 +62,8 @@ def draw(seed: int | None = None, labs: dict[str, LabEntry] | None = None) -> My
     """A random scenario with a random N and world size (reproducible with `seed`)."""
     choices = scenarios(labs)
     if not choices:
-        raise UserInputError("no hang lab says how to vary it (lab.yaml `check: vary --FLAG: [low, high]`)")
+        raise UserInputError("no hang lab says how to vary it (lab.yaml `check: vary --FLAG: [low, high]`)",
+                             zh="没有哪个 hang 实验说明了怎么变化它（lab.yaml `check: vary --FLAG: [low, high]`）")
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
     rng = random.Random(seed)
     name = rng.choice(sorted(choices))
