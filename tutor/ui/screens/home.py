@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual import work
@@ -132,6 +130,8 @@ def _section_prompt(section: dict, lang: str) -> Text:
 
 
 def _news() -> list[dict]:
+    from importlib import resources
+
     import yaml
 
     return yaml.safe_load(resources.files("tutor.ui").joinpath("news.yaml").read_text(encoding="utf-8"))
