@@ -17,6 +17,9 @@ from tutor.ui.strings import SECTIONS, pick, plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
+BULLET = "• "
+
+
 class HomeScreen(Screen, metaclass=Guarded):
     """What to do next, one key away."""
 
@@ -87,9 +90,9 @@ class HomeScreen(Screen, metaclass=Guarded):
         today.update(self._today(lang))
         news = self.query_one("#news", Static)
         news.border_title = text("home.news", lang)
-        # Chinese runs without spaces wrap as one word: after "• " it would leave the bullet alone.
-        bullet = "•" if lang == "zh" else "• "
-        news.update("\n".join(f"{bullet}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
+        # "• " in both languages, as the Markdown panes draw a list (walkthrough polish 6: "•实验").
+        # Chinese breaks between characters (tutor/ui/cjk_wrap.py), so the bullet keeps its text.
+        news.update("\n".join(f"{BULLET}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
 
     def _today(self, lang: str) -> str:
         if self._record is None:
