@@ -86,3 +86,30 @@ async def test_footer_fits_80_columns_and_is_chinese_in_chinese_mode(tutor_home,
         assert keys and all(key.description in ZH.values() for key in keys), [k.description for k in keys]
         assert max(key.region.right for key in keys) <= 80
         assert all(key.region.width > 0 for key in keys)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_answer_line_hint_is_shown_whole_at_80_columns(tutor_home, lang):
+    """Issue 16: beside the question list at 80 columns the numeric hint was cut after "e-notation,"
+    (and the formula one after "e.g."); the line shows a short hint there, the long one where it fits."""
+    from textual.widgets import Input
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = app.screen
+        steps = {step.kind + (step.answer.unit if step.kind == "numeric" else ""): q.model.id
+                 for q in screen._content.questions.values() for step in q.model.steps[:1]
+                 if step.kind in ("numeric", "formula")}
+        line = screen.query_one("#answer-line", Input)
+        for shown in (steps["numerictokens/s"], steps["numericx"], steps["formula"]):
+            screen.open_question(shown)
+            await settle(pilot)
+            drawn = line.render_line(0).text.strip()
+            assert line.placeholder and drawn == line.placeholder, (drawn, line.placeholder)
+            assert line.tooltip and len(line.tooltip) > len(line.placeholder)  # the long hint, on hover
+        await pilot.press("f8")  # the list hidden: the line has room for the long hint
+        await settle(pilot)
+        assert line.tooltip is None and line.render_line(0).text.strip() == line.placeholder
