@@ -113,3 +113,33 @@ async def test_the_answer_line_hint_is_shown_whole_at_80_columns(tutor_home, lan
         await pilot.press("f8")  # the list hidden: the line has room for the long hint
         await settle(pilot)
         assert line.tooltip is None and line.render_line(0).text.strip() == line.placeholder
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_lesson_and_section_title_is_whole_in_the_contents_at_80_columns(tutor_home, lang):
+    """Issue 16: the contents (34 columns) cut the titles ("Placing each dimension b", "Running
+    fast: overlap, F"); each title wraps under itself instead."""
+    import re
+
+    from rich.cells import cell_len
+    from textual.geometry import Region
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        screen = app.screen
+        toc = screen.query_one("#toc")
+        lines, page = [], toc.scrollable_content_region.height
+        for top in range(0, toc.max_scroll_y + page, page):  # page by page, as drawn (border and all)
+            toc.scroll_to(y=top, animate=False, immediate=True)
+            await pilot.pause()
+            lines += [re.sub("[\u2500-\u259f]", "", strip.text)  # less the border and the scrollbar
+                      for strip in toc.render_lines(Region(0, 0, *toc.outer_size))]
+        drawn = "".join(lines).replace(" ", "")
+        titles = [lesson.model.title.get(lang) for lesson in screen._content.lessons.values()]
+        titles += [section.title.get(lang) for lesson in screen._content.lessons.values() for section in lesson.model.sections]
+        assert len(titles) > 30 and max(map(cell_len, titles)) > 30  # titles wider than the pane
+        missing = [title for title in titles if title.replace(" ", "") not in drawn]
+        assert not missing, (missing, "\n".join(lines))
