@@ -32,11 +32,16 @@ class HomeScreen(Screen, metaclass=Guarded):
          Binding("f2", "app.toggle_lang", "EN/中文", id="home-lang")]
 
     def compose(self) -> ComposeResult:
+        lang = self.app.lang
         yield Header(show_clock=False)
         with Horizontal(id="home"):
             with Vertical(id="sections-pane"):
-                yield SafeOptionList(id="sections")
-                yield Static(id="home-hint")
+                # Composed with their texts, not filled on mount: refilling the list before the
+                # first frame laid it out and drew it again (issue 16, start-up).
+                sections = SafeOptionList(*_section_options(lang), id="sections")
+                sections.border_title = text("home.sections", lang)
+                yield sections
+                yield Static(text("home.hint", lang), id="home-hint")
             # Today and What's new are mounted with the record, after the first frame: they have
             # nothing to show before it, and styling them cost ~10% of start-up's CPU time (issue 16).
             yield Vertical(id="side")
@@ -46,7 +51,8 @@ class HomeScreen(Screen, metaclass=Guarded):
     """Library counts and the learner's summary, loaded in a worker after the first frame."""
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", self._render_texts)
+        self.query_one("#sections", OptionList).highlighted = 0
+        self.watch(self.app, "lang", self._render_texts, init=False)
         # After the first frame has been drawn, not after a fixed 0.1 s from mount: on
         # a loaded machine the first frame came later than that, and the worker (YAML, pydantic,
         # SQLite) then competed with it for the GIL (issue 16: `tutor start` at 1.43-1.51x a
@@ -79,7 +85,7 @@ class HomeScreen(Screen, metaclass=Guarded):
         sections = self.query_one("#sections", OptionList)
         highlighted = sections.highlighted
         sections.clear_options()
-        sections.add_options(Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS)
+        sections.add_options(_section_options(lang))
         sections.highlighted = highlighted or 0
         sections.border_title = text("home.sections", lang)
         self.query_one("#home-hint", Static).update(text("home.hint", lang))
@@ -123,6 +129,10 @@ class HomeScreen(Screen, metaclass=Guarded):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.app.action_open_section(event.option.id)
+
+
+def _section_options(lang: str) -> list[Option]:
+    return [Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS]
 
 
 def _section_prompt(section: dict, lang: str) -> Text:
