@@ -7,7 +7,8 @@ from tutor.content import load
 from tutor.grading.variant import draw
 from tutor.grading.leaks import leaks
 
-PLACEHOLDER_KEYS = ("answer.numeric", "answer.formula")
+PLACEHOLDER_KEYS = ("answer.numeric", "answer.formula", "answer.numeric.short", "answer.numeric.plain",
+                    "answer.formula.short")
 
 
 def _placeholders():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from markdown_it import MarkdownIt
 
 from tutor.ui.cjk_text import FULL_WIDTH, unfold
@@ -108,3 +109,23 @@ def test_half_width_punctuation_between_chinese_is_made_full_width_on_screen():
     assert unfold("任务,埋好了") == "任务，埋好了"
     assert unfold("见 `a:b` 中，比例 1:2 的") == "见 `a:b` 中，比例 1:2 的"
     assert unfold("- 哪个 rank 在别处?停在哪个调用?") == "- 哪个 rank 在别处？停在哪个调用？"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_every_bullet_on_home_is_followed_by_a_space(fixture_content, lang):
+    """Walkthrough polish 6: Chinese Home's What's new read "•实验：…" while English read "• Labs";
+    a bullet is "• " in both languages, as the Markdown panes draw one."""
+    from textual.geometry import Region
+
+    from tests.ui.helpers import settle
+    from tutor.ui.app import TutorApp
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        news = app.screen.query_one("#news")
+        lines = [strip.text.strip() for strip in news.render_lines(Region(0, 0, news.size.width, news.size.height))]
+        bullets = [line for line in lines if "•" in line]
+        assert len(bullets) == 3, lines
+        assert all(re.search(r"•(?! \S)", line) is None for line in bullets), bullets

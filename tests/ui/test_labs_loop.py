@@ -58,6 +58,27 @@ async def test_f9_opens_the_next_lab_not_passed(tutor_home):
 
 
 @pytest.mark.timeout(60)
+async def test_keys_pressed_while_the_lab_list_loads_say_so(tutor_home, monkeypatch):
+    """Issue 16: F5 pressed before the list had loaded did nothing and said nothing (and F9 said
+    every lab was passed). Each lab key says the labs are still loading, and starts nothing."""
+    from tutor.ui.screens.labs import LabsScreen
+
+    monkeypatch.setattr(LabsScreen, "_load", lambda self: None)  # the list never arrives
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        for key in ("f5", "f6", "f4", "f3", "f8", "f9", "ctrl+d"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert [str(note.message) for note in app._notifications] == [
+                "The labs are still loading: press the key again in a moment."], key
+        assert screen.run is None and screen.entry is None and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
 async def test_a_perf_run_shows_measurements_not_the_category_until_a_diagnosis_is_tried(tutor_home):
     """As `tutor lab run` does (issue 19), and with the diagnosis box the app lacked (minor 7)."""
     evidence = json.loads(EVIDENCE.read_text())

@@ -59,17 +59,20 @@ def test_the_answer_line_names_units_in_the_learners_language_and_no_answer():
     """Polish 3, 4 and minor 22: "(unit: x)", "(单位:days)", and examples that were answers (M1)."""
     from types import SimpleNamespace
 
-    from tutor.ui.widgets.answer_box import _placeholder
+    from tutor.ui.widgets.answer_box import _placeholders
 
     def step(unit):
         return SimpleNamespace(kind="numeric", answer=SimpleNamespace(unit=unit))
 
-    assert "(unit" not in _placeholder(step("x"), "en") and "(单位" not in _placeholder(step("x"), "zh")
-    assert _placeholder(step("days"), "zh").endswith("（单位：天）")
-    assert _placeholder(step("GB"), "en").endswith("(unit: GB)")
-    english = _placeholder(step("GB"), "en")
+    for long, short in (_placeholders(step("x"), "en"), _placeholders(step("x"), "zh")):
+        assert "(unit" not in long + short and "(单位" not in long + short and "x" not in short
+    assert _placeholders(step("days"), "zh")[0].endswith("（单位：天）")
+    assert _placeholders(step("days"), "zh")[1].endswith("：天")
+    assert _placeholders(step("GB"), "en")[0].endswith("(unit: GB)")
+    assert _placeholders(step("GB"), "en")[1].endswith(": GB")
+    english = " ".join(_placeholders(step("GB"), "en"))
     assert "万" not in english and "39 GB" not in english and "2.8 h" not in english
-    assert "6*Psi" not in _placeholder(SimpleNamespace(kind="formula"), "en")
+    assert "6*Psi" not in " ".join(_placeholders(SimpleNamespace(kind="formula"), "en"))
 
 
 def test_mock_export_goes_to_the_data_folder(tutor_home, tmp_path, monkeypatch):

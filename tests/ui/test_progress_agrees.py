@@ -36,6 +36,31 @@ async def test_solved_questions_and_passed_labs_are_counted(tutor_home):
         assert "已解决 1/" in str(app.screen.query_one("#progress-totals", Static).content)
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_one_scrollbar_and_every_column_in_view_at_80_columns(tutor_home, lang):
+    """Issue 16: each table scrolled inside the scrolling pane (two scrollbars, one in the other),
+    and at 80 columns the section titles pushed "solved" and "tried" off the table's edge."""
+    from textual.containers import VerticalScroll
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        pane = app.screen.query_one("#progress-tables", VerticalScroll)
+        assert pane.max_scroll_y > 0  # the pane scrolls, both tables in it
+        for table in app.screen.query(DataTable):
+            assert not table.show_vertical_scrollbar and not table.show_horizontal_scrollbar, table.id
+            assert table.max_scroll_y == 0 and table.max_scroll_x == 0, table.id  # every row and column shown
+            assert table.region.right <= pane.content_region.right
+        titles = app.screen.query_one("#by-section", DataTable)
+        if lang == "en":  # the Chinese titles fit
+            assert any(titles.rows[key].height > 1 for key in titles.rows)  # a long title wraps in its column
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert pane.scroll_y > 0
+
+
 def test_tutor_progress_on_the_command_line_says_the_same(tutor_home, capsys):
     """Minor 14, CLI side: `tutor progress` showed `recipe/memory 0% (3/11 tried)` beside questions
     answered right, and no lab passed: it now says solved beside tried, as the app does, and the

@@ -86,3 +86,60 @@ async def test_footer_fits_80_columns_and_is_chinese_in_chinese_mode(tutor_home,
         assert keys and all(key.description in ZH.values() for key in keys), [k.description for k in keys]
         assert max(key.region.right for key in keys) <= 80
         assert all(key.region.width > 0 for key in keys)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_answer_line_hint_is_shown_whole_at_80_columns(tutor_home, lang):
+    """Issue 16: beside the question list at 80 columns the numeric hint was cut after "e-notation,"
+    (and the formula one after "e.g."); the line shows a short hint there, the long one where it fits."""
+    from textual.widgets import Input
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        screen = app.screen
+        steps = {step.kind + (step.answer.unit if step.kind == "numeric" else ""): q.model.id
+                 for q in screen._content.questions.values() for step in q.model.steps[:1]
+                 if step.kind in ("numeric", "formula")}
+        line = screen.query_one("#answer-line", Input)
+        for shown in (steps["numerictokens/s"], steps["numericx"], steps["formula"]):
+            screen.open_question(shown)
+            await settle(pilot)
+            drawn = line.render_line(0).text.strip()
+            assert line.placeholder and drawn == line.placeholder, (drawn, line.placeholder)
+            assert line.tooltip and len(line.tooltip) > len(line.placeholder)  # the long hint, on hover
+        await pilot.press("f8")  # the list hidden: the line has room for the long hint
+        await settle(pilot)
+        assert line.tooltip is None and line.render_line(0).text.strip() == line.placeholder
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_lesson_and_section_title_is_whole_in_the_contents_at_80_columns(tutor_home, lang):
+    """Issue 16: the contents (34 columns) cut the titles ("Placing each dimension b", "Running
+    fast: overlap, F"); each title wraps under itself instead."""
+    import re
+
+    from rich.cells import cell_len
+    from textual.geometry import Region
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        screen = app.screen
+        toc = screen.query_one("#toc")
+        lines, page = [], toc.scrollable_content_region.height
+        for top in range(0, toc.max_scroll_y + page, page):  # page by page, as drawn (border and all)
+            toc.scroll_to(y=top, animate=False, immediate=True)
+            await pilot.pause()
+            lines += [re.sub("[\u2500-\u259f]", "", strip.text)  # less the border and the scrollbar
+                      for strip in toc.render_lines(Region(0, 0, *toc.outer_size))]
+        drawn = "".join(lines).replace(" ", "")
+        titles = [lesson.model.title.get(lang) for lesson in screen._content.lessons.values()]
+        titles += [section.title.get(lang) for lesson in screen._content.lessons.values() for section in lesson.model.sections]
+        assert len(titles) > 30 and max(map(cell_len, titles)) > 30  # titles wider than the pane
+        missing = [title for title in titles if title.replace(" ", "") not in drawn]
+        assert not missing, (missing, "\n".join(lines))

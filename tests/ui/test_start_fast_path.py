@@ -32,3 +32,27 @@ def test_tutor_start_imports_no_argparse():
                             timeout=25)
     assert result.stdout.split() == ["1", "False"], result.stderr  # no terminal here: the one-line error
     assert "needs a terminal" in result.stderr
+
+
+@pytest.mark.timeout(60)
+async def test_home_is_drawn_without_a_stylesheet_refresh_and_esc_still_returns_to_it(monkeypatch, fixture_content):
+    """Issue 16: a mode of MODES gets a whole stylesheet refresh (variables, reparse, restyle) before
+    its first frame; Home, the default screen, does not, and is still the "home" mode Esc goes to."""
+    from textual.css.stylesheet import Stylesheet
+
+    from tests.ui.helpers import settle
+    from tutor.ui.app import TutorApp
+    from tutor.ui.screens.home import HomeScreen
+
+    reparsed = []
+    original = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: reparsed.append(1) or original(self))
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HomeScreen) and not reparsed
+        home = app.screen
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.current_mode == "progress"
+        await pilot.press("escape")
+        assert app.current_mode == "home" and app.screen is home

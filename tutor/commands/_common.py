@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -22,6 +21,8 @@ def lang_of(args) -> str:
 
 
 def print_json(payload: dict) -> None:
+    import json  # here, not above: `tutor start` imports this module and never prints JSON
+
     json.dump(payload, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
 

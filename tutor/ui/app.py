@@ -41,12 +41,15 @@ class TutorApp(App, metaclass=Guarded):
     TITLE = "tutor"
     # Section screens are imported when first opened: their widgets (Markdown, TextArea, tabs)
     # cost start-up time the Home screen does not need.
-    MODES = {"home": HomeScreen, "lessons": _lazy("lessons", "LessonsScreen"),
+    MODES = {"lessons": _lazy("lessons", "LessonsScreen"),
              "practice": _lazy("practice", "PracticeScreen"), "playground": _lazy("playground", "PlaygroundScreen"),
              "mock": _lazy("mock", "MockScreen"), "progress": _lazy("progress", "ProgressScreen"),
              "labs": _lazy("labs", "LabsScreen")}
-    # The app opens straight into Home: no blank default screen composed and then switched away
-    # from (that switch costs two stylesheet reparses before the first frame).
+    # The app opens straight into Home, as its default screen (get_default_screen), not as one of
+    # MODES: Textual 8.2 gives the first screen of a mode in MODES a whole stylesheet refresh
+    # (variables, reparse, restyle) before the first frame, which the default screen does not need
+    # (issue 16: benchmarks/bench_startup.py, CPU time to the first frame 1.37x -> 1.11x a minimal
+    # Textual app). "home" becomes a mode once mounted (on_mount), so Esc still returns to it.
     DEFAULT_MODE = "home"
     BINDINGS = [
         # Shown in Home's footer only: a section's own keys must fit its footer at 80 columns.
@@ -102,7 +105,11 @@ class TutorApp(App, metaclass=Guarded):
         guard.log_error(error, caller, fatal=True)
         super()._handle_exception(error)
 
+    def get_default_screen(self) -> Screen:
+        return HomeScreen()
+
     def on_mount(self) -> None:
+        self.add_mode("home", HomeScreen)  # its stack is the default one, made already: never built again
         self.title = text("app.title", self.lang)
         # Well after the first frame is on the terminal: importing the engine holds the GIL for
         # a while, and Textual writes its output from a thread of its own.

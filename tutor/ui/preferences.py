@@ -6,7 +6,6 @@ falls back to the defaults.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 FILE_NAME = "preferences.json"
@@ -19,14 +18,25 @@ def _path() -> Path:
 
 
 def load() -> dict:
+    # json is imported only when there is a file to read: the app reads this before its first
+    # frame, and json's import (it compiles its regexes) is start-up time that a learner who never
+    # changed a preference need not pay.
     try:
-        data = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        saved = _path().read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    import json
+
+    try:
+        data = json.loads(saved)
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
 
 
 def save(**changes: object) -> None:
+    import json
+
     data = {**load(), **changes}
     path = _path()
     temporary = path.with_suffix(".tmp")

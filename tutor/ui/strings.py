@@ -86,6 +86,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.unit": (" (unit: {unit})", "（单位：{unit}）"),
     "answer.formula": ("a formula in the question's symbols, e.g. (x + 1)/N; Psi for Ψ",
                        "用题中的符号写公式，如 (x + 1)/N；Ψ 可写作 Psi"),
+    # Where the long ones do not fit the answer line (beside the question list at 80 columns):
+    # at most 32 cells with the longest unit (tokens/s).
+    "answer.numeric.short": ("a number with its unit: {unit}", "数值加单位：{unit}"),
+    "answer.numeric.plain": ("a number", "数值"),
+    "answer.formula.short": ("a formula; Psi for Ψ", "公式；Ψ 写作 Psi"),
     "field.model": ("Model", "模型"),
     "field.params": ("Params (override)", "参数量（覆盖）"),
     "field.seq": ("Sequence length", "序列长度"),

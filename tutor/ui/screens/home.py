@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual import work
@@ -19,6 +17,9 @@ from tutor.ui.strings import SECTIONS, pick, plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
+BULLET = "• "
+
+
 class HomeScreen(Screen, metaclass=Guarded):
     """What to do next, one key away."""
 
@@ -31,11 +32,16 @@ class HomeScreen(Screen, metaclass=Guarded):
          Binding("f2", "app.toggle_lang", "EN/中文", id="home-lang")]
 
     def compose(self) -> ComposeResult:
+        lang = self.app.lang
         yield Header(show_clock=False)
         with Horizontal(id="home"):
             with Vertical(id="sections-pane"):
-                yield SafeOptionList(id="sections")
-                yield Static(id="home-hint")
+                # Composed with their texts, not filled on mount: refilling the list before the
+                # first frame laid it out and drew it again (issue 16, start-up).
+                sections = SafeOptionList(*_section_options(lang), id="sections")
+                sections.border_title = text("home.sections", lang)
+                yield sections
+                yield Static(text("home.hint", lang), id="home-hint")
             # Today and What's new are mounted with the record, after the first frame: they have
             # nothing to show before it, and styling them cost ~10% of start-up's CPU time (issue 16).
             yield Vertical(id="side")
@@ -45,7 +51,8 @@ class HomeScreen(Screen, metaclass=Guarded):
     """Library counts and the learner's summary, loaded in a worker after the first frame."""
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", self._render_texts)
+        self.query_one("#sections", OptionList).highlighted = 0
+        self.watch(self.app, "lang", self._render_texts, init=False)
         # After the first frame has been drawn, not after a fixed 0.1 s from mount: on
         # a loaded machine the first frame came later than that, and the worker (YAML, pydantic,
         # SQLite) then competed with it for the GIL (issue 16: `tutor start` at 1.43-1.51x a
@@ -78,7 +85,7 @@ class HomeScreen(Screen, metaclass=Guarded):
         sections = self.query_one("#sections", OptionList)
         highlighted = sections.highlighted
         sections.clear_options()
-        sections.add_options(Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS)
+        sections.add_options(_section_options(lang))
         sections.highlighted = highlighted or 0
         sections.border_title = text("home.sections", lang)
         self.query_one("#home-hint", Static).update(text("home.hint", lang))
@@ -89,9 +96,9 @@ class HomeScreen(Screen, metaclass=Guarded):
         today.update(self._today(lang))
         news = self.query_one("#news", Static)
         news.border_title = text("home.news", lang)
-        # Chinese runs without spaces wrap as one word: after "• " it would leave the bullet alone.
-        bullet = "•" if lang == "zh" else "• "
-        news.update("\n".join(f"{bullet}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
+        # "• " in both languages, as the Markdown panes draw a list (walkthrough polish 6: "•实验").
+        # Chinese breaks between characters (tutor/ui/cjk_wrap.py), so the bullet keeps its text.
+        news.update("\n".join(f"{BULLET}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
 
     def _today(self, lang: str) -> str:
         if self._record is None:
@@ -124,6 +131,10 @@ class HomeScreen(Screen, metaclass=Guarded):
         self.app.action_open_section(event.option.id)
 
 
+def _section_options(lang: str) -> list[Option]:
+    return [Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS]
+
+
 def _section_prompt(section: dict, lang: str) -> Text:
     """Two lines: the key and the name, then the hint, indented under the name."""
     prompt = Text.assemble((f" {section['key']} ", "bold reverse"), "  ", (pick(section["name"], lang), "bold"))
@@ -132,6 +143,8 @@ def _section_prompt(section: dict, lang: str) -> Text:
 
 
 def _news() -> list[dict]:
+    from importlib import resources
+
     import yaml
 
     return yaml.safe_load(resources.files("tutor.ui").joinpath("news.yaml").read_text(encoding="utf-8"))

@@ -230,8 +230,16 @@ class LabsScreen(SectionScreen):
 
     # -- the keys
 
+    def _lab_open(self) -> bool:
+        """Whether a lab is open for a key to act on; if not, say why. F5 pressed while the list
+        was still loading did nothing and said nothing (issue 16)."""
+        if self.entry is not None:
+            return True
+        self.notify(text("labs.still_loading" if not self.loaded else "labs.none", self.app.lang))
+        return False
+
     def action_hint(self) -> None:
-        if self.entry is None:
+        if not self._lab_open():
             return
         if self.hints < len(self.entry.lab.hints):
             self.hints += 1
@@ -243,7 +251,7 @@ class LabsScreen(SectionScreen):
     def action_start_copy(self) -> None:
         from tutor.labs.workspace import start
 
-        if self.entry is None:
+        if not self._lab_open():
             return
         path, created = start(self.entry)
         self.notify(text("labs.started" if created else "labs.already", self.app.lang, path=path))
@@ -264,7 +272,7 @@ class LabsScreen(SectionScreen):
             self.run.cancel()
 
     def _launch(self, action: str) -> None:
-        if self.entry is None:
+        if not self._lab_open():
             return
         if self.run is not None:
             self.notify(text("labs.busy", self.app.lang), severity="warning")
@@ -372,7 +380,7 @@ class LabsScreen(SectionScreen):
         """F8: check the learner's copy again each time it is saved, until F8 again or another lab."""
         from tutor.labs.workspace import working_program
 
-        if self.entry is None:
+        if not self._lab_open():
             return
         if self.watching:
             self._stop_watching()
@@ -448,6 +456,8 @@ class LabsScreen(SectionScreen):
         if self.run is not None:
             self.notify(text("labs.busy", self.app.lang), severity="warning")
             return
+        if not self._lab_open():
+            return  # not "every lab is passed" while the list is still loading
         following = self._next_name()
         if following is None:
             self.notify(text("labs.all_passed", self.app.lang))
@@ -461,7 +471,7 @@ class LabsScreen(SectionScreen):
 
     def action_experiment(self, variable: str) -> None:
         """d: the same program with synthetic data; r: on one rank and on all of them."""
-        if self.entry is None:
+        if not self._lab_open():
             return
         if self.entry.lab.kind != "perf":
             self.notify(text("labs.no_experiment", self.app.lang), severity="warning")

@@ -21,6 +21,8 @@ register({
     "labs.tab_evidence": ("Evidence", "证据"),
     "labs.loading": ("Loading the labs…", "正在读取实验…"),
     "labs.none": ("No labs installed.", "没有安装实验。"),
+    "labs.still_loading": ("The labs are still loading: press the key again in a moment.",
+                           "实验还在读取：稍等一下再按。"),
     "labs.keys": ("F4 start (your copy) · F5 run · F6 check · F7 stop · F8 watch (check on save) · F9 next lab · "
                   "F3 hint · Esc home",
                   "F4 开始（拷贝一份）· F5 运行 · F6 检查 · F7 停止 · F8 监视（保存即检查）· F9 下一个实验 · "

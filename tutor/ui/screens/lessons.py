@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from textual import work
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Header, Markdown, Tree
+from textual.widgets import Header, Markdown, OptionList
+from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import plural, text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.prose import Prose
+from tutor.ui.widgets.safe import SafeOptionList
 
 
 class LessonsScreen(SectionScreen):
@@ -38,12 +42,15 @@ class LessonsScreen(SectionScreen):
         self._body: str | None = None
         self._shown: tuple[str, str] | None = None
         """The section whose text is on screen (not its "computing…" placeholder)."""
-        """The current section's Markdown as rendered by the engine (before tables are fitted)."""
+        self._toc: list[tuple[str, str | None]] = []
+        """What each row of the contents opens: (lesson id, section id), None for a lesson's title."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="lessons"):
-            yield Tree("", id="toc")
+            # A list, not a Tree: a Tree draws each entry on one line, and at 34 columns it cut the
+            # titles ("Placing each dimension b"); an option wraps its title (issue 16).
+            yield SafeOptionList(id="toc")
             with VerticalScroll(id="reader"):
                 yield Prose(id="section-text")
         yield TutorFooter()
@@ -81,25 +88,31 @@ class LessonsScreen(SectionScreen):
         self._show_current()
 
     def _fill_toc(self, lang: str) -> None:
-        tree = self.query_one("#toc", Tree)
-        tree.clear()
-        tree.root.label = text("lessons.contents", lang)
-        tree.show_root = False
+        toc = self.query_one("#toc", OptionList)
+        toc.border_title = text("lessons.contents", lang)
+        rows: list[tuple[str, str | None]] = []
+        options: list[Option] = []
         for lesson_id in dict.fromkeys(lesson for lesson, _ in self._order):
             lesson = self._content.lessons[lesson_id].model
-            node = tree.root.add(lesson.title.get(lang), data=(lesson_id, None), expand=True)
+            rows.append((lesson_id, None))
+            options.append(Option(Text(lesson.title.get(lang), style="bold")))
             for section in lesson.sections:
-                mark = "✓ " if (lesson_id, section.id) in self._read else "· "
-                leaf = node.add_leaf(mark + section.title.get(lang), data=(lesson_id, section.id))
-                if (lesson_id, section.id) == self._current:
-                    tree.call_after_refresh(tree.move_cursor, leaf)
+                rows.append((lesson_id, section.id))
+                options.append(Option(_section_row((lesson_id, section.id) in self._read, section.title.get(lang))))
+        self._toc = rows
+        toc.clear_options()
+        toc.add_options(options)
+        if self._current in rows:
+            toc.highlighted = rows.index(self._current)
 
-    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
-        lesson_id, section_id = event.node.data or (None, None)
-        if section_id is None and lesson_id is not None:
+    @on(OptionList.OptionSelected, "#toc")
+    def _toc_selected(self, event: OptionList.OptionSelected) -> None:
+        if not 0 <= event.option_index < len(self._toc):
+            return
+        lesson_id, section_id = self._toc[event.option_index]
+        if section_id is None:
             section_id = self._content.lessons[lesson_id].model.sections[0].id
-        if lesson_id is not None:
-            self._open((lesson_id, section_id))
+        self._open((lesson_id, section_id))
 
     def action_step(self, delta: int) -> None:
         if delta > 0 and self._shown is not None and self._shown == self._current:
@@ -112,13 +125,13 @@ class LessonsScreen(SectionScreen):
     def action_focus_toc(self) -> None:
         """t shows the contents and moves there; pressed there, it hides them to give the text the
         whole width (walkthrough M9)."""
-        tree = self.query_one("#toc", Tree)
-        if tree.display and tree.has_focus:
-            tree.display = False
+        toc = self.query_one("#toc", OptionList)
+        if toc.display and toc.has_focus:
+            toc.display = False
             self.query_one("#reader", VerticalScroll).focus()
         else:
-            tree.display = True
-            tree.focus()
+            toc.display = True
+            toc.focus()
         self.call_after_refresh(self._fit_body)
 
     async def action_practice(self) -> None:
@@ -215,6 +228,15 @@ class LessonsScreen(SectionScreen):
         store = self.app.open_store()
         if store is not None:
             mark_section_read(store, *key)
+
+
+def _section_row(read: bool, title: str) -> Table:
+    """A section in the contents: its read mark, then its title, wrapped under itself."""
+    row = Table.grid(padding=(0, 0, 0, 1), pad_edge=True)  # a cell left of each column: indented under the lesson
+    row.add_column(width=2, no_wrap=True)  # Rich counts the column's padding in its width
+    row.add_column(ratio=1)
+    row.add_row("✓" if read else "·", Text(title))  # Text: a title is not Rich markup
+    return row
 
 
 def _practice_line(section, lang: str) -> str:

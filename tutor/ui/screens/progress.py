@@ -53,9 +53,14 @@ class ProgressScreen(SectionScreen):
         yield Header(show_clock=False)
         yield Static(id="progress-totals", classes="panel")
         yield Static(id="progress-practice")
+        # One scrolling pane for both tables (issue 16: each table scrolled inside the pane too, two
+        # scrollbars): the tables show every row, take no focus and no cursor, and the pane scrolls
+        # (↑↓, PageUp/PageDown, the mouse).
         with VerticalScroll(id="progress-tables"):
-            yield DataTable(id="by-section", cursor_type="row", zebra_stripes=True)
-            yield DataTable(id="by-tag", cursor_type="row", zebra_stripes=True)
+            for name in ("by-section", "by-tag"):
+                table = DataTable(id=name, cursor_type="none", zebra_stripes=True)
+                table.can_focus = False
+                yield table
         yield Static(id="progress-weak")
         yield TutorFooter()
 
@@ -65,6 +70,10 @@ class ProgressScreen(SectionScreen):
 
     def on_screen_resume(self) -> None:
         self.action_reload()
+
+    def on_resize(self) -> None:
+        if self._record is not None:
+            self.render_texts(self.app.lang)  # the titles' column is fitted to the width
 
     @work(thread=True, exclusive=True)
     def action_reload(self) -> None:
@@ -109,18 +118,31 @@ class ProgressScreen(SectionScreen):
         self.query_one("#progress-weak", Static).update(
             text("progress.weak", lang, tags=", ".join(weak)) if weak else text("progress.no_weak", lang))
 
-    @staticmethod
-    def _fill(table: DataTable, heading: str, rows: dict[str, dict], label, solved: dict[str, int], lang: str) -> None:
+    def _fill(self, table: DataTable, heading: str, rows: dict[str, dict], label, solved: dict[str, int],
+              lang: str) -> None:
         """Mastery (the latest attempt of each question, what the learner can do now) beside how
         many were ever solved (Practice's ✓) and tried: one table that agrees with the list
-        (walkthrough minor 14: "0% (3/11 tried)" beside questions answered right)."""
+        (walkthrough minor 14: "0% (3/11 tried)" beside questions answered right). A title wider
+        than the pane leaves wraps in its column, so every column stays in view (at 80 columns
+        the table ran off the pane and scrolled sideways)."""
+        from rich.cells import cell_len
+
+        headings = [heading, "", text("progress.mastery", lang), text("progress.solved", lang),
+                    text("progress.tried", lang)]
+        cells = [[label(key), mastery_bar(entry["mastery"]), f"{entry['mastery']:.0%}",
+                  f"{solved.get(key, 0)}/{entry['questions']}", f"{entry['tried']}/{entry['questions']}"]
+                 for key, entry in rows.items()]
+        widths = [max(map(cell_len, column)) for column in zip(headings, *cells)]
+        pane = self.query_one("#progress-tables", VerticalScroll)
+        # The pane's width less its scrollbar, the table's border and each column's padding.
+        room = pane.content_region.width - pane.styles.scrollbar_size_vertical - table.styles.gutter.width
+        room -= sum(widths[1:]) + 2 * table.cell_padding * len(widths)
+        wrap = pane.content_region.width > 0 and widths[0] > room
         table.clear(columns=True)
-        table.add_columns(heading, "", text("progress.mastery", lang), text("progress.solved", lang),
-                          text("progress.tried", lang))
-        for key, entry in rows.items():
-            table.add_row(label(key), mastery_bar(entry["mastery"]), f"{entry['mastery']:.0%}",
-                          f"{solved.get(key, 0)}/{entry['questions']}", f"{entry['tried']}/{entry['questions']}",
-                          key=key)
+        table.add_column(headings[0], width=max(12, room) if wrap else None)
+        table.add_columns(*headings[1:])
+        for key, row in zip(rows, cells):
+            table.add_row(*row, key=key, height=None if wrap else 1)
 
 
 def _add_solved(record: dict, store, content) -> None:

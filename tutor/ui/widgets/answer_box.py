@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextArea
@@ -85,11 +86,12 @@ class AnswerBox(Vertical, metaclass=Guarded):
     def prepare(self, step, lang: str) -> None:
         """Clear the inputs and show the one this step needs."""
         self.kind = step.kind
+        self._step, self._lang = step, lang
         switcher = self.query_one("#answer-kinds", ContentSwitcher)
         if step.kind in ("numeric", "formula"):
             line = self.query_one("#answer-line", Input)
             line.value = ""
-            line.placeholder = _placeholder(step, lang)
+            self._fit_placeholder()
             switcher.current = "answer-line"
         elif step.kind == "config":
             for dim in CONFIG_DIMS:
@@ -115,7 +117,28 @@ class AnswerBox(Vertical, metaclass=Guarded):
             choices.add_options((f"{option.id}) {option.text.get(lang)}", option.id, option.id in chosen)
                                 for option in step.options)
         elif step.kind in ("numeric", "formula"):
-            self.query_one("#answer-line", Input).placeholder = _placeholder(step, lang)
+            self._step, self._lang = step, lang
+            self._fit_placeholder()
+
+    _step = None
+    _lang = "en"
+
+    def on_resize(self) -> None:
+        self._fit_placeholder()  # the question list shown or hidden, the terminal resized
+
+    def _fit_placeholder(self) -> None:
+        """The answer line's hint, whole: the long one where it fits the line, else the short one
+        (issue 16: at 80 columns, beside the question list, the long one was cut after "e-notation,").
+        The short one's line keeps the long one as its tooltip."""
+        step = self._step
+        if step is None or step.kind not in ("numeric", "formula"):
+            return
+        line = self.query_one("#answer-line", Input)
+        full, short = _placeholders(step, self._lang)
+        room = self.content_region.width - line.styles.gutter.width
+        fits = room <= 0 or cell_len(full) <= room  # not laid out yet: on_resize comes next
+        line.placeholder = full if fits else short
+        line.tooltip = None if fits else full
 
     def answer(self) -> str:
         """What the learner gave, as the text the graders read."""
@@ -141,11 +164,14 @@ class AnswerBox(Vertical, metaclass=Guarded):
 ZH_UNITS = {"days": "天", "h": "小时", "s": "秒", "min": "分钟", "ms": "毫秒", "params": "参数", "GPUs": "张卡"}
 
 
-def _placeholder(step, lang: str) -> str:
-    """The hint in the answer line: the unit named in the learner's language, and none for a plain
-    count (walkthrough polish 4: "(unit: x)"; minor 22: "(单位:days)")."""
+def _placeholders(step, lang: str) -> tuple[str, str]:
+    """The hints of the answer line, long and short: the unit named in the learner's language, and
+    none for a plain count (walkthrough polish 4: "(unit: x)"; minor 22: "(单位:days)")."""
     if step.kind != "numeric":
-        return text(f"answer.{step.kind}", lang)
+        return text(f"answer.{step.kind}", lang), text(f"answer.{step.kind}.short", lang)
     unit = str(getattr(getattr(step, "answer", None), "unit", "") or "")
-    shown = "" if unit in UNITLESS else text("answer.unit", lang, unit=ZH_UNITS.get(unit, unit) if lang == "zh" else unit)
-    return text("answer.numeric", lang, unit=shown)
+    if unit in UNITLESS:
+        return text("answer.numeric", lang, unit=""), text("answer.numeric.plain", lang)
+    unit = ZH_UNITS.get(unit, unit) if lang == "zh" else unit
+    return (text("answer.numeric", lang, unit=text("answer.unit", lang, unit=unit)),
+            text("answer.numeric.short", lang, unit=unit))
