@@ -29,7 +29,7 @@ from tutor.sizing.rules import RESERVE, budget, pipeline_ok
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records);
     # the sizing specs are imported when a config step is graded, not at start-up
-    from tutor.content.models import ConfigStep
+    from tutor.content.models.question import ConfigStep
     from tutor.sizing.specs import Hardware, Model, Train
 
 RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
