@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the labelled set's recorded lab evidence
 
-from tutor.content import load_content
+from tutor.content.loader import load_content
 from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 

@@ -1,6 +1,7 @@
 """`tutor.text.T`, the bilingual text type of strings written in code (issue 15 item 4), and the
-tables of the interview that use it: both languages present, the same placeholders in each (a
-Chinese string that dropped `{score}` would print the placeholder's absence, or fail at format)."""
+tables that use it (the interview's, the sizing report's labels): both languages present, the
+same placeholders in each (a Chinese string that dropped `{score}` would print the placeholder's
+absence, or fail at format)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ def _placeholders(text: str) -> set[str]:
 
 def _tables():
     from tutor.interview import formats, present, report
+    from tutor.sizing import text as sizing_text
 
+    yield "sizing.text.LABELS", sizing_text.LABELS
     yield "present.VERDICT", present.VERDICT
     yield "report.LABELS", report.LABELS
     yield "report.REASONS", report.REASONS
@@ -34,7 +37,7 @@ def _tables():
 
 
 @pytest.mark.parametrize("name, table", list(_tables()), ids=lambda value: value if isinstance(value, str) else "")
-def test_every_interview_text_has_both_languages_and_the_same_placeholders(name, table):
+def test_every_table_text_has_both_languages_and_the_same_placeholders(name, table):
     for key, text in table.items():
         assert isinstance(text, T), f"{name}[{key!r}] is not a tutor.text.T"
         assert text.en.strip() and text.zh.strip(), f"{name}[{key!r}] lacks a language"

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content import index, load_content
+from tutor.content import index
+from tutor.content.loader import load_content
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "min-gpus-for-model-state"

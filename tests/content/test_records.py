@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content import index, load_content, records
+from tutor.content import index, records
+from tutor.content.loader import load_content
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "min-gpus-for-model-state"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.content.models import Question
+from tutor.content.models.question import Question
 from tutor.grading.dispatch import grade
 from tutor.grading.quantity import QuantityError, parse_quantity
 from tutor.grading.units import byte_rate

@@ -36,7 +36,7 @@ def test_ask_json_hides_the_answer_unless_revealed():
 
 @pytest.mark.timeout(60)
 def test_ask_seed_changes_numbers_reproducibly():
-    from tutor.content import load_content
+    from tutor.content.loader import load_content
     from tutor.grading.dispatch import step_prompt
     from tutor.grading.variant import draw
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.content.models import Question
+from tutor.content.models.question import Question
 from tutor.grading.dispatch import grade
 from tutor.grading.config_parse import ConfigError, parse_config
 

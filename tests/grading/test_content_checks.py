@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_tutor
-from tutor.content import load_content
+from tutor.content.loader import load_content
 from tutor.content.validate import validate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "content"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.content import load_content
+from tutor.content.loader import load_content
 from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 

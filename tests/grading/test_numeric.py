@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.content import load_content
-from tutor.content.models import NumericStep, Question
+from tutor.content.loader import load_content
+from tutor.content.models.question import NumericStep, Question
 from tutor.grading.dispatch import expected_answer, grade
 from tutor.grading.variant import draw
 from tutor.paths import content_root

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content.models import DiagnosisItem
+from tutor.content.models.lab import DiagnosisItem
 from tutor.errors import UserInputError
 from tutor.labs import checks, procs, stacks
 from tutor.labs.run_options import RunOptions, resolve

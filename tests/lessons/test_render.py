@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers import REPO
 from tutor.content.loader import load_content
-from tutor.content.models import LANGS, PLACEHOLDER
+from tutor.content.models.base import LANGS, PLACEHOLDER
 from tutor.content.render import join_cjk_lines, render_lesson
 
 CONTENT = load_content([REPO])

@@ -17,7 +17,7 @@ import time
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tutor.content import load_content
+from tutor.content.loader import load_content
 from tutor.grading.dispatch import grade
 from tutor.paths import content_root
 

@@ -66,7 +66,7 @@ def test_every_grader_takes_arbitrary_bytes_and_the_store_records_them(tutor_hom
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from tutor.content import load_content
+    from tutor.content.loader import load_content
     from tutor.grading.dispatch import grade
     from tutor.paths import content_root
     from tutor.store import Attempt, Store, record_attempt

@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import FIXTURES
 from tutor.cli import main
-from tutor.content import load_content
+from tutor.content.loader import load_content
 
 LESSON = (FIXTURES / "content" / "lessons" / "01-basics.yaml").read_text()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.content import load_content
+from tutor.content.loader import load_content
 from tutor.grading.dispatch import grade
 from tutor.grading.budget import Budget, Cancelled
 from tutor.grading.formula import grade_formula

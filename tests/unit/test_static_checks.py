@@ -68,8 +68,8 @@ def test_the_torch_contract_lists_every_core_module_of_tutor_labs():
     assert not [node for node in ast.walk(init) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
-@pytest.mark.parametrize("package", ["tutor.sizing", "tutor.grading"])
-def test_the_sizing_and_grading_package_files_hold_their_docstring_only(package):
+@pytest.mark.parametrize("package", ["tutor.sizing", "tutor.grading", "tutor.content.models"])
+def test_the_package_files_that_had_lazy_export_tables_hold_their_docstring_only(package):
     # issue 15: their lazy export tables (a name -> module dict and a module __getattr__) hid
     # each name's module from editors and checkers; callers import from the defining module.
     import importlib
@@ -77,3 +77,21 @@ def test_the_sizing_and_grading_package_files_hold_their_docstring_only(package)
     module = importlib.import_module(package)
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     assert [type(node).__name__ for node in tree.body] == ["Expr"]  # the docstring only
+
+
+def test_the_content_package_file_defines_load_and_re_exports_nothing():
+    # `tutor.content.load()` is the package's own (cached) function; the loader's names that a
+    # module __getattr__ used to hand out come from tutor.content.loader, so the file binds no
+    # name from another tutor module at run time: its one tutor import is an annotation's.
+    import tutor.content
+
+    tree = ast.parse(Path(tutor.content.__file__).read_text(encoding="utf-8"))
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert defined == {"load", "_load"}
+    assert not [node for node in tree.body if isinstance(node, ast.Assign)
+                and any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets)]
+    run_time = [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert not [name for name in run_time if name and name.startswith("tutor")]
+    typed = [statement for node in tree.body if isinstance(node, ast.If) for statement in node.body]
+    assert [(statement.module, [alias.name for alias in statement.names]) for statement in typed] == [
+        ("tutor.content.loader", ["Content"])]

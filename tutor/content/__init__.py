@@ -1,7 +1,15 @@
 """Content: YAML files -> frozen models (DESIGN §6), the loader and the validator.
 
-The loader (and PyYAML with it) is imported on first use, so a command that reads one question
-from the index (tutor.content.index) or only needs the models does not pay for it.
+This file holds `load()`, the installed content loaded once per process; every other name is
+imported from the module that defines it:
+
+    tutor.content.loader: load_content(roots) -> Content; Content, Loaded, Problem
+    tutor.content.models.base, .question, .lesson, .lab, .interview: the models (see tutor.content.models)
+    tutor.content.index: one question from the validated index, without the loader (`tutor check`)
+    tutor.content.validate: validate(content) -> [Problem]; tutor.content.render: render_lesson(...)
+
+The loader (and PyYAML with it) is imported on the first `load()`, so a command that reads one
+question from the index or only needs the models does not pay for it.
 """
 
 from __future__ import annotations
@@ -9,8 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tutor.content.loader import Content, Loaded, Problem, load_content
+if TYPE_CHECKING:  # the annotation only: importing the loader here would bring PyYAML to every command
+    from tutor.content.loader import Content
 
 
 def load() -> Content:
@@ -32,14 +40,3 @@ def _load(root) -> Content:
 
 
 load.cache_clear = _load.cache_clear  # type: ignore[attr-defined]  # the tests' reset, as before
-
-
-def __getattr__(name: str):
-    if name in ("Content", "Loaded", "Problem", "load_content"):
-        from tutor.content import loader
-
-        return getattr(loader, name)
-    raise AttributeError(f"module 'tutor.content' has no attribute {name!r}")
-
-
-__all__ = ["Content", "Loaded", "Problem", "load", "load_content"]

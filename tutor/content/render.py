@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tutor.content.models import LANGS, PLACEHOLDER, Figure, Lesson
+from tutor.content.models.base import LANGS, PLACEHOLDER
+from tutor.content.models.lesson import Figure, Lesson
 from tutor.errors import TutorError
 
 

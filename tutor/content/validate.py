@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tutor.content.loader import Content, Problem
-from tutor.content.models import LANGS, PLACEHOLDER
+from tutor.content.models.base import LANGS, PLACEHOLDER
 
 Check = Callable[[Content], Iterable[Problem]]
 

@@ -15,7 +15,7 @@ from tutor.grading.normalize import SHORT_LIMIT, TooLong, clean, fold
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import ChoiceStep
+    from tutor.content.models.question import ChoiceStep
 
 _SEPARATORS = re.compile(r"\s*(?:,|;|/|、|\band\b|和|与|及|&|\+|\s)\s*", re.IGNORECASE)
 _WRAPPED = re.compile(r"^[(\[]?([a-z0-9]{1,3})[)\].:]?$", re.IGNORECASE)

@@ -26,10 +26,11 @@ from tutor.grading.config_parse import ConfigError, parse_config, show_layout
 from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 from tutor.sizing.rules import RESERVE, budget, pipeline_ok
+from tutor.text import T
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records);
     # the sizing specs are imported when a config step is graded, not at start-up
-    from tutor.content.models import ConfigStep
+    from tutor.content.models.question import ConfigStep
     from tutor.sizing.specs import Hardware, Model, Train
 
 RECOMPUTE_LEVELS = ("none", "full")  # with FlashAttention, selective recompute saves nothing more
@@ -96,7 +97,7 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
                    f"还不对：{len(counted)} 条规则里有 {len(counted) - len(passed)} 条没满足。")
     lines = [head] + [_line(rule, where) for rule in rules]
     details = {"rules": [{"id": rule.id, "passed": rule.passed, "advisory": rule.id in ADVISORY,
-                          "en": _line(rule, where).en, "zh": _line(rule, where).zh} for rule in rules]}
+                          **_line(rule, where).to_json()} for rule in rules]}
     return Verdict(correct, len(passed) / len(counted), layout, expected, join(lines),
                    mistake=None if correct else next(rule.id for rule in counted if not rule.passed), details=details)
 
@@ -301,17 +302,17 @@ def _smaller_pp(where: Scenario, par, level: str) -> str | None:
 
 
 RULE_TEXT = {
-    "layout": ("valid layout: TP × PP × CP × DP = GPUs; heads, KV heads and the batch divide; PP ≤ layers; "
-               "m ≥ p", "配置合法：TP × PP × CP × DP = 卡数；head、KV head、batch 都能整除；PP ≤ 层数；m ≥ p"),
-    "tp-node": ("TP inside one NVLink node (≤ {max_tp})", "TP 在机内（≤ {max_tp}）"),
-    "fits": ("model state + activations fit in GPU memory less the {reserve} reserve",
-             "model state + activation 放得进显存（留 {reserve} 余量）"),
-    "m-4p": ("advice: m ≥ 4p micro-batches per pipeline", "建议：每条 pipeline 的 micro-batch 数 m ≥ 4p"),
-    "even-stages": ("advice: layers split evenly over PP", "建议：层数能均分到 PP"),
-    "smallest-pp": ("the smallest PP that fits, after TP", "TP 之后取放得下的最小 PP"),
-    "smallest-cp": ("the smallest CP that fits (CP only as far as activations need it)",
-                    "放得下的最小 CP（activation 需要多少才开多少）"),
-    "moe-ep": ("EP > 1 for a mixture of experts", "MoE 用 EP > 1"),
+    "layout": T("valid layout: TP × PP × CP × DP = GPUs; heads, KV heads and the batch divide; PP ≤ layers; "
+                "m ≥ p", "配置合法：TP × PP × CP × DP = 卡数；head、KV head、batch 都能整除；PP ≤ 层数；m ≥ p"),
+    "tp-node": T("TP inside one NVLink node (≤ {max_tp})", "TP 在机内（≤ {max_tp}）"),
+    "fits": T("model state + activations fit in GPU memory less the {reserve} reserve",
+              "model state + activation 放得进显存（留 {reserve} 余量）"),
+    "m-4p": T("advice: m ≥ 4p micro-batches per pipeline", "建议：每条 pipeline 的 micro-batch 数 m ≥ 4p"),
+    "even-stages": T("advice: layers split evenly over PP", "建议：层数能均分到 PP"),
+    "smallest-pp": T("the smallest PP that fits, after TP", "TP 之后取放得下的最小 PP"),
+    "smallest-cp": T("the smallest CP that fits (CP only as far as activations need it)",
+                     "放得下的最小 CP（activation 需要多少才开多少）"),
+    "moe-ep": T("EP > 1 for a mixture of experts", "MoE 用 EP > 1"),
 }
 RULE_IDS = tuple(RULE_TEXT)
 ADVISORY = ("m-4p", "even-stages")
@@ -321,7 +322,7 @@ def rule_text(rule_id: str, where: Scenario | None = None) -> dict[str, str]:
     if rule_id.startswith("require-"):
         dim = rule_id.split("-", 1)[1].upper()
         size = where.required.get(rule_id.split("-", 1)[1]) if where is not None else "?"
-        return {"id": rule_id, "en": f"{dim} = {size}, as the question fixes", "zh": f"题目规定 {dim} = {size}"}
-    en, zh = RULE_TEXT[rule_id]
+        return {"id": rule_id, **T(f"{dim} = {size}, as the question fixes", f"题目规定 {dim} = {size}").to_json()}
+    text = RULE_TEXT[rule_id]
     fill = {"max_tp": where.max_tp if where is not None else 8, "reserve": f"{RESERVE:.0%}"}
-    return {"id": rule_id, "en": en.format(**fill), "zh": zh.format(**fill)}
+    return {"id": rule_id, **T(text.format("en", **fill), text.format("zh", **fill)).to_json()}

@@ -15,7 +15,7 @@ from tutor.grading.config import ADVISORY, RULE_IDS, Scenario, judge, rule_text,
 from tutor.grading.variant import Variant
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import ConfigStep
+    from tutor.content.models.question import ConfigStep
 
 MAX_TRIALS = 60
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tutor.content.loader import Content, Loaded, Problem
-from tutor.content.models import ChoiceStep, ConfigStep, FormulaStep, NumericStep, Question
+from tutor.content.models.question import ChoiceStep, ConfigStep, FormulaStep, NumericStep, Question
 from tutor.grading import engine
 from tutor.grading.variant import VariantError, draw, placeholders, resolve
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from tutor.grading.verdict import Message, Verdict, join
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import Question
+    from tutor.content.models.question import Question
 
 
 def combine(question: Question, step_scores: Mapping[str, tuple[bool, float]]) -> Verdict:

@@ -13,7 +13,7 @@ from tutor.grading.variant import Variant, draw, render
 from tutor.grading.verdict import Verdict
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import Question
+    from tutor.content.models.question import Question
 
 
 class StepNotFound(LookupError):

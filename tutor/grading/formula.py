@@ -31,7 +31,7 @@ from tutor.grading.formula_text import show_tree
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import FormulaStep
+    from tutor.content.models.question import FormulaStep
 
 PROBES = 6
 RELATIVE = 1e-9

@@ -21,7 +21,8 @@ from tutor.grading.quantity import Reading
 from tutor.grading.verdict import Message
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import Mistake, NumericStep, Text
+    from tutor.content.models.base import Text
+    from tutor.content.models.question import Mistake, NumericStep
 
 GIB_PER_GB = 2**30 / 1e9
 

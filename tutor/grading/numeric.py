@@ -19,7 +19,7 @@ from tutor.grading.variant import Variant, resolve
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import NumericStep
+    from tutor.content.models.question import NumericStep
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import ClarifyStep, KeyPoint, OpenStep
+    from tutor.content.models.question import ClarifyStep, KeyPoint, OpenStep
 
 SELF_SCORES = {"yes": 1.0, "partly": 0.5, "no": 0.0}
 BARE_LIST = Message("This reads as a list of terms, not as statements, and a list earns nothing: say how they "

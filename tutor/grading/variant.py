@@ -19,7 +19,7 @@ from tutor.grading import engine
 from tutor.units import as_number
 
 if TYPE_CHECKING:  # annotations only: the graders read models and plain records alike (tutor.content.records)
-    from tutor.content.models import Question, Vary
+    from tutor.content.models.question import Question, Vary
 
 MAX_DRAWS = 50
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -70,6 +70,7 @@ def _draw_one(vary: Vary, rng: random.Random) -> object:
     if vary.choices is not None:
         return rng.choice(vary.choices)
     low, high = vary.min, vary.max
+    assert low is not None and high is not None  # Vary's validator: no choices means both ends of a range
     if vary.step is not None:
         count = int((high - low) // vary.step) + 1
         return as_number(low + vary.step * rng.randrange(count))

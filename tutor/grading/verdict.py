@@ -8,18 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tutor.text import T
 
-@dataclass(frozen=True)
-class Message:
-    """One sentence of feedback in both languages."""
-
-    en: str
-    zh: str
+Message = T
+"""One sentence of feedback in both languages: the bilingual text type (`tutor.text.T`), under
+the name the graders' `Message(en, zh)` calls use (tests/unit/test_message_punctuation reads them)."""
 
 
 def join(messages: list[Message]) -> dict[str, str]:
     """Messages as the `feedback` object: one line per message, per language."""
-    return {"en": "\n".join(m.en for m in messages), "zh": "\n".join(m.zh for m in messages)}
+    return T("\n".join(m.en for m in messages), "\n".join(m.zh for m in messages)).to_json()
 
 
 @dataclass(frozen=True)

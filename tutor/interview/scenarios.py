@@ -1,7 +1,7 @@
 """Interview content: `interview/*.yaml` under the content root (docs/interview.md).
 
 Each file is a YAML list. An entry is either
-- a **scenario**: a question (every field of `tutor.content.models.Question`, graded by the same
+- a **scenario**: a question (every field of `tutor.content.models.question.Question`, graded by the same
   graders) plus the `format` it serves, the `exhibit` the candidate is shown (measurements and a
   trace summary, or every rank's stack dump), for follow-ups the `topics` it may follow and whether
   it `probes` a weak answer or a strong one, and for a candidate-led round the `structure` its
@@ -16,7 +16,8 @@ of them: `Library`, the bank and the interview content together.
 from __future__ import annotations
 
 from tutor.content.loader import Content, InterviewContent
-from tutor.content.models import Question, Text
+from tutor.content.models.base import Text
+from tutor.content.models.question import Question
 
 
 def installed() -> InterviewContent:
@@ -31,7 +32,7 @@ def installed() -> InterviewContent:
 class Library:
     """The bank and the interview content together: what each format draws from.
 
-    `bank` is a loaded `tutor.content.Content`; `interview` an `InterviewContent`.
+    `bank` is a loaded `tutor.content.loader.Content`; `interview` an `InterviewContent`.
     """
 
     def __init__(self, bank: Content, interview: InterviewContent):

@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutor.content.models import Lab
+from tutor.content.models.lab import Lab
 from tutor.errors import UserInputError
 
 

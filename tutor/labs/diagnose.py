@@ -13,7 +13,7 @@ only after a pass or an explicit give-up (`reveal=True`).
 
 from __future__ import annotations
 
-from tutor.content.models import DiagnosisItem
+from tutor.content.models.lab import DiagnosisItem
 from tutor.grading.claims import Reading, judge, read
 from tutor.grading.normalize import LONG_LIMIT, clean
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.content.models import DiagnosisItem
+from tutor.content.models.lab import DiagnosisItem
 from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text

@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from tutor.sizing.display import format_auto, format_value
 from tutor.sizing.printed_formulas import TEXT
+from tutor.text import T
 
-_LABELS = {
-    "en": {"model": "Model", "params": "parameters", "per_gpu": "per GPU", "memory": "Memory per GPU",
-           "weights": "weights", "grads": "gradients", "optimizer": "optimizer state", "model_state": "model state",
-           "activations": "activations (first stage)", "per_layer": "per layer", "total": "total", "of": "of", "sharding": "sharding",
-           "fits": "fits", "no_fit": "does NOT fit", "min_gpus": "GPUs to hold the model state",
-           "pipeline": "Pipeline", "m": "micro-batches per pipeline", "bubble": "bubble", "wall": "wall-clock",
-           "flops": "FLOPs per token", "with_attn": "with attention", "rate": "Throughput", "step": "step",
-           "mfu_attn": "MFU with attention", "train": "Training time", "ckpt": "Checkpoint", "each": "each GPU writes",
-           "steps": "Derivation", "warnings": "Warnings", "errors": "Errors", "plan": "Plan", "best": "Best layout",
-           "alternatives": "Alternatives (recipe order)", "headroom": "free", "slow": "slow-link traffic/step",
-           "none": "no layout fits", "why": "Why each ranks after the best"},
-    "zh": {"model": "模型", "params": "参数", "per_gpu": "每卡", "memory": "每卡显存",
-           "weights": "weight", "grads": "gradient", "optimizer": "optimizer state", "model_state": "model state",
-           "activations": "activation（第一个 stage）", "per_layer": "每层", "total": "合计", "of": "/", "sharding": "切分",
-           "fits": "放得下", "no_fit": "放不下", "min_gpus": "放下 model state 至少要的卡数",
-           "pipeline": "Pipeline", "m": "每条 pipeline 的 micro-batch 数", "bubble": "bubble", "wall": "占实际时间",
-           "flops": "每 token FLOPs", "with_attn": "含 attention", "rate": "吞吐", "step": "每步",
-           "mfu_attn": "含 attention 的 MFU", "train": "训练时长", "ckpt": "Checkpoint", "each": "每卡写",
-           "steps": "推导", "warnings": "警告", "errors": "错误", "plan": "方案", "best": "推荐配置",
-           "alternatives": "其他配置（按配方顺序）", "headroom": "余量", "slow": "每步跨机通信量",
-           "none": "没有放得下的配置", "why": "为什么排在推荐配置之后"},
+# Each label in both languages, one entry per label, so a translator reads each pair together.
+LABELS = {
+    "model": T("Model", "模型"), "params": T("parameters", "参数"), "per_gpu": T("per GPU", "每卡"),
+    "memory": T("Memory per GPU", "每卡显存"), "weights": T("weights", "weight"), "grads": T("gradients", "gradient"),
+    "optimizer": T("optimizer state", "optimizer state"), "model_state": T("model state", "model state"),
+    "activations": T("activations (first stage)", "activation（第一个 stage）"), "per_layer": T("per layer", "每层"),
+    "total": T("total", "合计"), "of": T("of", "/"), "sharding": T("sharding", "切分"), "fits": T("fits", "放得下"),
+    "no_fit": T("does NOT fit", "放不下"), "min_gpus": T("GPUs to hold the model state", "放下 model state 至少要的卡数"),
+    "pipeline": T("Pipeline", "Pipeline"), "m": T("micro-batches per pipeline", "每条 pipeline 的 micro-batch 数"),
+    "bubble": T("bubble", "bubble"), "wall": T("wall-clock", "占实际时间"), "flops": T("FLOPs per token", "每 token FLOPs"),
+    "with_attn": T("with attention", "含 attention"), "rate": T("Throughput", "吞吐"), "step": T("step", "每步"),
+    "mfu_attn": T("MFU with attention", "含 attention 的 MFU"), "train": T("Training time", "训练时长"),
+    "ckpt": T("Checkpoint", "Checkpoint"), "each": T("each GPU writes", "每卡写"), "steps": T("Derivation", "推导"),
+    "warnings": T("Warnings", "警告"), "errors": T("Errors", "错误"), "plan": T("Plan", "方案"),
+    "best": T("Best layout", "推荐配置"), "alternatives": T("Alternatives (recipe order)", "其他配置（按配方顺序）"),
+    "headroom": T("free", "余量"), "slow": T("slow-link traffic/step", "每步跨机通信量"),
+    "none": T("no layout fits", "没有放得下的配置"), "why": T("Why each ranks after the best", "为什么排在推荐配置之后"),
 }
 
 
@@ -34,7 +31,7 @@ def _fmt(value, unit: str, lang: str, digits: int = 1) -> str:
 
 
 def report_lines(report: dict, model_name: str, lang: str = "en") -> list[str]:
-    t = _LABELS["zh" if lang == "zh" else "en"]
+    t = {key: label.get(lang) for key, label in LABELS.items()}
     memory, pipe, flops, rate = report["memory"], report["pipeline"], report["flops"], report["throughput"]
     lines = [f"{t['model']}: {model_name} · Ψ = {_fmt(report['params'], 'params', lang, 2)} {t['params']}, "
              f"{_fmt(report['params_per_gpu'], 'params', lang, 2)} {t['per_gpu']}", "", t["memory"]]
@@ -60,7 +57,7 @@ def report_lines(report: dict, model_name: str, lang: str = "en") -> list[str]:
                  f"{_fmt(report['checkpoint']['bytes_per_gpu'], 'GB', lang)}")
     lines += ["", t["steps"]]
     for step in report["steps"]:
-        explanation = TEXT[step["formula"].split(" = ", 1)[0]][lang == "zh"]
+        explanation = T(*TEXT[step["formula"].split(" = ", 1)[0]]).get(lang)
         lines += [f"  {step['id']}: {explanation}", f"      {step['formula']}", f"      {step['substituted']}"]
     for key in ("warnings", "errors"):
         if report[key]:
@@ -73,7 +70,7 @@ SHARDING_SHORT = {"none": "none", "distopt": "distopt", "zero1": "ZeRO-1", "zero
 
 
 def plan_lines(result: dict, model_name: str, lang: str = "en") -> list[str]:
-    t = _LABELS["zh" if lang == "zh" else "en"]
+    t = {key: label.get(lang) for key, label in LABELS.items()}
     lines = [f"{t['plan']}: {model_name}"] + [f"  {n}. {step['text']}" for n, step in enumerate(result["steps"], 1)]
     if result["best"] is None:
         return lines + ["", t["none"]]

@@ -20,7 +20,7 @@ def streak_days(days: set[date], today: date) -> int:
 
 
 def summary(store: Store, content=None, today: date | None = None) -> dict:
-    """Totals, streak and mastery. `content` (tutor.content.Content) adds tags and sections.
+    """Totals, streak and mastery. `content` (tutor.content.loader.Content) adds tags and sections.
 
     Mastery of a question is its latest attempt's score (what the learner can do now, not
     an average of early mistakes); a tag's or section's mastery is the mean over its
