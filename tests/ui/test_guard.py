@@ -153,3 +153,42 @@ def test_tutor_start_exits_non_zero_when_the_app_dies(monkeypatch):
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     assert start.run(argparse.Namespace(lang=None)) == 1
+
+
+def _stylesheet_parse_error() -> Exception:
+    """A real one: its str() is `<textual.css.stylesheet.StylesheetErrors object at 0x...>`."""
+    from textual.css.stylesheet import Stylesheet
+
+    sheet = Stylesheet()
+    sheet.add_source("Screen { colr: red; }", read_from=("app.tcss", ""))
+    try:
+        sheet.parse()
+    except Exception as error:
+        return error
+    raise AssertionError("the stylesheet parsed")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang, usable", [("en", "the screen is still usable"), ("zh", "界面仍可继续使用")])
+async def test_an_error_whose_str_is_an_object_repr_is_shown_by_type_and_first_rendered_line(
+        tutor_home, monkeypatch, lang, usable):
+    from tutor.ui.screens import playground
+
+    error = _stylesheet_parse_error()
+    assert " object at 0x" in str(error)
+
+    def broken(self, lang):
+        raise error
+
+    monkeypatch.setattr(playground.PlaygroundScreen, "_ranks", broken)
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert app.is_running and len(app.ui_errors) == 1
+        (note,) = _notes(app)
+        assert " object at 0x" not in note
+        assert note.startswith("StylesheetParseError: app.tcss:1:10: Invalid CSS property 'colr'.")
+        assert usable in note and "\n" not in note

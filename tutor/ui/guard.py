@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import io
 import logging
+import re
 import traceback
 from pathlib import Path
 
@@ -64,8 +66,51 @@ def reset_log() -> None:
     _logger = None
 
 
+_OBJECT_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>")
+"""What `str()` gives for an exception whose argument is an object without `__str__`: Textual's
+StylesheetParseError carries a StylesheetErrors renderable, and showed as its repr."""
+
+
+def _readable(error: BaseException) -> str:
+    """The error's own words; for a str() that is an object repr, the first line it renders."""
+    message = str(error)
+    if not _OBJECT_REPR.search(message):
+        return message
+    stylesheet = _stylesheet_error(error)
+    if stylesheet:
+        return stylesheet
+    renderable = error.__rich__() if hasattr(error, "__rich__") else None
+    if renderable is None:
+        return ""
+    from rich.console import Console
+
+    console = Console(width=200, color_system=None, force_terminal=False, file=io.StringIO())
+    with console.capture() as capture:
+        console.print(renderable)
+    lines = (line.strip(" │╭╮╰╯─") for line in capture.get().splitlines())
+    return next((line for line in lines if line), "")
+
+
+def _stylesheet_error(error: BaseException) -> str:
+    """Textual's StylesheetErrors as `file:line:col: message` of its first error (its render is a panel)."""
+    rules = getattr(getattr(error, "errors", None), "rules", None)
+    if not isinstance(rules, list):
+        return ""
+    for rule in rules:
+        for token, message in getattr(rule, "errors", ()):
+            location = token.referenced_by.location if token.referenced_by else token.location
+            path, variable = token.read_from
+            where = Path(path).name if path else (variable or "<css>")
+            plain = getattr(message, "plain", message)
+            return f"{where}:{location[0] + 1}:{location[1] + 1}: {plain}"
+    return ""
+
+
 def one_line(error: BaseException) -> str:
-    message = " ".join(str(error).split()) or type(error).__name__
+    """The error as one readable line, led by its type (`ValueError: ...`), at most 160 characters."""
+    kind = type(error).__name__
+    message = " ".join(_readable(error).split())
+    message = f"{kind}: {message}" if message else kind
     return message if len(message) <= 160 else message[:157] + "…"
 
 
