@@ -192,3 +192,28 @@ async def test_an_error_whose_str_is_an_object_repr_is_shown_by_type_and_first_r
         assert " object at 0x" not in note
         assert note.startswith("StylesheetParseError: app.tcss:1:10: Invalid CSS property 'colr'.")
         assert usable in note and "\n" not in note
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("key", ["f5", "f6"])
+async def test_a_lab_refusal_reads_in_the_learner_s_language(tmp_path, monkeypatch, key):
+    """The refusal is a TutorError carrying its Chinese: a Chinese learner reads it in Chinese."""
+    from tutor.content import load
+
+    monkeypatch.setenv("TUTOR_CONTENT", str(_gpu_only_content(tmp_path)))
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    load.cache_clear()
+    try:
+        app = TutorApp(lang="zh")
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            await pilot.press("b")
+            await settle(pilot)
+            screen = app.screen
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.is_running and app.ui_errors == [] and screen.run is None and screen.evidence is None
+            assert any("需要 CUDA GPU" in note for note in _notes(app))
+            assert not any("needs CUDA GPUs" in note for note in _notes(app))
+    finally:
+        load.cache_clear()

@@ -291,7 +291,7 @@ class LabsScreen(SectionScreen):
             for size in sizes:
                 resolve(entry, RunOptions(world_size=size))
         except TutorError as error:
-            self.notify(str(error), severity="error", markup=False)
+            self.notify(error.text(self.app.lang), severity="error", markup=False)
             return
         self.evidence, self.check, self.verdict, self.revealed = None, None, None, False
         self.query_one("#lab-logs", LabLogs).reset(sizes[0])
@@ -487,7 +487,7 @@ class LabsScreen(SectionScreen):
             require_torch()
             _, backend, _ = resolve(self.entry, RunOptions())  # the GPU-only refusal, in one line
         except TutorError as error:
-            self.notify(str(error), severity="error", markup=False)
+            self.notify(error.text(self.app.lang), severity="error", markup=False)
             return
         self.run = RunControl()
         self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
