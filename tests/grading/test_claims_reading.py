@@ -210,3 +210,53 @@ def test_an_alternative_cut_off_by_so_still_asks():
     assert asked.correct and asked.details["missing"] == []
     stated = _check("design-rl-separate-gpus", "We use PPO, so how many GPUs do we need?", "clarify")
     assert "algorithm" in stated.details["missing"]
+
+
+def test_a_list_under_its_head_states_the_one_point_it_enumerates():
+    """'What to save: a, b, c, d' and 'Save a, b, c' enumerate what to save: half their items state
+    that point with the head. A run of buzzwords under a head names a different point in each item
+    and still states nothing."""
+    for answer in ("What to save: weights, optimizer state, RNG, data position.",
+                   "Save weights, optimizer state, RNG and data position.",
+                   "What goes in: weights in fp32, optimizer state, scheduler, RNG, dataloader state."):
+        assert "what-to-save" in _check("checkpoint-design", answer).details["covered"], answer
+    for cheat in ("What matters: async, sharded, Young, MTBF, restart, Adam, RNG.",
+                  "Never save: weights, optimizer state, RNG, data position."):
+        verdict = _check("checkpoint-design", cheat)
+        assert not verdict.correct and verdict.score <= 0.2 and "what-to-save" not in verdict.details["covered"], cheat
+    asked = _check("mfu-halved", "Is it all ranks or one node? Per-rank step time. What changed? Code, data, nodes, "
+                                 "drivers. Then profile: data loading vs exposed comm vs compute vs stragglers.")
+    assert "what-changed" in asked.details["covered"], asked.details
+
+
+def test_an_aside_is_about_the_words_before_it():
+    """'2 (fwd)' is two FLOPs forward, 'checkpoints (sharded, async, …)' sharded checkpoints; a short
+    head with a run of terms in brackets is still a list ('Checkpoint (async, sharded, Young …)'
+    scored 1.0)."""
+    assert "forward-two" in _check("six-nd-origin", "6 = 2 (fwd) + 4 (bwd, input grads + weight grads). Missing: "
+                                                    "attention's s^2 term and recomputation.").details["covered"]
+    assert _check("trillion-parameter-design", "Four things beyond the layout: checkpoints (sharded, async, fp32 weights "
+                  "+ Adam), fault tolerance (auto-restart, swap bad nodes), the data pipeline (pre-tokenized, position "
+                  "saved), and monitoring (MFU, loss spikes, per-rank step time).", "operations").correct
+    for cheat in ("Checkpoint (async, sharded, Young, MTBF, restart, Adam, RNG)",
+                  "Key points (checkpoint, async, sharded, Young, MTBF, restart, spare nodes, Adam, RNG)."):
+        verdict = _check("checkpoint-design", cheat)
+        assert not verdict.correct and verdict.score <= 0.2, cheat
+
+
+def test_a_label_and_a_head_reach_across_their_colon():
+    """'Latency: 2(n−1) hops, grows with n' says the latency grows; 'TP needs the fastest links: inside
+    the node' says where TP goes. A negated head stays apart ('DP does not need much: once per step')."""
+    assert "latency-grows" in _check("ring-allreduce-bandwidth-optimal", "Per GPU: 2·(n−1)/n·S bytes ≈ 2S, independent "
+                                     "of n. Latency: 2(n−1) hops, grows with n.").details["covered"]
+    assert "heavy-inside" in _check("why-dp-outermost", "TP needs the fastest links: inside the node, on NVLink.").details["covered"]
+    assert "once-per-step" in _check("why-dp-outermost", "DP does not need much: once per step.").details["covered"]
+
+
+def test_a_negation_inside_another_phrase_of_the_concept_is_its_own():
+    """'显存不够挂了': 不 belongs to 显存不够, a phrase of the same concept as 挂, and negates nothing."""
+    from tutor.grading.claims import polarity
+
+    failure = [["挂", "显存不够"]]
+    assert polarity(failure, read("1号rank在第4步前向的时候显存不够挂了", (), False)) is True
+    assert polarity(failure, read("1号没有挂", (), False)) is False

@@ -10,9 +10,15 @@ answer:
 2. A fragment is *negated* when it holds an odd number of negation cues (not, n't, never, no,
    without, 不, 没, 别, 无需, 并非 …) outside the phrases matched in it: a phrase that carries its
    own negation ("not overlapped") keeps its meaning. A negated claim is its opposite; a
-   negated contradiction ("TP 不要跨节点") states the claim.
+   negated contradiction ("TP 不要跨节点") states the claim. A subject written once is read with
+   each fragment it governs: a label before a colon ("Latency: 2(n-1) hops, grows with n"), a
+   longer head before one ("TP needs the fastest links: inside the node"), the words before a
+   bracket ("2 (fwd)"); those readings count for claims, never for contradictions.
 3. A clause that is only a run of terms (six or more words, almost no function words, no
-   question mark) states nothing: "checkpoint async sharded Young MTBF" earns no point.
+   question mark) states nothing: "checkpoint async sharded Young MTBF" earns no point. A list
+   under a head ("What to save: weights, Adam state, RNG", "Save weights, Adam state, RNG")
+   states a point only when half its items make it with the head (a run of buzzwords names a
+   different point in each item).
 4. A clause copied from the question states nothing either.
 
 Chinese is segmented with jieba (a maintained segmenter; loaded on the first Chinese answer)
@@ -101,6 +107,13 @@ class Fragment:
     inherited: bool = False
     """A short item joined by "or" / "nor" to a negated fragment ("I don't need to know if it's dense
     or MoE, or how many GPUs"): the negation before the list governs it too."""
+    base: int | None = None
+    """Set on a fragment the reader adds, not one the learner wrote: the subject the learner wrote
+    once and meant for it, joined to another fragment (the index of that fragment in its clause).
+    A label before a colon joined to each fragment after it ("Latency: 2(n-1) hops, grows with n"
+    says the latency grows), and the words before a bracket joined to each piece of the aside
+    ("checkpoints (sharded, async)", "2 (fwd)"). Extensions are searched like the others but
+    are not words of the answer: they count for no list or length rule."""
 
 
 @dataclass
@@ -120,6 +133,12 @@ class Clause:
     gather first", "修法：让每个 rank 的 batch 数一样"), and so does a clause joined to such a
     clause by a conjunction ("..., so every rank calls them in the same order"). A diagnosis reads
     its contradictions, which describe the run, only from the other clauses."""
+    items: list[Fragment] = field(default_factory=list)
+    """A list under a head ("What to save: weights, Adam state, RNG, data position", "Save weights,
+    optimizer state, RNG", "What changed? Code, data, nodes, drivers"): each item joined to the
+    head. The clause is bare and states nothing, but a point that half of its items state with
+    the head (`enumerates`) is stated: the items are instances of one point, where a run of
+    buzzwords names a different point in each."""
 
     @property
     def states(self) -> bool:
@@ -316,6 +335,16 @@ def _statement_fragment(words: list[str]) -> bool:
     return len(words) >= 4 and any(_is_function(word) for word in words)
 
 
+LIST_PIECES = 4
+LIST_ITEM_WORDS = 2.5
+
+
+def _listing(pieces: list[list[str]]) -> bool:
+    """Pieces that make a list: a word or two each on average, none a statement."""
+    return (bool(pieces) and sum(map(len, pieces)) / len(pieces) < LIST_ITEM_WORDS
+            and not any(_statement_fragment(piece) for piece in pieces))
+
+
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
     """A run of terms: no question mark, and either four or more comma-separated pieces of a
     word or two each with no piece a statement ("checkpoint, async, sharded, Young" is a list;
@@ -325,7 +354,7 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
     if "?" in raw or "？" in raw or _definition(raw):
         return False
-    if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
+    if fragments >= LIST_PIECES and len(words) / fragments < LIST_ITEM_WORDS and _listing(pieces or []):
         return True
     if _CJK.search(raw):
         return _bare_chinese(raw, alone)
@@ -402,22 +431,28 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined, labelled, specs = [], [], [], [], []
+    raws, asked, joined, labelled, specs, heads = [], [], [], [], [], []
     start = 0
-    carried = ""
+    carried = ahead = ""
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
-        carried = ""
+        head = carried or ahead
+        carried = ahead = ""
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
             # of its own as well ("Data loading: …" names its category first).
             carried = raw + " "
+        elif match and _head(raw, match.group()):
+            # A longer head extends the clause after it: "TP needs the fastest links: inside the node"
+            # says where TP goes (`Fragment.base`).
+            ahead = raw
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
             specs.append(spec)
+            heads.append(head)
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
@@ -429,7 +464,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
     previous_prescribes = False
-    for raw, ends_asking, after_conjunction, label_words, spec in zip(raws, asked, [False, *joined[:-1]], labelled, specs):
+    for raw, ends_asking, after_conjunction, label_words, spec, head in zip(raws, asked, [False, *joined[:-1]], labelled,
+                                                                           specs, heads):
         fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -450,6 +486,21 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             listed += index < len(outside_pieces)
         if not fragments:
             continue
+        outside_count = listed
+        label = fold(_ASIDE.sub(" ", head))
+        aside_extensions = _aside_extensions(raw, fragments, outside_count)
+        aside_items: list[Fragment] = []
+        if (len(fragments) - outside_count >= LIST_PIECES and len(_words(fold(outside))) - label_words <= LABEL_WORDS
+                and _listing(pieces[outside_count:])):
+            # "Checkpoint (async, sharded, Young, MTBF, restart)": a short head and a run of terms in
+            # brackets; the head stays a statement, the terms state nothing but an enumeration
+            aside_items, fragments = aside_extensions, fragments[:outside_count]
+            aside_extensions = []
+        fragments += aside_extensions
+        if label_words:  # a short label is the subject of every fragment after it
+            fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
+        elif label:
+            fragments.append(_extension(label, fragments[0], 0))
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
@@ -463,8 +514,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         listed -= _framed_enumerations(outside)
         bare = lists and not spec and _bare(words[label_words:], raw, listed, alone,
                                [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
+        items = _items(fragments, outside_count, label, in_first=bool(label_words)) if bare else aside_items
         clauses.append(Clause(fragments, bare=bare, copied=copied,
-                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes))
+                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
+                              items=items))
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
@@ -503,6 +556,70 @@ def _framed_enumerations(outside: str) -> int:
     return fewer
 
 
+def _extension(head: str, fragment: Fragment, base: int) -> Fragment:
+    text = f"{head} {fragment.text}".strip()
+    return Fragment(text, text.replace(" ", ""), _negations(text), fragment.inherited, base)
+
+
+# The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
+# at most three ("6 = 2 (fwd) + 4 (bwd)" puts fwd on the 2 and bwd on the 4).
+_ASIDE_HEAD_CUT = re.compile(r"[,，、—–;；:：=+×*/→)]|\s-\s|->")
+ASIDE_HEAD_WORDS = 3
+
+
+def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
+    """Each piece of each aside joined to the words before its bracket ("checkpoints (sharded, async,
+    fp32 weights + Adam)" says the checkpoints are sharded). The aside pieces are the fragments from
+    index `outside` on, in the order `read` made them."""
+    extensions = []
+    index = outside
+    for match in _ASIDE.finditer(raw):
+        head = " ".join(_words(fold(_ASIDE_HEAD_CUT.split(_ASIDE.sub(" ", raw[:match.start()]))[-1]))[-ASIDE_HEAD_WORDS:])
+        for piece in _FRAGMENT.split(match.group(1)):
+            if not fold(piece):
+                continue
+            if head:
+                extensions.append(_extension(head, fragments[index], index))
+            index += 1
+    return extensions
+
+
+# Verbs that head a list of their objects ("Save weights, optimizer state, RNG", "保存权重、Adam状态、RNG").
+_LIST_VERBS = frozenset("""save saves store stores include includes keep keeps hold holds contain contains check checks
+log logs monitor track record compare watch diff bisect need needs 保存 存 存下 包括 包含 查 检查 看 记录 监控 比较 对比
+需要""".split())
+ENUMERATION_MIN = 3
+
+
+def _items(fragments: list[Fragment], outside: int, label: str, in_first: bool) -> list[Fragment]:
+    """The items of a list clause joined to their head: the label before its colon (`in_first`: a
+    short label, already written into the first fragment), or the verb the list starts with. None
+    without a head: a bare run of terms has nothing to enumerate."""
+    regular = fragments[:outside]
+    if len(regular) < ENUMERATION_MIN:
+        return []
+    if label and not in_first:
+        return [_extension(label, fragment, index) for index, fragment in enumerate(regular)]
+    if not label:
+        first = _words(regular[0].text)
+        lead = 0
+        while lead < len(first) - 1 and (first[lead] in _LIST_VERBS or first[lead] in _EN_FUNCTION):
+            lead += 1
+        if not any(word in _LIST_VERBS for word in first[:lead]):
+            return []
+        label = " ".join(first[:lead])
+    return [regular[0], *(_extension(label, fragment, index) for index, fragment in enumerate(regular) if index)]
+
+
+def enumerates(forms: list[list[list[str]]], clause: Clause) -> bool:
+    """Whether half the items of a list clause (and at least two) each state one of these forms with
+    their head."""
+    if not clause.items or clause.copied:
+        return False
+    hits = sum(any(stated(form, Clause([item])) for form in forms) for item in clause.items)
+    return hits >= max(2, (len(clause.items) + 1) // 2)
+
+
 # The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
 # Not "use …": "Use E5M2 for the forward activations" states which format goes where (fp8-matmul).
 _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
@@ -518,11 +635,29 @@ LABEL_WORDS = 3
 
 def _label(raw: str, boundary: str) -> bool:
     """A short label before a colon ("Fwd (activations + weights):", "DP:", "前向："), which the
-    statement after it is about; not one holding a negation ("Not data loading: …" stays apart)."""
+    statement after it is about; not one holding a negation ("Not data loading: …" stays apart).
+    A short question asked and answered is one too: "What changed? Code, data, nodes" (not a
+    bare term asked: "Sharded? Async?")."""
+    mark = boundary.strip()
+    if mark not in (":", "：", "?", "？") or not raw.strip():
+        return False
+    folded = fold(_ASIDE.sub(" ", raw))
+    words = _words(folded)
+    if not 0 < len(words) <= LABEL_WORDS or _negations(folded):
+        return False
+    return mark in (":", "：") or words[0] in _WH_WORDS or bool(_ZH_QUESTION_WORDS.intersection(words))
+
+
+_WH_WORDS = frozenset("what which how why where when who".split())
+
+
+def _head(raw: str, boundary: str) -> bool:
+    """A longer statement before a colon, which the clause after it completes ("DP can live on the
+    slowest links for two reasons: …"); not one holding a negation."""
     if boundary.strip() not in (":", "：") or not raw.strip():
         return False
     folded = fold(_ASIDE.sub(" ", raw))
-    return 0 < len(_words(folded)) <= LABEL_WORDS and not _negations(folded)
+    return len(_words(folded)) > LABEL_WORDS and not _negations(folded)
 
 
 SHORT_CLAUSE_WORDS = 3
@@ -536,7 +671,7 @@ def _terms_cut_by_stops(clauses: list[Clause]) -> None:
     with backward.")."""
     if len(clauses) < SHORT_CLAUSES_MIN or any(clause.marked for clause in clauses):
         return
-    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments) <= SHORT_CLAUSE_WORDS
+    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments if fragment.base is None) <= SHORT_CLAUSE_WORDS
            for clause in clauses):
         for clause in clauses:
             clause.bare = True
@@ -582,14 +717,15 @@ _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必",
                             "没关系", "无关"})
 
 
-def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
+def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[int, int]] | None = None) -> bool:
     """A cue before the claim's last words negates it ("does not communicate once per step",
     "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
-    are its subject ("rank 1 never arrives")."""
+    are its subject ("rank 1 never arrives"). `own`: every span the concepts' phrases match, when
+    a cue may sit inside one that is not the first found ("显存不够挂了": 不 is part of 显存不够)."""
     last = max(start for start, _ in spans)
     cues = []
     for start, end in fragment.negations:
-        if any(low <= start < high for low, high in spans):
+        if any(low <= start < high for low, high in own or spans):
             continue  # the phrase carries its own negation ("not overlapped")
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
             cues.append((start, end))
@@ -613,29 +749,45 @@ def _double_negative(between: str) -> bool:
     return len(between) <= 12 and not _COORDINATOR.search(between)
 
 
-def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
+def stated(concepts: list[list[str]], clause: Clause, extended: bool = True) -> bool | None:
     """Whether the clause states these concepts together: True, False (negated), None (not said).
 
     The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
-    E5M2" does not put E5M2 on the activations."""
+    E5M2" does not put E5M2 on the activations. `extended=False` reads only what the learner
+    wrote, without the subjects the reader joined to fragments (`Fragment.base`): a contradiction
+    costs points, so it is read only as written."""
     found_negated = False
     for fragment in clause.fragments:
+        if not extended and fragment.base is not None:
+            continue
         found = [find(phrases, fragment) for phrases in concepts]
         spans = [span for span in found if span is not None]
         if len(spans) == len(found):
-            if not _negated(fragment, spans):
+            if not _negated(fragment, spans, _every_span(concepts, fragment) if fragment.negations else None):
                 return True
             found_negated = True
     return False if found_negated else None
 
 
-def polarity(concepts: list[list[str]], reading: Reading) -> bool | None:
+def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
+    """Where each phrase of these concepts matches in the fragment (the first match of each)."""
+    spans = []
+    for phrases in concepts:
+        for phrase in phrases:
+            compiled = pattern(phrase)
+            match = compiled.search(fragment.text) if compiled is not None else None
+            if match:
+                spans.append(match.span())
+    return spans
+
+
+def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True) -> bool | None:
     """Across the answer: True when some stating clause affirms it, False when it is only denied."""
     seen = None
     for clause in reading.clauses:
         if not clause.states:
             continue
-        said = stated(concepts, clause)
+        said = stated(concepts, clause, extended)
         if said:
             return True
         if said is False:
@@ -698,7 +850,12 @@ def _describing(reading: Reading) -> Reading:
         # A fragment about the others, and those after it in the clause until one names a rank again:
         # its subject carries over ("其他 rank 不存，显存是平的").
         fragments, about_others = [], False
-        for fragment in clause.fragments:
+        dropped: set[int] = set()
+        for index, fragment in enumerate(clause.fragments):
+            if fragment.base is not None:  # an extension goes with the fragment it extends
+                if fragment.base not in dropped:
+                    fragments.append(fragment)
+                continue
             others = _OTHER_RANKS.search(fragment.text)
             if others and len(fragment.text[:others.start()].split()) <= 2:
                 about_others = True  # the others are its subject, not a comparison ("as everyone else's")
@@ -706,6 +863,8 @@ def _describing(reading: Reading) -> Reading:
                 about_others = False
             if not about_others:
                 fragments.append(fragment)
+            else:
+                dropped.add(index)
         if len(fragments) == len(clause.fragments):
             kept.append(clause)
         elif fragments:
@@ -721,12 +880,14 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     forms, contradictions = _forms(point)
     results = [polarity(form, reading) for form in forms]
     said = any(result is True for result in results)
+    if not said and any(clause.items for clause in reading.clauses):
+        said = any(enumerates(forms, clause) for clause in reading.clauses)
     denied = not said and any(result is False for result in results)
     contradiction = None
     if describing and contradictions:
         reading = _describing(reading)
     for item, concepts in contradictions:
-        result = polarity(concepts, reading)
+        result = polarity(concepts, reading, extended=False)
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:
