@@ -103,6 +103,12 @@ WRONG = [
     ("q:why-dp-outermost/main", "DP (heaviest, every layer), TP (across nodes, once per step)."),
     ("q:mfu-halved/main", "What changed? Nothing. It's the network, raise the NCCL buffers."),
     ("q:checkpoint-design/main", "Design: checkpoint, async, sharded, Young, MTBF, restart, Adam, RNG, data loader."),
+    # memory bandwidth named with the elementwise traffic states the limit; denied, or with the bytes
+    # said to stay the same, it does not
+    ("lab:kernel-fusion", "Not memory bandwidth: each elementwise op is compute-bound on the tensor cores, and fusing "
+                          "removes FLOPs."),
+    ("lab:kernel-fusion", "Memory bandwidth is fine for each elementwise op; the fused kernel moves the same bytes but "
+                          "launches fewer kernels."),
 ]
 
 
