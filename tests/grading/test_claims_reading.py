@@ -239,9 +239,13 @@ def test_an_aside_is_about_the_words_before_it():
                   "+ Adam), fault tolerance (auto-restart, swap bad nodes), the data pipeline (pre-tokenized, position "
                   "saved), and monitoring (MFU, loss spikes, per-rank step time).", "operations").correct
     for cheat in ("Checkpoint (async, sharded, Young, MTBF, restart, Adam, RNG)",
-                  "Key points (checkpoint, async, sharded, Young, MTBF, restart, spare nodes, Adam, RNG)."):
+                  "Key points (checkpoint, async, sharded, Young, MTBF, restart, spare nodes, Adam, RNG).",
+                  "(async, sharded, Young, MTBF, restart, Adam, RNG, data position)"):  # scored 1.0 before
         verdict = _check("checkpoint-design", cheat)
         assert not verdict.correct and verdict.score <= 0.2, cheat
+    for kind in ("checkpoint-design", "clarify-gpu-count"):  # brackets and nothing else read without error
+        for text in ("()", "(((", "(a, b, c, d)", "（问模型多大、多少token、什么卡、序列多长）"):
+            assert 0.0 <= _check(kind, text).score <= 1.0
 
 
 def test_a_label_and_a_head_reach_across_their_colon():
@@ -260,3 +264,23 @@ def test_a_negation_inside_another_phrase_of_the_concept_is_its_own():
     failure = [["挂", "显存不够"]]
     assert polarity(failure, read("1号rank在第4步前向的时候显存不够挂了", (), False)) is True
     assert polarity(failure, read("1号没有挂", (), False)) is False
+
+
+def test_a_bound_or_an_alternative_is_no_denial():
+    """'no more than once per step' says once per step and 'not only … but' says both, while 'not
+    longer than 21 days' still denies the overrun and 'not only rank 0 calls it' the 'only';
+    'whether or not every rank is slow' asks, it denies nothing."""
+    assert "once-per-step" in _check("why-dp-outermost", "DP communicates no more than once per step, overlapped with "
+                                     "backward.").details["covered"]
+    assert "heavy-inside" in _check("why-dp-outermost", "TP should never span more than one node.").details["covered"]
+    assert "once-per-step" in _check("why-dp-outermost", "DP not only syncs gradients once per step but also overlaps "
+                                     "it with backward.").details["covered"]
+    assert "global-or-local" in _check("mfu-halved", "First check whether or not every rank is slow (per-rank step "
+                                       "time).").details["covered"]
+    assert not _check("deadline-pushback", "It is not longer than 21 days; we are fine.", "response").correct
+    why = next(point.text.en for item in load().labs["checkpoint-rank0"].model.diagnosis for point in item.points
+               if point.id == "why")
+    covered = [text for entry in _diagnose("checkpoint-rank0", "Not only rank 0 calls the gather; the others call it "
+                                                               "too.")["feedback"] for text in entry["covered"]]
+    assert why not in covered and why in [text for entry in _diagnose("checkpoint-rank0", "Only rank 0 calls the gather; "
+                                          "the others never call it.")["feedback"] for text in entry["covered"]]

@@ -270,7 +270,7 @@ _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
 
 
 def _negations(folded: str) -> list[tuple[int, int]]:
-    spans = [match.span() for match in _EN_NEGATION.finditer(folded)]
+    spans = [match.span() for match in _EN_NEGATION.finditer(folded) if not _asks_alternative(folded, match)]
     if _CJK.search(folded):
         asking = [match.span() for match in _A_NOT_A.finditer(folded)]
         for token, start in _words_with_positions(folded):
@@ -487,10 +487,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if not fragments:
             continue
         outside_count = listed
+        if not outside_count:
+            listed = len(fragments)  # all in brackets: "(async, sharded, Young, MTBF)" is a list too
         label = fold(_ASIDE.sub(" ", head))
         aside_extensions = _aside_extensions(raw, fragments, outside_count)
         aside_items: list[Fragment] = []
-        if (len(fragments) - outside_count >= LIST_PIECES and len(_words(fold(outside))) - label_words <= LABEL_WORDS
+        if (outside_count and len(fragments) - outside_count >= LIST_PIECES
+                and len(_words(fold(outside))) - label_words <= LABEL_WORDS
                 and _listing(pieces[outside_count:])):
             # "Checkpoint (async, sharded, Young, MTBF, restart)": a short head and a run of terms in
             # brackets; the head stays a statement, the terms state nothing but an enumeration
@@ -727,6 +730,9 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
     for start, end in fragment.negations:
         if any(low <= start < high for low, high in own or spans):
             continue  # the phrase carries its own negation ("not overlapped")
+        bound = _bound(fragment.text, start, end)
+        if bound is not None and not any(bound[0] <= low < bound[1] for low, _ in spans):
+            continue  # "no more than once per step" bounds the count, it does not deny the claim
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
@@ -740,6 +746,35 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
         remaining += 1
         index += 1
     return remaining > 0 or (fragment.inherited and not cues)
+
+
+# A negation that bounds a comparison ("no more than", "does not need more than", "not longer than",
+# "不超过", "不少于") denies the comparison, not what is compared: "DP communicates no more than once
+# per step" says once per step, "it is not longer than 21 days" denies the overrun.
+# So does "not only" / "not just": "DP not only syncs once per step but overlaps it" says both, while
+# "not only rank 0 calls it" denies the "only".
+_EN_BOUND = re.compile(r"^\s(?:(?:\w+\s){0,2}?(?:more|less|fewer|longer|shorter|later|greater|bigger|higher|larger|smaller)"
+                       r"\sthan|only|just|merely|simply)\b")
+_ZH_BOUNDS = frozenset({"不超过", "不多于", "不少于", "不低于", "不高于", "不大于", "不小于", "不只", "不单"})
+
+
+def _asks_alternative(folded: str, match: re.Match) -> bool:
+    """Negation words that negate nothing: "no matter how many GPUs", "whether or not every rank is
+    slow", "is it every rank or not"."""
+    if match.group() == "no":
+        return folded.startswith(" matter", match.end())
+    if match.group() != "not":
+        return False
+    return folded.endswith("whether or ", 0, match.start()) or (
+        folded.endswith(" or ", 0, match.start()) and match.end() == len(folded))
+
+
+def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the comparison a negation cue bounds, if it bounds one."""
+    if text[start:end] in _ZH_BOUNDS:
+        return start, end
+    match = _EN_BOUND.match(text[end:])
+    return (end, end + match.end()) if match else None
 
 
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
