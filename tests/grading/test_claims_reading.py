@@ -284,3 +284,43 @@ def test_a_bound_or_an_alternative_is_no_denial():
                                                                "too.")["feedback"] for text in entry["covered"]]
     assert why not in covered and why in [text for entry in _diagnose("checkpoint-rank0", "Only rank 0 calls the gather; "
                                           "the others never call it.")["feedback"] for text in entry["covered"]]
+
+
+@pytest.mark.parametrize(("target", "answer"), [
+    # strong answers a contradiction read everywhere failed (21 of 24 such tuning answers did)
+    ("q:why-dp-outermost/main", "TP needs far more communication than DP: it all-reduces in every layer, so it stays on "
+                                "NVLink. DP syncs gradients once per step and overlaps that with backward."),
+    ("q:why-dp-outermost/main", "If TP went across nodes every layer would wait on InfiniBand. DP only all-reduces "
+                                "gradients once per step and hides that behind backward; TP stays inside the node."),
+    ("q:checkpoint-design/main", "Each rank writes its own shard instead of gathering everything on rank 0, "
+                                 "asynchronously. Save fp32 weights, Adam state, RNG and data position. Young's "
+                                 "interval; auto-restart from the latest checkpoint."),
+    ("lab:fp8-matmul", "E4M3 for activations and weights and E5M2 for gradients, scaled by amax."),
+    ("lab:collective-order", "Rank 0 waits in broadcast, ranks 1-3 in all_gather. NCCL requires every rank to issue "
+                             "collectives in the same order; rank 0 broadcasts first while the others gather first."),
+    ("lab:crashed-rank", "Rank 0 failed first (OOM); ranks 1-3 were in the gradient all-reduce. Its memory is fine at "
+                         "first but grows every step because rank 0 appends the logits to a list. Fix: keep counts."),
+])
+def test_a_contradiction_counts_only_where_it_is_asserted(target, answer):
+    """Not in a comparison's object ('more … than DP'), a supposition ('If TP went across nodes'), a
+    rejection ('instead of gathering'), a second statement joined by 'and', a rule ('requires …
+    in the same order') or a time that is over ('fine at first')."""
+    lab = target.startswith("lab:")
+    verdict = _diagnose(target[4:], answer) if lab else _check(target[2:].split("/")[0], answer, target.split("/")[1])
+    assert (verdict["correct"] if lab else verdict.correct), verdict
+
+
+@pytest.mark.parametrize(("target", "answer"), [
+    ("q:why-dp-outermost/main", "I would put TP across nodes and DP inside the node, since DP syncs once per step and "
+                                "overlaps with backward."),
+    ("q:why-dp-outermost/main", "DP needs more communication than TP; it syncs once per step and overlaps with backward."),
+    ("q:checkpoint-design/main", "Gather everything to rank 0 rather than sharding, and write it asynchronously; save "
+                                 "Adam state and RNG, Young interval, restart automatically."),
+    ("lab:fp8-matmul", "E5M2 for activations and weights and E4M3 for gradients, scaled by amax."),
+    ("lab:collective-order", "Rank 0 waits in broadcast, ranks 1-3 in all_gather. The order is the same on every rank; "
+                             "it is the network."),
+])
+def test_a_contradiction_asserted_still_costs(target, answer):
+    lab = target.startswith("lab:")
+    verdict = _diagnose(target[4:], answer) if lab else _check(target[2:].split("/")[0], answer, target.split("/")[1])
+    assert not (verdict["correct"] if lab else verdict.correct), verdict

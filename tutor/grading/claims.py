@@ -48,12 +48,12 @@ _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
-    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
+    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
     r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
-    r"send|recv|receive|isend|irecv|gather)\b)|"
+    r"send|recv|receive|isend|irecv|gather|ag|ar|rs)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -69,14 +69,17 @@ _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 # "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
 # something lists the word in its own concept, which then keeps its meaning.
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping)\b")
+# "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
+# instead of gathering everything on rank 0").
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
+                          r"rather than|instead of)\b")
 _EN_WORD = re.compile(r"[a-z0-9]+")
 # Words that carry the structure of a statement (a run of terms has almost none of them).
 # Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
 # conjunctions. A run of terms has almost none of them. Relation words that are part of the
 # terms themselves (once, per, inside, across, every) are left out: "once per step inside node"
 # is still a list.
-_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to
+_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to into
 for with by from as than then so because and or but if when while whereas since which who what how why where can
 could will would should must may might need needs do does did has have had there they them their we you i me my
 our your not no never without also just too very instead still already even any some such own here calls call
@@ -179,8 +182,9 @@ _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECA
 
 # "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
 # sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
-# consequence in one statement and is left as punctuation.
-_SEQUENCE_ARROW = re.compile(r"(?<=[\w)])(?:→|->|⟶)(?=[\w(])")
+# consequence in one statement and is left as punctuation, and so it does against Chinese, which
+# has no spaces to leave out ("确定性的hang→代码/数据" is one statement).
+_SEQUENCE_ARROW = re.compile(r"(?<=[A-Za-z0-9_)])(?:→|->|⟶)(?=[A-Za-z0-9_(])")
 
 
 def expand_shorthand(text: str) -> str:
@@ -335,14 +339,30 @@ def _statement_fragment(words: list[str]) -> bool:
     return len(words) >= 4 and any(_is_function(word) for word in words)
 
 
+# Verbs a step of a method starts with ("measure MFU", "查ECC", "换机器"): a list of such steps is a
+# plan, not a run of terms. Only verbs of finding out and repairing, none that is also a term of the
+# domain ("shard", "overlap", "restart", "save", "use"): "Save checkpoint, async write, shard state,
+# Young interval, restart job" stays a list.
+_ACTION_VERBS = frozenset("""measure check find look plot dump enable turn fix replace swap cordon isolate test compare
+bisect run 开 找 查 换 测 看 跑 画 抓 比 打开 检查 排查 定位 替换 更换 隔离 踢掉 测试 二分 对比 比较""".split())
+ACTION_SHARE = 0.5
+
+
+def _plan(pieces: list[list[str]]) -> bool:
+    """Half the pieces (and at least two) are steps: a verb of `_ACTION_VERBS` and what it acts on."""
+    steps = sum(len(piece) >= 2 and piece[0] in _ACTION_VERBS for piece in pieces)
+    return steps >= 2 and steps >= ACTION_SHARE * len(pieces)
+
+
 LIST_PIECES = 4
 LIST_ITEM_WORDS = 2.5
 
 
 def _listing(pieces: list[list[str]]) -> bool:
-    """Pieces that make a list: a word or two each on average, none a statement."""
+    """Pieces that make a list: a word or two each on average, none a statement, and not a plan of
+    steps ("开flight recorder，找共同节点，查ECC，换机器")."""
     return (bool(pieces) and sum(map(len, pieces)) / len(pieces) < LIST_ITEM_WORDS
-            and not any(_statement_fragment(piece) for piece in pieces))
+            and not any(_statement_fragment(piece) for piece in pieces) and not _plan(pieces))
 
 
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
@@ -363,7 +383,14 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     share = sum(_is_function(word) for word in words) / len(words)
     if alone:
         return share < BARE_FUNCTION_SHARE
-    return share == 0 and len(words) >= 10
+    # a long run: ten words or more, none a structure word, with a run of five or more between two
+    # commas; short comma-separated pieces are judged by the list rule above ("E4M3 fwd
+    # (acts/weights, precision), E5M2 grads (range), amax scaling" is three statements)
+    return share == 0 and len(words) >= LONG_RUN_WORDS and any(len(piece) >= RUN_PIECE_WORDS for piece in pieces or [words])
+
+
+LONG_RUN_WORDS = 10
+RUN_PIECE_WORDS = 5
 
 
 # "Ring AR = reduce-scatter + all-gather": a short subject, a relation sign and a short right side is a
@@ -386,7 +413,18 @@ def _definition(raw: str) -> bool:
         left, right = (len(fold(side).split()) for side in sides)
         if 0 < left <= DEFINITION_LEFT_WORDS and 0 < right <= DEFINITION_RIGHT_WORDS:
             return True
+        # "2 ARs per layer fwd + 2 bwd → intra-node only": a counted cause and its short consequence;
+        # a run of terms before an arrow has no count in it ("TP DP PP CP NVLink IB → backward")
+        if (0 < left <= CONSEQUENCE_LEFT_WORDS and 0 < right <= CONSEQUENCE_RIGHT_WORDS and _ARROW.search(piece)
+                and _COUNT.search(sides[0])):
+            return True
     return False
+
+
+_ARROW = re.compile(r"->|→|⇒")
+_COUNT = re.compile(r"\d")
+CONSEQUENCE_LEFT_WORDS = 8
+CONSEQUENCE_RIGHT_WORDS = 4
 
 
 _ALTERNATIVE = re.compile(r"^\s*(?:what|which|how|when|where|who|why|is|are|does|do)\b|\bor\b|还是", re.IGNORECASE)
@@ -446,8 +484,12 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             carried = raw + " "
         elif match and _head(raw, match.group()):
             # A longer head extends the clause after it: "TP needs the fastest links: inside the node"
-            # says where TP goes (`Fragment.base`).
+            # says where TP goes (`Fragment.base`); so does a negated one, whose claim carries its own
+            # negation ("Not included: attention's QKᵀ and AV").
             ahead = raw
+        elif match and _RELATIVE.fullmatch(match.group()):
+            # "waits in the all-reduce for rank 1, which is the slowest": what "which" refers to
+            ahead = " ".join(_ASIDE.sub(" ", raw).split()[-RELATIVE_HEAD_WORDS:])
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
@@ -655,12 +697,13 @@ _WH_WORDS = frozenset("what which how why where when who".split())
 
 
 def _head(raw: str, boundary: str) -> bool:
-    """A longer statement before a colon, which the clause after it completes ("DP can live on the
-    slowest links for two reasons: …"); not one holding a negation."""
-    if boundary.strip() not in (":", "：") or not raw.strip():
-        return False
-    folded = fold(_ASIDE.sub(" ", raw))
-    return len(_words(folded)) > LABEL_WORDS and not _negations(folded)
+    """A statement before a colon that is no label, which the clause after it completes ("DP can live
+    on the slowest links for two reasons: …", "Not counted: …"): longer than a label, or negated."""
+    return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
+
+
+_RELATIVE = re.compile(r"\swhich\s", re.IGNORECASE)
+RELATIVE_HEAD_WORDS = 3
 
 
 SHORT_CLAUSE_WORDS = 3
@@ -695,8 +738,15 @@ def pattern(phrase: str) -> re.Pattern | None:
     words = [re.escape(word) for word in folded.split(" ")]
     last = folded[-1]
     doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
+    # The adverb of a long word is the word ("asynchronously", "automatically"); not of a short one
+    # ("full" is not "fully", "hard" not "hardly").
+    final = folded.rsplit(" ", 1)[-1]
+    adverb = "|ly|ally" if len(final) >= ADVERB_STEM and final.isalpha() else ""
     # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled})?(?!\w)")
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
+
+
+ADVERB_STEM = 6
 
 
 def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
@@ -784,24 +834,62 @@ def _double_negative(between: str) -> bool:
     return len(between) <= 12 and not _COORDINATOR.search(between)
 
 
-def stated(concepts: list[list[str]], clause: Clause, extended: bool = True) -> bool | None:
+def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False) -> bool | None:
     """Whether the clause states these concepts together: True, False (negated), None (not said).
 
     The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
-    E5M2" does not put E5M2 on the activations. `extended=False` reads only what the learner
-    wrote, without the subjects the reader joined to fragments (`Fragment.base`): a contradiction
-    costs points, so it is read only as written."""
+    E5M2" does not put E5M2 on the activations. `extended=False` reads a contradiction, which
+    costs points: only as written, without the subjects the reader joined to fragments
+    (`Fragment.base`), and only where it is asserted (`_asserted`)."""
     found_negated = False
     for fragment in clause.fragments:
         if not extended and fragment.base is not None:
             continue
         found = [find(phrases, fragment) for phrases in concepts]
         spans = [span for span in found if span is not None]
+        if len(spans) == len(found) and not extended and not _asserted(fragment.text, spans, describing):
+            continue
         if len(spans) == len(found):
             if not _negated(fragment, spans, _every_span(concepts, fragment) if fragment.negations else None):
                 return True
-            found_negated = True
+            found_negated |= fragment.base is None  # an extension may state a claim, never deny one
     return False if found_negated else None
+
+
+# A contradiction is a claim about the run or the design as it is, so it is not read
+# - after "if" or "whether" ("If TP went across nodes, every layer would wait", "check whether it is
+#   the network"), nor after what must or should be ("NCCL requires every rank to issue them in the
+#   same order", "drop_last makes every rank get the same number of batches");
+# - when a modal after it judges a supposition ("TP across nodes would be far too slow", "TP跨机会很慢");
+# - when it is said of a time that is over ("its memory is fine at first but grows");
+# - with one of its concepts the object of a comparison ("TP needs more communication than DP",
+#   "TP的通信比DP更多": DP is not the heavy one);
+# - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
+#   does not put E5M2 on the activations).
+_SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine)\b|如果|假如|要是|假设|是否|万一|若")
+# In a diagnosis, which describes a run, what must be is the rule or the fix, not the run; in a design
+# answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
+_PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|makes?|ensures?|"
+                          r"in order to)\b|应该|必须|需要|要求|让|使|保证|确保")
+_JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
+_EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
+_COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$")
+_NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
+
+
+def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
+    ordered = sorted(spans)
+    first, last = ordered[0][0], max(end for _, end in ordered)
+    if _SUPPOSING.search(text[:first]) or _JUDGED_AFTER.search(text[last:]):
+        return False
+    if describing and _PRESCRIBING.search(text[:first]):
+        return False
+    outside = "".join(" " if any(low <= index < high for low, high in ordered) else char for index, char in enumerate(text))
+    if _EARLIER.search(outside):
+        return False
+    if any(_NEXT_STATEMENT.search(text[before[1]:after[0]]) for before, after in zip(ordered, ordered[1:])):
+        return False
+    return not any(_COMPARED.search(text[:start]) for start, _ in spans)
 
 
 def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
@@ -816,13 +904,13 @@ def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int
     return spans
 
 
-def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True) -> bool | None:
+def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False) -> bool | None:
     """Across the answer: True when some stating clause affirms it, False when it is only denied."""
     seen = None
     for clause in reading.clauses:
         if not clause.states:
             continue
-        said = stated(concepts, clause, extended)
+        said = stated(concepts, clause, extended, describing)
         if said:
             return True
         if said is False:
@@ -922,7 +1010,7 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     if describing and contradictions:
         reading = _describing(reading)
     for item, concepts in contradictions:
-        result = polarity(concepts, reading, extended=False)
+        result = polarity(concepts, reading, extended=False, describing=describing)
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:
