@@ -324,3 +324,16 @@ def test_a_contradiction_asserted_still_costs(target, answer):
     lab = target.startswith("lab:")
     verdict = _diagnose(target[4:], answer) if lab else _check(target[2:].split("/")[0], answer, target.split("/")[1])
     assert not (verdict["correct"] if lab else verdict.correct), verdict
+
+
+def test_a_clause_after_so_or_which_goes_on_about_the_statement_before_it():
+    """'E4M3 has more precision, so it is used for the activations' puts E4M3 on the activations (read
+    with what came before, to state a claim, never to deny one); swapped it still clashes, and a
+    question after 'so' asks only itself."""
+    assert _diagnose("fp8-matmul", "E4M3 has more precision, so it is used for the weights and activations; E5M2 has "
+                                   "more range, so it is used for the gradients. Each tensor is scaled by its amax.")["correct"]
+    assert _diagnose("fp8-matmul", "E4M3 keeps three mantissa bits, which suits forward activations and weights; E5M2 "
+                                   "keeps five exponent bits, which suits gradients. Scale by amax.")["correct"]
+    assert not _diagnose("fp8-matmul", "E5M2 has more range, so it is used for the activations and weights; E4M3 has "
+                                       "more precision, so it is used for the gradients.")["correct"]
+    assert not _check("why-dp-outermost", "DP does not sync once per step, so it needs NVLink.").correct

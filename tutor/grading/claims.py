@@ -383,14 +383,14 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     share = sum(_is_function(word) for word in words) / len(words)
     if alone:
         return share < BARE_FUNCTION_SHARE
-    # a long run: ten words or more, none a structure word, with a run of five or more between two
+    # a long run: ten words or more, none a structure word, with a run of six or more between two
     # commas; short comma-separated pieces are judged by the list rule above ("E4M3 fwd
     # (acts/weights, precision), E5M2 grads (range), amax scaling" is three statements)
     return share == 0 and len(words) >= LONG_RUN_WORDS and any(len(piece) >= RUN_PIECE_WORDS for piece in pieces or [words])
 
 
 LONG_RUN_WORDS = 10
-RUN_PIECE_WORDS = 5
+RUN_PIECE_WORDS = 6
 
 
 # "Ring AR = reduce-scatter + all-gather": a short subject, a relation sign and a short right side is a
@@ -472,12 +472,14 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     raws, asked, joined, labelled, specs, heads = [], [], [], [], [], []
     start = 0
     carried = ahead = ""
+    referent = False
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
-        head = carried or ahead
+        head, head_referent = carried or ahead, referent and not carried
         carried = ahead = ""
+        referent = False
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
             # of its own as well ("Data loading: …" names its category first).
@@ -487,15 +489,18 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # says where TP goes (`Fragment.base`); so does a negated one, whose claim carries its own
             # negation ("Not included: attention's QKᵀ and AV").
             ahead = raw
-        elif match and _RELATIVE.fullmatch(match.group()):
-            # "waits in the all-reduce for rank 1, which is the slowest": what "which" refers to
-            ahead = " ".join(_ASIDE.sub(" ", raw).split()[-RELATIVE_HEAD_WORDS:])
+        elif match and _CONSEQUENCE.fullmatch(match.group()):
+            # "E4M3 has more precision, so it is used for the activations", "…, which suits gradients",
+            # "E4M3精度高，所以用在前向": the clause after goes on about the statement before it
+            ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            referent = True
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
             specs.append(spec)
-            heads.append(head)
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
+            # a question after "so" asks only itself ("We use PPO, so how many GPUs?")
+            heads.append("" if head_referent and asked[-1] else head)
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
             start = match.end()
@@ -702,8 +707,8 @@ def _head(raw: str, boundary: str) -> bool:
     return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
 
 
-_RELATIVE = re.compile(r"\swhich\s", re.IGNORECASE)
-RELATIVE_HEAD_WORDS = 3
+_CONSEQUENCE = re.compile(r"\s(?:so|hence|thus|therefore|because|since|which)\s|所以|因此|因为", re.IGNORECASE)
+REFERENT_WORDS = 12
 
 
 SHORT_CLAUSE_WORDS = 3
@@ -867,10 +872,11 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
 # - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
 #   does not put E5M2 on the activations).
 _SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine)\b|如果|假如|要是|假设|是否|万一|若")
-# In a diagnosis, which describes a run, what must be is the rule or the fix, not the run; in a design
+# In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
+# completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
 # answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
-_PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|makes?|ensures?|"
-                          r"in order to)\b|应该|必须|需要|要求|让|使|保证|确保")
+_PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|assumes?|makes?|"
+                          r"ensures?|in order to|when)\b|应该|必须|需要|要求|假定|默认|让|使|保证|确保")
 _JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
 _EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
 _COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$")
