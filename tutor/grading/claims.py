@@ -612,9 +612,9 @@ def _extension(head: str, fragment: Fragment, base: int) -> Fragment:
 
 
 # The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
-# at most three ("6 = 2 (fwd) + 4 (bwd)" puts fwd on the 2 and bwd on the 4).
-_ASIDE_HEAD_CUT = re.compile(r"[,，、—–;；:：=+×*/→)]|\s-\s|->")
-ASIDE_HEAD_WORDS = 3
+# at most four ("6 = 2 (fwd) + 4 (bwd)" puts fwd on the 2 and bwd on the 4).
+_ASIDE_HEAD_CUT = re.compile(r"[,，、—–;；:：=+×*→)]|\s-\s|->")
+ASIDE_HEAD_WORDS = 4  # "E4M3 for fprop (…)" is four words folded: e4 m3 for fprop
 
 
 def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
