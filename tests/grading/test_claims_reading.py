@@ -210,3 +210,130 @@ def test_an_alternative_cut_off_by_so_still_asks():
     assert asked.correct and asked.details["missing"] == []
     stated = _check("design-rl-separate-gpus", "We use PPO, so how many GPUs do we need?", "clarify")
     assert "algorithm" in stated.details["missing"]
+
+
+def test_a_list_under_its_head_states_the_one_point_it_enumerates():
+    """'What to save: a, b, c, d' and 'Save a, b, c' enumerate what to save: half their items state
+    that point with the head. A run of buzzwords under a head names a different point in each item
+    and still states nothing."""
+    for answer in ("What to save: weights, optimizer state, RNG, data position.",
+                   "Save weights, optimizer state, RNG and data position.",
+                   "What goes in: weights in fp32, optimizer state, scheduler, RNG, dataloader state."):
+        assert "what-to-save" in _check("checkpoint-design", answer).details["covered"], answer
+    for cheat in ("What matters: async, sharded, Young, MTBF, restart, Adam, RNG.",
+                  "Never save: weights, optimizer state, RNG, data position."):
+        verdict = _check("checkpoint-design", cheat)
+        assert not verdict.correct and verdict.score <= 0.2 and "what-to-save" not in verdict.details["covered"], cheat
+    asked = _check("mfu-halved", "Is it all ranks or one node? Per-rank step time. What changed? Code, data, nodes, "
+                                 "drivers. Then profile: data loading vs exposed comm vs compute vs stragglers.")
+    assert "what-changed" in asked.details["covered"], asked.details
+
+
+def test_an_aside_is_about_the_words_before_it():
+    """'2 (fwd)' is two FLOPs forward, 'checkpoints (sharded, async, …)' sharded checkpoints; a short
+    head with a run of terms in brackets is still a list ('Checkpoint (async, sharded, Young …)'
+    scored 1.0)."""
+    assert "forward-two" in _check("six-nd-origin", "6 = 2 (fwd) + 4 (bwd, input grads + weight grads). Missing: "
+                                                    "attention's s^2 term and recomputation.").details["covered"]
+    assert _check("trillion-parameter-design", "Four things beyond the layout: checkpoints (sharded, async, fp32 weights "
+                  "+ Adam), fault tolerance (auto-restart, swap bad nodes), the data pipeline (pre-tokenized, position "
+                  "saved), and monitoring (MFU, loss spikes, per-rank step time).", "operations").correct
+    for cheat in ("Checkpoint (async, sharded, Young, MTBF, restart, Adam, RNG)",
+                  "Key points (checkpoint, async, sharded, Young, MTBF, restart, spare nodes, Adam, RNG).",
+                  "(async, sharded, Young, MTBF, restart, Adam, RNG, data position)"):  # scored 1.0 before
+        verdict = _check("checkpoint-design", cheat)
+        assert not verdict.correct and verdict.score <= 0.2, cheat
+    for kind in ("checkpoint-design", "clarify-gpu-count"):  # brackets and nothing else read without error
+        for text in ("()", "(((", "(a, b, c, d)", "（问模型多大、多少token、什么卡、序列多长）"):
+            assert 0.0 <= _check(kind, text).score <= 1.0
+
+
+def test_a_label_and_a_head_reach_across_their_colon():
+    """'Latency: 2(n−1) hops, grows with n' says the latency grows; 'TP needs the fastest links: inside
+    the node' says where TP goes. A negated head stays apart ('DP does not need much: once per step')."""
+    assert "latency-grows" in _check("ring-allreduce-bandwidth-optimal", "Per GPU: 2·(n−1)/n·S bytes ≈ 2S, independent "
+                                     "of n. Latency: 2(n−1) hops, grows with n.").details["covered"]
+    assert "heavy-inside" in _check("why-dp-outermost", "TP needs the fastest links: inside the node, on NVLink.").details["covered"]
+    assert "once-per-step" in _check("why-dp-outermost", "DP does not need much: once per step.").details["covered"]
+
+
+def test_a_negation_inside_another_phrase_of_the_concept_is_its_own():
+    """'显存不够挂了': 不 belongs to 显存不够, a phrase of the same concept as 挂, and negates nothing."""
+    from tutor.grading.claims import polarity
+
+    failure = [["挂", "显存不够"]]
+    assert polarity(failure, read("1号rank在第4步前向的时候显存不够挂了", (), False)) is True
+    assert polarity(failure, read("1号没有挂", (), False)) is False
+
+
+def test_a_bound_or_an_alternative_is_no_denial():
+    """'no more than once per step' says once per step and 'not only … but' says both, while 'not
+    longer than 21 days' still denies the overrun and 'not only rank 0 calls it' the 'only';
+    'whether or not every rank is slow' asks, it denies nothing."""
+    assert "once-per-step" in _check("why-dp-outermost", "DP communicates no more than once per step, overlapped with "
+                                     "backward.").details["covered"]
+    assert "heavy-inside" in _check("why-dp-outermost", "TP should never span more than one node.").details["covered"]
+    assert "once-per-step" in _check("why-dp-outermost", "DP not only syncs gradients once per step but also overlaps "
+                                     "it with backward.").details["covered"]
+    assert "global-or-local" in _check("mfu-halved", "First check whether or not every rank is slow (per-rank step "
+                                       "time).").details["covered"]
+    assert not _check("deadline-pushback", "It is not longer than 21 days; we are fine.", "response").correct
+    why = next(point.text.en for item in load().labs["checkpoint-rank0"].model.diagnosis for point in item.points
+               if point.id == "why")
+    covered = [text for entry in _diagnose("checkpoint-rank0", "Not only rank 0 calls the gather; the others call it "
+                                                               "too.")["feedback"] for text in entry["covered"]]
+    assert why not in covered and why in [text for entry in _diagnose("checkpoint-rank0", "Only rank 0 calls the gather; "
+                                          "the others never call it.")["feedback"] for text in entry["covered"]]
+
+
+@pytest.mark.parametrize(("target", "answer"), [
+    # strong answers a contradiction read everywhere failed (21 of 24 such tuning answers did)
+    ("q:why-dp-outermost/main", "TP needs far more communication than DP: it all-reduces in every layer, so it stays on "
+                                "NVLink. DP syncs gradients once per step and overlaps that with backward."),
+    ("q:why-dp-outermost/main", "If TP went across nodes every layer would wait on InfiniBand. DP only all-reduces "
+                                "gradients once per step and hides that behind backward; TP stays inside the node."),
+    ("q:checkpoint-design/main", "Each rank writes its own shard instead of gathering everything on rank 0, "
+                                 "asynchronously. Save fp32 weights, Adam state, RNG and data position. Young's "
+                                 "interval; auto-restart from the latest checkpoint."),
+    ("lab:fp8-matmul", "E4M3 for activations and weights and E5M2 for gradients, scaled by amax."),
+    ("lab:collective-order", "Rank 0 waits in broadcast, ranks 1-3 in all_gather. NCCL requires every rank to issue "
+                             "collectives in the same order; rank 0 broadcasts first while the others gather first."),
+    ("lab:crashed-rank", "Rank 0 failed first (OOM); ranks 1-3 were in the gradient all-reduce. Its memory is fine at "
+                         "first but grows every step because rank 0 appends the logits to a list. Fix: keep counts."),
+])
+def test_a_contradiction_counts_only_where_it_is_asserted(target, answer):
+    """Not in a comparison's object ('more … than DP'), a supposition ('If TP went across nodes'), a
+    rejection ('instead of gathering'), a second statement joined by 'and', a rule ('requires …
+    in the same order') or a time that is over ('fine at first')."""
+    lab = target.startswith("lab:")
+    verdict = _diagnose(target[4:], answer) if lab else _check(target[2:].split("/")[0], answer, target.split("/")[1])
+    assert (verdict["correct"] if lab else verdict.correct), verdict
+
+
+@pytest.mark.parametrize(("target", "answer"), [
+    ("q:why-dp-outermost/main", "I would put TP across nodes and DP inside the node, since DP syncs once per step and "
+                                "overlaps with backward."),
+    ("q:why-dp-outermost/main", "DP needs more communication than TP; it syncs once per step and overlaps with backward."),
+    ("q:checkpoint-design/main", "Gather everything to rank 0 rather than sharding, and write it asynchronously; save "
+                                 "Adam state and RNG, Young interval, restart automatically."),
+    ("lab:fp8-matmul", "E5M2 for activations and weights and E4M3 for gradients, scaled by amax."),
+    ("lab:collective-order", "Rank 0 waits in broadcast, ranks 1-3 in all_gather. The order is the same on every rank; "
+                             "it is the network."),
+])
+def test_a_contradiction_asserted_still_costs(target, answer):
+    lab = target.startswith("lab:")
+    verdict = _diagnose(target[4:], answer) if lab else _check(target[2:].split("/")[0], answer, target.split("/")[1])
+    assert not (verdict["correct"] if lab else verdict.correct), verdict
+
+
+def test_a_clause_after_so_or_which_goes_on_about_the_statement_before_it():
+    """'E4M3 has more precision, so it is used for the activations' puts E4M3 on the activations (read
+    with what came before, to state a claim, never to deny one); swapped it still clashes, and a
+    question after 'so' asks only itself."""
+    assert _diagnose("fp8-matmul", "E4M3 has more precision, so it is used for the weights and activations; E5M2 has "
+                                   "more range, so it is used for the gradients. Each tensor is scaled by its amax.")["correct"]
+    assert _diagnose("fp8-matmul", "E4M3 keeps three mantissa bits, which suits forward activations and weights; E5M2 "
+                                   "keeps five exponent bits, which suits gradients. Scale by amax.")["correct"]
+    assert not _diagnose("fp8-matmul", "E5M2 has more range, so it is used for the activations and weights; E4M3 has "
+                                       "more precision, so it is used for the gradients.")["correct"]
+    assert not _check("why-dp-outermost", "DP does not sync once per step, so it needs NVLink.").correct

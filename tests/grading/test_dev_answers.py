@@ -95,6 +95,20 @@ WRONG = [
     ("lab:straggler", "每个 rank 都一样慢。"),
     ("lab:straggler", "不是有一个 rank 比较慢，是通信的问题。"),
     ("lab:straggler", "No single rank is slower; it's communication."),
+    # a short head with its terms in brackets is a list (the first scored 1.0); the words before a
+    # bracket extend its aside for claims, not for contradictions; a question asked and answered
+    # "nothing" denies the point it heads
+    ("q:checkpoint-design/main", "Checkpoint (async, sharded, Young, MTBF, restart, Adam, RNG)"),
+    ("lab:straggler", "Straggler (rank 0, rank 1, rank 2, rank 3)."),
+    ("q:why-dp-outermost/main", "DP (heaviest, every layer), TP (across nodes, once per step)."),
+    ("q:mfu-halved/main", "What changed? Nothing. It's the network, raise the NCCL buffers."),
+    ("q:checkpoint-design/main", "Design: checkpoint, async, sharded, Young, MTBF, restart, Adam, RNG, data loader."),
+    # memory bandwidth named with the elementwise traffic states the limit; denied, or with the bytes
+    # said to stay the same, it does not
+    ("lab:kernel-fusion", "Not memory bandwidth: each elementwise op is compute-bound on the tensor cores, and fusing "
+                          "removes FLOPs."),
+    ("lab:kernel-fusion", "Memory bandwidth is fine for each elementwise op; the fused kernel moves the same bytes but "
+                          "launches fewer kernels."),
 ]
 
 

@@ -20,3 +20,15 @@ def _slow(text: str) -> str:
                                   "０号卡在　all_gather", "DP 每个 step 只同步一次", "plain text, nothing odd"])
 def test_fast_path_matches_the_character_look_up(text):
     assert clean(text, 1000) == _slow(text)
+
+
+def test_a_list_line_in_free_text_ends_the_statement_before_it():
+    """An answer typed as a list in the app's answer box: each item is its own statement; a number
+    that starts a line ('3.5x') and a line that merely wraps stay as they are, and a short answer
+    (a number, a formula) keeps its line breaks as spaces."""
+    from tutor.grading.normalize import LONG_LIMIT
+
+    assert clean("- rank 0: all_gather\n- ranks 1-3: all-reduce\n2) fix\n①修", LONG_LIMIT) == \
+        "rank 0: all_gather; ranks 1-3: all-reduce; fix; 修"
+    assert clean("3.5x faster\nwrapped\nline", LONG_LIMIT) == "3.5x faster wrapped line"
+    assert clean("1.5\n- 2", 400) == "1.5 - 2"

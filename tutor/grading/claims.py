@@ -10,9 +10,15 @@ answer:
 2. A fragment is *negated* when it holds an odd number of negation cues (not, n't, never, no,
    without, 不, 没, 别, 无需, 并非 …) outside the phrases matched in it: a phrase that carries its
    own negation ("not overlapped") keeps its meaning. A negated claim is its opposite; a
-   negated contradiction ("TP 不要跨节点") states the claim.
+   negated contradiction ("TP 不要跨节点") states the claim. A subject written once is read with
+   each fragment it governs: a label before a colon ("Latency: 2(n-1) hops, grows with n"), a
+   longer head before one ("TP needs the fastest links: inside the node"), the words before a
+   bracket ("2 (fwd)"); those readings count for claims, never for contradictions.
 3. A clause that is only a run of terms (six or more words, almost no function words, no
-   question mark) states nothing: "checkpoint async sharded Young MTBF" earns no point.
+   question mark) states nothing: "checkpoint async sharded Young MTBF" earns no point. A list
+   under a head ("What to save: weights, Adam state, RNG", "Save weights, Adam state, RNG")
+   states a point only when half its items make it with the head (a run of buzzwords names a
+   different point in each item).
 4. A clause copied from the question states nothing either.
 
 Chinese is segmented with jieba (a maintained segmenter; loaded on the first Chinese answer)
@@ -42,12 +48,12 @@ _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
-    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead)\s|"
+    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
     r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
-    r"send|recv|receive|isend|irecv|gather)\b)|"
+    r"send|recv|receive|isend|irecv|gather|ag|ar|rs)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
@@ -63,14 +69,17 @@ _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 # "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
 # something lists the word in its own concept, which then keeps its meaning.
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping)\b")
+# "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
+# instead of gathering everything on rank 0").
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
+                          r"rather than|instead of)\b")
 _EN_WORD = re.compile(r"[a-z0-9]+")
 # Words that carry the structure of a statement (a run of terms has almost none of them).
 # Words that carry the structure of a statement: articles, pronouns, auxiliaries, common verbs,
 # conjunctions. A run of terms has almost none of them. Relation words that are part of the
 # terms themselves (once, per, inside, across, every) are left out: "once per step inside node"
 # is still a list.
-_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to
+_EN_FUNCTION = frozenset("""a an the is are was were be been being it its this that these those of in on at to into
 for with by from as than then so because and or but if when while whereas since which who what how why where can
 could will would should must may might need needs do does did has have had there they them their we you i me my
 our your not no never without also just too very instead still already even any some such own here calls call
@@ -101,6 +110,13 @@ class Fragment:
     inherited: bool = False
     """A short item joined by "or" / "nor" to a negated fragment ("I don't need to know if it's dense
     or MoE, or how many GPUs"): the negation before the list governs it too."""
+    base: int | None = None
+    """Set on a fragment the reader adds, not one the learner wrote: the subject the learner wrote
+    once and meant for it, joined to another fragment (the index of that fragment in its clause).
+    A label before a colon joined to each fragment after it ("Latency: 2(n-1) hops, grows with n"
+    says the latency grows), and the words before a bracket joined to each piece of the aside
+    ("checkpoints (sharded, async)", "2 (fwd)"). Extensions are searched like the others but
+    are not words of the answer: they count for no list or length rule."""
 
 
 @dataclass
@@ -120,6 +136,12 @@ class Clause:
     gather first", "修法：让每个 rank 的 batch 数一样"), and so does a clause joined to such a
     clause by a conjunction ("..., so every rank calls them in the same order"). A diagnosis reads
     its contradictions, which describe the run, only from the other clauses."""
+    items: list[Fragment] = field(default_factory=list)
+    """A list under a head ("What to save: weights, Adam state, RNG, data position", "Save weights,
+    optimizer state, RNG", "What changed? Code, data, nodes, drivers"): each item joined to the
+    head. The clause is bare and states nothing, but a point that half of its items state with
+    the head (`enumerates`) is stated: the items are instances of one point, where a run of
+    buzzwords names a different point in each."""
 
     @property
     def states(self) -> bool:
@@ -160,8 +182,9 @@ _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECA
 
 # "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
 # sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
-# consequence in one statement and is left as punctuation.
-_SEQUENCE_ARROW = re.compile(r"(?<=[\w)])(?:→|->|⟶)(?=[\w(])")
+# consequence in one statement and is left as punctuation, and so it does against Chinese, which
+# has no spaces to leave out ("确定性的hang→代码/数据" is one statement).
+_SEQUENCE_ARROW = re.compile(r"(?<=[A-Za-z0-9_)])(?:→|->|⟶)(?=[A-Za-z0-9_(])")
 
 
 def expand_shorthand(text: str) -> str:
@@ -251,7 +274,7 @@ _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
 
 
 def _negations(folded: str) -> list[tuple[int, int]]:
-    spans = [match.span() for match in _EN_NEGATION.finditer(folded)]
+    spans = [match.span() for match in _EN_NEGATION.finditer(folded) if not _asks_alternative(folded, match)]
     if _CJK.search(folded):
         asking = [match.span() for match in _A_NOT_A.finditer(folded)]
         for token, start in _words_with_positions(folded):
@@ -316,6 +339,32 @@ def _statement_fragment(words: list[str]) -> bool:
     return len(words) >= 4 and any(_is_function(word) for word in words)
 
 
+# Verbs a step of a method starts with ("measure MFU", "查ECC", "换机器"): a list of such steps is a
+# plan, not a run of terms. Only verbs of finding out and repairing, none that is also a term of the
+# domain ("shard", "overlap", "restart", "save", "use"): "Save checkpoint, async write, shard state,
+# Young interval, restart job" stays a list.
+_ACTION_VERBS = frozenset("""measure check find look plot dump enable turn fix replace swap cordon isolate test compare
+bisect run 开 找 查 换 测 看 跑 画 抓 比 打开 检查 排查 定位 替换 更换 隔离 踢掉 测试 二分 对比 比较""".split())
+ACTION_SHARE = 0.5
+
+
+def _plan(pieces: list[list[str]]) -> bool:
+    """Half the pieces (and at least two) are steps: a verb of `_ACTION_VERBS` and what it acts on."""
+    steps = sum(len(piece) >= 2 and piece[0] in _ACTION_VERBS for piece in pieces)
+    return steps >= 2 and steps >= ACTION_SHARE * len(pieces)
+
+
+LIST_PIECES = 4
+LIST_ITEM_WORDS = 2.5
+
+
+def _listing(pieces: list[list[str]]) -> bool:
+    """Pieces that make a list: a word or two each on average, none a statement, and not a plan of
+    steps ("开flight recorder，找共同节点，查ECC，换机器")."""
+    return (bool(pieces) and sum(map(len, pieces)) / len(pieces) < LIST_ITEM_WORDS
+            and not any(_statement_fragment(piece) for piece in pieces) and not _plan(pieces))
+
+
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
     """A run of terms: no question mark, and either four or more comma-separated pieces of a
     word or two each with no piece a statement ("checkpoint, async, sharded, Young" is a list;
@@ -325,7 +374,7 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
     if "?" in raw or "？" in raw or _definition(raw):
         return False
-    if fragments >= 4 and len(words) / fragments < 2.5 and not any(_statement_fragment(piece) for piece in pieces or []):
+    if fragments >= LIST_PIECES and len(words) / fragments < LIST_ITEM_WORDS and _listing(pieces or []):
         return True
     if _CJK.search(raw):
         return _bare_chinese(raw, alone)
@@ -334,7 +383,14 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     share = sum(_is_function(word) for word in words) / len(words)
     if alone:
         return share < BARE_FUNCTION_SHARE
-    return share == 0 and len(words) >= 10
+    # a long run: ten words or more, none a structure word, with a run of six or more between two
+    # commas; short comma-separated pieces are judged by the list rule above ("E4M3 fwd
+    # (acts/weights, precision), E5M2 grads (range), amax scaling" is three statements)
+    return share == 0 and len(words) >= LONG_RUN_WORDS and any(len(piece) >= RUN_PIECE_WORDS for piece in pieces or [words])
+
+
+LONG_RUN_WORDS = 10
+RUN_PIECE_WORDS = 6
 
 
 # "Ring AR = reduce-scatter + all-gather": a short subject, a relation sign and a short right side is a
@@ -357,7 +413,18 @@ def _definition(raw: str) -> bool:
         left, right = (len(fold(side).split()) for side in sides)
         if 0 < left <= DEFINITION_LEFT_WORDS and 0 < right <= DEFINITION_RIGHT_WORDS:
             return True
+        # "2 ARs per layer fwd + 2 bwd → intra-node only": a counted cause and its short consequence;
+        # a run of terms before an arrow has no count in it ("TP DP PP CP NVLink IB → backward")
+        if (0 < left <= CONSEQUENCE_LEFT_WORDS and 0 < right <= CONSEQUENCE_RIGHT_WORDS and _ARROW.search(piece)
+                and _COUNT.search(sides[0])):
+            return True
     return False
+
+
+_ARROW = re.compile(r"->|→|⇒")
+_COUNT = re.compile(r"\d")
+CONSEQUENCE_LEFT_WORDS = 8
+CONSEQUENCE_RIGHT_WORDS = 4
 
 
 _ALTERNATIVE = re.compile(r"^\s*(?:what|which|how|when|where|who|why|is|are|does|do)\b|\bor\b|还是", re.IGNORECASE)
@@ -402,23 +469,38 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined, labelled, specs = [], [], [], [], []
+    raws, asked, joined, labelled, specs, heads = [], [], [], [], [], []
     start = 0
-    carried = ""
+    carried = ahead = ""
+    referent = False
     for match in [*_CLAUSE.finditer(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
-        carried = ""
+        head, head_referent = carried or ahead, referent and not carried
+        carried = ahead = ""
+        referent = False
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
             # of its own as well ("Data loading: …" names its category first).
             carried = raw + " "
+        elif match and _head(raw, match.group()):
+            # A longer head extends the clause after it: "TP needs the fastest links: inside the node"
+            # says where TP goes (`Fragment.base`); so does a negated one, whose claim carries its own
+            # negation ("Not included: attention's QKᵀ and AV").
+            ahead = raw
+        elif match and _CONSEQUENCE.fullmatch(match.group()):
+            # "E4M3 has more precision, so it is used for the activations", "…, which suits gradients",
+            # "E4M3精度高，所以用在前向": the clause after goes on about the statement before it
+            ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            referent = True
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
             specs.append(spec)
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
+            # a question after "so" asks only itself ("We use PPO, so how many GPUs?")
+            heads.append("" if head_referent and asked[-1] else head)
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
             start = match.end()
@@ -429,7 +511,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
     previous_prescribes = False
-    for raw, ends_asking, after_conjunction, label_words, spec in zip(raws, asked, [False, *joined[:-1]], labelled, specs):
+    for raw, ends_asking, after_conjunction, label_words, spec, head in zip(raws, asked, [False, *joined[:-1]], labelled,
+                                                                           specs, heads):
         fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -450,6 +533,24 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             listed += index < len(outside_pieces)
         if not fragments:
             continue
+        outside_count = listed
+        if not outside_count:
+            listed = len(fragments)  # all in brackets: "(async, sharded, Young, MTBF)" is a list too
+        label = fold(_ASIDE.sub(" ", head))
+        aside_extensions = _aside_extensions(raw, fragments, outside_count)
+        aside_items: list[Fragment] = []
+        if (outside_count and len(fragments) - outside_count >= LIST_PIECES
+                and len(_words(fold(outside))) - label_words <= LABEL_WORDS
+                and _listing(pieces[outside_count:])):
+            # "Checkpoint (async, sharded, Young, MTBF, restart)": a short head and a run of terms in
+            # brackets; the head stays a statement, the terms state nothing but an enumeration
+            aside_items, fragments = aside_extensions, fragments[:outside_count]
+            aside_extensions = []
+        fragments += aside_extensions
+        if label_words:  # a short label is the subject of every fragment after it
+            fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
+        elif label:
+            fragments.append(_extension(label, fragments[0], 0))
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
@@ -463,8 +564,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         listed -= _framed_enumerations(outside)
         bare = lists and not spec and _bare(words[label_words:], raw, listed, alone,
                                [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
+        items = _items(fragments, outside_count, label, in_first=bool(label_words)) if bare else aside_items
         clauses.append(Clause(fragments, bare=bare, copied=copied,
-                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes))
+                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
+                              items=items))
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
@@ -503,6 +606,70 @@ def _framed_enumerations(outside: str) -> int:
     return fewer
 
 
+def _extension(head: str, fragment: Fragment, base: int) -> Fragment:
+    text = f"{head} {fragment.text}".strip()
+    return Fragment(text, text.replace(" ", ""), _negations(text), fragment.inherited, base)
+
+
+# The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
+# at most four ("6 = 2 (fwd) + 4 (bwd)" puts fwd on the 2 and bwd on the 4).
+_ASIDE_HEAD_CUT = re.compile(r"[,，、—–;；:：=+×*→)]|\s-\s|->")
+ASIDE_HEAD_WORDS = 4  # "E4M3 for fprop (…)" is four words folded: e4 m3 for fprop
+
+
+def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
+    """Each piece of each aside joined to the words before its bracket ("checkpoints (sharded, async,
+    fp32 weights + Adam)" says the checkpoints are sharded). The aside pieces are the fragments from
+    index `outside` on, in the order `read` made them."""
+    extensions = []
+    index = outside
+    for match in _ASIDE.finditer(raw):
+        head = " ".join(_words(fold(_ASIDE_HEAD_CUT.split(_ASIDE.sub(" ", raw[:match.start()]))[-1]))[-ASIDE_HEAD_WORDS:])
+        for piece in _FRAGMENT.split(match.group(1)):
+            if not fold(piece):
+                continue
+            if head:
+                extensions.append(_extension(head, fragments[index], index))
+            index += 1
+    return extensions
+
+
+# Verbs that head a list of their objects ("Save weights, optimizer state, RNG", "保存权重、Adam状态、RNG").
+_LIST_VERBS = frozenset("""save saves store stores include includes keep keeps hold holds contain contains check checks
+log logs monitor track record compare watch diff bisect need needs 保存 存 存下 包括 包含 查 检查 看 记录 监控 比较 对比
+需要""".split())
+ENUMERATION_MIN = 3
+
+
+def _items(fragments: list[Fragment], outside: int, label: str, in_first: bool) -> list[Fragment]:
+    """The items of a list clause joined to their head: the label before its colon (`in_first`: a
+    short label, already written into the first fragment), or the verb the list starts with. None
+    without a head: a bare run of terms has nothing to enumerate."""
+    regular = fragments[:outside]
+    if len(regular) < ENUMERATION_MIN:
+        return []
+    if label and not in_first:
+        return [_extension(label, fragment, index) for index, fragment in enumerate(regular)]
+    if not label:
+        first = _words(regular[0].text)
+        lead = 0
+        while lead < len(first) - 1 and (first[lead] in _LIST_VERBS or first[lead] in _EN_FUNCTION):
+            lead += 1
+        if not any(word in _LIST_VERBS for word in first[:lead]):
+            return []
+        label = " ".join(first[:lead])
+    return [regular[0], *(_extension(label, fragment, index) for index, fragment in enumerate(regular) if index)]
+
+
+def enumerates(forms: list[list[list[str]]], clause: Clause) -> bool:
+    """Whether half the items of a list clause (and at least two) each state one of these forms with
+    their head."""
+    if not clause.items or clause.copied:
+        return False
+    hits = sum(any(stated(form, Clause([item])) for form in forms) for item in clause.items)
+    return hits >= max(2, (len(clause.items) + 1) // 2)
+
+
 # The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
 # Not "use …": "Use E5M2 for the forward activations" states which format goes where (fp8-matmul).
 _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
@@ -518,11 +685,30 @@ LABEL_WORDS = 3
 
 def _label(raw: str, boundary: str) -> bool:
     """A short label before a colon ("Fwd (activations + weights):", "DP:", "前向："), which the
-    statement after it is about; not one holding a negation ("Not data loading: …" stays apart)."""
-    if boundary.strip() not in (":", "：") or not raw.strip():
+    statement after it is about; not one holding a negation ("Not data loading: …" stays apart).
+    A short question asked and answered is one too: "What changed? Code, data, nodes" (not a
+    bare term asked: "Sharded? Async?")."""
+    mark = boundary.strip()
+    if mark not in (":", "：", "?", "？") or not raw.strip():
         return False
     folded = fold(_ASIDE.sub(" ", raw))
-    return 0 < len(_words(folded)) <= LABEL_WORDS and not _negations(folded)
+    words = _words(folded)
+    if not 0 < len(words) <= LABEL_WORDS or _negations(folded):
+        return False
+    return mark in (":", "：") or words[0] in _WH_WORDS or bool(_ZH_QUESTION_WORDS.intersection(words))
+
+
+_WH_WORDS = frozenset("what which how why where when who".split())
+
+
+def _head(raw: str, boundary: str) -> bool:
+    """A statement before a colon that is no label, which the clause after it completes ("DP can live
+    on the slowest links for two reasons: …", "Not counted: …"): longer than a label, or negated."""
+    return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
+
+
+_CONSEQUENCE = re.compile(r"\s(?:so|hence|thus|therefore|because|since|which)\s|所以|因此|因为", re.IGNORECASE)
+REFERENT_WORDS = 12
 
 
 SHORT_CLAUSE_WORDS = 3
@@ -536,7 +722,7 @@ def _terms_cut_by_stops(clauses: list[Clause]) -> None:
     with backward.")."""
     if len(clauses) < SHORT_CLAUSES_MIN or any(clause.marked for clause in clauses):
         return
-    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments) <= SHORT_CLAUSE_WORDS
+    if all(sum(len(_words(fragment.text)) for fragment in clause.fragments if fragment.base is None) <= SHORT_CLAUSE_WORDS
            for clause in clauses):
         for clause in clauses:
             clause.bare = True
@@ -557,8 +743,15 @@ def pattern(phrase: str) -> re.Pattern | None:
     words = [re.escape(word) for word in folded.split(" ")]
     last = folded[-1]
     doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
+    # The adverb of a long word is the word ("asynchronously", "automatically"); not of a short one
+    # ("full" is not "fully", "hard" not "hardly").
+    final = folded.rsplit(" ", 1)[-1]
+    adverb = "|ly|ally" if len(final) >= ADVERB_STEM and final.isalpha() else ""
     # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled})?(?!\w)")
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
+
+
+ADVERB_STEM = 6
 
 
 def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
@@ -582,15 +775,19 @@ _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必",
                             "没关系", "无关"})
 
 
-def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
+def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[int, int]] | None = None) -> bool:
     """A cue before the claim's last words negates it ("does not communicate once per step",
     "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
-    are its subject ("rank 1 never arrives")."""
+    are its subject ("rank 1 never arrives"). `own`: every span the concepts' phrases match, when
+    a cue may sit inside one that is not the first found ("显存不够挂了": 不 is part of 显存不够)."""
     last = max(start for start, _ in spans)
     cues = []
     for start, end in fragment.negations:
-        if any(low <= start < high for low, high in spans):
+        if any(low <= start < high for low, high in own or spans):
             continue  # the phrase carries its own negation ("not overlapped")
+        bound = _bound(fragment.text, start, end)
+        if bound is not None and not any(bound[0] <= low < bound[1] for low, _ in spans):
+            continue  # "no more than once per step" bounds the count, it does not deny the claim
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
@@ -606,6 +803,35 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]]) -> bool:
     return remaining > 0 or (fragment.inherited and not cues)
 
 
+# A negation that bounds a comparison ("no more than", "does not need more than", "not longer than",
+# "不超过", "不少于") denies the comparison, not what is compared: "DP communicates no more than once
+# per step" says once per step, "it is not longer than 21 days" denies the overrun.
+# So does "not only" / "not just": "DP not only syncs once per step but overlaps it" says both, while
+# "not only rank 0 calls it" denies the "only".
+_EN_BOUND = re.compile(r"^\s(?:(?:\w+\s){0,2}?(?:more|less|fewer|longer|shorter|later|greater|bigger|higher|larger|smaller)"
+                       r"\sthan|only|just|merely|simply)\b")
+_ZH_BOUNDS = frozenset({"不超过", "不多于", "不少于", "不低于", "不高于", "不大于", "不小于", "不只", "不单"})
+
+
+def _asks_alternative(folded: str, match: re.Match) -> bool:
+    """Negation words that negate nothing: "no matter how many GPUs", "whether or not every rank is
+    slow", "is it every rank or not"."""
+    if match.group() == "no":
+        return folded.startswith(" matter", match.end())
+    if match.group() != "not":
+        return False
+    return folded.endswith("whether or ", 0, match.start()) or (
+        folded.endswith(" or ", 0, match.start()) and match.end() == len(folded))
+
+
+def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the comparison a negation cue bounds, if it bounds one."""
+    if text[start:end] in _ZH_BOUNDS:
+        return start, end
+    match = _EN_BOUND.match(text[end:])
+    return (end, end + match.end()) if match else None
+
+
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
 
 
@@ -613,29 +839,84 @@ def _double_negative(between: str) -> bool:
     return len(between) <= 12 and not _COORDINATOR.search(between)
 
 
-def stated(concepts: list[list[str]], clause: Clause) -> bool | None:
+def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False) -> bool | None:
     """Whether the clause states these concepts together: True, False (negated), None (not said).
 
     The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
-    E5M2" does not put E5M2 on the activations."""
+    E5M2" does not put E5M2 on the activations. `extended=False` reads a contradiction, which
+    costs points: only as written, without the subjects the reader joined to fragments
+    (`Fragment.base`), and only where it is asserted (`_asserted`)."""
     found_negated = False
     for fragment in clause.fragments:
+        if not extended and fragment.base is not None:
+            continue
         found = [find(phrases, fragment) for phrases in concepts]
         spans = [span for span in found if span is not None]
+        if len(spans) == len(found) and not extended and not _asserted(fragment.text, spans, describing):
+            continue
         if len(spans) == len(found):
-            if not _negated(fragment, spans):
+            if not _negated(fragment, spans, _every_span(concepts, fragment) if fragment.negations else None):
                 return True
-            found_negated = True
+            found_negated |= fragment.base is None  # an extension may state a claim, never deny one
     return False if found_negated else None
 
 
-def polarity(concepts: list[list[str]], reading: Reading) -> bool | None:
+# A contradiction is a claim about the run or the design as it is, so it is not read
+# - after "if" or "whether" ("If TP went across nodes, every layer would wait", "check whether it is
+#   the network"), nor after what must or should be ("NCCL requires every rank to issue them in the
+#   same order", "drop_last makes every rank get the same number of batches");
+# - when a modal after it judges a supposition ("TP across nodes would be far too slow", "TP跨机会很慢");
+# - when it is said of a time that is over ("its memory is fine at first but grows");
+# - with one of its concepts the object of a comparison ("TP needs more communication than DP",
+#   "TP的通信比DP更多": DP is not the heavy one);
+# - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
+#   does not put E5M2 on the activations).
+_SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine)\b|如果|假如|要是|假设|是否|万一|若")
+# In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
+# completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
+# answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
+_PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|assumes?|makes?|"
+                          r"ensures?|in order to|when)\b|应该|必须|需要|要求|假定|默认|让|使|保证|确保")
+_JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
+_EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
+_COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$")
+_NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
+
+
+def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
+    ordered = sorted(spans)
+    first, last = ordered[0][0], max(end for _, end in ordered)
+    if _SUPPOSING.search(text[:first]) or _JUDGED_AFTER.search(text[last:]):
+        return False
+    if describing and _PRESCRIBING.search(text[:first]):
+        return False
+    outside = "".join(" " if any(low <= index < high for low, high in ordered) else char for index, char in enumerate(text))
+    if _EARLIER.search(outside):
+        return False
+    if any(_NEXT_STATEMENT.search(text[before[1]:after[0]]) for before, after in zip(ordered, ordered[1:])):
+        return False
+    return not any(_COMPARED.search(text[:start]) for start, _ in spans)
+
+
+def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
+    """Where each phrase of these concepts matches in the fragment (the first match of each)."""
+    spans = []
+    for phrases in concepts:
+        for phrase in phrases:
+            compiled = pattern(phrase)
+            match = compiled.search(fragment.text) if compiled is not None else None
+            if match:
+                spans.append(match.span())
+    return spans
+
+
+def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False) -> bool | None:
     """Across the answer: True when some stating clause affirms it, False when it is only denied."""
     seen = None
     for clause in reading.clauses:
         if not clause.states:
             continue
-        said = stated(concepts, clause)
+        said = stated(concepts, clause, extended, describing)
         if said:
             return True
         if said is False:
@@ -698,7 +979,12 @@ def _describing(reading: Reading) -> Reading:
         # A fragment about the others, and those after it in the clause until one names a rank again:
         # its subject carries over ("其他 rank 不存，显存是平的").
         fragments, about_others = [], False
-        for fragment in clause.fragments:
+        dropped: set[int] = set()
+        for index, fragment in enumerate(clause.fragments):
+            if fragment.base is not None:  # an extension goes with the fragment it extends
+                if fragment.base not in dropped:
+                    fragments.append(fragment)
+                continue
             others = _OTHER_RANKS.search(fragment.text)
             if others and len(fragment.text[:others.start()].split()) <= 2:
                 about_others = True  # the others are its subject, not a comparison ("as everyone else's")
@@ -706,6 +992,8 @@ def _describing(reading: Reading) -> Reading:
                 about_others = False
             if not about_others:
                 fragments.append(fragment)
+            else:
+                dropped.add(index)
         if len(fragments) == len(clause.fragments):
             kept.append(clause)
         elif fragments:
@@ -721,12 +1009,14 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     forms, contradictions = _forms(point)
     results = [polarity(form, reading) for form in forms]
     said = any(result is True for result in results)
+    if not said and any(clause.items for clause in reading.clauses):
+        said = any(enumerates(forms, clause) for clause in reading.clauses)
     denied = not said and any(result is False for result in results)
     contradiction = None
     if describing and contradictions:
         reading = _describing(reading)
     for item, concepts in contradictions:
-        result = polarity(concepts, reading)
+        result = polarity(concepts, reading, extended=False, describing=describing)
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:

@@ -43,6 +43,8 @@ def clean(text: object, limit: int = SHORT_LIMIT) -> str:
     if len(text) > limit:
         raise TooLong(len(text), limit)
     text = _SUPERSCRIPT_RUN.sub(lambda match: "^" + match.group().translate(_SUPERSCRIPTS), text)
+    if limit >= LONG_LIMIT and "\n" in text:
+        text = _LIST_LINE.sub("; ", text).removeprefix("; ")
     text = _ASCII_CONTROL.sub(" ", unicodedata.normalize("NFKC", text).translate(_OPERATORS))
     if not text.isprintable():
         # Only text with other control, format, surrogate or private-use characters pays for the
@@ -52,6 +54,10 @@ def clean(text: object, limit: int = SHORT_LIMIT) -> str:
 
 
 _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# In free text, a line that starts as a list item ("- rank 0: …", "2) …", "3. …", "①…") ends the
+# statement before it, which has no full stop of its own; other line breaks are spaces (a pasted
+# paragraph wraps anywhere).
+_LIST_LINE = re.compile(r"(?:\A|[ \t]*\n)\s*(?:[-*•]\s+|\d{1,2}[.)、](?!\d)\s*|[\u2460-\u2473]\s*)")
 _CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 

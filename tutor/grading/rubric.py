@@ -156,7 +156,7 @@ def stating(reading: Reading) -> Reading:
 def _weighs(clause) -> bool:
     """A question that weighs two answers is a step of a method ("First, is every rank slower or only
     one?", "是全局还是局部？"): it stays, when it is a sentence (four words or more) and not a list."""
-    text = " ".join(fragment.text for fragment in clause.fragments)
+    text = " ".join(fragment.text for fragment in clause.fragments if fragment.base is None)
     return not clause.bare and (" or " in f" {text} " or "还是" in text) and len(text.split()) >= 4
 
 
