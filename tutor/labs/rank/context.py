@@ -166,11 +166,12 @@ def compare(actual: torch.Tensor, expected: torch.Tensor, rtol: float | None = N
         return False, f"shape {tuple(actual.shape)} instead of {tuple(expected.shape)}"
     if actual.dtype != expected.dtype:
         return False, f"dtype {actual.dtype} instead of {expected.dtype}"
+    if not actual.numel():
+        return True, f"matches (max abs error {0.0:.1e})"
     if rtol is None and atol is None:
         rtol, atol = DEFAULT_TOLERANCES.get(actual.dtype, (0.0, 0.0))
-    close = torch.isclose(actual, expected, rtol=rtol or 0.0, atol=atol or 0.0) if actual.numel() else None
-    error = (actual.double() - expected.double()).abs().max().item() if actual.numel() else 0.0
-    if close is not None and not bool(close.all()):
+    error = (actual.double() - expected.double()).abs().max().item()
+    if not bool(torch.isclose(actual, expected, rtol=rtol or 0.0, atol=atol or 0.0).all()):
         scale = expected.double().abs().max().item()
         return False, f"max abs error {error:.3g} (values up to {scale:.3g})"
     return True, f"matches (max abs error {error:.1e})"
