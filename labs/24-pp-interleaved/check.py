@@ -198,7 +198,7 @@ def main() -> None:
 
 def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank, ranks, chunks,
                     micro_batch, hidden) -> None:
-    """The schedule at m = p, 2p, 4p, the best of three runs each (on a shared CPU a run can lose
+    """The schedule at m = p, 2p, 4p, the best of five runs each (on a shared CPU a run can lose
     its core); idle time split into the bubble and a per-micro-batch overhead (see the module)."""
     # Interleaved 1F1B's warm-up, 2(p − r − 1) + (v − 1)·p forwards, plus the one of the steady
     # state (Megatron-LM's interleaved schedule; Narayanan et al. 2021, §2.2.2).
@@ -210,7 +210,7 @@ def measure_bubbles(ctx, program, observed, timeline, stages_of, schedules, rank
         if m == ranks:  # one untimed run: first calls are slow
             program.run_pipeline(rank, ranks, observed, stages_of, schedules[m], inputs, targets)
             timeline.observed()
-        for _ in range(3):
+        for _ in range(5):
             for module in observed:
                 module.zero_grad()
             dist.barrier()
