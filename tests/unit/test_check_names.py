@@ -455,5 +455,14 @@ def test_a_detail_of_clauses_and_a_failed_run_read_in_chinese():
     assert check_detail("no rank made progress for 30 s: rank 0 in all_reduce (train.py:40); ranks 1-3 outside any "
                         "collective", "zh") \
         == "30 秒内没有任何 rank 取得进展：rank 0 卡在 all_reduce（train.py:40）；rank 1 到 3 不在任何集合通信里"
+    # a hang whose timeout a rank met, before and after the diagnosis (the error is quoted as torch wrote it)
+    timed_out = "the process-group timeout fired (rank 0: Timed out waiting 10000ms at train.py:42 in data_positions)"
+    assert check_detail(f"{timed_out}: where each rank waits is below; `tutor lab evidence checkpoint-rank0` lines "
+                        "them up", "zh") \
+        == "进程组超时触发了（rank 0：Timed out waiting 10000ms，train.py 第 42 行，data_positions 里）：每个 rank " \
+           "卡在哪里见下方；`tutor lab evidence checkpoint-rank0` 会把它们对齐列出"
+    assert check_detail(f"{timed_out}: rank 0 in all_gather (train.py:42); ranks 1-3 in all_reduce (train.py:65)", "zh") \
+        == "进程组超时触发了（rank 0：Timed out waiting 10000ms，train.py 第 42 行，data_positions 里）：rank 0 卡在 " \
+           "all_gather（train.py:42）；rank 1 到 3 卡在 all_reduce（train.py:65）"
     assert check_detail("rank 1 failed: SystemExit: kernel-fusion needs a CUDA GPU", "zh") \
         == "rank 1 出错：SystemExit: kernel-fusion 需要 CUDA GPU"

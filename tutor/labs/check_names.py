@@ -298,7 +298,12 @@ DETAILS: dict[str, str] = {
     "no rank made progress for {} s: {}": "{0} 秒内没有任何 rank 取得进展：{1}",
     "the process-group timeout fired": "进程组超时触发了",
     "the process-group timeout fired: {}": "进程组超时触发了：{0}",
+    "the process-group timeout fired (rank {}: {} at {}:{} in {}): {}":
+        "进程组超时触发了（rank {0}：{1}，{2} 第 {3} 行，{4} 里）：{5}",
     "the process-group timeout fired (rank {}: {}): {}": "进程组超时触发了（rank {0}：{1}）：{2}",
+    # the lead a learner reads before a diagnosis (tutor.labs.report.for_learner), the error quoted as torch wrote it
+    "the process-group timeout fired (rank {}: {} at {}:{} in {})": "进程组超时触发了（rank {0}：{1}，{2} 第 {3} 行，{4} 里）",
+    "the process-group timeout fired (rank {}: {})": "进程组超时触发了（rank {0}：{1}）",
     "in {} ({})": "卡在 {0}（{1}）",
     "outside any collective": "不在任何集合通信里",
     "{} in {} ({})": "{0} 卡在 {1}（{2}）",
