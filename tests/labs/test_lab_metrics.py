@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 
 from tutor.ui.widgets.lab_metrics import LabMetrics, metrics_text
@@ -54,3 +55,25 @@ async def test_the_widget_shows_what_the_function_returns():
         panel.show(RUN)
         await pilot.pause()
         assert "rank 1 computes 79.7 ms longer" in str(panel.render())
+
+
+def test_in_chinese_the_measurements_read_in_chinese():
+    # what `tutor lab run` shows before a diagnosis (no category), as the Labs screen shows it
+    from tutor.labs.measure import measurements_message
+
+    summary = {"step_time_s": 0.1868, "data_wait_s": 0.1285, "exposed_comm_s": 0.0048, "launch_overhead_s": 0.0059,
+               "straggler_s": 0.0324, "ops_per_step": 125, "host_syncs_per_step": 0,
+               "per_rank_busy_s": {"0": 0.1667, "1": 0.1343}, "steps_profiled": [1, 2, 3],
+               "fractions": {"data": 0.69, "communication": 0.03, "launch": 0.03, "straggler": 0.17}}
+    summary["message"] = measurements_message(summary)
+    run = {"metrics": {"step_time_s": 0.1531, "per_rank_step_time_s": {"0": 0.15, "1": 0.153}}, "summary": summary,
+           "trace_files": []}
+    shown = metrics_text(run, "zh").plain
+    assert "per profiled step" not in shown and "每个 profile 的 step：186.8 ms" in shown
+    assert "step 153.1 ms（计时 step 的中位数）" in shown and "（profile 的第 1–3 步，开着 profiler 所以更慢）" in shown
+    assert "Trace 摘要：" in shown
+    # the category bars start in one column, whatever the width of their Chinese labels
+    bars = [line for line in shown.splitlines() if line.rstrip().endswith("%") and "█" in line]
+    assert len(bars) == 4 and len({cell_len(line.split("█")[0]) for line in bars}) == 1
+    english = metrics_text(run, "en").plain
+    assert "per profiled step: 186.8 ms" in english and "(profiled steps 1–3, slower: the profiler is on)" in english

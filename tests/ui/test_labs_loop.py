@@ -94,6 +94,8 @@ async def test_a_perf_run_shows_measurements_not_the_category_until_a_diagnosis_
         assert "data-loading" not in metrics and "data wait" in metrics  # the measured share stays
         answer = screen.query_one("#lab-answer", Input)
         assert answer.display
+        # a perf lab asks for a category and what shows it, not for ranks and lines
+        assert "which category" in answer.placeholder and "which line" not in answer.placeholder
         screen._graded(screen.entry, {"correct": False, "score": 0.0, "feedback": []})
         await settle(pilot)
         assert "data-loading" in str(screen.query_one("#lab-metrics", Static).content)

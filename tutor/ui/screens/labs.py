@@ -171,6 +171,8 @@ class LabsScreen(SectionScreen):
         # from one that hung (minor 7: the app had no diagnosis for perf labs).
         measured = self.entry.lab.kind == "perf" and self.evidence["outcome"] == "ok"
         answer.display = bool(self.entry.lab.diagnosis) and (hung or measured)
+        # a perf lab asks for a category and its evidence, not ranks and lines
+        answer.placeholder = text("labs.answer_perf" if self.entry.lab.kind == "perf" else "labs.answer", lang)
         self._show_verdict()
 
     def _shown_evidence(self) -> dict | None:

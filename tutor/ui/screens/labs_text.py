@@ -41,6 +41,8 @@ register({
     "labs.diagnose": ("Diagnose", "诊断"),
     "labs.answer": ("Your diagnosis: which ranks, which call, which line, why — Enter to grade",
                     "你的诊断：哪些 rank、哪个调用、哪一行、为什么——回车评分"),
+    "labs.answer_perf": ("Your diagnosis: which category, what in the evidence shows it, why — Enter to grade",
+                         "你的诊断：哪一类问题、证据里哪一处说明了它、为什么——回车评分"),
     "labs.started": ("Copied to {path}", "已拷贝到 {path}"),
     "labs.already": ("Already started: {path}", "已经开始过了：{path}"),
     "labs.busy": ("A run is going: F7 stops it first.", "正在运行：先按 F7 停止。"),

@@ -9,9 +9,11 @@ solid bar among hollow ones.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
+from tutor.labs.check_names import check_detail
 from tutor.ui.guard import Guarded
 
 BAR_WIDTH = 32
@@ -21,7 +23,7 @@ PARTS = (("data", "dark_orange"), ("communication", "dodger_blue2"), ("launch", 
          ("straggler", "deep_pink3"))
 LABELS = {
     "en": {"empty": "No measurements yet: run the lab to see step time, MFU and the trace summary.",
-           "step": "step", "timed": "median of the timed steps", "tokens": "tokens/s", "mfu": "MFU",
+           "step": "step", "timed": " (median of the timed steps)", "tokens": "tokens/s", "mfu": "MFU",
            "of_measured": "of the measured peak",
            "of_published": "of the published peak", "ranks": "Step time per rank, timed steps (solid: busy, hollow: waiting)",
            "summary": "Trace summary", "profiled": "profiled steps {steps}, slower: the profiler is on", "traces": "Traces (open in https://ui.perfetto.dev)",
@@ -29,7 +31,7 @@ LABELS = {
            "launch": "launch overhead", "straggler": "straggler",
            "shipped": "shipped program, its profiled steps"},
     "zh": {"empty": "还没有测量结果：运行这个 lab，就能看到 step time、MFU 和 trace 摘要。",
-           "step": "step", "timed": "计时 step 的中位数", "tokens": "tokens/s", "mfu": "MFU",
+           "step": "step", "timed": "（计时 step 的中位数）", "tokens": "tokens/s", "mfu": "MFU",
            "of_measured": "（相对实测峰值）",
            "of_published": "（相对公布峰值）", "ranks": "每个 rank 的 step time，计时 step（实心：在忙，空心：在等）",
            "summary": "Trace 摘要", "profiled": "profile 的第 {steps} 步，开着 profiler 所以更慢", "traces": "Trace 文件（用 https://ui.perfetto.dev 打开）",
@@ -50,10 +52,10 @@ def metrics_text(evidence: dict | None, lang: str = "en", width: int = BAR_WIDTH
     _headline(text, metrics, labels)
     _rank_chart(text, metrics, summary, labels, width)
     if summary.get("fractions"):
-        _summary(text, summary, labels, width)
+        _summary(text, summary, labels, width, lang)
     elif metrics.get("shipped_summary"):
         text.append(f"\n{labels['shipped']}: ", style="bold")
-        text.append(str(metrics["shipped_summary"].get("message") or ""))
+        text.append(check_detail(str(metrics["shipped_summary"].get("message") or ""), lang))
     traces = (evidence or {}).get("trace_files") or []
     if traces:
         text.append(f"\n\n{labels['traces']}\n", style="bold")
@@ -65,7 +67,7 @@ def metrics_text(evidence: dict | None, lang: str = "en", width: int = BAR_WIDTH
 def _headline(text: Text, metrics: dict, labels: dict) -> None:
     parts = []
     if metrics.get("step_time_s"):
-        parts.append(f"{labels['step']} {metrics['step_time_s'] * 1e3:.1f} ms ({labels['timed']})")
+        parts.append(f"{labels['step']} {metrics['step_time_s'] * 1e3:.1f} ms{labels['timed']}")
     if metrics.get("tokens_per_s"):
         parts.append(f"{metrics['tokens_per_s']:,.0f} {labels['tokens']}")
     if metrics.get("mfu"):
@@ -99,21 +101,24 @@ def _rank_chart(text: Text, metrics: dict, summary: dict, labels: dict, width: i
         text.append(" " * (width - cells) + f" {per_rank[rank] * 1e3:7.1f} ms\n")
 
 
-def _summary(text: Text, summary: dict, labels: dict, width: int) -> None:
+def _summary(text: Text, summary: dict, labels: dict, width: int, lang: str) -> None:
     category = summary.get("category") or ""
     steps = summary.get("steps_profiled") or []
     if steps:  # its step times come from other steps than the headline's (walkthrough minor 8)
         shown = f"{steps[0]}–{steps[-1]}" if len(steps) > 1 else str(steps[0])
-        text.append(f"\n({labels['profiled'].format(steps=shown)})", style="dim")
-    text.append(f"\n{labels['summary']}: ", style="bold")
+        open_, close = ("（", "）") if lang == "zh" else ("(", ")")
+        text.append(f"\n{open_}{labels['profiled'].format(steps=shown)}{close}", style="dim")
+    text.append(f"\n{labels['summary']}{'：' if lang == 'zh' else ': '}", style="bold")
     if category:  # shown once a diagnosis was tried (before, the evidence is blinded)
         text.append(f"{category} ({summary.get('finding', '')})", style=f"bold {CATEGORY_STYLE.get(category, '')}")
     text.append("\n")
-    text.append(str(summary.get("message") or "") + "\n")
+    # the measurement's own words, in the learner's language (as `tutor lab run --lang zh` prints them)
+    text.append(check_detail(str(summary.get("message") or ""), lang) + "\n")
     fractions = summary["fractions"]
     for name, color in PARTS:
         share = fractions.get(name) or 0.0
-        text.append(f"  {labels[name]:<16}")
+        # padded by terminal cells, not characters: a Chinese label is twice as wide as it is long
+        text.append(f"  {labels[name]}" + " " * max(1, 16 - cell_len(labels[name])))
         text.append("█" * round(min(1.0, share) * width), style=color)
         text.append(f" {share:.0%}\n")
 
