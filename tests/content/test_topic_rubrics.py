@@ -268,6 +268,16 @@ FOLLOWUP_CASES = [
     ("followup-why-not-fsdp", "FSDP all gather weights traffic IB global batch per GPU", False),
     ("followup-why-not-fsdp", "The global batch is too small per GPU with thousands of DP ranks. FSDP doesn't gather "
      "the weights, the traffic is the same as DDP.", False),
+    # "doubles the bubble"; a short sequence named by its length ("at 8K … costs more than it saves")
+    ("followup-why-not-more-pp", "Doubling PP doubles the bubble (p-1)/m unless you also double the micro-batches, "
+     "and m is capped by the global batch; more stages also means more point-to-point hops and a more uneven first "
+     "stage with the embedding.", True),
+    ("followup-why-not-more-pp", "Doubling PP does not make the bubble bigger; it is free.", False),
+    ("followup-why-not-more-pp", "PP bubble doubles stages micro-batches hops embedding", False),
+    ("followup-when-cp-pays-off", "CP pays off when the sequence is long enough that activations don't fit even with "
+     "TP and recompute, like 128K tokens; at 8K the attention all-gather of KV costs more than it saves, so use CP 1.",
+     True),
+    ("followup-when-cp-pays-off", "CP never pays off at 8K or at 128K; it only adds KV traffic.", False),
 ]
 
 
