@@ -22,22 +22,26 @@ if TYPE_CHECKING:
 
 
 @cache
-def _parser_class() -> type[argparse.ArgumentParser]:
-    """An ArgumentParser whose errors are one line and exit status 2 (DESIGN §5). Made on first
-    use: `tutor start` does not import argparse at all (its first frame, issue 16)."""
+def _parser_class(lang: str = "en") -> type[argparse.ArgumentParser]:
+    """An ArgumentParser whose errors are one line in `lang` and exit status 2 (DESIGN §5); its
+    subparsers are of the same class, so they say theirs in `lang` too. Made on first use:
+    `tutor start` does not import argparse at all (its first frame, issue 16)."""
     import argparse
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+            from tutor.commands.usage_errors import usage_line
+
+            self.exit(2, usage_line(self.prog, message, lang) + "\n")
 
     return _Parser
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
     """The whole command tree, or just the command `only` (a known name): importing every
-    command module costs ~40 ms that `tutor start` would pay before its first frame."""
-    _Parser = _parser_class()
+    command module costs ~40 ms that `tutor start` would pay before its first frame. Its
+    usage errors are in `lang` (the one the command line asks for, `lang_in`)."""
+    _Parser = _parser_class(lang)
     parser = _Parser(
         prog="tutor",
         description="Terminal tutor for the distributed-LLM-training interview.",
@@ -116,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         # A known command first: only its parser is needed (help, errors and all); anything else
         # (`--help`, `--version`, a typo) gets the whole tree and its listing.
-        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        from tutor.commands._common import lang_in
+
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, lang_in(argv))
         argv = answers_as_positionals(argv, parser)
         args = parser.parse_args(argv)
         if args.command is None:

@@ -14,10 +14,27 @@ def add_lang_flag(parser) -> None:
                         help="language of the text (default: en, or TUTOR_LANG)")
 
 
-def lang_of(args) -> str:
+def env_lang() -> str | None:
+    """TUTOR_LANG when it names a language (the default of every command's --lang)."""
     import os
 
-    return args.lang or (os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else "en")
+    return os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else None
+
+
+def lang_of(args) -> str:
+    return args.lang or env_lang() or "en"
+
+
+def lang_in(argv: list[str]) -> str:
+    """The language a command line asks for before it is parsed, as `lang_of` reads it after:
+    argparse's own errors (a bad choice, a missing name) are printed before there is an `args`."""
+    for index, token in enumerate(argv):
+        if token == "--":
+            break
+        value = argv[index + 1] if token == "--lang" and index + 1 < len(argv) else token.partition("--lang=")[2]
+        if value in ("en", "zh"):
+            return value
+    return env_lang() or "en"
 
 
 def print_json(payload: dict) -> None:
