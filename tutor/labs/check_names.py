@@ -197,6 +197,8 @@ PARTS: dict[str, str] = {
     "W1 shard": "W1 分片",
     "b1 shard": "b1 分片",
     "W2 shard": "W2 分片",
+    # dp-overlap's bucket sweep (labs/02-dp-overlap/check.py bucket_sweep): the last size is the whole model
+    "{}, {}, one bucket {}": "{0}，{1}，整个模型一个 bucket {2}",
 }
 
 # Details: the core's own (tutor/labs/checks.py judge and _compare) and the run's summary, the shared
