@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from tutor import __version__
 from tutor.commands import COMMANDS
 from tutor.errors import TutorError
+from tutor.text import T
 
 if TYPE_CHECKING:
     import argparse
@@ -58,6 +59,13 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
         command_parser.set_defaults(_run=module.run)
     return parser
 
+
+LAST_WORDS = {
+    "interrupted": T("tutor: interrupted", "tutor：已中断"),
+    "internal": T("tutor: internal error: {error} (rerun with TUTOR_DEBUG=1 for the traceback, and please report it)",
+                  "tutor：内部错误：{error}（设置 TUTOR_DEBUG=1 再运行一次可以看到 traceback，也请报告这个问题）"),
+}
+"""What `main` says when a command ends on Ctrl-C or on an error of the tutor's own."""
 
 FREE_TEXT_COMMANDS = ("check",)
 """Commands whose positional arguments are learner text, which may start with '-' (`-inf`,
@@ -135,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tutor: {message}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
-        print("tutor: interrupted", file=sys.stderr)
+        print(LAST_WORDS["interrupted"].get(_lang(args)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # `tutor questions | head` closes the pipe early; that is not an error.
@@ -144,11 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # the last line of defence: never a traceback (DESIGN §2.5)
         if os.environ.get("TUTOR_DEBUG"):
             raise
-        print(
-            f"tutor: internal error: {type(error).__name__}: {error} "
-            "(rerun with TUTOR_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
+        print(LAST_WORDS["internal"].format(_lang(args), error=f"{type(error).__name__}: {error}"), file=sys.stderr)
         return 1
 
 

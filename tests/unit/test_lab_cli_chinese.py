@@ -254,3 +254,22 @@ def test_a_selfcheck_report_is_chinese_and_its_json_english(capsys):
     assert json.dumps(_english(report)) == json.dumps({
         "lab": "hang-demo", "metadata": ["no hints"], "ok": False, "skipped": None, "solution": None,
         "shipped": "the shipped program should hang, but its run ended 'ok'"})
+
+
+def test_an_internal_error_and_a_content_note_are_chinese(demo, tutor_cli, monkeypatch, tmp_path):
+    from tutor.commands import lab_perf
+    from tutor.content import load
+
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(lab_perf, "run_bandwidth", broken)
+    code, _, err = tutor_cli("lab", "bandwidth", "--lang", "zh")
+    assert code == 1 and err == ("tutor：内部错误：RuntimeError: boom（设置 TUTOR_DEBUG=1 再运行一次可以看到 traceback，"
+                                 "也请报告这个问题）\n")
+    (tmp_path / "labs" / "01-bad").mkdir(parents=True)
+    (tmp_path / "labs" / "01-bad" / "lab.yaml").write_text("title: 1\n")
+    monkeypatch.setenv("TUTOR_CONTENT", str(tmp_path))
+    load.cache_clear()
+    code, _, err = tutor_cli("lab", "list", "--lang", "zh")
+    assert code == 0 and err.startswith("tutor：提示：跳过了 ") and "运行 `tutor validate` 查看" in err, err

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from tutor.text import T
+
 
 def add_json_flag(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -44,14 +46,17 @@ def print_json(payload: dict) -> None:
     sys.stdout.write("\n")
 
 
-def loaded_content():
-    """The installed content; a one-line note on stderr when some of it failed to load."""
+CONTENT_NOTE = T("tutor: note: {count} content problem(s) skipped; run `tutor validate`",
+                 "tutor：提示：跳过了 {count} 处有问题的内容；运行 `tutor validate` 查看")
+
+
+def loaded_content(lang: str = "en"):
+    """The installed content; a one-line note on stderr (in `lang`) when some of it failed to load."""
     from tutor.content import load
 
     content = load()
     if content.problems:
-        print(f"tutor: note: {len(content.problems)} content problem(s) skipped; run `tutor validate`",
-              file=sys.stderr)
+        print(CONTENT_NOTE.format(lang, count=len(content.problems)), file=sys.stderr)
     return content
 
 

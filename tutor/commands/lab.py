@@ -105,7 +105,7 @@ def run(args) -> int:
     from tutor.commands._common import loaded_content
     from tutor.labs.catalog import all_labs, get_lab
 
-    loaded_content()  # a one-line note on stderr when a lab.yaml failed to load
+    loaded_content(lang_of(args))  # a one-line note on stderr when a lab.yaml failed to load
     if args.lab_command == "list":
         return _list(args, all_labs())
     if args.lab_command == "bandwidth":
