@@ -273,3 +273,11 @@ def test_an_internal_error_and_a_content_note_are_chinese(demo, tutor_cli, monke
     load.cache_clear()
     code, _, err = tutor_cli("lab", "list", "--lang", "zh")
     assert code == 0 and err.startswith("tutor：提示：跳过了 ") and "运行 `tutor validate` 查看" in err, err
+
+
+def test_a_check_name_inside_a_detail_is_chinese():
+    # `tutor lab evidence tp-mlp --lang zh` of a wrong run read "但 block output 在 rank 0 上不对"
+    from tutor.labs.check_names import check_detail
+
+    assert check_detail("ran to the end, but block output is wrong on rank 0: max abs error 1.01 (values up to 3.9)",
+                        "zh") == "跑到了最后，但块的输出在 rank 0 上不对：最大绝对误差 1.01（数值最大到 3.9）"
