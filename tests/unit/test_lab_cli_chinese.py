@@ -291,3 +291,14 @@ def test_a_timed_out_hang_run_leads_in_chinese():
     assert check_detail(f"{lead}: where each rank waits is below; `tutor lab evidence x` lines them up", "zh") == (
         "进程组超时触发了（rank 0：Timed out waiting 6000ms at train.py:12 in <module>）：每个 rank 卡在哪里见下方；"
         "`tutor lab evidence x` 会把它们对齐列出")
+
+
+def test_a_failing_solution_is_named_in_both_languages():
+    from tutor.commands.lab_selfcheck import PROBLEMS, failed_checks
+
+    result = {"evidence": {"outcome": "ok"}, "checks": [
+        {"name": "runs to completion", "passed": False, "detail": "stopped before the end"},
+        {"name": "average", "passed": False, "detail": ""}, {"name": "steps completed", "passed": True}]}
+    said = PROBLEMS["solution"].filled(failed=failed_checks(result))
+    assert said.en == "the solution fails its check: runs to completion: stopped before the end; average"
+    assert said.zh == "参考答案没通过检查：运行到结束：运行结束前就停止了；average"

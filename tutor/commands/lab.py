@@ -96,9 +96,8 @@ def add_arguments(parser) -> None:
     lab_perf.add_parsers(sub)
     lab_hang.add_parsers(sub)
     lab_selfcheck.add_parsers(sub)
-    for command in sub.choices.values():  # every action speaks Chinese under --lang zh (issue 16)
-        if "--lang" not in command._option_string_actions:
-            add_lang_flag(command)
+    for command in sub.choices.values():  # every action, here and only here: its text in Chinese (issue 16)
+        add_lang_flag(command)
 
 
 def run(args) -> int:

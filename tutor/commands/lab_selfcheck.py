@@ -36,6 +36,8 @@ PROBLEMS = {
                "原始程序应该 {symptom}，运行却以 {outcome!r} 结束"),
     "not_to_end": T("the shipped program should run to the end and fail its check, but its run ended {outcome!r}",
                     "原始程序应该跑到结束、再在检查里失败，运行却以 {outcome!r} 结束"),
+    "failed_check": T("{name}: {detail}", "{name}：{detail}"),
+    "joined": T("; ", "；"),
     "run_ended": T("run ended {outcome!r}", "运行以 {outcome!r} 结束"),
     "solution": T("the solution fails its check: {failed}", "参考答案没通过检查：{failed}"),
     "no_gpu": T("needs CUDA GPUs, and this machine has none", "需要 CUDA GPU，这台机器上没有"),
@@ -96,12 +98,18 @@ def shipped_problem(entry, result: dict) -> T | None:
     return None
 
 
-def failed_checks(result: dict) -> str:
-    """The failed checks as the checker named them (a checker's words are English; `tutor lab check
-    --lang zh` shows them in Chinese)."""
-    failed = [f"{check['name']}: {check.get('detail', '')}".rstrip(": ") for check in result["checks"]
-              if not check["passed"]]
-    return "; ".join(failed) or PROBLEMS["run_ended"].format("en", outcome=result["evidence"]["outcome"])
+def failed_checks(result: dict) -> T:
+    """The failed checks, each with its detail, in both languages (tutor.labs.check_names)."""
+    from tutor.labs.check_names import check_detail, check_name
+
+    failed = [check for check in result["checks"] if not check["passed"]]
+    if not failed:
+        return PROBLEMS["run_ended"].filled(outcome=result["evidence"]["outcome"])
+    en, zh = (PROBLEMS["joined"].get(lang).join(
+        PROBLEMS["failed_check"].format(lang, name=check_name(check["name"], lang),
+                                        detail=check_detail(check.get("detail", ""), lang)).rstrip(":： ")
+        for check in failed) for lang in ("en", "zh"))
+    return T(en, zh)
 
 
 def selfcheck(entry, content_problems, run_root: Path) -> dict:
