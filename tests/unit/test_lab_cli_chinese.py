@@ -302,3 +302,14 @@ def test_a_failing_solution_is_named_in_both_languages():
     said = PROBLEMS["solution"].filled(failed=failed_checks(result))
     assert said.en == "the solution fails its check: runs to completion: stopped before the end; average"
     assert said.zh == "参考答案没通过检查：运行到结束：运行结束前就停止了；average"
+
+
+@pytest.mark.parametrize("argv, lang", [
+    (["lab", "run", "x", "--lang", "zh"], "zh"), (["lab", "--lang=zh"], "zh"), (["lab", "--la", "zh"], "zh"),
+    (["lab", "--lang", "zh", "--lang", "en"], "en"), (["lab", "run", "x", "--", "--lang", "zh"], "en"),
+    (["lab", "--lang"], "en"), (["lab", "zh"], "en"),
+])
+def test_the_language_of_a_command_line_is_read_as_argparse_will(argv, lang):
+    from tutor.commands._common import lang_in
+
+    assert lang_in(argv) == lang

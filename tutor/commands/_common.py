@@ -30,13 +30,15 @@ def lang_of(args) -> str:
 def lang_in(argv: list[str]) -> str:
     """The language a command line asks for before it is parsed, as `lang_of` reads it after:
     argparse's own errors (a bad choice, a missing name) are printed before there is an `args`."""
+    found = None
     for index, token in enumerate(argv):
         if token == "--":
             break
-        value = argv[index + 1] if token == "--lang" and index + 1 < len(argv) else token.partition("--lang=")[2]
-        if value in ("en", "zh"):
-            return value
-    return env_lang() or "en"
+        flag, equals, value = token.partition("=")
+        if len(flag) > 3 and "--lang".startswith(flag):  # argparse takes `--la zh` for `--lang zh` too
+            value = value if equals else (argv[index + 1] if index + 1 < len(argv) else "")
+            found = value if value in ("en", "zh") else found  # the last one wins, as in argparse
+    return found or env_lang() or "en"
 
 
 def print_json(payload: dict) -> None:
