@@ -313,3 +313,17 @@ def test_the_language_of_a_command_line_is_read_as_argparse_will(argv, lang):
     from tutor.commands._common import lang_in
 
     assert lang_in(argv) == lang
+
+
+def test_a_perf_run_reports_its_numbers_in_chinese():
+    from tutor.labs.measure import report_lines
+
+    metrics = {"profiled_steps": 3, "tokens_per_s": 12345.6, "mfu": 0.42, "peak_flops_measured": 7e14,
+               "mfu_basis": "measured peak 700 TFLOP/s (bf16 matmul)", "peak_matmul": "bf16", "mfu_published": 0.3,
+               "peak_flops_published": 9.89e14, "per_rank_step_time_s": {"1": 0.02, "0": 0.01}}
+    evidence = {"metrics": metrics, "world_size": 2, "trace_files": ["/r/rank0.trace.json"]}
+    assert report_lines(evidence, "zh") == [
+        "  2 个 rank 每秒 12,346 个 token · MFU 42.0%（相对实测峰值 700 TFLOP/s，bf16 matmul） · 相对标称的 989 TFLOP/s 为 30.0%",
+        "  各 rank 每步用时：rank 0 10.0 ms, rank 1 20.0 ms", "  trace（用 https://ui.perfetto.dev 打开）：/r/rank0.trace.json"]
+    assert report_lines(evidence)[0] == ("  12,346 tokens/s on 2 rank(s) · MFU 42.0% of the measured peak 700 TFLOP/s "
+                                         "(bf16 matmul) · 30.0% of the published 989 TFLOP/s")

@@ -127,11 +127,11 @@ def _enrich(evidence: dict) -> dict:
 
 REPORT = {
     "rate": T("{rate:,.0f} tokens/s on {ranks} rank(s){mfu}{published}", "{ranks} 个 rank 每秒 {rate:,.0f} 个 token{mfu}{published}"),
-    "mfu": T(" · MFU {mfu:.1%} of the {basis}", " · MFU {mfu:.1%}（相对 {basis}）"),
+    "mfu": T(" · MFU {mfu:.1%} of the {basis}", " · MFU {mfu:.1%}（相对{basis}）"),
     "published": T(" · {mfu:.1%} of the published {peak:,.0f} TFLOP/s", " · 相对标称的 {peak:,.0f} TFLOP/s 为 {mfu:.1%}"),
     "per_rank": T("step time per rank: {times}", "各 rank 每步用时：{times}"),
     "traces": T("traces (open in https://ui.perfetto.dev): {paths}", "trace（用 https://ui.perfetto.dev 打开）：{paths}"),
-    "basis": T("measured peak {rate} ({matmul} matmul)", "实测峰值 {rate}（{matmul} matmul）"),
+    "basis": T("measured peak {rate} ({matmul} matmul)", "实测峰值 {rate}，{matmul} matmul"),
 }
 
 
