@@ -327,3 +327,14 @@ def test_a_perf_run_reports_its_numbers_in_chinese():
         "  各 rank 每步用时：rank 0 10.0 ms, rank 1 20.0 ms", "  trace（用 https://ui.perfetto.dev 打开）：/r/rank0.trace.json"]
     assert report_lines(evidence)[0] == ("  12,346 tokens/s on 2 rank(s) · MFU 42.0% of the measured peak 700 TFLOP/s "
                                          "(bf16 matmul) · 30.0% of the published 989 TFLOP/s")
+
+
+def test_a_rank_that_raised_without_a_message_is_shown(tmp_path):
+    # `raise RuntimeError()` leaves an empty message: the evidence view raised IndexError on it
+    from tutor.labs.hangreport import text, view
+
+    evidence = _evidence(tmp_path, "crash")
+    evidence["ranks"][1]["exception"] = {"type": "RuntimeError", "message": "", "where": "train.py:3"}
+    shown = view(evidence, reveal=False)
+    assert shown["stacks"][1]["failure"] == "RuntimeError: "
+    assert "（无栈）" not in "\n".join(text(shown, "hang-demo", "zh"))  # the failure stands in for the stack

@@ -195,8 +195,8 @@ def stacks(evidence: dict) -> list[RankStack]:
         if waiting is None and last and last.get("state") == "failed":
             waiting = last  # where it raised: the process-group timeout, or its peer's timeout reaching it
         exception = rank.get("exception") or {}
-        failure = f"{exception.get('type')}: {(exception.get('message') or '').splitlines()[0][:200]}" \
-            if exception.get("type") else None
+        first_line = next(iter((exception.get("message") or "").splitlines()), "")  # a bare `raise E()` has none
+        failure = f"{exception.get('type')}: {first_line[:200]}" if exception.get("type") else None
         found.append(RankStack(rank["rank"], program_frames(rank.get("stack")), rank.get("stack_source"),
                                rank.get("last_step"), waiting, failure, thread_state(rank.get("stack"))))
     return found
