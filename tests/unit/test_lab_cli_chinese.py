@@ -103,7 +103,9 @@ def test_argparse_errors_follow_tutor_lang_and_stay_english_by_default(demo, tut
     (("lab", "run", "hang-demo", "--world-size", "0"), 2, "--world-size 必须在 1 到 64 之间，不能是 0"),
     (("lab", "run", "hang-demo", "--world-size", "99999999999999999999"), 2, "不能是 99999999999999999999"),
     (("lab", "run", "hang-demo", "--timeout", "0"), 2, "--timeout 必须大于 0 秒、至多 3600 秒，不能是 0"),
-    (("lab", "run", "hang-demo", "--nnodes", "0"), 2, "--nnodes 至少是 1，不能是 0"),
+    (("lab", "run", "hang-demo", "--nnodes", "0"), 2, "--nnodes 必须在 1 到 64 之间，不能是 0"),
+    (("lab", "run", "hang-demo", "--nnodes", "99999999999999999999", "--rdzv-endpoint", "h:1", "--print-launch"), 2,
+     "--nnodes 必须在 1 到 64 之间，不能是 99999999999999999999"),  # printed a command per node, without end
     (("lab", "run", "hang-demo", "--node-rank", "3"), 2, "--node-rank 必须在 0 到 0 之间（--nnodes 1），不能是 3"),
     (("lab", "run", "张量并行"), 2, "没有叫 '张量并行' 的实验"),
     (("lab", "check", ""), 2, "没有叫 '' 的实验"),
@@ -126,7 +128,7 @@ def test_lab_refusals_are_one_chinese_line_under_lang_zh(demo, tutor_cli, args, 
 
 def test_a_node_rank_past_nnodes_0_names_nnodes_in_english_too(demo, tutor_cli):
     # was "--node-rank must be between 0 and -1", for --nnodes 0
-    assert tutor_cli("lab", "run", "hang-demo", "--nnodes", "0")[2] == "tutor: --nnodes must be 1 or more, not 0\n"
+    assert tutor_cli("lab", "run", "hang-demo", "--nnodes", "0")[2] == "tutor: --nnodes must be between 1 and 64, not 0\n"
 
 
 def test_list_and_show_are_chinese_and_their_json_is_not(demo, tutor_cli):

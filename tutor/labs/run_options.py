@@ -18,6 +18,8 @@ from tutor.text import T
 
 ENDPOINT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+):(\d{1,5})$")
 MAX_RANKS = 64
+MAX_NODES = 64
+"""A bound, not torchrun's: `--print-launch` writes one command per node, so 10^20 nodes never ended."""
 MAX_TIMEOUT_S = 3600
 ERRORS = {
     "world_size": T("--world-size must be between 1 and {most}, not {given}", "--world-size 必须在 1 到 {most} 之间，不能是 {given}"),
@@ -26,7 +28,7 @@ ERRORS = {
     "backend": T("--backend must be auto, gloo or nccl, not {given!r}", "--backend 只能是 auto、gloo 或 nccl，不能是 {given!r}"),
     "gpu_only": T("{lab} needs CUDA GPUs (--backend nccl); none are usable here, so it is skipped",
                   "{lab} 需要 CUDA GPU（--backend nccl）；这里没有可用的 GPU，所以跳过"),
-    "nnodes": T("--nnodes must be 1 or more, not {given}", "--nnodes 至少是 1，不能是 {given}"),
+    "nnodes": T("--nnodes must be between 1 and {most}, not {given}", "--nnodes 必须在 1 到 {most} 之间，不能是 {given}"),
     "node_rank": T("--node-rank must be between 0 and {most} (--nnodes {nnodes}), not {given}",
                    "--node-rank 必须在 0 到 {most} 之间（--nnodes {nnodes}），不能是 {given}"),
     "endpoint": T("--nnodes > 1 needs --rdzv-endpoint HOST:PORT (node 0's address and a free port)",
@@ -60,8 +62,8 @@ def resolve(entry: LabEntry, options: RunOptions) -> tuple[int, str, float]:
     backend = resolve_backend(options.backend, world_size)
     if entry.lab.gpu_only and backend != "nccl":
         raise UserInputError(ERRORS["gpu_only"].filled(lab=entry.name))
-    if options.nnodes < 1:
-        raise UserInputError(ERRORS["nnodes"].filled(given=options.nnodes))
+    if not 1 <= options.nnodes <= MAX_NODES:
+        raise UserInputError(ERRORS["nnodes"].filled(most=MAX_NODES, given=options.nnodes))
     if not 0 <= options.node_rank < options.nnodes:
         raise UserInputError(ERRORS["node_rank"].filled(most=options.nnodes - 1, nnodes=options.nnodes,
                                                         given=options.node_rank))
