@@ -119,6 +119,7 @@ def test_argparse_errors_follow_tutor_lang_and_stay_english_by_default(demo, tut
     (("lab", "bandwidth", "--iters", "0"), 2, "--iters 必须在 1 到 1000 之间，不能是 0"),
     (("lab", "mystery", "--reveal"), 2, "还没有谜题"),
     (("lab", "selfcheck", "nope"), 2, "没有叫 'nope' 的实验"),
+    (("lab", "selfcheck", ""), 2, "没有叫 '' 的实验"),  # ran every lab's self-check
 ])
 def test_lab_refusals_are_one_chinese_line_under_lang_zh(demo, tutor_cli, args, code, chinese):
     got, out, err = tutor_cli(*args, "--lang", "zh")

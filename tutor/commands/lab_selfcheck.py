@@ -138,7 +138,8 @@ def run(args) -> int:
     from tutor.labs.launch import require_torch
 
     content = load()  # loaded (and any problem noted) by `tutor lab` already; cached
-    entries = [get_lab(args.name)] if args.name else list(all_labs().values())
+    # `is None`, not falsy: an empty name (`tutor lab selfcheck ""`) is an unknown lab, not every lab
+    entries = list(all_labs().values()) if args.name is None else [get_lab(args.name)]
     require_torch()
     reports = []
     with tempfile.TemporaryDirectory(prefix="tutor-selfcheck-") as root:
