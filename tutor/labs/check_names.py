@@ -301,7 +301,6 @@ DETAILS: dict[str, str] = {
     "the process-group timeout fired": "进程组超时触发了",
     "the process-group timeout fired: {}": "进程组超时触发了：{0}",
     "the process-group timeout fired (rank {}: {}): {}": "进程组超时触发了（rank {0}：{1}）：{2}",
-    "the process-group timeout fired (rank {}: {})": "进程组超时触发了（rank {0}：{1}）",  # the lead `run` shows
     "in {} ({})": "卡在 {0}（{1}）",
     "outside any collective": "不在任何集合通信里",
     "{} in {} ({})": "{0} 卡在 {1}（{2}）",
