@@ -16,28 +16,33 @@ from typing import TYPE_CHECKING
 from tutor import __version__
 from tutor.commands import COMMANDS
 from tutor.errors import TutorError
+from tutor.text import T
 
 if TYPE_CHECKING:
     import argparse
 
 
 @cache
-def _parser_class() -> type[argparse.ArgumentParser]:
-    """An ArgumentParser whose errors are one line and exit status 2 (DESIGN §5). Made on first
-    use: `tutor start` does not import argparse at all (its first frame, issue 16)."""
+def _parser_class(lang: str = "en") -> type[argparse.ArgumentParser]:
+    """An ArgumentParser whose errors are one line in `lang` and exit status 2 (DESIGN §5); its
+    subparsers are of the same class, so they say theirs in `lang` too. Made on first use:
+    `tutor start` does not import argparse at all (its first frame, issue 16)."""
     import argparse
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+            from tutor.commands.usage_errors import usage_line
+
+            self.exit(2, usage_line(self.prog, message, lang) + "\n")
 
     return _Parser
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
     """The whole command tree, or just the command `only` (a known name): importing every
-    command module costs ~40 ms that `tutor start` would pay before its first frame."""
-    _Parser = _parser_class()
+    command module costs ~40 ms that `tutor start` would pay before its first frame. Its
+    usage errors are in `lang` (the one the command line asks for, `lang_in`)."""
+    _Parser = _parser_class(lang)
     parser = _Parser(
         prog="tutor",
         description="Terminal tutor for the distributed-LLM-training interview.",
@@ -54,6 +59,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         command_parser.set_defaults(_run=module.run)
     return parser
 
+
+LAST_WORDS = {
+    "interrupted": T("tutor: interrupted", "tutor：已中断"),
+    "internal": T("tutor: internal error: {error} (rerun with TUTOR_DEBUG=1 for the traceback, and please report it)",
+                  "tutor：内部错误：{error}（设置 TUTOR_DEBUG=1 再运行一次可以看到 traceback，也请报告这个问题）"),
+}
+"""What `main` says when a command ends on Ctrl-C or on an error of the tutor's own."""
 
 FREE_TEXT_COMMANDS = ("check",)
 """Commands whose positional arguments are learner text, which may start with '-' (`-inf`,
@@ -116,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         # A known command first: only its parser is needed (help, errors and all); anything else
         # (`--help`, `--version`, a typo) gets the whole tree and its listing.
-        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        from tutor.commands._common import lang_in
+
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, lang_in(argv))
         argv = answers_as_positionals(argv, parser)
         args = parser.parse_args(argv)
         if args.command is None:
@@ -129,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tutor: {message}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
-        print("tutor: interrupted", file=sys.stderr)
+        print(LAST_WORDS["interrupted"].get(_lang(args)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # `tutor questions | head` closes the pipe early; that is not an error.
@@ -138,11 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # the last line of defence: never a traceback (DESIGN §2.5)
         if os.environ.get("TUTOR_DEBUG"):
             raise
-        print(
-            f"tutor: internal error: {type(error).__name__}: {error} "
-            "(rerun with TUTOR_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
+        print(LAST_WORDS["internal"].format(_lang(args), error=f"{type(error).__name__}: {error}"), file=sys.stderr)
         return 1
 
 

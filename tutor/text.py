@@ -26,10 +26,20 @@ class T(NamedTuple):
         return self.zh if lang == "zh" else self.en
 
     def format(self, lang: str, **values: object) -> str:
-        """The text in `lang` with its placeholders filled (no values: as it is, braces and all)."""
+        """The text in `lang` with its placeholders filled (no values: as it is, braces and all);
+        a value that is itself a `T` is put in its `lang` side."""
         text = self.get(lang)
-        return text.format(**values) if values else text
+        return text.format(**_side(values, lang)) if values else text
+
+    def filled(self, **values: object) -> T:
+        """Both languages with their placeholders filled: a message that is made before the
+        language it is shown in is known (an error raised here and printed by the CLI)."""
+        return T(self.format("en", **values), self.format("zh", **values))
 
     def to_json(self) -> dict[str, str]:
         """`{"en": …, "zh": …}`, as reports and `--json` output carry both languages."""
         return {"en": self.en, "zh": self.zh}
+
+
+def _side(values: dict[str, object], lang: str) -> dict[str, object]:
+    return {name: value.get(lang) if isinstance(value, T) else value for name, value in values.items()}

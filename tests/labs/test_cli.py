@@ -69,7 +69,7 @@ def test_diagnose_accepts_phrasings_and_rejects_wrong_answers(demo, tutor_here):
     (("run", "hang-demo", "--world-size", "0"), "--world-size must be between 1 and 64"),
     (("run", "hang-demo", "--nnodes", "2"), "--nnodes > 1 needs --rdzv-endpoint"),
     (("run", "hang-demo", "--nnodes", "2", "--rdzv-endpoint", "host:99999"), "--rdzv-endpoint HOST:PORT"),
-    (("run", "hang-demo", "--timeout", "-1"), "--timeout must be between"),
+    (("run", "hang-demo", "--timeout", "-1"), "--timeout must be more than 0"),
     (("diagnose", "hang-demo", "  "), "the answer is empty"),
 ])
 def test_bad_input_is_one_line_and_exit_2(demo, tutor_here, args, message):

@@ -150,7 +150,7 @@ def test_collectives_line_up_by_position_and_the_first_divergence_is_found(check
     divergence = hangview.first_divergence(timeline)
     assert divergence.kind == "collective" and divergence.position == 4
     assert divergence.by_rank[0].op == "all_gather" and {divergence.by_rank[r].op for r in (1, 2, 3)} == {"all_reduce"}
-    assert divergence.text["en"] == ("rank 0 calls all_gather[1] (train.py:42 in data_positions); "
+    assert divergence.text.en == ("rank 0 calls all_gather[1] (train.py:42 in data_positions); "
                                      "ranks 1-3 call all_reduce[12544] (train.py:65 in main)")
 
 
@@ -171,7 +171,7 @@ def test_receives_that_no_send_meets_are_the_pipelines_divergence(tmp_path):
                                   1: answers + _coll(4, "recv", "train.py:109 in sync", peer=0, done=False)})
     divergence = hangview.first_divergence(hangview.timeline(_evidence(run_dir, world=2)))
     assert divergence.kind == "p2p"
-    assert "rank 0 waits in recv[4]←1" in divergence.text["en"] and "rank 1 waits in recv[4]←0" in divergence.text["en"]
+    assert "rank 0 waits in recv[4]←1" in divergence.text.en and "rank 1 waits in recv[4]←0" in divergence.text.en
 
 
 @pytest.mark.parametrize("answer, correct", [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from tutor.text import T
+
 
 def add_json_flag(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -14,10 +16,29 @@ def add_lang_flag(parser) -> None:
                         help="language of the text (default: en, or TUTOR_LANG)")
 
 
-def lang_of(args) -> str:
+def env_lang() -> str | None:
+    """TUTOR_LANG when it names a language (the default of every command's --lang)."""
     import os
 
-    return args.lang or (os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else "en")
+    return os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else None
+
+
+def lang_of(args) -> str:
+    return args.lang or env_lang() or "en"
+
+
+def lang_in(argv: list[str]) -> str:
+    """The language a command line asks for before it is parsed, as `lang_of` reads it after:
+    argparse's own errors (a bad choice, a missing name) are printed before there is an `args`."""
+    found = None
+    for index, token in enumerate(argv):
+        if token == "--":
+            break
+        flag, equals, value = token.partition("=")
+        if len(flag) > 3 and "--lang".startswith(flag):  # argparse takes `--la zh` for `--lang zh` too
+            value = value if equals else (argv[index + 1] if index + 1 < len(argv) else "")
+            found = value if value in ("en", "zh") else found  # the last one wins, as in argparse
+    return found or env_lang() or "en"
 
 
 def print_json(payload: dict) -> None:
@@ -27,14 +48,17 @@ def print_json(payload: dict) -> None:
     sys.stdout.write("\n")
 
 
-def loaded_content():
-    """The installed content; a one-line note on stderr when some of it failed to load."""
+CONTENT_NOTE = T("tutor: note: {count} content problem(s) skipped; run `tutor validate`",
+                 "tutor：提示：跳过了 {count} 处有问题的内容；运行 `tutor validate` 查看")
+
+
+def loaded_content(lang: str = "en"):
+    """The installed content; a one-line note on stderr (in `lang`) when some of it failed to load."""
     from tutor.content import load
 
     content = load()
     if content.problems:
-        print(f"tutor: note: {len(content.problems)} content problem(s) skipped; run `tutor validate`",
-              file=sys.stderr)
+        print(CONTENT_NOTE.format(lang, count=len(content.problems)), file=sys.stderr)
     return content
 
 

@@ -13,19 +13,56 @@ from pathlib import Path
 from tutor.commands import lab_hang, lab_perf, lab_selfcheck
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
+from tutor.text import T
+
+LABELS = {
+    "none": T("no labs installed", "没有安装实验"),
+    "gpu_only": T("GPU only", "仅限 GPU"),
+    "heading": T("{title}  ({kind}, {ranks} ranks{gpu})", "{title}（{kind}，{ranks} 个 rank{gpu}）"),
+    "heading_gpu": T(", GPU only", "，仅限 GPU"),
+    "copy": T("your copy: {path}", "你的副本：{path}"),
+    "no_copy": T("not started — `tutor lab start {lab}`", "还没开始——`tutor lab start {lab}`"),
+    "hint": T("hint {index}/{total}: {hint}", "提示 {index}/{total}：{hint}"),
+    "more_hints": T("{count} more hint(s): `tutor lab show {lab} --hint {next}`",
+                    "还有 {count} 条提示：`tutor lab show {lab} --hint {next} --lang zh`"),
+    "diagnose": T("diagnose: {prompt}", "诊断：{prompt}"),
+    "solution": T("reference solution ({path}):", "参考答案（{path}）："),
+    "already": T("(already started: your edits are kept; `tutor lab reset {lab}` gives a fresh copy)",
+                 "（已经开始过了：你的修改都保留着；`tutor lab reset {lab}` 会给你一份新的副本）"),
+    "previous": T("(your previous copy is in {path})", "（你之前的副本在 {path}）"),
+    "model_answer": T("  model answer: {answer}", "  参考答案：{answer}"),
+    "passed_solution": T("PASSED (reference solution)", "通过（参考答案）"),
+    "passed": T("PASSED. The reference solution is open: `tutor lab show {lab} --reveal`",
+                "通过。参考答案已开放：`tutor lab show {lab} --reveal --lang zh`"),
+    "not_yet": T("NOT YET: {failed} check(s) failed. Hints: `tutor lab show {lab} --hint 1`",
+                 "还没通过：{failed} 项检查失败。提示：`tutor lab show {lab} --hint 1 --lang zh`"),
+    "watching": T("watching {count} file(s); save to rerun, Ctrl-C to stop",
+                  "正在监视 {count} 个文件；保存即重跑，Ctrl-C 停止"),
+    "changed": T("changed: {files}", "有改动：{files}"),
+}
+STATUSES = {"new": T("new", "未开始"), "started": T("started", "已开始"), "passed": T("passed", "已通过")}
+ERRORS = {
+    "hint": T("--hint takes a tier number from 1, not {given}", "--hint 要从 1 开始的提示编号，不能是 {given}"),
+    "locked": T("the reference solution opens once `tutor lab check {lab}` passes on your own copy; until then: "
+                "`tutor lab show {lab} --hint 1`",
+                "参考答案要等你自己的副本通过 `tutor lab check {lab}` 之后才开放；在那之前：`tutor lab show {lab} --hint 1 --lang zh`"),
+    "editor": T("set $EDITOR (e.g. `export EDITOR=vim`) to use --edit", "要用 --edit，先设置 $EDITOR（例如 `export EDITOR=vim`）"),
+    "no_diagnosis": T("{lab} has no diagnosis questions; `tutor lab check {lab}` checks it",
+                      "{lab} 没有诊断题；用 `tutor lab check {lab}` 检查它"),
+    "no_answer": T("give your diagnosis (quoted, or - for stdin), or --give-up to see the model answer",
+                   "写下你的诊断（加引号，或者用 - 从标准输入读），或者用 --give-up 看参考答案"),
+}
 
 
 def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="lab_command", metavar="ACTION", parser_class=type(parser), required=True)
     listing = sub.add_parser("list", help="the labs and where you stand")
     add_json_flag(listing)
-    add_lang_flag(listing)
     show = sub.add_parser("show", help="a lab's brief, hints and (once passed) its solution")
     show.add_argument("name")
     show.add_argument("--hint", type=int, default=0, metavar="N", help="show hints 1..N")
     show.add_argument("--reveal", action="store_true", help="show the reference solution (after passing)")
     add_json_flag(show)
-    add_lang_flag(show)
     start = sub.add_parser("start", help="copy the lab's program into your workspace")
     start.add_argument("name")
     start.add_argument("--edit", action="store_true", help="open it in $EDITOR")
@@ -40,7 +77,6 @@ def add_arguments(parser) -> None:
         command.add_argument("--timeout", type=float, metavar="S", help="no-progress limit in seconds")
         command.add_argument("--watch", action="store_true", help="rerun whenever you save")
         add_json_flag(command)
-    add_lang_flag(sub.choices["check"])  # the check names and verdict in Chinese (issue 16)
     run = sub.choices["run"]
     run.add_argument("--nnodes", type=int, default=1)
     run.add_argument("--node-rank", type=int, default=0)
@@ -54,20 +90,21 @@ def add_arguments(parser) -> None:
     diagnose.add_argument("--give-up", action="store_true",
                           help="show the model answers instead (recorded as given up, reviewed as not known)")
     add_json_flag(diagnose)
-    add_lang_flag(diagnose)
     reset = sub.add_parser("reset", help="a fresh copy of the program (the old one is kept as .previous)")
     reset.add_argument("name")
     add_json_flag(reset)
     lab_perf.add_parsers(sub)
     lab_hang.add_parsers(sub)
     lab_selfcheck.add_parsers(sub)
+    for command in sub.choices.values():  # every action, here and only here: its text in Chinese (issue 16)
+        add_lang_flag(command)
 
 
 def run(args) -> int:
     from tutor.commands._common import loaded_content
     from tutor.labs.catalog import all_labs, get_lab
 
-    loaded_content()  # a one-line note on stderr when a lab.yaml failed to load
+    loaded_content(lang_of(args))  # a one-line note on stderr when a lab.yaml failed to load
     if args.lab_command == "list":
         return _list(args, all_labs())
     if args.lab_command == "bandwidth":
@@ -85,6 +122,7 @@ def run(args) -> int:
 
 def _list(args, labs) -> int:
     from tutor.labs.history import status as _status
+    from tutor.labs.report import KINDS, pad
     from tutor.store import Store
 
     with Store() as store:
@@ -96,26 +134,27 @@ def _list(args, labs) -> int:
         return 0
     lang = lang_of(args)
     for row, entry in zip(rows, labs.values()):
-        gpu = "  GPU only" if row["gpu_only"] else ""
-        print(f"{row['name']:<22} {row['kind']:<9} {row['status']:<8} {entry.lab.title.get(lang)}{gpu}")
+        gpu = "  " + LABELS["gpu_only"].get(lang) if row["gpu_only"] else ""
+        kind, status = KINDS[row["kind"]].get(lang), STATUSES[row["status"]].get(lang)
+        print(f"{row['name']:<22} {pad(kind, 9)} {pad(status, 8)} {entry.lab.title.get(lang)}{gpu}")
     if not rows:
-        print("no labs installed")
+        print(LABELS["none"].get(lang))
     return 0
 
 
 def _show(args, entry) -> int:
     from tutor.labs.history import has_passed
+    from tutor.labs.report import KINDS
     from tutor.labs.workspace import working_program
     from tutor.store import Store
 
     lab, lang = entry.lab, lang_of(args)
     if args.hint < 0:
-        raise UserInputError("--hint takes a tier number from 1")
+        raise UserInputError(ERRORS["hint"].filled(given=args.hint))
     with Store() as store:
         passed = has_passed(store, entry.name)
     if args.reveal and not passed:
-        raise TutorError(f"the reference solution opens once `tutor lab check {entry.name}` passes on your own "
-                         f"copy; until then: `tutor lab show {entry.name} --hint 1`")
+        raise TutorError(ERRORS["locked"].filled(lab=entry.name))
     hints = [hint.get(lang) for hint in lab.hints[: args.hint]]
     copy = working_program(entry)
     record = {
@@ -130,17 +169,20 @@ def _show(args, entry) -> int:
     if args.json:
         print_json(record)
         return 0
-    print(f"{record['title']}  ({lab.kind}, {lab.world_size} ranks{', GPU only' if lab.gpu_only else ''})\n")
+    gpu = LABELS["heading_gpu"].get(lang) if lab.gpu_only else ""
+    print(LABELS["heading"].format(lang, title=record["title"], kind=KINDS[lab.kind].get(lang), ranks=lab.world_size,
+                                   gpu=gpu) + "\n")
     print(record["brief"].rstrip() + "\n")
-    print(f"your copy: {record['workspace'] or f'not started — `tutor lab start {entry.name}`'}")
+    print(LABELS["copy"].format(lang, path=record["workspace"] or LABELS["no_copy"].format(lang, lab=entry.name)))
     for index, hint in enumerate(hints, 1):
-        print(f"\nhint {index}/{len(lab.hints)}: {hint}")
+        print("\n" + LABELS["hint"].format(lang, index=index, total=len(lab.hints), hint=hint))
     if args.hint < len(lab.hints):
-        print(f"\n{len(lab.hints) - args.hint} more hint(s): `tutor lab show {entry.name} --hint {args.hint + 1}`")
+        print("\n" + LABELS["more_hints"].format(lang, count=len(lab.hints) - args.hint, lab=entry.name,
+                                                next=args.hint + 1))
     for item in record["diagnosis"]:
-        print(f"\ndiagnose: {item['prompt']}")
+        print("\n" + LABELS["diagnose"].format(lang, prompt=item["prompt"]))
     if args.reveal:
-        print(f"\nreference solution ({entry.solution}):\n\n{record['solution']['text']}")
+        print("\n" + LABELS["solution"].format(lang, path=entry.solution) + f"\n\n{record['solution']['text']}")
     return 0
 
 
@@ -151,12 +193,11 @@ def _start(args, entry) -> int:
     if args.json:
         print_json({"lab": entry.name, "path": str(path), "created": created})
     else:
-        print(path if created else f"{path}\n(already started: your edits are kept; `tutor lab reset "
-                                   f"{entry.name}` gives a fresh copy)")
+        print(path if created else f"{path}\n" + LABELS["already"].format(lang_of(args), lab=entry.name))
     if args.edit:
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
-            raise UserInputError("set $EDITOR (e.g. `export EDITOR=vim`) to use --edit")
+            raise UserInputError(ERRORS["editor"])
         subprocess.run([*shlex.split(editor), str(path)], check=False)
     return 0
 
@@ -170,7 +211,7 @@ def _reset(args, entry) -> int:
     else:
         print(path)
         if kept is not None:
-            print(f"(your previous copy is in {kept})")
+            print(LABELS["previous"].format(lang_of(args), path=kept))
     return 0
 
 
@@ -178,26 +219,27 @@ def _diagnose(args, entry) -> int:
     from tutor.actions import labs as lab_actions
     from tutor.store import Store
 
+    lang = lang_of(args)
     if not entry.lab.diagnosis:
-        raise UserInputError(f"{entry.name} has no diagnosis questions; `tutor lab check {entry.name}` checks it")
+        raise UserInputError(ERRORS["no_diagnosis"].filled(lab=entry.name))
     if args.give_up:
         with Store() as store:
-            shown = lab_actions.give_up(store, entry, lang_of(args))
+            shown = lab_actions.give_up(store, entry, lang)
         if args.json:
             print_json({"gave_up": True, "model_answers": shown})
         else:
             for item in shown:
-                print(f"\n{item['prompt']}\n  model answer: {item['model_answer']}")
+                print(f"\n{item['prompt']}\n" + LABELS["model_answer"].format(lang, answer=item["model_answer"]))
         return 0
     if args.answer is None:
-        raise UserInputError("give your diagnosis (quoted, or - for stdin), or --give-up to see the model answer")
+        raise UserInputError(ERRORS["no_answer"])
     answer = lab_hang.read_answer(args.answer)
     with Store() as store:  # graded against the latest run the learner studied, if any
-        verdict = lab_actions.diagnose(store, entry, answer, lang_of(args))
+        verdict = lab_actions.diagnose(store, entry, answer, lang)
     if args.json:
         print_json(verdict)
     else:
-        lab_hang.print_verdict(verdict)
+        lab_hang.print_verdict(verdict, lang)
     return 0 if verdict["correct"] else 1  # as `tutor check`: a script can tell a wrong diagnosis
 
 
@@ -230,7 +272,7 @@ def _run(args, entry) -> int:
         if args.json:
             print_json(shown)
         else:
-            print("\n".join(run_text(shown)))
+            print("\n".join(run_text(shown, lang_of(args))))
         return 130 if evidence["outcome"] == "cancelled" else 0
 
     return _maybe_watch(args, entry, once)
@@ -256,17 +298,10 @@ def _check(args, entry) -> int:
             shown["evidence"] = shown_evidence
             print_json(shown)
         elif result["passed"]:
-            zh = lang_of(args) == "zh"
-            if args.solution:
-                print("通过（参考答案）" if zh else "PASSED (reference solution)")
-            else:
-                print(f"通过。参考答案已开放：`tutor lab show {entry.name} --reveal`" if zh else
-                      f"PASSED. The reference solution is open: `tutor lab show {entry.name} --reveal`")
+            print(LABELS["passed_solution" if args.solution else "passed"].format(lang_of(args), lab=entry.name))
         else:
             failed = sum(not check["passed"] for check in result["checks"])
-            print(f"还没通过：{failed} 项检查失败。提示：`tutor lab show {entry.name} --hint 1 --lang zh`"
-                  if lang_of(args) == "zh" else
-                  f"NOT YET: {failed} check(s) failed. Hints: `tutor lab show {entry.name} --hint 1`")
+            print(LABELS["not_yet"].format(lang_of(args), failed=failed, lab=entry.name))
         return 0 if result["passed"] else 1
 
     return _maybe_watch(args, entry, once)
@@ -281,9 +316,10 @@ def _maybe_watch(args, entry, once) -> int:
         return status
     try:
         while True:
-            print(f"\nwatching {len(watched_files(entry))} file(s); save to rerun, Ctrl-C to stop", file=sys.stderr)
+            print("\n" + LABELS["watching"].format(lang_of(args), count=len(watched_files(entry))), file=sys.stderr)
             changed = wait_for_change(lambda: watched_files(entry))
-            print(f"changed: {', '.join(path.name for path in changed)}", file=sys.stderr)
+            print(LABELS["changed"].format(lang_of(args), files=", ".join(path.name for path in changed)),
+                  file=sys.stderr)
             status = once()
     except KeyboardInterrupt:
         return status

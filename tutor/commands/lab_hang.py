@@ -8,10 +8,36 @@ from __future__ import annotations
 
 import sys
 
-from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
+from tutor.commands._common import add_json_flag, lang_of, print_json
 from tutor.errors import TutorError, UserInputError
+from tutor.text import T
 
-
+LABELS = {
+    "next": T("Next: `tutor lab evidence {lab} --fr` (flight recorder), `tutor lab run {lab} --debug detail` or "
+              "`--debug barrier`",
+              "下一步：`tutor lab evidence {lab} --fr`（flight recorder）、`tutor lab run {lab} --debug detail` 或 "
+              "`--debug barrier`"),
+    "running": T("mystery {case}: {ranks} ranks; running…", "谜题 {case}：{ranks} 个 rank；运行中…"),
+    "your_diagnosis": T('Your diagnosis: `tutor lab mystery --answer "which ranks, which call, which line, why"`',
+                        '你的诊断：`tutor lab mystery --answer "哪些 rank、哪个调用、哪一行、为什么" --lang zh`'),
+    "scenario": T("The scenario: {title} ({lab}), {ranks} ranks, {args}", "场景：{title}（{lab}），{ranks} 个 rank，{args}"),
+    "right": T("right: score {score:.0%}", "正确：得分 {score:.0%}"),
+    "not_yet": T("not yet: score {score:.0%}", "还不对：得分 {score:.0%}"),
+    "model_answer": T("  model answer: {answer}", "  参考答案：{answer}"),
+    "model_later": T("The model answer comes after a pass, or with --give-up.",
+                     "通过之后才能看参考答案，或者用 --give-up。"),
+}
+ERRORS = {
+    "empty": T("the answer is empty", "答案是空的"),
+    "long": T("the answer is longer than {limit:,} characters", "答案超过了 {limit:,} 个字符"),
+    "no_run": T("no run of {lab} yet: `tutor lab run {lab}` first", "{lab} 还没运行过：先 `tutor lab run {lab}`"),
+    "no_mystery": T("no mystery yet: `tutor lab mystery` draws and runs one",
+                    "还没有谜题：`tutor lab mystery` 会抽一个并运行"),
+    "unfinished": T("the current mystery has not run to the end: `tutor lab mystery` draws a new one",
+                    "当前的谜题没有运行到结束：`tutor lab mystery` 会重新抽一个"),
+    "answer_first": T("answer first (`tutor lab mystery --answer ...`), then --reveal",
+                      "先回答（`tutor lab mystery --answer ...`），再 --reveal"),
+}
 
 def add_parsers(sub) -> None:
     sub.choices["run"].add_argument("--debug", choices=("detail", "barrier"), default=None,
@@ -22,14 +48,12 @@ def add_parsers(sub) -> None:
     evidence.add_argument("name")
     evidence.add_argument("--fr", action="store_true", help="also read the flight-recorder dumps with torchfrtrace")
     add_json_flag(evidence)
-    add_lang_flag(evidence)
     mystery = sub.add_parser("mystery", help="a random hang scenario, unnamed: run it, diagnose it, reveal it")
     mystery.add_argument("--seed", type=int, default=None, help="draw a reproducible case")
     mystery.add_argument("--timeout", type=float, metavar="S", help="no-progress limit in seconds")
     mystery.add_argument("--answer", metavar="TEXT", help="grade your diagnosis of the current case (- reads stdin)")
     mystery.add_argument("--reveal", action="store_true", help="name the current case's scenario")
     add_json_flag(mystery)
-    add_lang_flag(mystery)
 
 
 def debug_spec(spec, args):
@@ -44,9 +68,9 @@ def read_answer(text: str) -> str:
 
     answer = sys.stdin.read() if text == "-" else text
     if not answer.strip():
-        raise UserInputError("the answer is empty")
+        raise UserInputError(ERRORS["empty"])
     if len(answer) > MAX_ANSWER_CHARS:
-        raise UserInputError(f"the answer is longer than {MAX_ANSWER_CHARS:,} characters")
+        raise UserInputError(ERRORS["long"].filled(limit=MAX_ANSWER_CHARS))
     return answer
 
 
@@ -57,7 +81,7 @@ def run_evidence(args, entry) -> int:
     with Store() as store:
         found = latest(store, entry.name)
         if found is None:
-            raise TutorError(f"no run of {entry.name} yet: `tutor lab run {entry.name}` first")
+            raise TutorError(ERRORS["no_run"].filled(lab=entry.name))
         row_id, evidence = found
         reveal = answered(store, entry.name, row_id)
     shown = view(evidence, reveal=reveal, flight_recorder=args.fr)
@@ -66,8 +90,7 @@ def run_evidence(args, entry) -> int:
     else:
         print("\n".join(text(shown, entry.name, lang_of(args))))
         if evidence["outcome"] in ("hang", "crash"):
-            print(f"\nNext: `tutor lab evidence {entry.name} --fr` (flight recorder), "
-                  f"`tutor lab run {entry.name} --debug detail` or `--debug barrier`")
+            print("\n" + LABELS["next"].format(lang_of(args), lab=entry.name))
     return 0
 
 
@@ -80,7 +103,7 @@ def run_mystery(args) -> int:
     case = mystery.draw(args.seed)
     if not args.json:
         # No program arguments: each lab's flags (--save-every, --filter-step…) name its scenario.
-        print(f"mystery {case.id}: {case.world_size} ranks; running…", flush=True)
+        print(LABELS["running"].format(lang, case=case.id, ranks=case.world_size), flush=True)
     evidence = mystery.run(case, timeout_s=args.timeout)
     from tutor.labs.hangreport import text, view
 
@@ -91,7 +114,7 @@ def run_mystery(args) -> int:
         print_json({"mystery": case.public(), "evidence": shown})
     else:
         print("\n".join(text(shown, "mystery", lang, answer_command='tutor lab mystery --answer "..."')))
-        print('\nYour diagnosis: `tutor lab mystery --answer "which ranks, which call, which line, why"`')
+        print("\n" + LABELS["your_diagnosis"].get(lang))
     return 0
 
 
@@ -101,11 +124,11 @@ def _mystery_followup(args, lang: str) -> int:
 
     current = mystery.current()
     if current is None:
-        raise UserInputError("no mystery yet: `tutor lab mystery` draws and runs one")
+        raise UserInputError(ERRORS["no_mystery"])
     case, run_dir, was_answered = current
     evidence = mystery.evidence_of(run_dir)
     if evidence is None:
-        raise UserInputError("the current mystery has not run to the end: `tutor lab mystery` draws a new one")
+        raise UserInputError(ERRORS["unfinished"])
     result: dict = {"mystery": case.public()}
     if args.answer is not None:
         from tutor.actions.labs import answer_mystery
@@ -117,25 +140,25 @@ def _mystery_followup(args, lang: str) -> int:
         result["evidence"] = view(evidence, reveal=True)
     if args.reveal:
         if not (was_answered or args.answer is not None):
-            raise UserInputError("answer first (`tutor lab mystery --answer ...`), then --reveal")
+            raise UserInputError(ERRORS["answer_first"])
         result["reveal"] = mystery.reveal(case, lang)
     if args.json:
         print_json(result)
         return 0
     if "verdict" in result:
-        print_verdict(result["verdict"])
+        print_verdict(result["verdict"], lang)
         print("\n" + "\n".join(text(result["evidence"], "mystery", lang)[-3:]))
     if "reveal" in result:
         shown = result["reveal"]
-        print(f"\nThe scenario: {shown['title']} ({shown['lab']}), {shown['world_size']} ranks, "
-              f"{' '.join(shown['args'])}\n\n{shown['brief'].rstrip()}")
+        print("\n" + LABELS["scenario"].format(lang, title=shown["title"], lab=shown["lab"], ranks=shown["world_size"],
+                                              args=" ".join(shown["args"])) + f"\n\n{shown['brief'].rstrip()}")
         for answer in shown["model_answers"]:
             print(f"\n  {answer}")
     return 0
 
 
-def print_verdict(verdict: dict) -> None:
-    print(f"{'right' if verdict['correct'] else 'not yet'}: score {verdict['score']:.0%}")
+def print_verdict(verdict: dict, lang: str) -> None:
+    print(LABELS["right" if verdict["correct"] else "not_yet"].format(lang, score=verdict["score"]))
     for item in verdict["feedback"]:
         print(f"\n{item['prompt']}")
         for point in item["covered"]:
@@ -143,8 +166,8 @@ def print_verdict(verdict: dict) -> None:
         for point in item["missing"]:
             print(f"  ✗ {point}")
         if item.get("model_answer"):
-            print(f"  model answer: {item['model_answer']}")
+            print(LABELS["model_answer"].format(lang, answer=item["model_answer"]))
     for note in verdict.get("notes") or []:
         print(f"\n{note}")
     if not verdict["correct"]:
-        print("\nThe model answer comes after a pass, or with --give-up.")
+        print("\n" + LABELS["model_later"].get(lang))

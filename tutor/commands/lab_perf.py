@@ -7,11 +7,19 @@ from __future__ import annotations
 
 import re
 
-from tutor.commands._common import add_json_flag, print_json
+from tutor.commands._common import add_json_flag, lang_of, print_json
 from tutor.errors import UserInputError
+from tutor.text import T
 
 SIZE = re.compile(r"^\d+(\.\d+)?[KMG]?$", re.I)
 MAX_BUFFER = 1 << 30
+ERRORS = {
+    "sizes": T("--sizes takes byte counts like 8,1K,64K,1M (K, M, G = 2^10, 2^20, 2^30), not {given!r}",
+               "--sizes 要的是字节数，例如 8,1K,64K,1M（K、M、G = 2^10、2^20、2^30），不能是 {given!r}"),
+    "huge": T("--sizes: at most 1G per buffer", "--sizes：每个 buffer 最多 1G"),
+    "world_size": T("--world-size must be between 2 and 64, not {given}", "--world-size 必须在 2 到 64 之间，不能是 {given}"),
+    "iters": T("--iters must be between 1 and 1000, not {given}", "--iters 必须在 1 到 1000 之间，不能是 {given}"),
+}
 
 
 def add_parsers(sub) -> None:
@@ -48,7 +56,7 @@ def run_experiment(args, entry) -> int:
     if args.json:
         print_json(result)
     else:
-        print("\n".join(experiment_text(result)))
+        print("\n".join(experiment_text(result, lang_of(args))))
     return 0
 
 
@@ -58,19 +66,18 @@ def run_bandwidth(args) -> int:
 
     sizes = [size.strip() for size in args.sizes.split(",") if size.strip()]
     if not sizes or not all(SIZE.match(size) for size in sizes):
-        raise UserInputError(f"--sizes takes byte counts like 8,1K,64K,1M (K, M, G = 2^10, 2^20, 2^30), "
-                             f"not {args.sizes!r}")
+        raise UserInputError(ERRORS["sizes"].filled(given=args.sizes))
     if any(_bytes(size) > MAX_BUFFER for size in sizes):
-        raise UserInputError("--sizes: at most 1G per buffer")
+        raise UserInputError(ERRORS["huge"])
     if not 2 <= args.world_size <= 64:
-        raise UserInputError(f"--world-size must be between 2 and 64, not {args.world_size}")
+        raise UserInputError(ERRORS["world_size"].filled(given=args.world_size))
     if not 1 <= args.iters <= 1000:
-        raise UserInputError(f"--iters must be between 1 and 1000, not {args.iters}")
+        raise UserInputError(ERRORS["iters"].filled(given=args.iters))
     result = bandwidth(args.world_size, resolve_backend(args.backend, args.world_size), ",".join(sizes), args.iters)
     if args.json:
         print_json(result)
     else:
-        print("\n".join(bandwidth_text(result)))
+        print("\n".join(bandwidth_text(result, lang_of(args))))
     return 0 if result["outcome"] == "ok" else 1
 
 

@@ -134,10 +134,10 @@ def allowed_hosts(host: str, port: int) -> set[str] | None:
 
 
 def run(args) -> int:
-    from tutor.commands.start import _env_lang
+    from tutor.commands._common import env_lang
     from tutor.errors import TutorError, UserInputError
 
-    lang = args.lang or _env_lang()
+    lang = args.lang or env_lang()
     args.host = args.host.strip("[]")  # `[::1]` as in a URL is `::1` to bind
     if not is_loopback(args.host):
         if not args.allow_remote:

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from tutor.commands._common import add_lang_flag
+from tutor.commands._common import add_lang_flag, env_lang
 
 
 def add_arguments(parser) -> None:
     add_lang_flag(parser)
-
-
-def _env_lang() -> str | None:
-    import os
-
-    return os.environ.get("TUTOR_LANG") if os.environ.get("TUTOR_LANG") in ("en", "zh") else None
 
 
 def run(args) -> int:
@@ -24,7 +18,7 @@ def run(args) -> int:
         raise TutorError("`tutor start` needs a terminal; for scripts use the other commands with --json")
     from tutor.ui.app import TutorApp
 
-    app = TutorApp(lang=args.lang or _env_lang())
+    app = TutorApp(lang=args.lang or env_lang())
     app.run()
     # Non-zero when the app ended on an error it could not survive (its traceback is printed and logged).
     return app.return_code or 0

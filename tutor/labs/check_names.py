@@ -197,6 +197,8 @@ PARTS: dict[str, str] = {
     "W1 shard": "W1 分片",
     "b1 shard": "b1 分片",
     "W2 shard": "W2 分片",
+    # dp-overlap's bucket sweep (labs/02-dp-overlap/check.py bucket_sweep): the last size is the whole model
+    "{}, {}, one bucket {}": "{0}，{1}，整个模型一个 bucket {2}",
 }
 
 # Details: the core's own (tutor/labs/checks.py judge and _compare) and the run's summary, the shared
@@ -574,16 +576,23 @@ def _translate(text: str, table: dict[str, str]) -> str | None:
         # a value does not span the "; " between a detail's clauses unless the entry has clauses
         # itself ("3 of 4 …; 2 of them blocking" is two clauses, not one "{} of them blocking")
         if found and (clauses or table is not DETAILS or not any("; " in value for value in found.groups())):
-            return chinese.format(*(_value(value, table) for value in found.groups()))
+            return _BETWEEN_HAN.sub("", chinese.format(*(_value(value, table) for value in found.groups())))
     return None
 
 
+# The space a template keeps around a value for an English word ("但 {0} 在") is dropped when the
+# value read in Chinese too ("但块的输出在").
+_BETWEEN_HAN = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])")
+
+
 def _value(value: str, table: dict[str, str]) -> str:
-    """A value in a template, itself looked up: a label or unit (PARTS), or in a detail a helper's
+    """A value in a template, itself looked up: a label or unit (PARTS), a check's name (ZH), or in a detail a helper's
     detail quoted inside another ("weights vs replay: max abs error …"), before a label's template
     ("ranks {}-{}") that could swallow it."""
     if value in PARTS:
         return PARTS[value]
+    if value in ZH:  # a check's name inside a detail ("ran to the end, but block output is wrong …")
+        return ZH[value]
     return (_detail(value) if table is DETAILS else None) or _translate(value, PARTS) or value
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.errors import UserInputError
+from tutor.text import T
 from tutor.labs.run_options import RunOptions, run_spec
 from tutor.labs.catalog import LabEntry
 from tutor.labs.measure import blind
@@ -31,6 +32,46 @@ if TYPE_CHECKING:
 
 VARIABLES = ("ranks", "data")
 BANDWIDTH_PROGRAM = Path(__file__).resolve().parent / "rank" / "bandwidth.py"
+
+ERRORS = {
+    "not_perf": T("experiments are for the perf labs; {lab} is a {kind} lab", "控制变量实验只用于性能类实验；{lab} 是{kind}类的"),
+    "one_rank": T("--vary ranks compares 1 rank with N: give --world-size 2 or more",
+                  "--vary ranks 比较 1 个 rank 和 N 个 rank：请给 --world-size 2 或更大"),
+    "bandwidth_ranks": T("--world-size must be at least 2: an all-reduce needs someone to reduce with",
+                         "--world-size 至少要 2：all-reduce 得有另一方一起归约"),
+}
+# An experiment's result keeps its English (`--json`, the history); its text is made again from
+# the numbers in the learner's language.
+LABELS = {
+    "one_rank": T("1 rank", "1 个 rank"),
+    "ranks": T("{count} ranks", "{count} 个 rank"),
+    "own_loader": T("its own loader", "程序自己的 loader"),
+    "synthetic": T("synthetic data", "合成数据"),
+    "scaling": T("{world} ranks make {many:,.0f} tokens/s, {efficiency:.0%} of {world} × one rank's {one:,.0f}: {verdict}",
+                 "{world} 个 rank 每秒 {many:,.0f} 个 token，是 {world} × 单个 rank（{one:,.0f}）的 {efficiency:.0%}："
+                 "{verdict}"),
+    "scales": T("the ranks add little overhead", "加 rank 几乎没有额外开销"),
+    "costs": T("adding ranks costs time per step — look at communication and at the slowest rank",
+               "加 rank 让每步变慢了——去看通信和最慢的那个 rank"),
+    "synthetic_speedup": T("synthetic data makes the step {ratio:.2f}× as fast ({real:.1f} → {synthetic:.1f} ms)",
+                           "换成合成数据后，每步快到 {ratio:.2f} 倍（{real:.1f} → {synthetic:.1f} ms）"),
+    "loader_bound": T("the loader is on the critical path", "loader 在关键路径上"),
+    "loader_fine": T("the data loader is not what slows the step", "拖慢每步的不是 data loader"),
+    "concluded": T("{message}: {conclusion}", "{message}：{conclusion}"),
+    "unfinished": T("a run did not finish; see its run folder", "有一次运行没跑完；见它的运行目录"),
+    "experiment": T("{lab}: {variable} experiment", "{lab}：控制变量实验，变量：{variable}"),
+    "variable.ranks": T("ranks", "rank 数"),
+    "variable.data": T("data", "数据"),
+    "step": T("step", "每步"),
+    "bandwidth": T("all_reduce over {ranks} ranks ({backend}): {outcome}", "all_reduce，{ranks} 个 rank（{backend}）：{outcome}"),
+    "columns": T("size (B)|count|type|redop|time (us)|algbw|busbw|#wrong",
+                 "大小 (B)|元素数|类型|归约|时间 (us)|algbw|busbw|错误数"),
+    "busbw": T("algbw = S/t; busbw = algbw × 2(n−1)/n, comparable with a link's rating at any rank count "
+               "(nccl-tests doc/PERFORMANCE.md)",
+               "algbw = S/t；busbw = algbw × 2(n−1)/n，任何 rank 数下都能直接和链路的标称带宽比较"
+               "（nccl-tests doc/PERFORMANCE.md）"),
+    "evidence": T("evidence: {path}", "证据：{path}"),
+}
 
 
 def _run(spec: RunSpec, on_event: Callable[[RunEvent], None] | None,
@@ -58,57 +99,69 @@ def _row(label: str, evidence: dict) -> dict:
 
 def _needs_meter(entry: LabEntry) -> None:
     if entry.lab.kind != "perf":
-        raise UserInputError(f"experiments are for the perf labs; {entry.name} is a {entry.lab.kind} lab",
-                             zh=f"实验只用于 perf 类实验；{entry.name} 是 {entry.lab.kind} 类的")
+        from tutor.labs.report import KINDS
+
+        raise UserInputError(ERRORS["not_perf"].filled(lab=entry.name, kind=KINDS[entry.lab.kind]))
 
 
 def vary_ranks(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) -> dict:
     _needs_meter(entry)
     world = options.world_size or entry.lab.world_size
     if world < 2:
-        raise UserInputError("--vary ranks compares 1 rank with N: give --world-size 2 or more",
-                             zh="--vary ranks 比较 1 个 rank 和 N 个 rank：请给 --world-size 2 或更大")
-    rows = [_row(f"{size} rank{'s' if size > 1 else ''}",
-                 _run(run_spec(entry, replace(options, world_size=size)), on_event, on_run))
+        raise UserInputError(ERRORS["one_rank"])
+    rows = [_row(_ranks_label(size).en, _run(run_spec(entry, replace(options, world_size=size)), on_event, on_run))
             for size in (1, world)]
     one, many = rows
     result = {"experiment": "ranks", "lab": entry.name, "runs": rows, "scaling_efficiency": None}
     if one["tokens_per_s"] and many["tokens_per_s"]:
-        efficiency = many["tokens_per_s"] / (world * one["tokens_per_s"])
-        result["scaling_efficiency"] = efficiency
-        result["message"] = (f"{world} ranks make {many['tokens_per_s']:,.0f} tokens/s, {efficiency:.0%} of {world} × "
-                             f"one rank's {one['tokens_per_s']:,.0f}: "
-                             + ("the ranks add little overhead" if efficiency >= 0.85 else
-                                "adding ranks costs time per step — look at communication and at the slowest rank"))
-    else:
-        result["message"] = "a run did not finish; see its run folder"
+        result["scaling_efficiency"] = many["tokens_per_s"] / (world * one["tokens_per_s"])
+    result["message"] = message(result).en
     return result
+
+
+def _ranks_label(size: int) -> T:
+    return LABELS["one_rank"] if size == 1 else LABELS["ranks"].filled(count=size)
 
 
 def vary_data(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) -> dict:
     _needs_meter(entry)
-    real = _row("its own loader", _run(run_spec(entry, options), on_event, on_run))
+    real = _row(LABELS["own_loader"].en, _run(run_spec(entry, options), on_event, on_run))
     with_synthetic = replace(options, program_args=(*options.program_args, "--synthetic-data"))
-    synthetic = _row("synthetic data", _run(run_spec(entry, with_synthetic), on_event, on_run))
+    synthetic = _row(LABELS["synthetic"].en, _run(run_spec(entry, with_synthetic), on_event, on_run))
     result = {"experiment": "data", "lab": entry.name, "runs": [real, synthetic], "speedup_with_synthetic": None}
     if real["step_time_s"] and synthetic["step_time_s"]:
-        ratio = real["step_time_s"] / synthetic["step_time_s"]
-        result["speedup_with_synthetic"] = ratio
-        result["message"] = (f"synthetic data makes the step {ratio:.2f}× as fast ({real['step_time_s'] * 1e3:.1f} → "
-                             f"{synthetic['step_time_s'] * 1e3:.1f} ms)")
-        result["conclusion"] = ("the loader is on the critical path" if ratio >= 1.25 else
-                                "the data loader is not what slows the step")
-    else:
-        result["message"] = "a run did not finish; see its run folder"
+        result["speedup_with_synthetic"] = real["step_time_s"] / synthetic["step_time_s"]
+    result["message"] = message(result).en
+    if result["speedup_with_synthetic"] is not None:
+        result["conclusion"] = conclusion(result).en
     return result
+
+
+def message(result: dict) -> T:
+    """What an experiment measured, in one sentence, from its numbers."""
+    runs = result["runs"]
+    if result["experiment"] == "ranks" and result.get("scaling_efficiency") is not None:
+        one, many = runs
+        efficiency = result["scaling_efficiency"]
+        return LABELS["scaling"].filled(world=many["world_size"], many=many["tokens_per_s"], one=one["tokens_per_s"],
+                                        efficiency=efficiency, verdict=LABELS["scales" if efficiency >= 0.85 else "costs"])
+    if result["experiment"] == "data" and result.get("speedup_with_synthetic") is not None:
+        real, synthetic = runs
+        return LABELS["synthetic_speedup"].filled(ratio=result["speedup_with_synthetic"],
+                                                  real=real["step_time_s"] * 1e3, synthetic=synthetic["step_time_s"] * 1e3)
+    return LABELS["unfinished"]
+
+
+def conclusion(result: dict) -> T:
+    """What the data experiment says of the loader (shown once the learner has tried a diagnosis)."""
+    return LABELS["loader_bound" if result["speedup_with_synthetic"] >= 1.25 else "loader_fine"]
 
 
 def bandwidth(world_size: int, backend: str, sizes: str, iters: int, timeout_s: float = 120.0,
               on_event=None) -> dict:
     """Run the all-reduce benchmark and compute algbw and busbw with the engine."""
     if world_size < 2:
-        raise UserInputError("--world-size must be at least 2: an all-reduce needs someone to reduce with",
-                             zh="--world-size 至少要 2：all-reduce 得有另一方一起归约")
+        raise UserInputError(ERRORS["bandwidth_ranks"])
     spec = RunSpec(lab="bandwidth", program=BANDWIDTH_PROGRAM, world_size=world_size, backend=backend,
                    timeout_s=timeout_s, args=("--sizes", sizes, "--iters", str(iters)))
     evidence = _run(spec, on_event)
@@ -130,33 +183,53 @@ def bandwidth_rows(rows: list[dict], world_size: int) -> list[dict]:
     return table
 
 
-def bandwidth_text(result: dict) -> list[str]:
+def bandwidth_text(result: dict, lang: str = "en") -> list[str]:
     """The table as all_reduce_perf prints it (time in µs, bandwidths in GB/s = 1e9 B/s)."""
-    lines = [f"all_reduce over {result['world_size']} ranks ({result['backend']}): {result['outcome']}",
-             f"{'size (B)':>12} {'count':>10} {'type':>6} {'redop':>6} {'time (us)':>10} {'algbw':>8} "
-             f"{'busbw':>8} {'#wrong':>7}"]
+    from tutor.labs.report import OUTCOMES, pad
+
+    widths = (12, 10, 6, 6, 10, 8, 8, 7)
+    outcome = OUTCOMES[result["outcome"]].get(lang) if result["outcome"] in OUTCOMES else result["outcome"]
+    lines = [LABELS["bandwidth"].format(lang, ranks=result["world_size"], backend=result["backend"], outcome=outcome),
+             " ".join(pad(name, width, right=True) for name, width in zip(LABELS["columns"].get(lang).split("|"), widths))]
     for row in result["rows"]:
         lines.append(f"{row['bytes']:>12} {row['count']:>10} {row['type']:>6} {row['redop']:>6} "
                      f"{row['time_s'] * 1e6:>10.1f} {row['algbw'] / 1e9:>8.3f} {row['busbw'] / 1e9:>8.3f} "
                      f"{row['wrong']:>7}")
-    lines.append("algbw = S/t; busbw = algbw × 2(n−1)/n, comparable with a link's rating at any rank count "
-                 "(nccl-tests doc/PERFORMANCE.md)")
+    lines.append(LABELS["busbw"].get(lang))
     if result.get("run_dir"):
-        lines.append(f"evidence: {result['run_dir']}")
+        lines.append(LABELS["evidence"].format(lang, path=result["run_dir"]))
     return lines
 
 
-def experiment_text(result: dict) -> list[str]:
-    lines = [f"{result['lab']}: {result['experiment']} experiment"]
-    for row in result["runs"]:
+def experiment_text(result: dict, lang: str = "en") -> list[str]:
+    """The experiment's runs side by side and what they measured, in `lang` (its result keeps the English)."""
+    from tutor.labs.check_names import check_detail
+    from tutor.labs.report import OUTCOMES, pad
+
+    variable = LABELS.get(f"variable.{result['experiment']}")
+    lines = [LABELS["experiment"].format(lang, lab=result["lab"], variable=variable or result["experiment"])]
+    for index, row in enumerate(result["runs"]):
         step = f"{row['step_time_s'] * 1e3:8.1f} ms" if row["step_time_s"] else "       - ms"
         rate = f"{row['tokens_per_s']:>10,.0f} tokens/s" if row["tokens_per_s"] else "         - tokens/s"
         mfu = f"MFU {row['mfu']:.1%}" if row["mfu"] else ""
-        lines.append(f"  {row['label']:<16} {row['outcome']:<7} step {step}  {rate}  {mfu}")
+        outcome = OUTCOMES[row["outcome"]].get(lang) if row["outcome"] in OUTCOMES else row["outcome"]
+        lines.append(f"  {pad(_row_label(result, index, row).get(lang), 16)} {pad(outcome, 7)} "
+                     f"{LABELS['step'].get(lang)} {step}  {rate}  {mfu}".rstrip())
         if row.get("summary"):
-            lines.append(f"  {'':<16} {row['summary']}")
-    lines.append(f"  {result.get('message', '')}" + (f": {result['conclusion']}" if result.get("conclusion") else ""))
+            lines.append(f"  {'':<16} {check_detail(row['summary'], lang)}")
+    said = message(result) if "message" in result else T("", "")
+    if result.get("conclusion"):
+        said = LABELS["concluded"].filled(message=said, conclusion=conclusion(result))
+    lines.append(f"  {said.get(lang)}")
     return lines
+
+
+def _row_label(result: dict, index: int, row: dict) -> T:
+    if result["experiment"] == "ranks":
+        return _ranks_label(row["world_size"])
+    if result["experiment"] == "data":
+        return LABELS[("own_loader", "synthetic")[index]]
+    return T(row["label"], row["label"])
 
 
 def for_learner(store: Store | None, result: dict, lab: str) -> dict:

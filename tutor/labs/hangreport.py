@@ -14,11 +14,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.labs import hangtools, hangview
+from tutor.text import T
 
 if TYPE_CHECKING:
     from tutor.store import Store
 
 COLUMN = 36
+LABELS = {
+    "head": T("{lab}: {outcome}, {ranks} ranks  ({run_dir})", "{lab}：{outcome}，{ranks} 个 rank（{run_dir}）"),
+    "stacks": T("Stacks (the program's own frames, innermost first):", "调用栈（程序自己的帧，最内层在上）："),
+    "failed": T("failed", "失败"),
+    "rank_head": T("rank {rank} · step {step} · {where}{state}", "rank {rank} · 第 {step} 步 · {where}{state}"),
+    "no_stack": T("(no stack)", "（无栈）"),
+    "no_frames": T("(no frames of the program)", "（无程序帧）"),
+    "child": T("  rank {rank}'s child process {pid}: {frames}", "  rank {rank} 的子进程 {pid}：{frames}"),
+    "collectives": T("Collectives on the world group, by position (what each rank called k-th):",
+                     "world group 上的 collective，按位置对齐（每个 rank 第 k 个调用的是什么）："),
+    "diverges": T("  ← first divergence", "  ← 第一个分歧"),
+    "last": T("Each rank's last collective and its process group:", "每个 rank 最后一个 collective 和它的 process group："),
+    "last_call": T("  rank {rank}: {op} on pg {pg} ({site}) {state}", "  rank {rank}：{op}，pg {pg}（{site}）{state}"),
+    "p2p": T("Point-to-point (the last few, ←from →to):", "点对点操作（最近几个，←from →to）："),
+    "divergence": T("First divergence: {text}", "第一个分歧：{text}"),
+    "marked_later": T("The first divergence is marked once you have answered: {command}",
+                      "回答诊断之后，这里会标出第一个分歧：{command}"),
+    "error_files": T("torchrun's error files (first failure first):", "torchrun 的 error file（最早的在前）："),
+}
 RUN_ACTIONS = ("run", "run-solution", "check", "check-solution")
 
 
@@ -81,7 +101,7 @@ def view(evidence: dict, *, reveal: bool, flight_recorder: bool = False) -> dict
                      for rank in evidence.get("ranks") or [] if hangview.child_stacks(rank.get("stack"))},
         "last_collectives": _last_collectives(evidence),
         "first_divergence": None if divergence is None else {
-            "kind": divergence.kind, "position": divergence.position, "text": divergence.text},
+            "kind": divergence.kind, "position": divergence.position, "text": divergence.text.to_json()},
         "failure_report": (evidence.get("launcher") or {}).get("failure_report"),
         "error_files": hangtools.error_files(evidence),
     }
@@ -108,48 +128,48 @@ def _cell(call) -> dict | None:
 
 
 def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = None) -> list[str]:
-    zh = lang == "zh"
-    lines = [f"{lab}: {shown['outcome']}, {shown['world_size']} ranks  ({shown['run_dir']})", f"  {shown['summary']}", ""]
-    lines.append("调用栈（程序自己的帧，最内层在上）：" if zh else "Stacks (the program's own frames, innermost first):")
+    from tutor.labs.check_names import check_detail
+    from tutor.labs.report import OUTCOMES
+
+    outcome = OUTCOMES[shown["outcome"]].get(lang) if shown["outcome"] in OUTCOMES else shown["outcome"]
+    lines = [LABELS["head"].format(lang, lab=lab, outcome=outcome, ranks=shown["world_size"], run_dir=shown["run_dir"]),
+             f"  {check_detail(shown['summary'], lang)}", "", LABELS["stacks"].get(lang)]
     heads, columns = [], []
     for stack in shown["stacks"]:
-        where = stack["waiting_in"] or (("失败" if zh else "failed") if stack["failure"] else "-")
+        where = stack["waiting_in"] or (LABELS["failed"].get(lang) if stack["failure"] else "-")
         state = f" · {stack['thread']}" if stack.get("thread") else ""  # py-spy: waiting (idle) or running Python
-        heads.append(f"rank {stack['rank']} · step {_dash(stack['step'])} · {where}{state}")
-        columns.append(stack["frames"] or [stack["failure"] or ("（无栈）" if zh else "(no stack)")])
+        heads.append(LABELS["rank_head"].format(lang, rank=stack["rank"], step=_dash(stack["step"]), where=where,
+                                                state=state))
+        columns.append(stack["frames"] or [stack["failure"] or LABELS["no_stack"].get(lang)])
     lines += _side_by_side(heads, columns)
     for rank, children in (shown.get("children") or {}).items():  # a rank's own processes (DataLoader workers)
         for child in children:
-            frames = " ← ".join(child["frames"][:4]) or ("（无程序帧）" if zh else "(no frames of the program)")
-            lines.append(f"  rank {rank} 的子进程 {child['pid']}：{frames}" if zh else
-                         f"  rank {rank}'s child process {child['pid']}: {frames}")
+            frames = " ← ".join(child["frames"][:4]) or LABELS["no_frames"].get(lang)
+            lines.append(LABELS["child"].format(lang, rank=rank, pid=child["pid"], frames=frames))
     if shown["collectives"]:
-        lines += ["", "world group 上的 collective，按位置对齐（每个 rank 第 k 个调用的是什么）：" if zh else
-                  "Collectives on the world group, by position (what each rank called k-th):"]
+        lines += ["", LABELS["collectives"].get(lang)]
         ranks = list(shown["collectives"][0]["ranks"])
         lines.append("  " + "#".ljust(5) + "".join(f"rank {rank}".ljust(28) for rank in ranks).rstrip())
         for row in shown["collectives"]:
             cells = [f"{cell['op']} {cell['state']}" if cell else "—" for cell in row["ranks"].values()]
-            mark = ("  ← 第一个分歧" if zh else "  ← first divergence") if row["diverges"] else ""
+            mark = LABELS["diverges"].get(lang) if row["diverges"] else ""
             lines.append("  " + str(row["position"] + 1).ljust(5) + "".join(cell.ljust(28) for cell in cells).rstrip() + mark)
     if shown.get("last_collectives"):
-        lines += ["", "每个 rank 最后一个 collective 和它的 process group：" if zh else
-                  "Each rank's last collective and its process group:"]
+        lines += ["", LABELS["last"].get(lang)]
         for rank, call in shown["last_collectives"].items():
-            lines.append(f"  rank {rank}: {call['op']} on pg {call['pg']} ({call['site']}) {call['state']}")
+            lines.append(LABELS["last_call"].format(lang, rank=rank, **call))
     if shown["p2p"]:
-        lines += ["", "点对点操作（最近几个，←from →to）：" if zh else "Point-to-point (the last few, ←from →to):"]
+        lines += ["", LABELS["p2p"].get(lang)]
         for rank, calls in shown["p2p"].items():
             lines.append(f"  rank {rank}: " + ", ".join(f"{c['op']} {c['state']}" for c in calls if c))
     divergence = shown["first_divergence"]
     if divergence:
-        lines += ["", ("第一个分歧：" if zh else "First divergence: ") + divergence["text"][lang]]
+        lines += ["", LABELS["divergence"].format(lang, text=divergence["text"][lang])]
     elif shown["outcome"] in ("hang", "crash"):
         command = answer_command or f'tutor lab diagnose {lab} "..."'
-        lines += ["", f"回答诊断之后，这里会标出第一个分歧：{command}" if zh else
-                  f"The first divergence is marked once you have answered: {command}"]
+        lines += ["", LABELS["marked_later"].format(lang, command=command)]
     if shown["error_files"]:
-        lines += ["", "torchrun 的 error file（最早的在前）：" if zh else "torchrun's error files (first failure first):"]
+        lines += ["", LABELS["error_files"].get(lang)]
         for item in shown["error_files"]:
             lines += [f"  rank {item['rank']}: {item['message']}", f"    {item['path']}"]
     if shown.get("flight_recorder"):
@@ -158,12 +178,13 @@ def text(shown: dict, lab: str, lang: str = "en", answer_command: str | None = N
 
 
 def _side_by_side(heads: list[str], columns: list[list[str]]) -> list[str]:
+    from tutor.labs.report import fit
+
     width = COLUMN
-    lines = ["  " + " │ ".join(head[:width].ljust(width) for head in heads)]
+    lines = ["  " + " │ ".join(fit(head, width) for head in heads)]
     depth = max((len(column) for column in columns), default=0)
     for index in range(min(depth, 6)):
-        lines.append("  " + " │ ".join((column[index] if index < len(column) else "")[:width].ljust(width)
-                                       for column in columns))
+        lines.append("  " + " │ ".join(fit(column[index] if index < len(column) else "", width) for column in columns))
     return [line.rstrip() for line in lines]
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutor.labs.events import event_file, read_all
+from tutor.text import T
 
 P2P = {"send", "recv", "isend", "irecv", "batch_isend_irecv"}
 # torch, the interpreter's machinery (multiprocessing and the queues a DataLoader waits on), and
@@ -32,6 +33,18 @@ SKIPPED_FILES = re.compile(r"(^|/)(torch/|threading\.py|runpy|<frozen|importlib|
 PY_SPY_FRAME = re.compile(r"^\s+(?P<func>\S.*?) \((?P<file>[^()]+?):(?P<line>\d+)\)$")
 PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+)$')
 WINDOW = 5
+DIVERGENCE = {
+    "calls": T("{who} calls {label} ({site})", "{who} 调用的是 {label}({site})"),
+    "call": T("{who} call {label} ({site})", "{who} 调用的是 {label}({site})"),
+    "never_calls": T("{who} never calls it", "{who} 根本没有调用"),
+    "never_call": T("{who} never call it", "{who} 根本没有调用"),
+    "joined": T("; ", ";"),
+    "p2p": T("rank {rank} waits in {label} ({site}), message {position} from rank {peer}; rank {peer} {peer_now}",
+             "rank {rank} 停在 {label}({site})，等 rank {peer} 的第 {position} 条消息；rank {peer} {peer_now}"),
+    "peer_waits": T("waits in {label} ({site})", "停在 {label}({site})"),
+    "never_sends": T("never sends it", "根本没有发"),
+}
+"""The sentence that says what differs, in both languages (`tutor lab evidence`, the app's hang view)."""
 
 
 @dataclass(frozen=True)
@@ -182,8 +195,8 @@ def stacks(evidence: dict) -> list[RankStack]:
         if waiting is None and last and last.get("state") == "failed":
             waiting = last  # where it raised: the process-group timeout, or its peer's timeout reaching it
         exception = rank.get("exception") or {}
-        failure = f"{exception.get('type')}: {(exception.get('message') or '').splitlines()[0][:200]}" \
-            if exception.get("type") else None
+        first_line = next(iter((exception.get("message") or "").splitlines()), "")  # a bare `raise E()` has none
+        failure = f"{exception.get('type')}: {first_line[:200]}" if exception.get("type") else None
         found.append(RankStack(rank["rank"], program_frames(rank.get("stack")), rank.get("stack_source"),
                                rank.get("last_step"), waiting, failure, thread_state(rank.get("stack"))))
     return found
@@ -234,8 +247,8 @@ class Divergence:
     position: int
     group: tuple[int, ...] | None
     by_rank: dict[int, Call | None]
-    text: dict[str, str]
-    """{en, zh}: what differs, in one sentence."""
+    text: T
+    """What differs, in one sentence."""
 
 
 def first_divergence(view: Timeline) -> Divergence | None:
@@ -251,21 +264,20 @@ def first_divergence(view: Timeline) -> Divergence | None:
     return _p2p_divergence(view)
 
 
-def _collective_text(row: dict[int, Call | None]) -> dict[str, str]:
+def _collective_text(row: dict[int, Call | None]) -> T:
     groups: dict[str, list[int]] = {}
     for rank, call in row.items():
         groups.setdefault(call.label() if call else "", []).append(rank)
-    en, zh = [], []
+    parts = []
     for label, ranks in sorted(groups.items(), key=lambda item: item[1]):
-        who, verb = ranks_text(ranks), "calls" if len(ranks) == 1 else "call"
+        who, one = ranks_text(ranks), len(ranks) == 1
         if label:
             site = next(call.site for rank, call in row.items() if rank in ranks and call is not None)
-            en.append(f"{who} {verb} {label} ({site})")
-            zh.append(f"{who} 调用的是 {label}({site})")
+            parts.append(DIVERGENCE["calls" if one else "call"].filled(who=who, label=label, site=site))
         else:
-            en.append(f"{who} never {verb} it")
-            zh.append(f"{who} 根本没有调用")
-    return {"en": "; ".join(en), "zh": ";".join(zh)}
+            parts.append(DIVERGENCE["never_calls" if one else "never_call"].filled(who=who))
+    joined = DIVERGENCE["joined"]
+    return T(joined.en.join(part.en for part in parts), joined.zh.join(part.zh for part in parts))
 
 
 def _p2p_divergence(view: Timeline) -> Divergence | None:
@@ -295,12 +307,11 @@ def _p2p_divergence(view: Timeline) -> Divergence | None:
             if other <= position:
                 peer_calls = view.p2p.get(call.peer) or []
                 peer_now = next((c for c in reversed(peer_calls) if c.state != "done"), None)
-                en = (f"rank {rank} waits in {call.label()} ({call.site}), message {position + 1} from rank {call.peer}; "
-                      f"rank {call.peer} " + (f"waits in {peer_now.label()} ({peer_now.site})" if peer_now else
-                                              "never sends it"))
-                zh = (f"rank {rank} 停在 {call.label()}({call.site})，等 rank {call.peer} 的第 {position + 1} 条消息；"
-                      f"rank {call.peer} " + (f"停在 {peer_now.label()}({peer_now.site})" if peer_now else "根本没有发"))
-                return Divergence("p2p", position, None, {rank: call, call.peer: peer_now}, {"en": en, "zh": zh})
+                peer_state = (DIVERGENCE["peer_waits"].filled(label=peer_now.label(), site=peer_now.site) if peer_now
+                              else DIVERGENCE["never_sends"])
+                text = DIVERGENCE["p2p"].filled(rank=rank, label=call.label(), site=call.site, position=position + 1,
+                                                peer=call.peer, peer_now=peer_state)
+                return Divergence("p2p", position, None, {rank: call, call.peer: peer_now}, text)
             counts[key] = position + 1
     return None
 

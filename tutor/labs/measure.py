@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tutor.text import T
+
 # Device names (torch.cuda.get_device_name) -> tutor.sizing catalog names.
 CATALOG_NAMES = ((re.compile(r"H200", re.I), "h200-141gb"), (re.compile(r"H100", re.I), "h100-80gb"),
                  (re.compile(r"A100.*40\s*GB", re.I), "a100-40gb"), (re.compile(r"A100", re.I), "a100-80gb"),
@@ -66,7 +68,7 @@ def perf_metrics(metrics: dict, world_size: int) -> dict:
         if measured:
             added["mfu"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"], params=params,
                                           gpus=world_size, peak_flops=measured))
-            added["mfu_basis"] = f"measured peak {flop_rate(measured)} ({metrics.get('peak_matmul')} matmul)"
+            added["mfu_basis"] = REPORT["basis"].format("en", rate=flop_rate(measured), matmul=metrics.get("peak_matmul"))
         if "peak_flops_published" in added:
             added["mfu_published"] = float(evaluate("mfu_from_tokens", tokens_per_s=added["tokens_per_s"],
                                                     params=params, gpus=world_size,
@@ -123,26 +125,45 @@ def _enrich(evidence: dict) -> dict:
     return evidence
 
 
-def report_lines(evidence: dict) -> list[str]:
+REPORT = {
+    "rate": T("{rate:,.0f} tokens/s on {ranks} rank(s){mfu}{published}", "{ranks} 个 rank 每秒 {rate:,.0f} 个 token{mfu}{published}"),
+    "mfu": T(" · MFU {mfu:.1%} of the {basis}", " · MFU {mfu:.1%}（相对{basis}）"),
+    "published": T(" · {mfu:.1%} of the published {peak:,.0f} TFLOP/s", " · 相对标称的 {peak:,.0f} TFLOP/s 为 {mfu:.1%}"),
+    "per_rank": T("step time per rank: {times}", "各 rank 每步用时：{times}"),
+    "traces": T("traces (open in https://ui.perfetto.dev): {paths}", "trace（用 https://ui.perfetto.dev 打开）：{paths}"),
+    "basis": T("measured peak {rate} ({matmul} matmul)", "实测峰值 {rate}，{matmul} matmul"),
+}
+
+
+def report_lines(evidence: dict, lang: str = "en") -> list[str]:
     """The perf lines of `tutor lab run`'s text output (nothing for a run without a Meter)."""
     metrics = evidence.get("metrics") or {}
     if "profiled_steps" not in metrics:
         return []
     lines = []
     if metrics.get("tokens_per_s"):
-        mfu = f" · MFU {metrics['mfu']:.1%} of the {metrics['mfu_basis']}" if metrics.get("mfu") else ""
-        published = (f" · {metrics['mfu_published']:.1%} of the published {metrics['peak_flops_published'] / 1e12:,.0f}"
-                     f" TFLOP/s" if metrics.get("mfu_published") else "")
-        lines.append(f"  {metrics['tokens_per_s']:,.0f} tokens/s on {evidence.get('world_size')} rank(s){mfu}{published}")
+        mfu = REPORT["mfu"].format(lang, mfu=metrics["mfu"], basis=_basis(metrics, lang)) if metrics.get("mfu") else ""
+        published = (REPORT["published"].format(lang, mfu=metrics["mfu_published"],
+                                                peak=metrics["peak_flops_published"] / 1e12)
+                     if metrics.get("mfu_published") else "")
+        lines.append("  " + REPORT["rate"].format(lang, rate=metrics["tokens_per_s"], ranks=evidence.get("world_size"),
+                                                  mfu=mfu, published=published))
     per_rank = metrics.get("per_rank_step_time_s") or {}
     if per_rank:
-        lines.append("  step time per rank: " + ", ".join(f"rank {rank} {seconds * 1e3:.1f} ms"
-                                                          for rank, seconds in sorted(per_rank.items(),
-                                                                                      key=lambda kv: int(kv[0]))))
+        lines.append("  " + REPORT["per_rank"].format(lang, times=", ".join(
+            f"rank {rank} {seconds * 1e3:.1f} ms" for rank, seconds in sorted(per_rank.items(), key=lambda kv: int(kv[0])))))
     traces = evidence.get("trace_files") or []
     if traces:
-        lines.append("  traces (open in https://ui.perfetto.dev): " + ", ".join(traces))
+        lines.append("  " + REPORT["traces"].format(lang, paths=", ".join(traces)))
     return lines
+
+
+def _basis(metrics: dict, lang: str) -> str:
+    """`mfu_basis` in `lang`: the evidence keeps the English line `perf_metrics` wrote."""
+    measured = metrics.get("peak_flops_measured")
+    if not measured:
+        return metrics["mfu_basis"]
+    return REPORT["basis"].format(lang, rate=flop_rate(measured), matmul=metrics.get("peak_matmul"))
 
 
 CLASSIFICATION = ("category", "finding", "slowest_rank")

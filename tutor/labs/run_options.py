@@ -14,9 +14,26 @@ from tutor.labs.catalog import LabEntry
 from tutor.labs.launch import BACKENDS, resolve_backend
 from tutor.labs.runner import RunSpec
 from tutor.labs.workspace import working_program
+from tutor.text import T
 
 ENDPOINT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+):(\d{1,5})$")
 MAX_RANKS = 64
+MAX_NODES = 64
+"""A bound, not torchrun's: `--print-launch` writes one command per node, so 10^20 nodes never ended."""
+MAX_TIMEOUT_S = 3600
+ERRORS = {
+    "world_size": T("--world-size must be between 1 and {most}, not {given}", "--world-size 必须在 1 到 {most} 之间，不能是 {given}"),
+    "timeout": T("--timeout must be more than 0 and at most {most} seconds, not {given:g}",
+                 "--timeout 必须大于 0 秒、至多 {most} 秒，不能是 {given:g}"),
+    "backend": T("--backend must be auto, gloo or nccl, not {given!r}", "--backend 只能是 auto、gloo 或 nccl，不能是 {given!r}"),
+    "gpu_only": T("{lab} needs CUDA GPUs (--backend nccl); none are usable here, so it is skipped",
+                  "{lab} 需要 CUDA GPU（--backend nccl）；这里没有可用的 GPU，所以跳过"),
+    "nnodes": T("--nnodes must be between 1 and {most}, not {given}", "--nnodes 必须在 1 到 {most} 之间，不能是 {given}"),
+    "node_rank": T("--node-rank must be between 0 and {most} (--nnodes {nnodes}), not {given}",
+                   "--node-rank 必须在 0 到 {most} 之间（--nnodes {nnodes}），不能是 {given}"),
+    "endpoint": T("--nnodes > 1 needs --rdzv-endpoint HOST:PORT (node 0's address and a free port)",
+                  "--nnodes > 1 时需要 --rdzv-endpoint HOST:PORT（0 号节点的地址和一个空闲端口）"),
+}
 
 
 @dataclass(frozen=True)
@@ -36,27 +53,24 @@ def resolve(entry: LabEntry, options: RunOptions) -> tuple[int, str, float]:
     """(ranks per node, backend, timeout) after checking the options against the lab."""
     world_size = entry.lab.world_size if options.world_size is None else options.world_size
     if not 1 <= world_size <= MAX_RANKS:
-        raise UserInputError(f"--world-size must be between 1 and {MAX_RANKS}, not {world_size}",
-                             zh=f"--world-size 必须在 1 到 {MAX_RANKS} 之间，不能是 {world_size}")
+        raise UserInputError(ERRORS["world_size"].filled(most=MAX_RANKS, given=world_size))
     timeout_s = options.timeout_s if options.timeout_s is not None else entry.lab.timeout_s
-    if not 0 < timeout_s <= 3600:
-        raise UserInputError(f"--timeout must be between 0 and 3600 seconds, not {timeout_s:g}",
-                             zh=f"--timeout 必须在 0 到 3600 秒之间，不能是 {timeout_s:g}")
+    if not 0 < timeout_s <= MAX_TIMEOUT_S:
+        raise UserInputError(ERRORS["timeout"].filled(most=MAX_TIMEOUT_S, given=timeout_s))
     if options.backend not in ("auto", *BACKENDS):
-        raise UserInputError(f"--backend must be auto, gloo or nccl, not {options.backend!r}",
-                             zh=f"--backend 只能是 auto、gloo 或 nccl，不能是 {options.backend!r}")
+        raise UserInputError(ERRORS["backend"].filled(given=options.backend))
     backend = resolve_backend(options.backend, world_size)
     if entry.lab.gpu_only and backend != "nccl":
-        raise UserInputError(f"{entry.name} needs CUDA GPUs (--backend nccl); none are usable here, so it is skipped",
-                             zh=f"{entry.name} 需要 CUDA GPU（--backend nccl）；这里没有可用的 GPU，所以跳过")
-    if options.nnodes < 1 or not 0 <= options.node_rank < options.nnodes:
-        raise UserInputError(f"--node-rank must be between 0 and {options.nnodes - 1}",
-                             zh=f"--node-rank 必须在 0 到 {options.nnodes - 1} 之间")
+        raise UserInputError(ERRORS["gpu_only"].filled(lab=entry.name))
+    if not 1 <= options.nnodes <= MAX_NODES:
+        raise UserInputError(ERRORS["nnodes"].filled(most=MAX_NODES, given=options.nnodes))
+    if not 0 <= options.node_rank < options.nnodes:
+        raise UserInputError(ERRORS["node_rank"].filled(most=options.nnodes - 1, nnodes=options.nnodes,
+                                                        given=options.node_rank))
     if options.nnodes > 1:
         match = ENDPOINT.match(options.rdzv_endpoint or "")
         if not match or not 0 < int(match.group(2)) < 65536:
-            raise UserInputError("--nnodes > 1 needs --rdzv-endpoint HOST:PORT (node 0's address and a free port)",
-                                 zh="--nnodes > 1 时需要 --rdzv-endpoint HOST:PORT（0 号节点的地址和一个空闲端口）")
+            raise UserInputError(ERRORS["endpoint"])
     return world_size, backend, timeout_s
 
 
