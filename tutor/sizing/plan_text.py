@@ -43,7 +43,7 @@ def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
     """The reason the plan's pipeline is not interleaved, the one that applies."""
     from tutor.sizing.validate import trimmed_stages
 
-    from tutor.sizing.planner import MAX_VPP
+    from tutor.sizing.layout_space import MAX_VPP
 
     layers = model.layers
     if layers is None:
@@ -74,9 +74,9 @@ def _why_not_interleaved(model: Model, best) -> tuple[str, str]:
 
 def _interleaved_total(model: Model, best) -> tuple[int, float] | None:
     """(v, memory) of the best layout interleaved with the smallest v its layers allow, or None."""
-    from tutor.sizing.planner import _chunk_counts
+    from tutor.sizing.layout_space import chunk_counts
 
-    chunks = [v for v in _chunk_counts(model, best.pp, best.microbatches) if v > 1]
+    chunks = [v for v in chunk_counts(model, best.pp, best.microbatches) if v > 1]
     evaluator = getattr(best, "evaluator", None)
     if not chunks or evaluator is None:
         return None
