@@ -30,6 +30,10 @@ class T(NamedTuple):
         text = self.get(lang)
         return text.format(**values) if values else text
 
+    def filled(self, **values: object) -> T:
+        """Both languages with their placeholders filled: a `T` to pass on, for a caller to pick from."""
+        return T(self.en.format(**values), self.zh.format(**values))
+
     def to_json(self) -> dict[str, str]:
         """`{"en": …, "zh": …}`, as reports and `--json` output carry both languages."""
         return {"en": self.en, "zh": self.zh}

@@ -125,7 +125,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     dp = resolved(par.dp)
     errors = _errors(where, par)
     if errors:
-        return [Rule("layout", False, Message("; ".join(e.en for e in errors), ";".join(e.zh for e in errors)))]
+        return [Rule("layout", False, Message("; ".join(e.message.en for e in errors), ";".join(e.message.zh for e in errors)))]
     train = where.train
     if not pipeline_ok(train.global_batch, dp, train.micro_batch, par.pp):
         m = train.global_batch // (dp * train.micro_batch)

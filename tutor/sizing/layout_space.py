@@ -14,6 +14,7 @@ from tutor.sizing.errors import SizingError
 from tutor.sizing.rules import RESERVE
 from tutor.sizing.specs import Hardware, Model, Train
 from tutor.sizing.validate import MIN_TOKENS_PER_CP_RANK, trimmed_stages
+from tutor.text import T
 
 # Interleave at most 4 ways (the lesson's v = 4): beyond that the bubble is already small and the
 # pipeline's point-to-point traffic keeps growing v-fold (Narayanan et al. 2021 §2.2.2).
@@ -74,20 +75,21 @@ def check_asked_sizes(model: Model, hardware: Hardware, gpus: int, options: Opti
         asked = ", ".join(map(str, options.tp))
         heads = f", divide the {model.heads} heads" if model.heads is not None else ""
         raise SizingError(
-            f"--tp {asked}: no TP size asked for can be used on {gpus:,} GPUs (TP must divide the GPU count{heads} and "
+            T(f"--tp {asked}: no TP size asked for can be used on {gpus:,} GPUs (TP must divide the GPU count{heads} and "
             f"stay within one {hardware.gpus_per_node}-GPU node)",
-            zh=f"--tp {asked}：给出的 TP 在 {gpus:,} 张卡上都用不了（TP 要整除卡数"
+               f"--tp {asked}：给出的 TP 在 {gpus:,} 张卡上都用不了（TP 要整除卡数"
                f"{f'、整除 {model.heads} 个 head' if model.heads is not None else ''}，并且不超出一个 "
-               f"{hardware.gpus_per_node} 卡的节点）")
+               f"{hardware.gpus_per_node} 卡的节点）"))
     if options.ep is not None:
         asked = ", ".join(map(str, options.ep))
         if not model.is_moe:
             if set(options.ep) != {1}:
-                raise SizingError(f"--ep {asked}: expert parallelism needs a mixture-of-experts model",
-                                  zh=f"--ep {asked}：expert parallel 只用于 MoE 模型")
+                raise SizingError(T(f"--ep {asked}: expert parallelism needs a mixture-of-experts model",
+                                     f"--ep {asked}：expert parallel 只用于 MoE 模型"))
         elif not any(model.experts % ep == 0 and gpus % ep == 0 for ep in options.ep):
-            raise SizingError(f"--ep {asked}: EP must divide the {model.experts} experts and the {gpus:,} GPUs",
-                              zh=f"--ep {asked}：EP 要整除 {model.experts} 个 expert 和 {gpus:,} 张卡")
+            raise SizingError(T(f"--ep {asked}: EP must divide the {model.experts} experts and the {gpus:,} GPUs",
+                                 f"--ep {asked}：EP 要整除 {model.experts} 个 expert 和 {gpus:,} 张卡"))
+
 
 def tp_allowed(model: Model, hardware: Hardware, tp: int) -> bool:
     if tp > hardware.gpus_per_node:

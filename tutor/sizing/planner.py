@@ -24,6 +24,7 @@ from tutor.sizing.report import size
 from tutor.sizing.rules import RESERVE
 from tutor.sizing.specs import Hardware, Model, Parallel, Throughput, Train, check_number
 from tutor.sizing.validate import validate_config
+from tutor.text import T
 
 # The modules of the plan: layout_space (options, divisors, hard rules), plan_search (the search),
 # layout_memory (the compiled fast path), plan_candidate (the result and its ranking key),
@@ -48,11 +49,11 @@ def plan(model: Model, train: Train | None = None, gpus: int = 8, hardware: Hard
     if model.is_moe and (options.sharding or "").startswith("zero"):
         stage = (options.sharding or "")[-1:]
         raise SizingError(
-            f"--zero {stage}{' (FSDP)' if stage == '3' else ''} is not modelled for MoE models: their memory is the distributed optimizer's "
+            T(f"--zero {stage}{' (FSDP)' if stage == '3' else ''} is not modelled for MoE models: their memory is the distributed optimizer's "
             "(Megatron's ZeRO-1-style sharding of the optimizer state, fp32 gradients; DeepSeek-V3's \"ZeRO-1 DP\"); "
             "leave out --zero to plan with it",
-            zh=f"MoE 模型不支持 --zero {stage}：它们的 memory 按 distributed optimizer 算（Megatron 的 "
-               "ZeRO-1 式 optimizer state 切分，fp32 gradient；即 DeepSeek-V3 的 “ZeRO-1 DP”）；去掉 --zero 即按它规划")
+               f"MoE 模型不支持 --zero {stage}：它们的 memory 按 distributed optimizer 算（Megatron 的 "
+               "ZeRO-1 式 optimizer state 切分，fp32 gradient；即 DeepSeek-V3 的 “ZeRO-1 DP”）；去掉 --zero 即按它规划"))
     if options.moments != "fp32" and options.sharding not in (None, "distopt"):
         raise SizingError("BF16 AdamW moments (--moments bf16) are modelled with the distributed optimizer only")
     if "norm_up" in options.savings and not model.mla:
