@@ -59,7 +59,7 @@ class Formula:
         return {name: SYMBOLS[name].symbol for name in self.symbols}
 
 
-def formula(name: str, expr: sympy.Expr, unit: str, en: str, zh: str, source: str,
+def formula(name: str, expr: sympy.Expr, unit: str, text: T, source: str,
             steps: tuple[str, ...] = (), order: tuple[str, ...] = ()) -> Formula:
     """Declare a formula; its inputs are the expression's free symbols (`order` puts some first)."""
     present = {symbol.name for symbol in expr.free_symbols}
@@ -73,4 +73,4 @@ def formula(name: str, expr: sympy.Expr, unit: str, en: str, zh: str, source: st
     # Inputs in the declaration order of symbols.py unless the formula says otherwise.
     rest = [candidate for candidate in SYMBOLS if candidate in present and candidate not in order]
     return Formula(name, expr, tuple(order) + tuple(rest), unit,
-                   T(en, zh), source, steps)
+                   text, source, steps)
