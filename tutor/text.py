@@ -36,6 +36,10 @@ class T(NamedTuple):
         language it is shown in is known (an error raised here and printed by the CLI)."""
         return T(self.format("en", **values), self.format("zh", **values))
 
+    def filled(self, **values: object) -> T:
+        """Both languages with their placeholders filled: a `T` to pass on, for a caller to pick from."""
+        return T(self.en.format(**values), self.zh.format(**values))
+
     def to_json(self) -> dict[str, str]:
         """`{"en": …, "zh": …}`, as reports and `--json` output carry both languages."""
         return {"en": self.en, "zh": self.zh}

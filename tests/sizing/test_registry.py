@@ -49,7 +49,7 @@ def test_contract_names_and_inputs(name):
 def test_every_formula_is_complete_and_compiles(name):
     item = registry.get(name)
     assert item.unit in RESULT_UNITS
-    assert item.text["en"].strip() and item.text["zh"].strip() and item.source.strip()
+    assert item.text.en.strip() and item.text.zh.strip() and item.source.strip()
     assert {symbol.name for symbol in item.expr.free_symbols} == set(item.symbols) <= set(SYMBOLS)
     assert callable(compiled(name))
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, loaded_content, print_json
 from tutor.errors import TutorError, UserInputError
+from tutor.text import T
 from tutor.units import UNITLESS
+
+WORDS = {
+    "plain_number": T("a plain number", "纯数字"), "in_unit": T("in {unit}", "单位 {unit}"),
+    "within": T("   answer {shown}, within ±{tolerance}", "   {shown}，误差 ±{tolerance}"),
+    "symbols": T("   symbols: ", "   可用符号："), "answer": T("   answer: ", "   答案："),
+    "answer_with": T("\nAnswer with: ", "\n作答："),
+    "example_rules": T("e.g. {layout}; rules: ", "例如 {layout}；规则："), "rule_separator": T("; ", "；"),
+}
 
 
 def add_arguments(parser) -> None:
@@ -79,7 +88,7 @@ def _answer_form(step) -> dict:
         from tutor.grading import engine
 
         catalog = engine.symbol_catalog()
-        return {"symbols": [{"symbol": catalog[name].display, "en": catalog[name].en, "zh": catalog[name].zh}
+        return {"symbols": [{"symbol": catalog[name].display, **T(catalog[name].en, catalog[name].zh).to_json()}
                             for name in engine.formula_symbols(step.formula)]}
     if step.kind == "choice":
         return {"multiple": step.multiple,
@@ -98,21 +107,19 @@ def _print(question, seed: int, prompt: dict, steps: list[dict], lang: str, reve
             print(step["prompt"][lang])
         if step["kind"] == "numeric":
             plain = step["unit"] in UNITLESS
-            shown = ("a plain number" if plain else f"in {step['unit']}") if lang == "en" else \
-                ("纯数字" if plain else f"单位 {step['unit']}")
-            print(f"   answer {shown}, within ±{step['tolerance']:.0%}" if lang == "en" else
-                  f"   {shown}，误差 ±{step['tolerance']:.0%}")
+            shown = WORDS["plain_number"].get(lang) if plain else WORDS["in_unit"].format(lang, unit=step["unit"])
+            print(WORDS["within"].format(lang, shown=shown, tolerance=f"{step['tolerance']:.0%}"))
         elif step["kind"] == "formula":
             shown = ", ".join(f"{s['symbol']} ({s[lang]})" for s in step["symbols"])
-            print(("   symbols: " if lang == "en" else "   可用符号：") + shown)
+            print(WORDS["symbols"].get(lang) + shown)
         elif step["kind"] == "choice":
             for option in step["options"]:
                 print(f"   {option['id']}) {option['text'][lang]}")
         if reveal:
-            print(("   answer: " if lang == "en" else "   答案：") + _shown_answer(step["answer"], lang))
+            print(WORDS["answer"].get(lang) + _shown_answer(step["answer"], lang))
     step_flag = f" --step {steps[0]['id']}" if len(steps) > 1 else ""
     seed_flag = f" --seed {seed}" if seed else ""
-    print(("\nAnswer with: " if lang == "en" else "\n作答：") + f"tutor check {question.id} \"…\"{step_flag}{seed_flag}")
+    print(WORDS["answer_with"].get(lang) + f"tutor check {question.id} \"…\"{step_flag}{seed_flag}")
 
 
 def _shown_answer(answer: dict, lang: str) -> str:
@@ -126,7 +133,6 @@ def _shown_answer(answer: dict, lang: str) -> str:
         from tutor.grading.config_parse import show_layout
 
         layout = show_layout(answer["example"]) if answer.get("example") else "—"
-        separator = "; " if lang == "en" else "；"
-        return (f"e.g. {layout}; rules: " if lang == "en" else f"例如 {layout}；规则：") + \
-            separator.join(rule[lang] for rule in answer["rules"])
+        return WORDS["example_rules"].format(lang, layout=layout) + \
+            WORDS["rule_separator"].get(lang).join(rule[lang] for rule in answer["rules"])
     return answer["model_answer"][lang]

@@ -19,8 +19,17 @@ from tutor.commands._common import (add_json_flag, add_lang_flag, lang_of, loade
                                     read_answer)
 from tutor.commands.ask import checked_seed, find_question
 from tutor.errors import StoreError, TutorError, UserInputError
+from tutor.text import T
 
 STDIN_LIMIT = 1 << 20
+WORDS = {
+    "expected": T("Expected: ", "答案："),
+    "passing_layout": T("A layout that passes: ", "一个符合规则的配置："),
+    "try_again": T("Try again, or add --reveal to see the answer.", "再试一次，或加 --reveal 看答案。"),
+    "store_unusable": T("(not recorded: the learner database cannot be used, see above)",
+                        "（未记录：学习记录数据库无法使用，见上）"),
+    "unreadable": T("(not recorded: the answer could not be read)", "（未记录：答案无法识别）"),
+}
 
 
 def add_arguments(parser) -> None:
@@ -68,7 +77,8 @@ def run(args) -> int:
             from tutor.grading.variant import draw
 
             payload["expected"] = expected_answer(question, step, draw(question, seed))
-        payload["explain"] = {"en": step.explain.en, "zh": step.explain.zh} if step.explain is not None and reveal else None
+        payload["explain"] = T(step.explain.en, step.explain.zh).to_json() if step.explain is not None and reveal \
+            else None
         payload["recorded"] = answered.recorded
         if answered.not_recorded_because is not None:
             reason = unusable if store is None else answered.not_recorded_because
@@ -102,28 +112,28 @@ def _question(question_id: str):
 
 
 def _print(payload: dict, lang: str, reveal: bool) -> None:
+    words = {key: text.get(lang) for key, text in WORDS.items()}
     mark = "✓" if payload["correct"] else "✗"
     print(f"{mark} {payload['feedback'][lang]}")
     expected = payload.get("expected")
     if reveal and expected is not None and not payload["correct"] and "text" in expected:
-        print(("Expected: " if lang == "en" else "答案：") + expected["text"][lang])
+        print(words["expected"] + expected["text"][lang])
     elif reveal and isinstance(expected, dict) and "formula" in expected and not payload["correct"]:
-        print(("Expected: " if lang == "en" else "答案：") + expected["formula"])
+        print(words["expected"] + expected["formula"])
     elif reveal and isinstance(expected, dict) and expected.get("example") and not payload["correct"]:
         from tutor.grading.config_parse import show_layout
 
         layout = show_layout(expected["example"])
-        print(("A layout that passes: " if lang == "en" else "一个符合规则的配置：") + layout)
+        print(words["passing_layout"] + layout)
     elif reveal and isinstance(expected, list) and not payload["correct"] and expected:
-        print(("Expected: " if lang == "en" else "答案：") + ", ".join(expected))
+        print(words["expected"] + ", ".join(expected))
     if payload["explain"]:
         print(payload["explain"][lang])
     if not reveal and not payload["correct"] and payload["parsed"] is not None:
-        print("Try again, or add --reveal to see the answer." if lang == "en" else "再试一次，或加 --reveal 看答案。")
+        print(words["try_again"])
     if payload.get("not_recorded_because"):
-        print("(not recorded: the learner database cannot be used, see above)" if lang == "en"
-              else "（未记录：学习记录数据库无法使用，见上）")
+        print(words["store_unusable"])
     elif not payload["recorded"]:
-        print("(not recorded: the answer could not be read)" if lang == "en" else "（未记录：答案无法识别）")
+        print(words["unreadable"])
     if "design" in payload:
         print(payload["design"]["feedback"][lang])

@@ -112,7 +112,7 @@ def _choose_format() -> str:
     if not sys.stdin.isatty():
         raise UserInputError(f"choose a format: --format {'|'.join(FORMATS)}")
     for index, spec in enumerate(FORMATS.values(), start=1):
-        print(f"  {index}. {spec.name[0]:<28} {spec.blurb[0]}")
+        print(f"  {index}. {spec.name.en:<28} {spec.blurb.en}")
     answer = _ask("Which interview (1-5)? ")
     if not answer.isdigit() or not 1 <= int(answer) <= len(FORMATS):
         raise UserInputError("no format chosen")
@@ -122,8 +122,8 @@ def _choose_format() -> str:
 def _formats(args, lang: str) -> int:
     from tutor.interview.formats import FORMATS
 
-    listing = [{"id": spec.id, "name": {"en": spec.name[0], "zh": spec.name[1]},
-                "blurb": {"en": spec.blurb[0], "zh": spec.blurb[1]}, "minutes": round(spec.total_s / 60, 1),
+    listing = [{"id": spec.id, "name": spec.name.to_json(), "blurb": spec.blurb.to_json(),
+                "minutes": round(spec.total_s / 60, 1),
                 "followups": spec.max_followups} for spec in FORMATS.values()]
     if args.json:
         print_json({"formats": listing})

@@ -15,43 +15,43 @@ from tutor.interview.clock import clock_text
 from tutor.interview.present import reveals_setting, step_markdown, verdict_markdown
 from tutor.interview.report import report_markdown
 from tutor.interview.terminal import LineReader, read_answer
+from tutor.text import T
 
 WORDS = {
-    "stage": ("[{index}/{total}] {format} · {budget} for this stage · {mode}",
-              "[{index}/{total}] {format} · 本阶段 {budget} · {mode}"),
-    "followup": ("Follow-up", "追问"),
-    "how": ("Answer, then an empty line. :quit pauses, :end finishes now{extra}.",
-            "作答后空一行提交。:quit 暂停，:end 立即结束{extra}。"),
-    "extra": (", :hint, :lesson", "，:hint 提示，:lesson 看课"),
-    "recorded": ("Recorded — {used} of {budget}{late}.", "已记录——用时 {used}（共 {budget}）{late}。"),
-    "late": (", over time", "，超时"),
-    "cut": ("Time is up: your answer so far was recorded.", "时间到：已按你写到的内容收卷。"),
-    "paused": ("Paused. `tutor mock --resume` continues interview #{id} at this stage.",
-               "已暂停。`tutor mock --resume` 从这一阶段继续第 {id} 场面试。"),
-    "no_hint": ("No hints in strict mode." , "严格模式没有提示。"),
-    "no_more": ("No more hints for this step.", "这一步没有更多提示了。"),
-    "no_lesson": ("The lesson stays closed in strict mode.", "严格模式下不能看课。"),
-    "export": ("Save it as Markdown: tutor mock --export", "导出为 Markdown：tutor mock --export"),
-    "early": ("Ended in its first minute: recorded as abandoned (left out of the trend); your answers are kept.",
-              "开始不到一分钟就结束：记为放弃（不计入趋势），已答内容保留。"),
+    "stage": T("[{index}/{total}] {format} · {budget} for this stage · {mode}",
+               "[{index}/{total}] {format} · 本阶段 {budget} · {mode}"),
+    "followup": T("Follow-up", "追问"),
+    "how": T("Answer, then an empty line. :quit pauses, :end finishes now{extra}.",
+             "作答后空一行提交。:quit 暂停，:end 立即结束{extra}。"),
+    "extra": T(", :hint, :lesson", "，:hint 提示，:lesson 看课"),
+    "recorded": T("Recorded — {used} of {budget}{late}.", "已记录——用时 {used}（共 {budget}）{late}。"),
+    "late": T(", over time", "，超时"),
+    "cut": T("Time is up: your answer so far was recorded.", "时间到：已按你写到的内容收卷。"),
+    "paused": T("Paused. `tutor mock --resume` continues interview #{id} at this stage.",
+                "已暂停。`tutor mock --resume` 从这一阶段继续第 {id} 场面试。"),
+    "no_hint": T("No hints in strict mode." , "严格模式没有提示。"),
+    "no_more": T("No more hints for this step.", "这一步没有更多提示了。"),
+    "no_lesson": T("The lesson stays closed in strict mode.", "严格模式下不能看课。"),
+    "export": T("Save it as Markdown: tutor mock --export", "导出为 Markdown：tutor mock --export"),
+    "early": T("Ended in its first minute: recorded as abandoned (left out of the trend); your answers are kept.",
+               "开始不到一分钟就结束：记为放弃（不计入趋势），已答内容保留。"),
 }
 
 
 def say(key: str, lang: str, **values: object) -> str:
-    en, zh = WORDS[key]
-    return (zh if lang == "zh" else en).format(**values)
+    return WORDS[key].format(lang, **values)
 
 
 def run_interview(session, lang: str, out, reader: LineReader | None = None) -> dict | None:
     """Run to the end (the report) or to a pause (None); every stage is stored as it ends."""
     reader = reader or LineReader()
-    mode_word = {"strict": ("strict", "严格模式"), "practice": ("practice", "练习模式")}[session.mode]
+    mode_word = {"strict": T("strict", "严格模式"), "practice": T("practice", "练习模式")}[session.mode]
     while not session.done:
         stage = session.current
         question, step, variant = session.question(), session.step(), session.variant()
         index = session.stages.index(stage) + 1
         header = say("stage", lang, index=index, total=len(session.stages), format=session.format.label(lang),
-                     budget=clock_text(stage.budget_s), mode=mode_word[lang == "zh"])
+                     budget=clock_text(stage.budget_s), mode=mode_word.get(lang))
         print(f"\n{'─' * 72}\n{header}", file=out)
         if stage.followup:
             print(f"{say('followup', lang)}:", file=out)

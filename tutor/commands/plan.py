@@ -15,6 +15,7 @@ import argparse
 from tutor.commands.size import (_number, _whole, add_hardware_flags, add_model_train_flags, add_saving_flags,
                                  hardware_from, model_from, savings_from, throughput_from, train_from)
 from tutor.errors import UserInputError
+from tutor.text import T
 
 
 def _reserve(text: str) -> float:
@@ -90,9 +91,9 @@ def run(args) -> int:
         from tutor.sizing.presets import recipe
 
         source = recipe(args.model)["source"]
-        result["steps"].insert(0, {"id": "published", "text": (
-            f"Planned under the published settings of {model.name}: {source}." if lang != "zh" else
-            f"按 {model.name} 公开的训练设置规划：{source}。")})
+        result["steps"].insert(0, {"id": "published", "text": T(
+            f"Planned under the published settings of {model.name}: {source}.",
+            f"按 {model.name} 公开的训练设置规划：{source}。").get(lang)})
     if args.json:
         print_json(result)
     else:

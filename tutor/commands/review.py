@@ -14,22 +14,22 @@ import sys
 
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.interview.clock import stamp_text
+from tutor.text import T
 
 WORDS = {
-    "none": ("Nothing is due. {cards} card(s){next}.", "没有到期的复习。共 {cards} 张卡{next}。"),
-    "next": ("; the next falls due {when}", "；下一张 {when} 到期"),
-    "item": ("[{index}/{total}] review", "[{index}/{total}] 复习"),
-    "how": ("Answer, then an empty line. :hint, :skip, :quit.",
-            "作答后空一行提交。:hint 提示，:skip 跳过，:quit 退出。"),
-    "due": ("Next review of this item: {when}.", "这道题下次复习：{when}。"),
-    "no_more": ("No more hints.", "没有更多提示了。"),
-    "done": ("Reviewed {count}; {left} still due.", "复习了 {count} 道；还有 {left} 道到期。"),
+    "none": T("Nothing is due. {cards} card(s){next}.", "没有到期的复习。共 {cards} 张卡{next}。"),
+    "next": T("; the next falls due {when}", "；下一张 {when} 到期"),
+    "item": T("[{index}/{total}] review", "[{index}/{total}] 复习"),
+    "how": T("Answer, then an empty line. :hint, :skip, :quit.",
+             "作答后空一行提交。:hint 提示，:skip 跳过，:quit 退出。"),
+    "due": T("Next review of this item: {when}.", "这道题下次复习：{when}。"),
+    "no_more": T("No more hints.", "没有更多提示了。"),
+    "done": T("Reviewed {count}; {left} still due.", "复习了 {count} 道；还有 {left} 道到期。"),
 }
 
 
 def say(key: str, lang: str, **values: object) -> str:
-    en, zh = WORDS[key]
-    return (zh if lang == "zh" else en).format(**values)
+    return WORDS[key].format(lang, **values)
 
 
 def add_arguments(parser) -> None:

@@ -30,6 +30,7 @@ import sys
 import time
 
 from tutor.commands._common import add_lang_flag
+from tutor.text import T
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -189,12 +190,10 @@ def url_of(host: str, port: int) -> str:
     return f"http://{name}:{port}"
 
 
-STARTED = {
-    "en": "tutor: serving the app on {url} (each browser tab is its own app; Ctrl-C stops the server, "
-          "its tabs and their labs)",
-    "zh": "tutor：应用已在 {url} 提供服务（每个浏览器标签页是一个独立的应用；按 Ctrl-C 停止服务器、"
-          "所有标签页及其中的 lab）",
-}
+STARTED = T("tutor: serving the app on {url} (each browser tab is its own app; Ctrl-C stops the server, "
+            "its tabs and their labs)",
+            "tutor：应用已在 {url} 提供服务（每个浏览器标签页是一个独立的应用；按 Ctrl-C 停止服务器、"
+            "所有标签页及其中的 lab）")
 
 
 def server_class():
@@ -255,7 +254,7 @@ def server_class():
             logging.getLogger("aiohttp.access").setLevel(logging.WARNING)  # a line per request is noise here
 
         async def on_startup(self, app: web.Application) -> None:
-            print(STARTED.get(self.lang, STARTED["en"]).format(url=url_of(self.host, self.port)), flush=True)
+            print(STARTED.format(self.lang, url=url_of(self.host, self.port)), flush=True)
 
         async def on_shutdown(self, app: web.Application) -> None:
             # aiohttp waits for open handlers before it stops; a WebSocket stays open until

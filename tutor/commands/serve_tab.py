@@ -22,13 +22,13 @@ from functools import partial
 from pathlib import Path
 
 from tutor.commands.serve import SERVER_PID_ENV, SHUTDOWN_GRACE_S
+from tutor.text import T
 
-OFFER = {
-    "en": "{count} trace file(s) ready: press ctrl+p and pick “Download …” to open them in https://ui.perfetto.dev",
-    "zh": "{count} 个 trace 文件已就绪：按 ctrl+p，选“下载 …”，再用 https://ui.perfetto.dev 打开",
-}
-COMMAND = {"en": ("Download {name}", "a trace of the last lab run, for https://ui.perfetto.dev"),
-           "zh": ("下载 {name}", "上一次 lab 运行的 trace，用 https://ui.perfetto.dev 打开")}
+OFFER = T("{count} trace file(s) ready: press ctrl+p and pick “Download …” to open them in https://ui.perfetto.dev",
+          "{count} 个 trace 文件已就绪：按 ctrl+p，选“下载 …”，再用 https://ui.perfetto.dev 打开")
+# The palette command's title and help.
+COMMAND = (T("Download {name}", "下载 {name}"),
+           T("a trace of the last lab run, for https://ui.perfetto.dev", "上一次 lab 运行的 trace，用 https://ui.perfetto.dev 打开"))
 
 
 def trace_files(screen) -> list[Path]:
@@ -95,15 +95,16 @@ def served_app(lang: str | None):
             key = tuple(str(path) for path in files)
             if files and key not in self._offered:
                 self._offered.add(key)
-                self.notify(OFFER.get(self.lang, OFFER["en"]).format(count=len(files)), timeout=12)
+                self.notify(OFFER.format(self.lang, count=len(files)), timeout=12)
 
         def get_system_commands(self, screen):
             from textual.app import SystemCommand
 
             yield from super().get_system_commands(screen)
-            title, help_text = COMMAND.get(self.lang, COMMAND["en"])
+            title, help_text = COMMAND
             for path in trace_files(screen):
-                yield SystemCommand(title.format(name=path.name), help_text, partial(self.download_trace, path))
+                yield SystemCommand(title.format(self.lang, name=path.name), help_text.get(self.lang),
+                                    partial(self.download_trace, path))
 
         def download_trace(self, path: Path) -> None:
             # One download per command: a browser lets a page open one download per key press.

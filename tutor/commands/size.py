@@ -12,6 +12,7 @@ import sys
 from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
 from tutor.errors import UserInputError
 from tutor.units import parse_count
+from tutor.text import T
 
 
 def _number(text: str) -> float:
@@ -200,7 +201,7 @@ def run(args) -> int:
         print("\n".join(report_lines(report, model.name, lang)))
     if report["errors"]:  # the reason alone: the figures of a layout that cannot run mislead (bubble 200%)
         count, first = len(report["errors"]), report["errors"][0]
-        print(f"tutor: {count} error(s) in this configuration: {first}" if lang == "en" else
-              f"tutor：这个配置有 {count} 处错误：{first}", file=sys.stderr)
+        print(T(f"tutor: {count} error(s) in this configuration: {first}",
+                f"tutor：这个配置有 {count} 处错误：{first}").get(lang), file=sys.stderr)
         return 2
     return 0

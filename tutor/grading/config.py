@@ -125,7 +125,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     dp = resolved(par.dp)
     errors = _errors(where, par)
     if errors:
-        return [Rule("layout", False, Message("; ".join(e.en for e in errors), ";".join(e.zh for e in errors)))]
+        return [Rule("layout", False, Message("; ".join(e.message.en for e in errors), ";".join(e.message.zh for e in errors)))]
     train = where.train
     if not pipeline_ok(train.global_batch, dp, train.micro_batch, par.pp):
         m = train.global_batch // (dp * train.micro_batch)
@@ -181,7 +181,7 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
 def _smaller_cp(where: Scenario, par, level: str) -> str | None:
     """A smaller CP with the same TP and PP that is valid (m ≥ p) and fits as lightly, as text."""
     from tutor.sizing.specs import Parallel
-    from tutor.sizing.planner import divisors
+    from tutor.sizing.layout_space import divisors
 
     for cp in [d for d in divisors(par.cp) if d < par.cp]:
         dp = par.dp * par.cp // cp
@@ -231,7 +231,7 @@ def lighter_with_zero2(where: Scenario, par, level: str) -> tuple[str, float] | 
     from dataclasses import replace
 
     from tutor.sizing.report import size
-    from tutor.sizing.planner import Options, sharding_choices
+    from tutor.sizing.layout_space import Options, sharding_choices
 
     if "zero2" not in sharding_choices(where.model, Options()) or par.dp * par.cp == 1:
         return None
@@ -281,7 +281,7 @@ def _fits_rule(where: Scenario, level: str | None, total: float, zero2: tuple[st
 def _smaller_pp(where: Scenario, par, level: str) -> str | None:
     """A layout with a smaller PP that fits as lightly, shown as text; None when the PP is minimal."""
     from tutor.sizing.specs import Parallel
-    from tutor.sizing.planner import divisors
+    from tutor.sizing.layout_space import divisors
 
     for pp in [d for d in divisors(where.gpus // par.cp) if d < par.pp]:
         # TP and CP share the node in the recipe (70B: TP 4 × CP 2 = 8), so a rival may not push

@@ -48,7 +48,7 @@ def example(where: Scenario) -> dict | None:
 
 def plan_layouts(where: Scenario) -> list[dict]:
     """The first layouts of `tutor plan` for the scenario, in its order (one per shape)."""
-    from tutor.sizing.planner import candidates
+    from tutor.sizing.plan_search import candidates
 
     ranked, _, _ = candidates(where.model, where.train, where.gpus, where.hardware)
     seen, layouts = set(), []
@@ -64,7 +64,7 @@ def plan_layouts(where: Scenario) -> list[dict]:
 
 
 def _candidates(where: Scenario):
-    from tutor.sizing.planner import divisors
+    from tutor.sizing.layout_space import divisors
 
     trials = 0
     ep_sizes = [size for size in (2, 4, 8, 16, 32, 64) if where.model.is_moe and where.model.experts % size == 0] or [1]

@@ -59,6 +59,9 @@ LABELS: dict[str, T] = {
     "structure": T("Structure: {score} in the expected order", "结构：{score} 按预期顺序"),
     "out_of_order": T(" — out of turn: ", "——顺序不对："),
     "not_taken": T(" — not taken: ", "——没讲："),
+    "colon": T(":", "："),
+    # Items of a list in a line; a Chinese item's own full stop is dropped before "；" (_list).
+    "separator": T("; ", "；"),
 }
 
 # Verdict thresholds (see the module docstring): (level, minimum score, minimum communication).
@@ -125,7 +128,7 @@ def build_report(session, status: str, ended_at: str) -> dict:
     score = sum(entry["weight"] * entry["score"] for entry in stages) / total_weight if total_weight else 0.0
     rubric = _rubric(stages)
     return {"session": session.id, "format": session.format.id,
-            "format_name": {"en": session.format.name[0], "zh": session.format.name[1]},
+            "format_name": session.format.name.to_json(),
             "mode": session.mode, "status": status, "started_at": session.started_at, "ended_at": ended_at,
             "score": round(score, 4), "stages": stages, "rubric": rubric,
             "verdict": verdict_of(score, rubric, stages, status),
@@ -166,13 +169,13 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
     reasons: list[dict] = []
 
     def add(key: str, **values: object) -> None:
-        en, zh = REASONS[key]
-        reasons.append({"id": key, "en": en.format(**{k: v["en"] if isinstance(v, dict) else v
-                                                       for k, v in values.items()}),
-                        "zh": zh.format(**{k: v["zh"] if isinstance(v, dict) else v for k, v in values.items()})})
+        reason = REASONS[key]
+        filled = T(reason.en.format(**{k: v.en if isinstance(v, T) else v for k, v in values.items()}),
+                   reason.zh.format(**{k: v.zh if isinstance(v, T) else v for k, v in values.items()}))
+        reasons.append({"id": key, **filled.to_json()})
 
-    def joined(texts: list[dict]) -> dict:
-        return {"en": "; ".join(text["en"] for text in texts), "zh": "；".join(text["zh"].rstrip("。") for text in texts)}
+    def joined(texts: list[dict]) -> T:
+        return T("; ".join(text["en"] for text in texts), "；".join(text["zh"].rstrip("。") for text in texts))
 
     if status != "finished":
         add("abandoned")
@@ -259,7 +262,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
     for entry in report["stages"]:
         name = _one_line(pick(entry["prompt"]))
         if entry["followup"]:
-            name = f"*{label('followup', lang)}{'：' if lang == 'zh' else ':'}* {name}"
+            name = f"*{label('followup', lang)}{label('colon', lang)}* {name}"
         if not entry["answered"]:
             lines.append(f"| {entry['number']} | {name} | — | {label('not_reached', lang)} |")
             continue
@@ -326,9 +329,9 @@ def report_markdown(report: dict, lang: str = "en") -> str:
 
 
 def _list(texts: list[dict], pick, lang: str) -> str:
-    if lang == "zh":  # "……四类。；hang 住了……" reads as a typo: drop each item's own full stop
-        return "；".join(pick(text).rstrip("。") for text in texts)
-    return "; ".join(pick(text) for text in texts)
+    # "……四类。；hang 住了……" reads as a typo: a Chinese item's own full stop is dropped (no
+    # English text ends with "。").
+    return label("separator", lang).join(pick(text).rstrip("。") for text in texts)
 
 
 def _one_line(text: str, limit: int = 90) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from tutor.sizing.errors import SizingError
+from tutor.text import T
 
 # display unit -> (dimension, base units per display unit)
 DISPLAY_UNITS: dict[str, tuple[str, float]] = {
@@ -29,7 +30,8 @@ RESULT_BASE: dict[str, tuple[str, float]] = {
     "fraction": ("fraction", 1), "FLOPs": ("flops", 1), "FLOP/s": ("flop_rate", 1),
     "tokens/s": ("token_rate", 1), "params": ("count", 1), "count": ("count", 1), "B/s": ("byte_rate", 1),
 }
-_ZH_TIME = {"ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "days": "天"}
+TIME_UNITS = {"ms": T("ms", "毫秒"), "s": T("s", "秒"), "min": T("min", "分钟"), "h": T("h", "小时"),
+              "days": T("days", "天")}
 _EN_SCALE = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
 _ZH_SCALE = ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
 
@@ -75,7 +77,7 @@ def format_value(value: float, unit: str, digits: int = 1, lang: str = "en", *, 
         return _plain(amount, digits)
     if unit == "%":
         return f"{amount:.{digits}f}%"
-    label = _ZH_TIME.get(unit, unit) if lang == "zh" else unit
+    label = TIME_UNITS[unit].get(lang) if unit in TIME_UNITS else unit
     return f"{amount:.{digits}f} {label}"
 
 

@@ -1,22 +1,16 @@
 """The engine's one error type: a clear, one-line message about bad input, in both languages."""
 
 from tutor.errors import UserInputError
+from tutor.text import T
 
 
 class SizingError(UserInputError):
     """A missing, extra or invalid input, or a configuration that cannot be computed.
 
     It is a UserInputError, so the CLI prints it as one line and exits with status 2. `str()` is the
-    English; a message the learner meets in the app or with `--lang zh` also carries its Chinese
-    (`zh=`), which `text(lang)` gives (the English where there is none yet).
+    English; a message the learner meets in the app or with `--lang zh` is a `T(en, zh)`, which
+    `text(lang)` gives (a plain string is English only, for inputs only a program gives).
     """
-
-    def __init__(self, message: str, zh: str | None = None) -> None:
-        super().__init__(message)
-        self.zh = zh
-
-    def text(self, lang: str) -> str:
-        return self.zh if lang == "zh" and self.zh else str(self)
 
 
 def shown_number(value: object) -> str:
@@ -33,8 +27,8 @@ def shown_number(value: object) -> str:
 def too_large(name: str, value: object, limit: float) -> SizingError:
     """The error for a value above the engine's limit for `name`, the limit said plainly."""
     number, most = shown_number(value), shown_number(limit)
-    return SizingError(f"{name} = {number} is more than the engine accepts: at most {most}",
-                       zh=f"{name} = {number} 超出引擎接受的范围：最多 {most}")
+    return SizingError(T(f"{name} = {number} is more than the engine accepts: at most {most}",
+                          f"{name} = {number} 超出引擎接受的范围：最多 {most}"))
 
 
 class TypedFloat(float):

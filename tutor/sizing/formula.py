@@ -7,13 +7,12 @@ collects them. Nothing here evaluates anything: the engine compiles an expressio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import sympy
 
 from tutor.sizing.symbols import SYMBOLS
+from tutor.text import T
 
 class Min(sympy.Min):
     """SymPy's Min, never evaluated: built, substituted (xreplace) and rebuilt by cse as written.
@@ -48,8 +47,8 @@ class Formula:
     """Input names, in the order a caller would list them (e.g. params, tp, pp)."""
     unit: str
     """Unit of the result: one of RESULT_UNITS."""
-    text: Mapping[str, str]
-    """What it computes and why, `{"en": ..., "zh": ...}`."""
+    text: T
+    """What it computes and why, in English and Chinese."""
     source: str
     """Lesson section, paper and table or equation."""
     steps: tuple[str, ...] = field(default=())
@@ -60,7 +59,7 @@ class Formula:
         return {name: SYMBOLS[name].symbol for name in self.symbols}
 
 
-def formula(name: str, expr: sympy.Expr, unit: str, en: str, zh: str, source: str,
+def formula(name: str, expr: sympy.Expr, unit: str, text: T, source: str,
             steps: tuple[str, ...] = (), order: tuple[str, ...] = ()) -> Formula:
     """Declare a formula; its inputs are the expression's free symbols (`order` puts some first)."""
     present = {symbol.name for symbol in expr.free_symbols}
@@ -74,4 +73,4 @@ def formula(name: str, expr: sympy.Expr, unit: str, en: str, zh: str, source: st
     # Inputs in the declaration order of symbols.py unless the formula says otherwise.
     rest = [candidate for candidate in SYMBOLS if candidate in present and candidate not in order]
     return Formula(name, expr, tuple(order) + tuple(rest), unit,
-                   MappingProxyType({"en": en, "zh": zh}), source, steps)
+                   text, source, steps)

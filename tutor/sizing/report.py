@@ -18,6 +18,7 @@ from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
 from tutor.sizing.validate import HIGH_MFU, Findings, resolve, resolved, trimmed_stages, validate_config
+from tutor.text import T
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
 FIRST_STAGE_MARGIN = 0.05
@@ -158,22 +159,22 @@ def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardwar
     activations = out.get("activations")
     total = out["model_state"] + (activations or 0.0)
     if activations is None:
-        found.warn("no-activations", "activations not counted: give the layers and hidden size (--layers, --hidden)",
-                   "没算 activation：请给出层数和 hidden size(--layers、--hidden)")
+        found.warn("no-activations", T("activations not counted: give the layers and hidden size (--layers, --hidden)",
+                   "没算 activation：请给出层数和 hidden size(--layers、--hidden)"))
     if total > hardware.gpu_mem:
         over = total - hardware.gpu_mem
-        found.warn("memory", f"does not fit: {_gb(total, 'en')} per GPU on a {_gb(hardware.gpu_mem, 'en')} "
+        found.warn("memory", T(f"does not fit: {_gb(total, 'en')} per GPU on a {_gb(hardware.gpu_mem, 'en')} "
                    f"{hardware.name}, {_gb(over, 'en')} over",
                    f"放不下：每卡需要 {_gb(total, 'zh')}，{hardware.name} 只有 {_gb(hardware.gpu_mem, 'zh')}，"
-                   f"超出 {_gb(over, 'zh')}")
+                   f"超出 {_gb(over, 'zh')}"))
     first, even = out.get("first_stage_params"), out["params_per_gpu"]
     if first is not None and first > even * (1 + FIRST_STAGE_MARGIN):
         share = first / even - 1
-        found.warn("first-stage", f"the most loaded pipeline stage holds an embedding too: "
+        found.warn("first-stage", T(f"the most loaded pipeline stage holds an embedding too: "
                    f"{format_value(first, 'params', 2)} parameters per GPU, {share:.0%} more than Ψ/(TP·PP) = "
                    f"{format_value(even, 'params', 2)}; memory counts that stage",
                    f"最满的 pipeline stage 还要放 embedding：每卡 {format_value(first, 'params', 2, 'zh')} 参数，"
-                   f"比 Ψ/(TP·PP) = {format_value(even, 'params', 2, 'zh')} 多 {share:.0%}；显存按这个 stage 算")
+                   f"比 Ψ/(TP·PP) = {format_value(even, 'params', 2, 'zh')} 多 {share:.0%}；显存按这个 stage 算"))
 
 
 def _rate_findings(found: Findings, out: dict, throughput: Throughput) -> None:
@@ -181,9 +182,9 @@ def _rate_findings(found: Findings, out: dict, throughput: Throughput) -> None:
     if mfu is None:
         return
     if mfu > 1:
-        found.error("mfu-over-1", f"that throughput means MFU {mfu:.0%}, above the hardware's peak: check the numbers",
-                    f"这个吞吐对应 MFU {mfu:.0%}，超过硬件峰值：请检查输入")
+        found.error("mfu-over-1", T(f"that throughput means MFU {mfu:.0%}, above the hardware's peak: check the numbers",
+                    f"这个吞吐对应 MFU {mfu:.0%}，超过硬件峰值：请检查输入"))
     elif max(mfu, out.get("mfu_attn") or 0.0) > HIGH_MFU and throughput.mfu is None:
         mfu = max(mfu, out.get("mfu_attn") or 0.0)
-        found.warn("high-mfu", f"that throughput means MFU {mfu:.0%}, above any published large run "
-                   "(Llama 3 405B: 38–43%)", f"这个吞吐对应 MFU {mfu:.0%}，高于所有公开的大规模训练（Llama 3 405B:38–43%）")
+        found.warn("high-mfu", T(f"that throughput means MFU {mfu:.0%}, above any published large run "
+                   "(Llama 3 405B: 38–43%)", f"这个吞吐对应 MFU {mfu:.0%}，高于所有公开的大规模训练（Llama 3 405B:38–43%）"))

@@ -57,7 +57,7 @@ def report_lines(report: dict, model_name: str, lang: str = "en") -> list[str]:
                  f"{_fmt(report['checkpoint']['bytes_per_gpu'], 'GB', lang)}")
     lines += ["", t["steps"]]
     for step in report["steps"]:
-        explanation = T(*TEXT[step["formula"].split(" = ", 1)[0]]).get(lang)
+        explanation = TEXT[step["formula"].split(" = ", 1)[0]].get(lang)
         lines += [f"  {step['id']}: {explanation}", f"      {step['formula']}", f"      {step['substituted']}"]
     for key in ("warnings", "errors"):
         if report[key]:

@@ -17,6 +17,7 @@ from sympy import Rational, ceiling
 
 from tutor.sizing.formula import Min, formula
 from tutor.sizing.symbols import S
+from tutor.text import T
 
 s, b, h, a, t = S["seq"], S["micro_batch"], S["hidden"], S["heads"], S["tp"]
 L, cp, p, v, A, m = S["layers"], S["cp"], S["pp"], S["vpp"], S["act_layer"], S["microbatches"]
@@ -72,106 +73,106 @@ LATENTS = S["q_rank"] + S["kv_rank"] + S["rope_dim"]
 
 FORMULAS = (
     formula("activation_per_layer_none", s * b * h * (34 + 5 * a * s / h), "B",
-            "Activations of one layer, no parallelism, no recompute: s·b·h·(34 + 5·a·s/h) bytes.",
-            "一层的 activation，不并行、不 recompute:s·b·h·(34 + 5·a·s/h) 字节。",
+            T("Activations of one layer, no parallelism, no recompute: s·b·h·(34 + 5·a·s/h) bytes.",
+              "一层的 activation，不并行、不 recompute:s·b·h·(34 + 5·a·s/h) 字节。"),
             K22 + " (no parallelism); K22 §4.1 Eq. 1", order=ORDER),
     formula("activation_per_layer_tp", s * b * h * (10 + 24 / t + 5 * a * s / (h * t)), "B",
-            "With tensor parallelism t: LayerNorm and dropout inputs (10·s·b·h) stay replicated.",
-            "开 TP(t):LayerNorm 和 dropout 的输入（10·s·b·h）每卡一份。",
+            T("With tensor parallelism t: LayerNorm and dropout inputs (10·s·b·h) stay replicated.",
+              "开 TP(t):LayerNorm 和 dropout 的输入（10·s·b·h）每卡一份。"),
             K22 + " (tensor parallel); Eq. 2", order=ORDER),
     formula("activation_per_layer_tp_sp", s * b * h / t * (34 + 5 * a * s / h), "B",
-            "Tensor + sequence parallelism: every activation is split t ways.",
-            "TP + sequence parallel：所有 activation 都切成 t 份。",
+            T("Tensor + sequence parallelism: every activation is split t ways.",
+              "TP + sequence parallel：所有 activation 都切成 t 份。"),
             K22 + " (tensor + sequence parallel); Eq. 4", order=ORDER),
     formula("activation_per_layer_tp_selective", s * b * h * (10 + 24 / t), "B",
-            "Tensor parallel with selective recompute (or FlashAttention), without SP.",
-            "TP + selective recompute（或 FlashAttention），不开 SP。",
+            T("Tensor parallel with selective recompute (or FlashAttention), without SP.",
+              "TP + selective recompute（或 FlashAttention），不开 SP。"),
             K22 + " (tensor parallel + selective recompute)", order=ORDER),
     formula("activation_per_layer_selective", 34 * s * b * h / t, "B",
-            "Tensor + sequence parallel with selective recompute (or FlashAttention): 34·s·b·h/t.",
-            "TP + SP + selective recompute（或 FlashAttention）：34·s·b·h/t。",
+            T("Tensor + sequence parallel with selective recompute (or FlashAttention): 34·s·b·h/t.",
+              "TP + SP + selective recompute（或 FlashAttention）：34·s·b·h/t。"),
             K22 + " (tensor + sequence parallel + selective recompute); Eq. 6", order=ORDER),
     formula("activation_per_layer_full", 2 * s * b * h, "B",
-            "Full recompute: only the layer's 16-bit input (2·s·b·h bytes) is kept.",
-            "Full recompute：只留每层的 16 位输入（2·s·b·h 字节）。", K22 + " (full recompute)", order=ORDER),
+            T("Full recompute: only the layer's 16-bit input (2·s·b·h bytes) is kept.",
+              "Full recompute：只留每层的 16 位输入（2·s·b·h 字节）。"), K22 + " (full recompute)", order=ORDER),
     formula("activation_per_layer_full_sp", 2 * s * b * h / t, "B",
-            "Full recompute with sequence parallelism: the kept 16-bit input is split over TP, 2·s·b·h/t.",
-            "Full recompute + sequence parallel：留下的 16 位输入沿 TP 切分，2·s·b·h/t。",
+            T("Full recompute with sequence parallelism: the kept 16-bit input is split over TP, 2·s·b·h/t.",
+              "Full recompute + sequence parallel：留下的 16 位输入沿 TP 切分，2·s·b·h/t。"),
             K22 + " (full recompute, t-way sequence parallel); Megatron-LM language_model_embedding.py "
             "(scatter_to_sequence_parallel_region)", order=ORDER),
     formula("activation_bytes_per_layer", 34 * s * b * h / (t * cp), "B",
-            "The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer (K22's coefficient, "
-            "for an MLP of 4h; Megatron-LM's estimator uses 18 + 4f/h, 31 for Llama 3 405B).",
+            T("The lesson's case, FlashAttention + SP + CP: 34·s·b·h/(TP·CP) bytes per layer (K22's coefficient, "
+              "for an MLP of 4h; Megatron-LM's estimator uses 18 + 4f/h, 31 for Llama 3 405B).",
             "本课的情形，FlashAttention + SP + CP：每层 34·s·b·h/(TP·CP) 字节（K22 的系数，对应 4h 宽的 MLP；"
-            "Megatron-LM 的估算器用 18 + 4f/h，Llama 3 405B 是 31）。",
+            "Megatron-LM 的估算器用 18 + 4f/h，Llama 3 405B 是 31）。"),
             K22 + " (selective row) with CP dividing s; lesson §worked-examples (≈ 285 MB)", order=ORDER),
     formula("activation_bytes_per_layer_mlp", s * b * h * (18 + 4 * f / h) / (t * cp), "B",
-            "FlashAttention + SP + CP with the MLP width counted: s·b·h·(18 + 4f/h)/(TP·CP) bytes per layer "
-            "(34 for an MLP of 4h, 31 for Llama 3 405B).",
+            T("FlashAttention + SP + CP with the MLP width counted: s·b·h·(18 + 4f/h)/(TP·CP) bytes per layer "
+              "(34 for an MLP of 4h, 31 for Llama 3 405B).",
             "FlashAttention + SP + CP，按 MLP 宽度算：每层 s·b·h·(18 + 4f/h)/(TP·CP) 字节"
-            "（MLP 宽 4h 时是 34,Llama 3 405B 是 31）。", MEGATRON, order=ORDER),
+            "（MLP 宽 4h 时是 34,Llama 3 405B 是 31）。"), MEGATRON, order=ORDER),
     # DeepSeek-V3's activation savings (arXiv 2412.19437), off by default (`--recompute-norm-up`,
     # `--fp8-activations`), counted as changes to K22's 34 terms (see DEEPSEEK_TERMS above).
     formula("activation_bytes_per_layer_norm_up", s * b * (24 * h + 2 * LATENTS) / (t * cp), "B",
-            "RMSNorm and the MLA up-projections recomputed in backward (DeepSeek-V3, arXiv 2412.19437 §3.2.3): K22's 34 less the two norm "
-            "outputs (2 + 2) and Q, K, V (4 + 2), plus the stored MLA latents 2·(r_q + r_kv + d_R) bytes a token: "
+            T("RMSNorm and the MLA up-projections recomputed in backward (DeepSeek-V3, arXiv 2412.19437 §3.2.3): K22's 34 less the two norm "
+              "outputs (2 + 2) and Q, K, V (4 + 2), plus the stored MLA latents 2·(r_q + r_kv + d_R) bytes a token: "
             "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP).",
             "backward 里重算 RMSNorm 和 MLA 的 up-projection（DeepSeek-V3，arXiv 2412.19437 §3.2.3）：K22 的 34 减去两个 norm 的输出"
             "（2 + 2）和 Q、K、V（4 + 2），加上要存的 MLA latent，每个 token 2·(r_q + r_kv + d_R) 字节："
-            "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP)。", DEEPSEEK_RECOMPUTE + "; " + K22, order=ORDER),
+            "s·b·(24h + 2(r_q + r_kv + d_R))/(TP·CP)。"), DEEPSEEK_RECOMPUTE + "; " + K22, order=ORDER),
     formula("activation_bytes_per_layer_fp8", s * b * h * Rational(39, 2) / (t * cp), "B",
-            "Activations cached in FP8 for the Linear backward (DeepSeek-V3, arXiv 2412.19437 §3.3.3): K22's 34 with the inputs of the QKV, "
-            "output (E5M6, 1.5 bytes) and first MLP projections at 1 byte, the SwiGLU input in FP8 (8 → 4) and its "
+            T("Activations cached in FP8 for the Linear backward (DeepSeek-V3, arXiv 2412.19437 §3.3.3): K22's 34 with the inputs of the QKV, "
+              "output (E5M6, 1.5 bytes) and first MLP projections at 1 byte, the SwiGLU input in FP8 (8 → 4) and its "
             "output recomputed (8 → 0): 19.5·s·b·h/(TP·CP).",
             "Linear 的 backward 用 FP8 缓存 activation（DeepSeek-V3，arXiv 2412.19437 §3.3.3）：K22 的 34 里 QKV、输出投影（E5M6，1.5 字节）"
             "和 MLP 第一个投影的输入各存 1 字节，SwiGLU 的输入存 FP8（8 → 4）、输出重算（8 → 0）："
-            "19.5·s·b·h/(TP·CP)。", DEEPSEEK_FP8 + "; " + K22, order=ORDER),
+            "19.5·s·b·h/(TP·CP)。"), DEEPSEEK_FP8 + "; " + K22, order=ORDER),
     formula("activation_bytes_per_layer_norm_up_fp8", s * b * (Rational(23, 2) * h + LATENTS) / (t * cp), "B",
-            "Both DeepSeek-V3 savings (arXiv 2412.19437 §3.2.3, §3.3.3): norms and up-projections recomputed, the remaining Linear inputs in FP8 "
-            "(output projection 1.5, SwiGLU input 4, its output recomputed) and the MLA latents at 1 byte: "
+            T("Both DeepSeek-V3 savings (arXiv 2412.19437 §3.2.3, §3.3.3): norms and up-projections recomputed, the remaining Linear inputs in FP8 "
+              "(output projection 1.5, SwiGLU input 4, its output recomputed) and the MLA latents at 1 byte: "
             "s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP).",
             "DeepSeek-V3 的两项一起（arXiv 2412.19437 §3.2.3、§3.3.3）：重算 norm 和 up-projection，其余 Linear 输入存 FP8（输出投影 1.5，SwiGLU 输入 4，"
-            "输出重算），MLA latent 每个 1 字节：s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP)。",
+            "输出重算），MLA latent 每个 1 字节：s·b·(11.5h + r_q + r_kv + d_R)/(TP·CP)。"),
             DEEPSEEK_RECOMPUTE + "; " + DEEPSEEK_FP8 + "; " + K22, order=ORDER),
     formula("activation_bytes_first_stage", 34 * s * b * h * L / (t * cp), "B",
-            "First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
-            "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。",
+            T("First pipeline stage under 1F1B: p micro-batches in flight × L/p layers = all L layers' worth.",
+              "1F1B 下第一个 stage:p 个 micro-batch 在途 × L/p 层 = 整整 L 层的量。"),
             K22 + " and §4.2.3; lesson §worked-examples (≈ 23 GB for 80 layers)",
             steps=("activation_bytes_per_layer",), order=ORDER),
     formula("activation_bytes_first_stage_interleaved", 34 * s * b * h * L / (t * cp) * INTERLEAVED_FACTOR, "B",
-            "First stage under interleaved 1F1B with v chunks per GPU: × (1 + (p−1)/(p·v)).",
-            "interleaved 1F1B（每卡 v 段）下第一个 stage：再乘 (1 + (p−1)/(p·v))。",
+            T("First stage under interleaved 1F1B with v chunks per GPU: × (1 + (p−1)/(p·v)).",
+              "interleaved 1F1B（每卡 v 段）下第一个 stage：再乘 (1 + (p−1)/(p·v))。"),
             "Korthikanti et al. 2022 §4.2.3", steps=("activation_bytes_per_layer",), order=ORDER),
     formula("first_stage_activations", A * Min(m, p) * ceiling(L / p), "B",
-            "First pipeline stage under 1F1B: min(m, p) micro-batches in flight, each with the stage's ⌈L/p⌉ "
-            "layers (L layers' worth when the layers split evenly and m ≥ p).",
+            T("First pipeline stage under 1F1B: min(m, p) micro-batches in flight, each with the stage's ⌈L/p⌉ "
+              "layers (L layers' worth when the layers split evenly and m ≥ p).",
             "1F1B 下第一个 stage：同时在途 min(m, p) 个 micro-batch，每个存本 stage 的 ⌈L/p⌉ 层"
-            "（层数均分且 m ≥ p 时就是 L 层的量）。", "Korthikanti et al. 2022 §4.2.3",
+            "（层数均分且 m ≥ p 时就是 L 层的量）。"), "Korthikanti et al. 2022 §4.2.3",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_trimmed",
             A * Min(m * N_TRIMMED, p * N_TRIMMED - Min(p, N_TRIMMED), evaluate=False), "B",
-            "Stages trimmed as in Llama 3 (one layer fewer on the first and last stage, n = (L + 2)/p): the fullest "
-            "of stage 0, min(m, p) micro-batches of n − 1 layers, and stage 1, min(m, p − 1) of n layers.",
+            T("Stages trimmed as in Llama 3 (one layer fewer on the first and last stage, n = (L + 2)/p): the fullest "
+              "of stage 0, min(m, p) micro-batches of n − 1 layers, and stage 1, min(m, p − 1) of n layers.",
             "像 Llama 3 那样首尾 stage 各少一层（n = (L + 2)/p）：取 stage 0（min(m, p) 个 micro-batch × n − 1 层）"
-            "和 stage 1（min(m, p − 1) 个 × n 层）中较大者。",
+            "和 stage 1（min(m, p − 1) 个 × n 层）中较大者。"),
             "Llama 3 paper (arXiv 2407.21783) §3.3.2; Narayanan et al. 2021 §2.2.1 (1F1B in-flight micro-batches)",
             order=("act_layer", "microbatches", "pp", "layers")),
     formula("first_stage_activations_interleaved_trimmed",
             A * Min(m * v * N_CHUNK_TRIMMED,
                     N_CHUNK_TRIMMED * ((v + 1) * p - 1) - Min(2 * p - 1, 2 * N_CHUNK_TRIMMED, evaluate=False),
                     evaluate=False), "B",
-            "Interleaved 1F1B over chunks trimmed as in Llama 3 (n = (L + 2)/(p·v) layers a chunk, one fewer in the "
-            "first and the last): the fullest stage holds n((v + 1)p − 1) − min(2p − 1, 2n) layers' worth "
+            T("Interleaved 1F1B over chunks trimmed as in Llama 3 (n = (L + 2)/(p·v) layers a chunk, one fewer in the "
+              "first and the last): the fullest stage holds n((v + 1)p − 1) − min(2p − 1, 2n) layers' worth "
             "(stage 0 with 2p − 1 micro-batches of its trimmed chunk, or stage 1), at most all m·v of a stage's "
             "chunk-micro-batches (m = p: every forward runs before the first backward).",
             "按 Llama 3 那样首尾各少一层切段的 interleaved 1F1B（每段 n = (L + 2)/(p·v) 层，第一段和最后一段少一层）："
             "最满的 stage 存 n((v + 1)p − 1) − min(2p − 1, 2n) 层的量（stage 0 有 2p − 1 个 micro-batch 在它少一层的"
             "那段上，或者 stage 1），最多是一个 stage 全部 m·v 个段 × micro-batch(m = p 时第一个 backward 之前"
-            "所有 forward 都跑完）。",
+            "所有 forward 都跑完）。"),
             "Megatron-LM schedules.py (forward_backward_pipelining_with_interleaving: warm-up 2(p − r − 1) + (v − 1)p, "
             "chunk (k // p) mod v); Llama 3 paper (arXiv 2407.21783) §3.3.2; Korthikanti et al. 2022 §4.2.3",
             order=("act_layer", "microbatches", "pp", "vpp", "layers")),
     formula("first_stage_activations_interleaved", A * L * INTERLEAVED_FACTOR, "B",
-            "First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",
-            "interleaved 1F1B 下第一个 stage:L 层的量 × (1 + (p−1)/(p·v))。", "Korthikanti et al. 2022 §4.2.3"),
+            T("First stage under interleaved 1F1B: L layers' worth × (1 + (p−1)/(p·v)).",
+              "interleaved 1F1B 下第一个 stage:L 层的量 × (1 + (p−1)/(p·v))。"), "Korthikanti et al. 2022 §4.2.3"),
 )
