@@ -32,13 +32,10 @@ class T(NamedTuple):
         return text.format(**_side(values, lang)) if values else text
 
     def filled(self, **values: object) -> T:
-        """Both languages with their placeholders filled: a message that is made before the
-        language it is shown in is known (an error raised here and printed by the CLI)."""
+        """Both languages with their placeholders filled (a value that is a `T` on its own side):
+        a message made before the language it is shown in is known (an error raised here and
+        printed by the CLI), for a caller to pick from."""
         return T(self.format("en", **values), self.format("zh", **values))
-
-    def filled(self, **values: object) -> T:
-        """Both languages with their placeholders filled: a `T` to pass on, for a caller to pick from."""
-        return T(self.en.format(**values), self.zh.format(**values))
 
     def to_json(self) -> dict[str, str]:
         """`{"en": …, "zh": …}`, as reports and `--json` output carry both languages."""
