@@ -75,3 +75,11 @@ def test_a_lab_card_asks_the_diagnosis_again(store, library, clock):
     result = answer(task, "rank 1 never calls it", store, queue=_queue(store, clock))
     assert result.correct and result.verdict["feedback"][0]["covered"] == ["Rank 1."]
     assert attempts(store) == []  # a lab diagnosis is not a question attempt
+
+
+def test_a_lab_verdicts_heading_in_chinese_uses_full_width_brackets():
+    from tutor.interview.review_tasks import lab_feedback_markdown
+
+    graded = {"correct": False, "score": 0.58, "feedback": []}
+    assert lab_feedback_markdown(graded, "zh").startswith("### ✗ 不对（58%）")
+    assert lab_feedback_markdown(graded, "en").startswith("### ✗ Not right (58%)")

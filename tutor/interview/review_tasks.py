@@ -15,6 +15,7 @@ from tutor.interview.review import PAR_SECONDS, lab_item, question_item
 from tutor.store.db import Store
 from tutor.store.mocks import all_stage_results
 from tutor.store.records import latest_step_scores
+from tutor.text import T
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,15 @@ def _weakest_step(store: Store, question):
     return min(question.steps, key=lambda step: latest.get(step.id, 1.0))
 
 
+SCORED = T("### {heading} ({score})", "### {heading}（{score}）")
+
+
 def lab_feedback_markdown(graded: dict, lang: str) -> str:
     """The diagnosis grader's feedback (`tutor.labs.diagnose.grade`) as Markdown."""
     from tutor.interview.present import VERDICT
 
     heading = VERDICT["right" if graded["correct"] else "wrong"].get(lang)
-    lines = [f"### {heading} ({graded['score']:.0%})", ""]
+    lines = [SCORED.format(lang, heading=heading, score=f"{graded['score']:.0%}"), ""]
     for item in graded["feedback"]:
         lines.append(f"**{item['prompt']}**")
         lines += [f"- ✓ {text}" for text in item["covered"]] + [f"- ✗ {text}" for text in item["missing"]]
