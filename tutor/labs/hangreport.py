@@ -9,8 +9,6 @@ diagnosis for this run: finding it is the exercise.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.labs import hangtools, hangview
@@ -192,8 +190,3 @@ def _dash(value) -> str:
     return "-" if value is None else str(value)
 
 
-def evidence_from(run_dir: str | Path) -> dict | None:
-    try:
-        return json.loads((Path(run_dir) / "evidence.json").read_text())
-    except (OSError, ValueError):
-        return None

@@ -49,6 +49,11 @@ def compatible(result_unit: str, display_unit: str) -> bool:
     return shown is not None and base is not None and shown[0] in ("any", base[0])
 
 
+def gigabytes(value: float, lang: str = "en") -> str:
+    """Bytes as GB with one decimal, the way memory is shown in reports and plans."""
+    return format_value(value, "GB", 1, lang)
+
+
 def format_value(value: float, unit: str, digits: int = 1, lang: str = "en", *, from_unit: str | None = None) -> str:
     """`value` (base units, or `from_unit`, or its own `.unit`) shown in `unit` with `digits` decimals."""
     if unit not in DISPLAY_UNITS:

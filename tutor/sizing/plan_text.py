@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.sizing.display import format_auto, format_value
+from tutor.sizing.display import format_auto, format_value, gigabytes
 from tutor.sizing.specs import Hardware, Model, Train
 from tutor.text import T
-
-
-def _gb(value: float, lang: str) -> str:
-    return format_value(value, "GB", 1, lang)
 
 
 def _pct(value: float) -> str:
@@ -109,7 +105,7 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
     def say(step_id: str, text: T) -> None:
         steps.append({"id": step_id, "text": text.get(lang)})
 
-    cap = _gb(hardware.gpu_mem, lang)
+    cap = gigabytes(hardware.gpu_mem, lang)
     if reports:
         first = reports[0]
         state = next(step["value"] for step in first["steps"] if step["id"] == "model_state_total")
@@ -186,9 +182,9 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             f"v = 1:{why_zh};bubble (p−1)/m = {_pct(best.bubble)}。"))
     if best.cp > 1:
         say("cp", T(f"CP {best.cp}: each rank holds {train.seq // best.cp} of the {train.seq} tokens; activations "
-            f"{_gb(memory['activations'], lang)} per GPU.",
+            f"{gigabytes(memory['activations'], lang)} per GPU.",
             f"CP {best.cp}:{train.seq} 个 token 切开，每个 rank {train.seq // best.cp} 个；activation 每卡 "
-            f"{_gb(memory['activations'], lang)}。"))
+            f"{gigabytes(memory['activations'], lang)}。"))
     else:
         say("cp", T(f"CP 1: a {train.seq}-token sequence needs no context parallelism here.",
             f"CP 1:{train.seq} token 的序列这里不需要 CP。"))
@@ -212,15 +208,15 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
         say("recompute", T(f"No recompute: FlashAttention and sequence parallelism keep {coefficient}·s·b·h/(TP·CP) "
             "per layer.", f"不需要 recompute:FlashAttention 加 SP 后每层 {coefficient}·s·b·h/(TP·CP)。"))
     if memory["activations"] is None:
-        say("dp", T(f"The remaining DP {best.dp} with {shard_en}: {_gb(memory['model_state'], lang)} of "
+        say("dp", T(f"The remaining DP {best.dp} with {shard_en}: {gigabytes(memory['model_state'], lang)} of "
             f"model state per GPU of {cap}; activations are not counted without --layers and --hidden.",
-            f"剩下的 DP {best.dp} 用 {shard_zh}：每卡 model state {_gb(memory['model_state'], lang)}（共 {cap}）；"
+            f"剩下的 DP {best.dp} 用 {shard_zh}：每卡 model state {gigabytes(memory['model_state'], lang)}（共 {cap}）；"
             "没有 --layers 和 --hidden，activation 没算进去。"))
     else:
         say("dp", T(f"The remaining DP {best.dp} with {shard_en}: "
-            f"{_gb(memory['model_state'], lang)} model state + {_gb(memory['activations'], lang)} activations = {_gb(memory['total'], lang)} of {cap}.",
-            f"剩下的 DP {best.dp} 用 {shard_zh}:model state {_gb(memory['model_state'], lang)} + activation "
-            f"{_gb(memory['activations'], lang)} = {_gb(memory['total'], lang)}（共 {cap}）。"))
+            f"{gigabytes(memory['model_state'], lang)} model state + {gigabytes(memory['activations'], lang)} activations = {gigabytes(memory['total'], lang)} of {cap}.",
+            f"剩下的 DP {best.dp} 用 {shard_zh}:model state {gigabytes(memory['model_state'], lang)} + activation "
+            f"{gigabytes(memory['activations'], lang)} = {gigabytes(memory['total'], lang)}（共 {cap}）。"))
     if len(reports) > 1:
         say("alternatives", T(f"{len(reports) - 1} other layouts follow in the recipe's order; compare their headroom, "
             "bubble and traffic on slow links.",

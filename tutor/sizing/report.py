@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tutor.sizing.chains import Mode, activation_row, size_derivation
-from tutor.sizing.display import format_value
+from tutor.sizing.display import format_value, gigabytes
 from tutor.sizing.engine import evaluate, model_values
 from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
@@ -151,10 +151,6 @@ def _count(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-def _gb(value: float, lang: str) -> str:
-    return format_value(value, "GB", 1, lang)
-
-
 def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardware, lang: str) -> None:
     activations = out.get("activations")
     total = out["model_state"] + (activations or 0.0)
@@ -163,10 +159,10 @@ def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardwar
                    "没算 activation：请给出层数和 hidden size(--layers、--hidden)"))
     if total > hardware.gpu_mem:
         over = total - hardware.gpu_mem
-        found.warn("memory", T(f"does not fit: {_gb(total, 'en')} per GPU on a {_gb(hardware.gpu_mem, 'en')} "
-                   f"{hardware.name}, {_gb(over, 'en')} over",
-                   f"放不下：每卡需要 {_gb(total, 'zh')}，{hardware.name} 只有 {_gb(hardware.gpu_mem, 'zh')}，"
-                   f"超出 {_gb(over, 'zh')}"))
+        found.warn("memory", T(f"does not fit: {gigabytes(total, 'en')} per GPU on a {gigabytes(hardware.gpu_mem, 'en')} "
+                   f"{hardware.name}, {gigabytes(over, 'en')} over",
+                   f"放不下：每卡需要 {gigabytes(total, 'zh')}，{hardware.name} 只有 {gigabytes(hardware.gpu_mem, 'zh')}，"
+                   f"超出 {gigabytes(over, 'zh')}"))
     first, even = out.get("first_stage_params"), out["params_per_gpu"]
     if first is not None and first > even * (1 + FIRST_STAGE_MARGIN):
         share = first / even - 1
