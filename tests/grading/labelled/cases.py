@@ -22,10 +22,13 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-FREE_KINDS = ("open", "clarify", "diagnosis")
+FREE_KINDS = ("open", "clarify", "diagnosis", "mock")
+"""`mock`: the open steps of the mock interview's own content (interview/*.yaml: follow-ups,
+debug and hang stages, pitch, design), targets "i:<scenario>/<step>"; graded as open steps are,
+reported apart so that the practice bank's numbers stay comparable with earlier runs."""
 BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml", "free_text_fourth.yaml")
 CLOSED_KINDS = ("numeric", "formula", "config", "choice")
-BLIND_BATCHES = ("blind_1.yaml", "blind_2.yaml")
+BLIND_BATCHES = ("blind_1.yaml", "blind_2.yaml", "blind_3.yaml")
 BLIND_TIERS = ("strong", "partial", "buzz", "negated", "wrong", "offtopic", "copy")
 """The tiers a blind batch may use; only `strong` is labelled right."""
 
@@ -34,7 +37,7 @@ BLIND_TIERS = ("strong", "partial", "buzz", "negated", "wrong", "offtopic", "cop
 class Case:
     kind: str
     target: str
-    """"q:<question>/<step>" or "lab:<name>"."""
+    """"q:<question>/<step>", "lab:<name>" or "i:<interview scenario>/<step>"."""
     text: str
     right: bool
     tier: str
@@ -125,6 +128,8 @@ def blind_cases() -> tuple[Case, ...]:
                     raise ValueError(f"{name}: {target}: no such step ({error})") from None
             elif target.startswith("lab:") and target[4:] in content.labs and content.labs[target[4:]].model.diagnosis:
                 kind = "diagnosis"
+            elif target.startswith("i:") and _interview_step(target) is not None:
+                kind = "mock"
             else:
                 raise ValueError(f"{name}: {target} is not a question step or a lab with a diagnosis")
             for tier, texts in tiers.items():
@@ -132,6 +137,19 @@ def blind_cases() -> tuple[Case, ...]:
                     raise ValueError(f"{name}: {target}: unknown tier {tier!r} (one of {', '.join(BLIND_TIERS)})")
                 cases += [Case(kind, target, text, tier == "strong", tier, batch=0, blind=True) for text in texts]
     return tuple(cases)
+
+
+def _interview_step(target: str):
+    """The (scenario, open step) an "i:<scenario>/<step>" target names, or None."""
+    from tutor.interview.scenarios import Library
+
+    qid, _, step_id = target[2:].partition("/")
+    loaded = Library.installed().interview.scenarios.get(qid)
+    if loaded is None:
+        return None
+    scenario = loaded.model
+    step = next((step for step in scenario.steps if step.id == step_id and step.kind in ("open", "clarify")), None)
+    return (scenario, step) if step is not None else None
 
 
 def _spellings(value: float, unit: str, tolerance: float) -> list[str]:
