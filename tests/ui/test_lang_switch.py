@@ -4,6 +4,8 @@ key line). Failed before the fix: the verdict kept "Which ranks are not where �
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Input, Markdown
 
@@ -32,7 +34,8 @@ async def test_a_lab_diagnosis_verdict_is_redrawn_in_the_new_language(lab_conten
         chinese = screen.query_one("#lab-verdict", Markdown).source
         assert chinese.startswith("### ✗ 不对") and "哪些 rank 和其他 rank 不在同一处" in chinese
         assert "Which ranks" not in chinese and "the others" not in chinese
-        assert chinese.split("(")[1] == english.split("(")[1] or "%" in chinese  # the same score
+        score = re.compile(r"\d+%")
+        assert score.search(chinese).group() == score.search(english).group()  # the same score
 
 
 @pytest.mark.timeout(60)

@@ -20,6 +20,9 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
+from tutor.ui.screens.lab_run_control import RunControl
+from tutor.ui.screens.labs_experiments import Experiments
+from tutor.ui.screens.labs_watch import WatchAndNext
 from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text, phase_text
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import text
@@ -32,7 +35,7 @@ from tutor.ui.widgets.prose import Prose
 STATUS_MARK = {"new": "·", "started": "◐", "passed": "✓"}
 
 
-class LabsScreen(SectionScreen):
+class LabsScreen(WatchAndNext, Experiments, SectionScreen):
     CSS_PATH = "labs.tcss"
     BINDINGS = [
         Binding("f3", "hint", "Hint", id="labs-hint"),
@@ -376,165 +379,6 @@ class LabsScreen(SectionScreen):
         if answer.display:
             answer.focus()  # after a hang, what the learner types next is the diagnosis (M11)
 
-    # -- watch mode and the next lab: the rustlings loop
-
-    def action_toggle_watch(self) -> None:
-        """F8: check the learner's copy again each time it is saved, until F8 again or another lab."""
-        from tutor.labs.workspace import working_program
-
-        if not self._lab_open():
-            return
-        if self.watching:
-            self._stop_watching()
-            self.notify(text("labs.watch_off", self.app.lang))
-            return
-        if working_program(self.entry) is None:
-            self.notify(text("labs.watch_needs_copy", self.app.lang), severity="warning")
-            return
-        from tutor.labs.watch import POLL_S, snapshot
-        from tutor.labs.workspace import watched_files
-
-        self.watching = True
-        self._watched = snapshot(watched_files(self.entry))
-        # A timer, not a worker: a stat of the copy's few files twice a second costs microseconds,
-        # and a worker that never ends would keep "wait for the workers" waiting forever.
-        self._watch_timer = self.set_interval(POLL_S, self._poll_watch)
-        self._show_watch()
-
-    def _stop_watching(self) -> None:
-        self.watching = False
-        timer = getattr(self, "_watch_timer", None)
-        if timer is not None:
-            timer.stop()
-            self._watch_timer = None
-        self._show_watch()
-
-    @callback
-    def _poll_watch(self) -> None:
-        from tutor.labs.watch import snapshot
-        from tutor.labs.workspace import watched_files
-
-        if not self.watching or self.entry is None:
-            return
-        now = snapshot(watched_files(self.entry))
-        if now != self._watched:
-            changed = sorted(path.name for path in set(now) | set(self._watched)
-                             if now.get(path) != self._watched.get(path))
-            self._watched = now
-            self._saved(self.entry, changed)
-
-    def _show_watch(self) -> None:
-        from tutor.labs.workspace import watched_files
-
-        line = self.query_one("#lab-watch", Static)
-        line.display = self.watching
-        if self.watching and self.entry is not None:
-            names = ", ".join(path.name for path in watched_files(self.entry))
-            line.update(text("labs.watching", self.app.lang, files=names[:120]))
-
-    def _saved(self, entry, names: list[str]) -> None:
-        """A save while watching: check again, or say why not (a run is still going)."""
-        if not self.watching or self.entry is not entry:
-            return
-        if self.run is not None:
-            self.notify(text("labs.saved_busy", self.app.lang, files=", ".join(names)), severity="warning")
-            return
-        self.notify(text("labs.saved", self.app.lang, files=", ".join(names)))
-        self._launch("check")
-
-    def _next_name(self) -> str | None:
-        """The next lab in the list not passed yet, after this one (then from the top), or None."""
-        names = list(self.labs)
-        if self.entry is None or self.entry.name not in names:
-            return None
-        start = names.index(self.entry.name)
-        for name in names[start + 1:] + names[:start]:
-            if self.status.get(name) != "passed" and not self.labs[name].lab.gpu_only:
-                return name
-        return None
-
-    def action_next_lab(self) -> None:
-        """F9: on to the next lab not passed yet, as rustlings moves on after a pass."""
-        if self.run is not None:
-            self.notify(text("labs.busy", self.app.lang), severity="warning")
-            return
-        if not self._lab_open():
-            return  # not "every lab is passed" while the list is still loading
-        following = self._next_name()
-        if following is None:
-            self.notify(text("labs.all_passed", self.app.lang))
-            return
-        listing = self.query_one("#lab-list", OptionList)
-        listing.highlighted = listing.get_option_index(following)  # opens it (OptionHighlighted)
-        self.open_lab(following)
-        self.query_one("#lab-tabs", TabbedContent).active = "tab-brief"
-
-    # -- controlled experiments (perf labs)
-
-    def action_experiment(self, variable: str) -> None:
-        """d: the same program with synthetic data; r: on one rank and on all of them."""
-        if not self._lab_open():
-            return
-        if self.entry.lab.kind != "perf":
-            self.notify(text("labs.no_experiment", self.app.lang), severity="warning")
-            return
-        if self.run is not None:
-            self.notify(text("labs.busy", self.app.lang), severity="warning")
-            return
-        from tutor.errors import TutorError
-        from tutor.labs.run_options import RunOptions, resolve
-        from tutor.labs.launch import require_torch
-
-        try:
-            require_torch()
-            _, backend, _ = resolve(self.entry, RunOptions())  # the GPU-only refusal, in one line
-        except TutorError as error:
-            self.notify(error.text(self.app.lang), severity="error", markup=False)
-            return
-        self.run = RunControl()
-        self.query_one("#lab-logs", LabLogs).reset(self.entry.lab.world_size)
-        self.query_one("#lab-tabs", TabbedContent).active = "tab-run"
-        self.notify(text("labs.experiment_started", self.app.lang, variable=variable))
-        self._experiment(self.entry, variable, RunOptions(backend=backend), self.run)
-
-    @work(thread=True, exclusive=True, group="labs-experiment")
-    def _experiment(self, entry, variable: str, options, control: "RunControl") -> None:
-        from tutor.labs.experiments import for_learner, vary_data, vary_ranks
-
-        def on_event(event) -> None:
-            from tutor.labs.runner import Phase
-
-            if isinstance(event, Phase) and event.name == "launching":  # the second run: fresh panes
-                self._from_thread(self._reset_logs, control.current.spec.world_size)
-            self._from_thread(self._on_event, f"experiment {variable}", event)
-
-        try:
-            vary = vary_data if variable == "data" else vary_ranks
-            measured = vary(entry, options, on_event=on_event, on_run=control.attach)
-            result = for_learner(self.app.open_store(), measured, entry.name)
-        finally:
-            self.run = None
-            control.done = True
-        self._from_thread(self._experimented, entry, result, control.cancelled)
-
-    def _experimented(self, entry, result: dict, stopped: bool = False) -> None:
-        if stopped:
-            self.notify(text("labs.experiment_stopped", self.app.lang))
-        if self.entry is not entry:
-            return
-        self.experiment = result
-        self._show_evidence()
-        self.query_one("#lab-tabs", TabbedContent).active = "tab-evidence"
-
-    def _experiment_text(self) -> Text:
-        from tutor.labs.experiments import experiment_text
-
-        if self.experiment is None:
-            return Text("")
-        shown = Text(f"\n{text('labs.experiment', self.app.lang)}\n", style="bold")
-        shown.append("\n".join(experiment_text(self.experiment)) + "\n")
-        return shown
-
     # -- the diagnosis
 
     @on(Input.Submitted, "#lab-answer")
@@ -598,47 +442,3 @@ def _list_prompt(name: str, entry, status: str, lang: str) -> Text:
         prompt.append(f" {text('labs.gpu_only', lang)}", style="bold yellow")
     prompt.append(f"\n  {kind_name(entry.lab.kind, lang)} · {entry.lab.title.get(lang)}", style="dim")
     return prompt
-
-
-class RunControl:
-    """The runs one key starts (a check at each rank count, an experiment's two runs), one after
-    another: F7 stops the one going and every one still to come, which then ends as soon as it
-    starts (the runner stops every process it started)."""
-
-    def __init__(self) -> None:
-        import threading
-
-        self.current = None
-        self.cancelled = False
-        self.done = False
-        self._lock = threading.Lock()
-
-    def attach(self, run) -> None:
-        """Called with each run before it starts (from the worker's thread)."""
-        with self._lock:
-            self.current = run
-            if self.cancelled:
-                run.cancel()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.cancelled = True
-            if self.current is not None:
-                self.current.cancel()
-
-    @property
-    def rank_states(self) -> list:
-        return self.current.rank_states if self.current is not None else []
-
-    @property
-    def finished(self) -> bool:
-        """Whether the last of the runs is over (set by the worker when it is done with them)."""
-        return self.done
-
-    @property
-    def evidence(self):
-        return self.current.evidence if self.current is not None else None
-
-    @property
-    def run_id(self) -> str | None:
-        return self.current.run_id if self.current is not None else None
