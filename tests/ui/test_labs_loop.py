@@ -129,10 +129,15 @@ async def test_a_perf_labs_experiment_runs_from_the_app_and_shows_its_measuremen
     def fake(kind):
         def run(entry, options, on_event=None, on_run=None):
             calls.append((kind, entry.name, options.backend))
-            return {"experiment": kind, "lab": entry.name, "message": "synthetic data makes the step 2.00× as fast",
+            # vary_data's result: the program's own loader, then synthetic data (its message is made
+            # from these numbers where it is shown)
+            return {"experiment": kind, "lab": entry.name, "speedup_with_synthetic": 2.0,
+                    "message": "synthetic data makes the step 2.00× as fast (200.0 → 100.0 ms)",
                     "conclusion": "the loader is on the critical path",
                     "runs": [{"label": "its own loader", "outcome": "ok", "step_time_s": 0.2, "tokens_per_s": 1e4,
-                              "mfu": None, "summary": "measured", "category": "data-loading"}]}
+                              "mfu": None, "summary": "measured", "category": "data-loading"},
+                             {"label": "synthetic data", "outcome": "ok", "step_time_s": 0.1, "tokens_per_s": 2e4,
+                              "mfu": None, "summary": "measured", "category": "compute"}]}
         return run
 
     monkeypatch.setattr(experiments, "vary_data", fake("data"))
