@@ -1,0 +1,143 @@
+"""How a hang or crash post-mortem is read, in the ways candidates write it that the reader missed
+(found by hand, 2026-12-02, none from the labelled benchmark's held-out or blind parts): a rank
+list after a singular "rank" ("rank 1、2、3"), the OOM said as "ran out of GPU memory" or "显存溢出",
+a clause that names no rank of its own ("The gradient all-reduce then times out"), a mutual wait
+("rank 0 waits for rank 1 and rank 1 for rank 0"), a sequence of calls ("broadcast then
+all_gather"), and a perf category asserted after one ruled out. Beside each, the near miss that
+must keep failing: the wrong set, every rank, the negation, the rank put in the others' call.
+One grading per case (a few ms each)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.grading.labelled.cases import evidence
+from tutor.content import load
+from tutor.labs.diagnose import grade_lab
+from tutor.labs.rank_mentions import named_ranks
+
+
+def _diagnose(lab: str, answer: str, run: dict | None = None) -> dict:
+    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in answer) else "en"
+    return grade_lab(list(load().labs[lab].model.diagnosis), answer, run or evidence(lab), lang)
+
+
+def _ranks(verdict: dict) -> dict:
+    return next(entry for entry in verdict["feedback"] if entry["item"] == "ranks")
+
+
+@pytest.mark.parametrize(("text", "ranks"), [
+    ("rank 1、2、3在all-reduce里", {1, 2, 3}),
+    ("rank1,2,3 wait", {1, 2, 3}),
+    ("rank 1, 2 and 3 wait in all_reduce", {1, 2, 3}),
+    ("GPU 1, 2, 3 in all-reduce", {1, 2, 3}),
+    ("卡1、2、3在等", {1, 2, 3}),
+    ("1,2,3号卡在all-reduce", {1, 2, 3}),
+    ("1、2、3号在梯度all-reduce里等", {1, 2, 3}),
+    # a number after the rank that is no rank: a duration, a count of steps
+    ("rank 0, 2 seconds later", {0}),
+    ("rank 1, 3 steps later", {1}),
+    ("rank 1, 2 GB more", {1}),
+])
+def test_a_list_after_a_singular_rank_is_the_set(text, ranks):
+    assert named_ranks(text, 4) == ranks
+
+
+STRONG = [
+    # (a) a list after a singular "rank", "GPU", "卡"
+    ("checkpoint-rank0", "Rank 0 is stuck in all_gather in save_checkpoint; rank 1, 2, 3 wait in the gradient all-reduce. "
+                         "Only rank 0 calls the gather and a collective needs every rank. Fix: call it on all ranks, "
+                         "write on rank 0."),
+    ("checkpoint-rank0", "rank0卡在save_checkpoint的all_gather里，rank1、2、3在梯度all-reduce里等。只有0号调用了gather，"
+                         "集合通信需要所有rank都参与。修：所有rank都调用，0号写文件。"),
+    # (b) the OOM said the ways people say it
+    ("crashed-rank", "Rank 0 ran out of GPU memory; ranks 1-3 wait in the gradient all-reduce. It appends every step's "
+                     "logits to a list for the accuracy, so its memory grows until the forward can't allocate."),
+    ("crashed-rank", "0号显存溢出了，1-3号在梯度all-reduce里等。它为了算准确率把每一步的logits都存进list，显存每步都在涨。"),
+    ("long-batch", "Rank 1 ran out of CUDA memory at step 4; ranks 0, 2 and 3 wait in the gradient all-reduce. Its batch "
+                   "holds one very long document and the batch is padded to the longest. Fix: truncate documents to "
+                   "max_len."),
+    ("long-batch", "1号显存耗尽了，0、2、3号在梯度all-reduce里等。它的batch里有一篇超长文档，整个batch被pad到最长。"
+                   "修法：把文档截到max_len。"),
+    # (c) the others named as peers, survivors, "另外三个"
+    ("crashed-rank", "Rank 0 hit an OOM. Its peers wait in the gradient all-reduce. It keeps every step's logits in a "
+                     "list for the accuracy, so its memory grows each step."),
+    ("crashed-rank", "0号OOM了，另外三个在梯度all-reduce里等。它把每一步的logits都存进list算准确率，显存每步都在涨。"),
+    ("crashed-rank", "Rank 0 died of OOM first; the survivors hang in the gradient all-reduce. It appends every step's "
+                     "logits to a list, so its memory grows each step."),
+    # (d) a mutual wait names both ranks
+    ("pp-sendrecv", "Rank 0 waits for rank 1 and rank 1 for rank 0, in dist.recv inside sync_tied_embedding: each "
+                    "calls recv before its send, so neither send happens. That function only runs once the embedding "
+                    "is unfrozen. Fix: rank 0 sends first."),
+    ("pp-sendrecv", "rank0在sync_tied_embedding的recv里等rank1，rank1在recv里等rank0：先recv后send，谁也发不出去。"
+                    "embedding解冻后才调用这个函数。修：一边先send。"),
+    # (e) a sequence of calls: the rank waits in the first one it reached
+    ("collective-order", "In sync_schedule rank 0 does broadcast then all_gather, ranks 1-3 do all_gather then "
+                         "broadcast, so the ranks call the collectives in a different order. Fix: the same order on "
+                         "every rank."),
+    ("collective-order", "sync_schedule里0号先broadcast再all_gather，1-3号先all_gather再broadcast，各rank调用collective"
+                         "的顺序不一样。修：所有rank用同样的顺序。"),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer"), STRONG)
+def test_strong_post_mortems_pass(lab, answer):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"], verdict["feedback"]
+
+
+WRONG = [
+    # (a) the wrong set, and every rank, in the same spellings
+    ("checkpoint-rank0", "Rank 3 is stuck in all_gather in save_checkpoint; rank 0, 1, 2 wait in the gradient "
+                         "all-reduce. Only rank 3 calls the gather. Fix: call it on all ranks."),
+    ("checkpoint-rank0", "rank 0、1、2、3都卡在save_checkpoint的all_gather里。只有0号调用了gather。"),
+    # (b) the OOM denied, or put on the wrong rank
+    ("crashed-rank", "Rank 0 did not run out of GPU memory; ranks 1-3 wait in the gradient all-reduce. It appends every "
+                     "step's logits to a list."),
+    ("crashed-rank", "Rank 2 ran out of GPU memory; ranks 0, 1 and 3 wait in the gradient all-reduce. It appends every "
+                     "step's logits to a list, so its memory grows."),
+    ("crashed-rank", "0号没有显存溢出，1-3号在梯度all-reduce里等，是网络问题。"),
+    # (c) "it" goes on about the rank before: rank 0 put in the others' call
+    ("crashed-rank", "Rank 0 hit an OOM. It waits in the gradient all-reduce with the others. It keeps every step's "
+                     "logits in a list."),
+    # (d) one half of the mutual wait, and a mutual wait between the wrong ranks
+    ("pp-sendrecv", "Rank 0 waits for rank 1 in dist.recv inside sync_tied_embedding; it calls recv before send."),
+    ("checkpoint-rank0", "Rank 0 waits for rank 1 and rank 1 for rank 0 in all_gather in save_checkpoint; ranks 2 and "
+                         "3 are in the gradient all-reduce."),
+    # (e) the sequence the wrong way round, or the rank said to have got past its call
+    ("collective-order", "In sync_schedule rank 0 does all_gather then broadcast, ranks 1-3 do broadcast then "
+                         "all_gather. Fix: the same order on every rank."),
+    ("collective-order", "Rank 0 got through the broadcast in sync_schedule and then waits in all_gather; ranks 1-3 "
+                         "wait in all_gather too. Fix: the same order on every rank."),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer"), WRONG)
+def test_near_misses_keep_failing(lab, answer):
+    verdict = _diagnose(lab, answer)
+    assert not verdict["correct"], verdict["feedback"]
+
+
+def test_a_clause_naming_no_rank_does_not_move_the_culprit():
+    # "The gradient all-reduce then times out" names no rank: it does not put rank 0 in the all-reduce
+    # (the culprit stays placed), and it does not say where the others are either
+    verdict = _diagnose("crashed-rank", "Rank 0 crashed with an OOM. The gradient all-reduce then times out.")
+    ranks = _ranks(verdict)
+    assert ranks["covered"] == ["rank 0 failed first"]
+    assert ranks["missing"] == ["where the other ranks are is not said"]
+
+
+def test_oom_words_place_only_an_oom_crash():
+    # the same run, but rank 0 died of a ValueError: "ran out of memory" is not where it failed
+    run = copy.deepcopy(evidence("crashed-rank"))
+    for rank in run["ranks"]:
+        if rank["rank"] == 0:
+            rank["exception"] = {**rank["exception"], "type": "ValueError", "message": "bad shape"}
+    run["summary"] = {**run["summary"], "message": "rank 0 failed: ValueError: bad shape at train.py:56 in main"}
+    said_oom = _ranks(_diagnose("crashed-rank", "Rank 0 ran out of GPU memory; ranks 1-3 wait in the gradient "
+                                                "all-reduce.", run))
+    said_crash = _ranks(_diagnose("crashed-rank", "Rank 0 crashed with a ValueError; ranks 1-3 wait in the gradient "
+                                                  "all-reduce.", run))
+    assert not said_oom["ok"] and said_crash["ok"]
