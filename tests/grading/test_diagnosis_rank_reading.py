@@ -141,3 +141,43 @@ def test_oom_words_place_only_an_oom_crash():
     said_crash = _ranks(_diagnose("crashed-rank", "Rank 0 crashed with a ValueError; ranks 1-3 wait in the gradient "
                                                   "all-reduce.", run))
     assert not said_oom["ok"] and said_crash["ok"]
+
+
+COMM_DETAIL = (" the all-reduces run after backward, one per parameter. Fix: bucket gradients and overlap the all-reduce "
+               "with backward.")
+
+
+@pytest.mark.parametrize("answer", [
+    "The dataloader is fine; the all-reduce communication is the problem:" + COMM_DETAIL,
+    "At first sight it looks like data loading, but it's really communication:" + COMM_DETAIL,
+    "Not the dataloader, it's communication:" + COMM_DETAIL,
+    "数据加载没问题，瓶颈是通信：all-reduce在backward之后一个接一个，每个参数一次。修：梯度分bucket，在backward过程中异步all-reduce。",
+    "看起来像数据加载，其实是通信：all-reduce在backward之后一个接一个，每个参数一次。修：梯度分bucket，在backward过程中异步all-reduce。",
+])
+def test_the_category_is_the_one_asserted_not_one_ruled_out(answer):
+    verdict = _diagnose("exposed-comm", answer)
+    category = next(entry for entry in verdict["feedback"] if entry["item"] == "category")
+    assert verdict["correct"] and category["ok"], verdict["feedback"]
+
+
+@pytest.mark.parametrize("answer", [
+    "It's the dataloader, not communication:" + COMM_DETAIL,
+    "Communication is fine; it's data loading:" + COMM_DETAIL,
+    "It looks like communication, but it's really data loading:" + COMM_DETAIL,
+    "Data loading. Also the all-reduces run after backward, one per parameter.",
+    "通信没问题，是数据加载的问题：all-reduce在backward之后一个接一个。",
+])
+def test_another_category_asserted_still_clashes(answer):
+    verdict = _diagnose("exposed-comm", answer)
+    assert not verdict["correct"] and verdict["score"] <= 0.2, verdict["feedback"]
+
+
+def test_an_item_missing_a_required_point_is_not_ok():
+    # the why item: the local NaN and the fix (2 of its 3 points), not that reduce gives the flag to
+    # rank 0 only, which it requires
+    verdict = _diagnose("diverging-control-flow", "Rank 0 left the loop and waits in finish; ranks 1-3 wait in the "
+                                                  "gradient all-reduce. Rank 0's loss was NaN on an all-padding batch. "
+                                                  "Fix: all_reduce the flag with MAX so every rank stops at the same step.")
+    why = next(entry for entry in verdict["feedback"] if entry["item"] == "why")
+    assert not verdict["correct"]
+    assert not why["ok"] and why["missing"] == ["not right yet"], why
