@@ -181,3 +181,44 @@ def test_an_item_missing_a_required_point_is_not_ok():
     why = next(entry for entry in verdict["feedback"] if entry["item"] == "why")
     assert not verdict["correct"]
     assert not why["ok"] and why["missing"] == ["not right yet"], why
+
+
+def test_a_negation_ends_with_its_verb_phrase_or_condition():
+    from tutor.grading.claims import polarity, read
+
+    def said(phrases: list[str], text: str) -> bool | None:
+        return polarity([phrases], read(text, (), False))
+
+    # "never" is about entering evaluate, not about the all-reduce they wait in
+    assert said(["all reduce"], "ranks 1-3 never entered evaluate and wait in the gradient all-reduce") is True
+    assert said(["all reduce"], "ranks 1-3 never wait in the gradient all-reduce") is False
+    assert said(["all reduce"], "ranks 1-3 did not enter the all-reduce and did not wait") is False
+    # "找不到句尾就…": the negation is the condition, the cut its consequence
+    assert said(["max len"], "找不到句尾就在max_len处截断") is True
+    assert said(["max len"], "不在max_len处截断") is False
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # a clause about a function ("evaluate() is rank-0-only") does not go on about the ranks before it
+    ("eval-rank0", "Rank 0: all_reduce in evaluate (the eval group). Ranks 1-3: gradient all-reduce of the next step. "
+                   "evaluate() is rank-0-only, yet it does a collective. Fix: every rank calls evaluate().", True),
+    ("eval-rank0", "Rank 0 waits in the all_reduce inside evaluate(); ranks 1-3 never entered evaluate and wait in the "
+                   "next step's gradient all-reduce in backward. evaluate is called only under if rank == 0, but it "
+                   "all-reduces, so every rank must call it. Fix: call evaluate() on every rank.", True),
+    ("eval-rank0", "Rank 0 waits in the all_reduce inside evaluate(); ranks 1-3 never entered evaluate and are not in "
+                   "the gradient all-reduce. evaluate is called only under if rank == 0. Fix: call it on every rank.", False),
+    # "all four ranks" is every rank: right where every rank is in one call, wrong in the wrong call
+    ("group-order", "All four ranks are in all_reduce (average_gradients), but on different process groups: the logging "
+                    "rank is in pg 2, the rest in pg 1. The logging rank called new_group for metrics first, so the "
+                    "numbering differs. Fix: same new_group order everywhere.", True),
+    ("group-order", "All four ranks are in all_gather in save_checkpoint. The logging rank called new_group for metrics "
+                    "first. Fix: same new_group order everywhere.", False),
+    # the cut said as a condition in Chinese; skipping the page instead still contradicts
+    ("busy-rank", "rank 1在make_batch调用的pieces()里死循环，没有进任何collective；rank 0在梯度all-reduce里等到超时。那一页"
+                  "的表格是一句比context还长的句子，窗口里找不到句号，start一直不动。修：找不到句尾就在max_len处截断。", True),
+    ("busy-rank", "rank 1在make_batch调用的pieces()里死循环；rank 0在梯度all-reduce里等到超时。表格是一句比context还长的句子，"
+                  "start一直不动。修：找不到句尾就跳过这个网页。", False),
+])
+def test_post_mortems_of_the_other_hang_labs(lab, answer, right):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -788,6 +788,9 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
         bound = _bound(fragment.text, start, end)
         if bound is not None and not any(bound[0] <= low < bound[1] for low, _ in spans):
             continue  # "no more than once per step" bounds the count, it does not deny the claim
+        if start < end <= min(low for low, _ in spans) and _NEW_VERB.search(fragment.text[end:min(low for low, _ in spans)]):
+            continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
+            # cue ends with its verb phrase, or with the condition the rest follows from
         if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
@@ -832,6 +835,10 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (end, end + match.end()) if match else None
 
 
+# "and" before a verb of its own starts a new verb phrase, which a negation before it does not reach:
+# "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
+_NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
+                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么")
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
 
 

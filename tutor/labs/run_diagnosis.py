@@ -84,6 +84,8 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
 # subject of its own.
 _CONNECTIVE = re.compile(r"^(?:(?:and|so|but|also|then|and then|after that|然后|所以|于是|接着)\s*)*", re.IGNORECASE)
 _PRONOUN = re.compile(r"^(?:it|it['’]s|它(?!们))(?![A-Za-z])", re.IGNORECASE)
+# A clause about a function of the program: "evaluate() is only called on rank 0".
+_CALL_SUBJECT = re.compile(r"^(?:the\s)?[A-Za-z_][\w.]*\(\)")
 _GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|blocks?|blocked|sits?|never|still|"
                       r"calls?|called|enters?|goes|went|gets?|got|reaches|reached|does|did|can['’]?t|cannot|then)\b|"
                       r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
@@ -107,7 +109,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         lead = part[_CONNECTIVE.match(part).end():]
         pronoun = bool(_PRONOUN.match(lead))
         own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
-                       and _has_place(part) and _has_place(units[-1]))
+                       and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
         mutual = bool(units) and names_rank and mutual_ranks(units[-1] + ", " + part, 1 << 12) is not None
         if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual):
             units[-1] += joiner + part
