@@ -222,3 +222,23 @@ def test_a_negation_ends_with_its_verb_phrase_or_condition():
 def test_post_mortems_of_the_other_hang_labs(lab, answer, right):
     verdict = _diagnose(lab, answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # "never leaves the all_gather" is in the all_gather; "never leaves the all-reduce" is in the others' call
+    ("checkpoint-rank0", "The hang: rank 0 never leaves the all_gather in save_checkpoint, while the other ranks go on to "
+                         "the next step and block in the gradient all-reduce. Only rank 0 calls that gather; all ranks "
+                         "have to. Fix: every rank calls it, rank 0 writes.", True),
+    ("checkpoint-rank0", "Rank 0 never leaves the gradient all-reduce; ranks 1-3 are stuck in all_gather in "
+                         "save_checkpoint. Only rank 0 calls the gather.", False),
+    ("collective-order", "Rank 0 never leaves the all_gather; ranks 1-3 wait in broadcast.", False),
+    # the rank list in the wrong call, and the others' call said for the culprit, in the new spellings
+    ("checkpoint-rank0", "rank 1、2、3 are stuck in all_gather in save_checkpoint, rank 0 waits in the gradient all-reduce.",
+     False),
+    ("crashed-rank", "Rank 0 waits in the gradient all-reduce; rank 1-3 crashed with OOM.", False),
+    ("collective-order", "rank 0 does all_gather then broadcast, rank 1、2、3 do broadcast then all_gather: rank 0 is in "
+                         "all_gather.", False),
+])
+def test_a_place_said_by_what_the_rank_never_leaves(lab, answer, right):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -202,6 +202,17 @@ def _place_specific(group: Group, unit: str) -> bool:
     return bool(names) and _covers((names, names), unit)
 
 
+# "Rank 0 never leaves the all_gather" puts rank 0 in it: the negation is of leaving, not of the place.
+_NEVER_LEAVES = re.compile(r"\b(?:never|does not|doesn['’]t|did not|didn['’]t|can['’]?t|cannot|could not|couldn['’]t)\s+"
+                           r"(?:leaves?|left|returns? from|returned from|gets? out of|got out of|gets? past|got past|"
+                           r"comes? out of|came out of|gets? through|got through)(?=\s+(?:the\s|its\s|dist\.|\w+\())",
+                           re.IGNORECASE)
+
+
+def _stays_in(text: str) -> str:
+    return _NEVER_LEAVES.sub("stays in", text)
+
+
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
     who = ranks_text(group.ranks)
     if failed:
@@ -241,7 +252,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     # The ranks are placed before the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes,
     # it does not put rank 1 in the culprit's place.
     fix = _FIX_LABEL.search(text)
-    units = [] if whole.bare or whole.copied else clauses(text[:fix.start()] if fix else text, ", ")
+    units = [] if whole.bare or whole.copied else clauses(_stays_in(text[:fix.start()] if fix else text), ", ")
     cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
     units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
