@@ -184,7 +184,8 @@ def test_an_item_missing_a_required_point_is_not_ok():
 
 
 def test_a_negation_ends_with_its_verb_phrase_or_condition():
-    from tutor.grading.claims import polarity, read
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.matching import polarity
 
     def said(phrases: list[str], text: str) -> bool | None:
         return polarity([phrases], read(text, (), False))

@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 
 from tutor.content.models.lab import DiagnosisItem
-from tutor.grading.claims import Clause, Reading, judge, read
+from tutor.grading.claims.clauses import read
+from tutor.grading.claims.model import Clause, Reading
+from tutor.grading.claims.points import judge
 from tutor.grading.normalize import LONG_LIMIT, clean
 
 PASS_SCORE = 0.6
@@ -143,7 +145,7 @@ _CONCEDED = re.compile(r"\b(?:looks? like|seems? like|seems? to be|appears? to b
 
 
 def _dismissed(key: str, clause: Clause) -> bool:
-    from tutor.grading.claims import find
+    from tutor.grading.claims.matching import find
 
     en, zh = CATEGORIES[key][:2]
     for fragment in clause.fragments:
@@ -160,7 +162,7 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
     ("It's a straggler: … DataLoader workers"). The statement is the first clause that asserts a
     category: not one that rules it out ("the dataloader is fine; it's the all-reduce") nor one that
     grants it only to correct it ("it looks like data loading, but it's really communication")."""
-    from tutor.grading.claims import stated
+    from tutor.grading.claims.matching import stated
 
     own = [point.id for point in item.points if point.id in CATEGORIES]
     if not own:

@@ -58,7 +58,8 @@ _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|
 
 def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
     """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
-    from tutor.grading.claims import polarity, read
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.matching import polarity
 
     return polarity([[*phrases[0], *phrases[1]]], read(text, (), False)) is True
 
@@ -240,9 +241,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     found = facts(evidence)
     if found is None:
         return grade(items, answer, lang)
-    from tutor.grading.claims import read
-
-    from tutor.grading.claims import expand_shorthand
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.folding import expand_shorthand
 
     text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
