@@ -243,3 +243,36 @@ def test_post_mortems_of_the_other_hang_labs(lab, answer, right):
 def test_a_place_said_by_what_the_rank_never_leaves(lab, answer, right):
     verdict = _diagnose(lab, answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("text", "ranks"), [
+    ("rank #0 is stuck", {0}),
+    ("ranks [1, 2, 3] wait", {1, 2, 3}),
+    ("all ranks but 0 wait", {1, 2, 3}),
+    ("every rank other than 1 and 2 waits", {0, 3}),
+    ("the non-zero ranks wait", {1, 2, 3}),
+    ("ranks > 0 wait", {1, 2, 3}),
+    ("除0号外的rank都在等", {1, 2, 3}),
+    ("非0号rank在等", {1, 2, 3}),
+])
+def test_the_complement_and_bracketed_spellings_name_the_set(text, ranks):
+    from tutor.labs.rank_mentions import subject_ranks
+
+    assert named_ranks(text, 4) == ranks and subject_ranks(text, 4) == ranks
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("rank 0 is stuck in all_gather (save_checkpoint); all ranks but 0 are in the gradient all-reduce. Only rank 0 "
+     "calls it, and a collective needs all ranks. Fix: all ranks call it.", True),
+    ("0号卡在save_checkpoint的all_gather里，非0号rank都在梯度all-reduce里等。只有0号调用了gather，集合通信需要所有rank参与。", True),
+    ("rank 0: all_gather in save_checkpoint. ranks [1, 2, 3]: gradient all-reduce. Only rank 0 calls the gather; a "
+     "collective needs every rank.", True),
+    # the same spellings for the wrong set
+    ("The non-zero ranks are stuck in all_gather in save_checkpoint; rank 0 waits in the gradient all-reduce.", False),
+    ("非0号rank卡在save_checkpoint的all_gather里，0号在梯度all-reduce里等。", False),
+    ("Rank 1 hangs in all_gather in save_checkpoint; all ranks but 1 wait in the gradient all-reduce. Only rank 1 calls "
+     "the gather.", False),
+])
+def test_the_others_said_as_all_but_the_culprit(answer, right):
+    verdict = _diagnose("checkpoint-rank0", answer)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -13,7 +13,7 @@ import re
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
-_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号|"
                    # "rank 1、2、3", "GPU 1, 2 and 3", "卡1、2、3": a list after a singular prefix, as people type it;
@@ -22,19 +22,30 @@ _LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?
                    r"(?![\d.]|\s*(?:,|，|、|和|and)\s*\d|\s?(?:seconds?|secs?|s|ms|min|minutes?|steps?|iterations?|"
                    r"gb|gib|mb|mib|kb|x|times|%|秒|步|分钟|个|次|倍)(?![A-Za-z]))", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank.
-_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?#?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
                      r"第\s?(\d+)\s?个)", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
 _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
-                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了", re.IGNORECASE)
+                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了|除(?=\s?(?:rank\s?|r)?\d)",
+                     re.IGNORECASE)
+# After "except" a bare number is a rank: "all ranks but 0", "every rank other than 1 and 2".
+_BARE_NUMBERS = re.compile(r"^\s*(\d+(?:\s*(?:,|and|&|、|和|/)\s*\d+)*)(?![\d.])")
+# "the non-zero ranks", "ranks > 0", "非0号": every rank but rank 0.
+_NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
+                      re.IGNORECASE)
 # "rank zero", "rank one": the number written as a word
 _WORD_NUMBERS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
 _RANK_WORD = re.compile(r"\b(ranks?|gpu|worker|process)\s+(zero|one|two|three|four|five|six|seven)\b", re.IGNORECASE)
 
 
+_NOT_ZERO_ZH = re.compile(r"非\s?(?:0\s?号|零号?|rank\s?0)(?:\s?rank)?", re.IGNORECASE)
+
+
 def numbers_as_digits(text: str) -> str:
-    """ "rank zero" as "rank 0" (a rank is named by number)."""
-    return _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
+    """ "rank zero" as "rank 0" (a rank is named by number), and "非0号" as "nonzero ranks" (its 非
+    is no negation of the place the clause puts them in)."""
+    text = _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
+    return _NOT_ZERO_ZH.sub(" nonzero ranks ", text) if "非" in text else text
 
 
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
@@ -52,10 +63,15 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
     """The ranks a clause names, as a set; None when it names none by number."""
     excepted = _EXCEPT.search(text)
     if excepted:
-        left_out = named_ranks(text[excepted.end():], world_size)
+        after = text[excepted.end():]
+        bare = _BARE_NUMBERS.match(after)
+        left_out = {int(number) for number in re.findall(r"\d+", bare.group(1))} if bare else named_ranks(after, world_size)
         if left_out:
             return set(range(world_size)) - left_out or None
     found: set[int] = set()
+    if _NONZERO.search(text):
+        found |= set(range(1, world_size))
+        text = _NONZERO.sub(" ", text)
     rest = text
     for match in _RANGE.finditer(text):
         low, high = (int(g) for g in (match.group(1) or match.group(3), match.group(2) or match.group(4)))
@@ -110,6 +126,9 @@ def subject_ranks(text: str, world_size: int) -> set[int] | None:
         return both
     others = _OTHERS.search(text)
     number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text)
+    excepted = _EXCEPT.search(text)
+    if excepted and (number is None or excepted.start() < number.start()):
+        return named_ranks(text, world_size)  # "every rank other than 0 waits": not "the others"
     if others and (number is None or others.start() < number.start()):
         return None
     if number is not None:
@@ -154,10 +173,11 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
 
 
 def numbered(unit: str) -> bool:
-    """Names ranks by number ("rank 3"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
-    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit))
+    """Names ranks by number ("rank 3", "the non-zero ranks"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
+    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit) or _NONZERO.search(unit))
 
 
 def mentions_ranks(text: str) -> bool:
     """Names a rank, a set of ranks, "the others" or "both"."""
-    return bool(_SINGLE.search(text) or _RANGE.search(text) or _OTHERS.search(text) or _BOTH.search(text))
+    return bool(_SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _OTHERS.search(text)
+                or _BOTH.search(text) or _NONZERO.search(text))
