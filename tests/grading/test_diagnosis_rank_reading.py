@@ -276,3 +276,21 @@ def test_the_complement_and_bracketed_spellings_name_the_set(text, ranks):
 def test_the_others_said_as_all_but_the_culprit(answer, right):
     verdict = _diagnose("checkpoint-rank0", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+def test_a_spaced_arrow_between_collectives_is_an_order():
+    from tutor.grading.claims.folding import expand_shorthand
+
+    assert expand_shorthand("broadcast → all_gather, dist.recv() -> dist.send()") == (
+        "broadcast then all_gather, dist.recv() then dist.send()")
+    assert expand_shorthand("~4 AR/layer → needs NVLink") == "~4 AR/layer → needs NVLink"  # a consequence
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("rank 0 goes broadcast → all_gather, ranks 1-3 go all_gather → broadcast; so rank 0 is stuck in the broadcast "
+     "and ranks 1-3 in the all_gather. Fix: one order.", True),
+    ("rank 0 goes all_gather → broadcast, ranks 1-3 go broadcast → all_gather. Fix: one order.", False),
+])
+def test_an_order_written_with_arrows(answer, right):
+    verdict = _diagnose("collective-order", answer)
+    assert verdict["correct"] is right, verdict["feedback"]

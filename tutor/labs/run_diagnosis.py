@@ -139,7 +139,8 @@ def _place(group: Group) -> tuple[list[str], list[str]]:
 
 
 # Calls said in order within a clause: "rank 0 does broadcast then all_gather", "先broadcast再all_gather".
-_SEQUENCE = re.compile(r"\s(?:then|after that|afterwards|followed by|and later)\s|然后|之后|接着|随后|"
+# An arrow between calls is an order too ("broadcast → all_gather"), spaced or not.
+_SEQUENCE = re.compile(r"\s(?:then|after that|afterwards|followed by|and later)\s|\s?(?:→|->|⟶|⇒)\s?|然后|之后|接着|随后|"
                        r"(?<=[A-Za-z_)\s])再(?=\s?[A-Za-z])", re.IGNORECASE)
 _STUCK = re.compile(r"\b(?:waits?|waiting|stuck|hangs?|hung|blocks?|blocked|sits?|sitting)\b|卡|等|停|阻塞", re.IGNORECASE)
 

@@ -48,13 +48,17 @@ _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECA
 # consequence in one statement and is left as punctuation, and so it does against Chinese, which
 # has no spaces to leave out ("确定性的hang→代码/数据" is one statement).
 _SEQUENCE_ARROW = re.compile(r"(?<=[A-Za-z0-9_)])(?:→|->|⟶)(?=[A-Za-z0-9_(])")
+# Between two collectives a spaced arrow is an order as well: "broadcast → all_gather".
+_COLLECTIVE = (r"(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|isend|irecv|"
+               r"send|recv|gather|scatter|reduce|barrier)")
+_COLLECTIVE_ARROW = re.compile(rf"(?<![\w])({_COLLECTIVE}(?:\(\))?)\s+(?:→|->|⟶)\s+(?=(?:dist\.)?{_COLLECTIVE}(?![\w]))", re.IGNORECASE)
 
 
 def expand_shorthand(text: str) -> str:
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
     if "→" in text or "->" in text or "⟶" in text:
-        text = _SEQUENCE_ARROW.sub(" then ", text)
+        text = _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(" then ", text))
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:
