@@ -233,6 +233,11 @@ def test_post_mortems_of_the_other_hang_labs(lab, answer, right):
     ("checkpoint-rank0", "Rank 0 never leaves the gradient all-reduce; ranks 1-3 are stuck in all_gather in "
                          "save_checkpoint. Only rank 0 calls the gather.", False),
     ("collective-order", "Rank 0 never leaves the all_gather; ranks 1-3 wait in broadcast.", False),
+    # "rest are at ..." without "the" is the others, in their call or in the culprit's
+    ("checkpoint-rank0", "rank0 stuck at allgather in save_checkpoint, rest are at allreduce (backward). only rank0 "
+                         "calls the allgather so it never finishes. fix: every rank calls it", True),
+    ("checkpoint-rank0", "rank0 stuck at allreduce in backward, rest are at allgather in save_checkpoint. only rank0 "
+                         "calls the allgather", False),
     # the rank list in the wrong call, and the others' call said for the culprit, in the new spellings
     ("checkpoint-rank0", "rank 1、2、3 are stuck in all_gather in save_checkpoint, rank 0 waits in the gradient all-reduce.",
      False),

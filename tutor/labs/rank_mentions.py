@@ -53,7 +53,8 @@ _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\
                   re.IGNORECASE)
 # "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides")
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else|everybody else|peers|"
-                     r"survivors|surviving ranks|remaining (?:three|two|\d+))\b|其他|其它|其余|别的|剩下|余下|"
+                     r"survivors|surviving ranks|remaining (?:three|two|\d+)|rest(?=\s(?:are|is|wait|waits|sit|sits|hang|hangs|block|blocks|"
+                     r"stay|stays|in|at)\b))\b|其他|其它|其余|别的|剩下|余下|"
                      r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
                    re.IGNORECASE)
