@@ -299,3 +299,21 @@ def test_a_spaced_arrow_between_collectives_is_an_order():
 def test_an_order_written_with_arrows(answer, right):
     verdict = _diagnose("collective-order", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # a hang at exit: the process still there is the answer; the rank that exited need not be named
+    ("Rank 1 never exits: a non-daemon uploader thread is still running, blocked in queue.get(). close() is only "
+     "called in the except block, so after a normal end the stop item is never queued. Fix: call close() in a finally.",
+     True),
+    ("Rank 0 exited with code 0; rank 1 is still alive: at exit it joins the non-daemon checkpoint-uploader thread, "
+     "which waits in queue.get() forever. close() is only called in except. Fix: close in finally.", True),
+    # named, the exited rank must be placed right; and the one still there must be the right one
+    ("Rank 1 is still alive waiting for its uploader thread; rank 0 is stuck in all_reduce. close() is only called in "
+     "except. Fix: close in finally.", False),
+    ("Rank 0 is still alive waiting for its uploader thread; rank 1 exited. close() is only called in except. Fix: "
+     "close in finally.", False),
+])
+def test_a_hang_at_exit_is_about_the_process_still_there(answer, right):
+    verdict = _diagnose("exit-hang", answer)
+    assert verdict["correct"] is right, verdict["feedback"]

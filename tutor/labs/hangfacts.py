@@ -102,6 +102,11 @@ def _facts(evidence: dict) -> Facts | None:
         odd = [Group([failed], None, None, [], error=_error_of(evidence, failed))]
     elif len(groups) == 1:
         odd = groups  # every rank in the same call (two pipeline stages receiving from each other)
+    elif any(group.site == "exited" for group in groups) and not any(group.op for group in groups):
+        # A hang at exit: ranks that exited cleanly are where a run ends, so the odd ones are those
+        # still there ("which process is still there?"), however many exited. Ranks waiting in a
+        # collective for one that exited are another story: there the exited rank is odd.
+        odd = [group for group in groups if group.site != "exited"]
     else:
         largest = max(len(group.ranks) for group in groups)
         ties = [group for group in groups if len(group.ranks) == largest]

@@ -282,6 +282,9 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     for group in majority:
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
             continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
+        if group.site == "exited" and not _said_together(group, units, found.world_size, majority=True,
+                                                         others=[])[0]:
+            continue  # ranks that exited cleanly need not be named; named, they must be placed right
         others = [other for other in found.groups if other is not group and other.op != group.op]
         named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others,
                                           twins=_twins(group, found))
