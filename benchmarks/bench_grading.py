@@ -5,7 +5,7 @@ Targets: numbers < 5 ms, formulas < 50 ms, lab diagnoses < 5 ms (and every answe
 - numbers: one `tutor.sizing.engine.evaluate()` of the expected value — the floor under any grading;
 - formulas: SymPy's unbounded `simplify(yours − expected)` on the same expressions, which is
   what the bounded probe-then-`cancel` check replaces;
-- diagnoses: one reading of the same answer into clauses (`tutor.grading.claims.read`, cache
+- diagnoses: one reading of the same answer into clauses (`tutor.grading.claims.clauses.read`, cache
   cleared) — the floor under any claim grading; a diagnosis reads the answer once and its
   clauses once per rank group. Each diagnosis is timed cold (the reading cache cleared).
 Answers are graded through `tutor.grading.dispatch.grade`, the path `tutor check` and the app use.
@@ -104,7 +104,7 @@ def main() -> None:
     simplify = median_ms(lambda tree: sympy.simplify(to_sympy(tree) - expected), trees, 3, clear_cache)
 
     from tests.grading.labelled.cases import evidence
-    from tutor.grading import claims
+    from tutor.grading.claims import clauses
     from tutor.labs.diagnose import grade_lab
 
     labs = load_content([content_root()]).labs
@@ -112,8 +112,8 @@ def main() -> None:
     for items, answer, found in diagnoses:
         grade_lab(items, answer, found)  # warm-up: segmenter dictionary, compiled phrases
     medians["diagnoses"] = median_ms(lambda case: grade_lab(case[0], case[1], case[2]), diagnoses,
-                                     max(10, args.repeat // 4), claims.read.cache_clear)
-    reading = median_ms(lambda case: claims.read(case[1]), diagnoses, max(10, args.repeat // 4), claims.read.cache_clear)
+                                     max(10, args.repeat // 4), clauses.read.cache_clear)
+    reading = median_ms(lambda case: clauses.read(case[1]), diagnoses, max(10, args.repeat // 4), clauses.read.cache_clear)
 
     print(f"{'kind':<14}{'median ms':>11}   target")
     for name, value in medians.items():
@@ -123,7 +123,7 @@ def main() -> None:
     print(f"\nbaseline evaluate() of the expected value: {floor:.4f} ms; numbers/baseline = {medians['numbers'] / floor:.0f}x")
     print(f"baseline SymPy simplify(yours − expected): {simplify:.2f} ms; formulas/baseline = "
           f"{medians['formulas'] / simplify:.2f}x")
-    print(f"baseline one reading of the answer (claims.read, cold): {reading:.3f} ms; diagnoses/baseline = "
+    print(f"baseline one reading of the answer (clauses.read, cold): {reading:.3f} ms; diagnoses/baseline = "
           f"{medians['diagnoses'] / reading:.1f}x")
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from tests.grading.labelled.cases import evidence
 from tutor.content import load
+from tutor.grading.claims.clauses import read
+from tutor.grading.claims.folding import fold
 from tutor.grading.dispatch import grade
-from tutor.grading.claims import fold, read
 from tutor.labs.diagnose import grade_lab
 
 
@@ -149,7 +150,7 @@ def test_negated_diagnoses_earn_nothing(lab, answer, lang):
 
 
 def test_a_double_negative_side_by_side_still_cancels():
-    from tutor.grading.claims import polarity
+    from tutor.grading.claims.matching import polarity
 
     assert polarity([["overlap"]], read("you cannot not overlap it")) is True
     assert polarity([["overlap"]], read("it does not overlap and it does not prefetch")) is False
@@ -259,7 +260,7 @@ def test_a_label_and_a_head_reach_across_their_colon():
 
 def test_a_negation_inside_another_phrase_of_the_concept_is_its_own():
     """'显存不够挂了': 不 belongs to 显存不够, a phrase of the same concept as 挂, and negates nothing."""
-    from tutor.grading.claims import polarity
+    from tutor.grading.claims.matching import polarity
 
     failure = [["挂", "显存不够"]]
     assert polarity(failure, read("1号rank在第4步前向的时候显存不够挂了", (), False)) is True

@@ -139,7 +139,7 @@ def test_the_reduce_to_rank_0_denied_is_not_right():
 
 
 def test_rank_spellings_fold_to_one():
-    from tutor.grading.claims import fold
+    from tutor.grading.claims.folding import fold
     from tutor.labs.rank_mentions import named_ranks
 
     assert fold("只发给rank0") == fold("只发给0号") == "只发给 rank 0"

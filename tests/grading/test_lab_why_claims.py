@@ -150,7 +150,7 @@ def test_a_fix_is_not_read_as_a_claim_about_the_run():
 def test_a_label_is_not_counted_in_a_run_of_terms():
     # "Launch-bound compute: many tiny ops, .item() sync per micro-batch" was one 11-word clause with
     # the label and read as a list; the statement after the label is judged on its own words.
-    from tutor.grading.claims import read
+    from tutor.grading.claims.clauses import read
 
     reading = read("Launch-bound compute: many tiny ops, .item() sync per micro-batch; use one bigger micro-batch.")
     assert not any(clause.bare for clause in reading.clauses)

@@ -40,7 +40,7 @@ def test_the_cheats_around_them_do_not(answer):
 
 
 def test_a_product_is_not_a_multiple():
-    from tutor.grading.claims import expand_shorthand
+    from tutor.grading.claims.folding import expand_shorthand
 
     assert expand_shorthand("TP×PP = 4×4 and 8x8 tiles") == "TP×PP = 4×4 and 8x8 tiles"
     assert expand_shorthand("2× the buffer, 1.5x more") == "2 times the buffer, 1.5 times more"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tutor.content import load
+from tutor.grading.claims.clauses import read
 from tutor.grading.dispatch import grade
-from tutor.grading.claims import read
 
 
 def _check(qid, answer, step=None):
@@ -58,7 +58,7 @@ def _diagnose(lab, answer, lang="en"):
 
 
 def test_abbreviations_fold_to_their_words_in_answers_and_phrases_alike():
-    from tutor.grading.claims import fold
+    from tutor.grading.claims.folding import fold
 
     assert fold("Fwd grads AR bwd") == "forward gradients all reduce backward"
     assert fold("2N per token, 8ND") == "2 n per token 8 nd"  # a number glued to a symbol is two words

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tutor.grading.claims import ASK_VERBS, Judgement, Reading, judge, read
+from tutor.grading.claims.asking import ASK_VERBS
+from tutor.grading.claims.clauses import read
+from tutor.grading.claims.model import Reading
+from tutor.grading.claims.points import Judgement, judge
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 

@@ -13,8 +13,12 @@ only after a pass or an explicit give-up (`reveal=True`).
 
 from __future__ import annotations
 
+import re
+
 from tutor.content.models.lab import DiagnosisItem
-from tutor.grading.claims import Reading, judge, read
+from tutor.grading.claims.clauses import read
+from tutor.grading.claims.model import Clause, Reading
+from tutor.grading.claims.points import judge
 from tutor.grading.normalize import LONG_LIMIT, clean
 
 PASS_SCORE = 0.6
@@ -72,6 +76,7 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     for item in items:
         covered, missing = [], []
         item_total = item_gained = 0.0
+        item_required = True
         for point in item.points:
             verdict = judge(point, reading, describing=True)
             item_total += point.weight
@@ -84,7 +89,8 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
                 covered.append(point.text.get(lang))
             elif verdict.denied:
                 missing.append(part_wrong("denied", lang))
-            required_ok &= verdict.counts or not point.required
+            item_required &= verdict.counts or not point.required
+            required_ok &= item_required
             honest &= not (verdict.denied or verdict.contradiction is not None)
         clash = _category_clash(item, reading, lang)
         if clash:
@@ -92,7 +98,8 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
             wrong_main = True
             missing += clash
             item_gained, required_ok = min(item_gained, 0.0), False
-        ok = item_gained >= PASS_SCORE * item_total and not missing
+        # an item with a required point unsaid is not right, whatever its other points add up to
+        ok = item_gained >= PASS_SCORE * item_total and not missing and item_required
         if not ok and not missing:
             missing.append(part_wrong("item", lang))
         total += item_total
@@ -128,21 +135,48 @@ def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:
             for item in items]
 
 
+# A category named only to rule it out: "the dataloader is fine", "数据加载没问题", right after it.
+_DISMISSED = re.compile(r"^\s*(?:(?:is|are|was|looks?|seems?)\s+)?(?:fine|ok|okay|healthy|normal|not it|not the (?:problem|"
+                        r"bottleneck|issue|cause|culprit))\b")
+_DISMISSED_ZH = re.compile(r"^(?:也|都)?(?:没问题|没有问题|没事|正常|不是瓶颈|不是问题|不是原因)")
+# A category granted only to be corrected: "it looks like data loading, but it's communication".
+_CONCEDED = re.compile(r"\b(?:looks? like|seems? like|seems? to be|appears? to be|at first|at first sight|you might think|"
+                       r"one might think)\b|看起来像|看上去像|乍看|以为|像是")
+
+
+def _dismissed(key: str, clause: Clause) -> bool:
+    from tutor.grading.claims.matching import find
+
+    en, zh = CATEGORIES[key][:2]
+    for fragment in clause.fragments:
+        span = find([*en, *zh], fragment)
+        if span is not None:
+            tail = fragment.text[span[1]:]
+            if _DISMISSED.match(tail) or _DISMISSED_ZH.match(tail.replace(" ", "")):
+                return True
+    return False
+
+
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
-    """A category item whose category statement — the first clause that names any category —
-    names another one too, or another one instead ("It's a straggler: … DataLoader workers")."""
-    from tutor.grading.claims import stated
+    """A category item whose category statement names another one too, or another one instead
+    ("It's a straggler: … DataLoader workers"). The statement is the first clause that asserts a
+    category: not one that rules it out ("the dataloader is fine; it's the all-reduce") nor one that
+    grants it only to correct it ("it looks like data loading, but it's really communication")."""
+    from tutor.grading.claims.matching import stated
 
     own = [point.id for point in item.points if point.id in CATEGORIES]
     if not own:
         return []
-    for clause in reading.clauses:
-        if not clause.states:
-            continue
-        named = {key for key, (en, zh, _, _) in CATEGORIES.items() if stated([[*en, *zh]], clause)}
-        own_said = any(judge(point, Reading([clause], 0, False, False)).counts
+    stating = [clause for clause in reading.clauses if clause.states]
+    for index, clause in enumerate(stating):
+        named = {key for key, (en, zh, _, _) in CATEGORIES.items()
+                 if stated([[*en, *zh]], clause) and not _dismissed(key, clause)}
+        own_said = any(judge(point, Reading([clause], 0, False, False)).counts and not _dismissed(point.id, clause)
                        for point in item.points if point.id in CATEGORIES)
         if not named and not own_said:
+            continue
+        if _CONCEDED.search(" ".join(fragment.text for fragment in clause.fragments)) and any(
+                stated([[*en, *zh]], later) for later in stating[index + 1:] for en, zh, _, _ in CATEGORIES.values()):
             continue
         others = [key for key in CATEGORIES if key in named and key not in own]
         if own_said or not others:

@@ -41,6 +41,12 @@ class Group:
     site: str | None
     funcs: list[str]
     """The program's functions on their stacks (another way to name where they are)."""
+    error: str | None = None
+    """The exception a failed rank died of ("OutOfMemoryError"): the words for its failure."""
+
+    @property
+    def out_of_memory(self) -> bool:
+        return bool(self.error) and "outofmemory" in self.error.casefold().replace(" ", "")
 
 
 @dataclass
@@ -93,14 +99,29 @@ def _facts(evidence: dict) -> Facts | None:
         group.funcs = sorted(set(group.funcs) | set(funcs))
     groups = sorted(by_place.values(), key=lambda group: group.ranks)
     if failed is not None:
-        odd = [Group([failed], None, None, [])]
+        odd = [Group([failed], None, None, [], error=_error_of(evidence, failed))]
     elif len(groups) == 1:
         odd = groups  # every rank in the same call (two pipeline stages receiving from each other)
+    elif any(group.site == "exited" for group in groups) and not any(group.op for group in groups):
+        # A hang at exit: ranks that exited cleanly are where a run ends, so the odd ones are those
+        # still there ("which process is still there?"), however many exited. Ranks waiting in a
+        # collective for one that exited are another story: there the exited rank is odd.
+        odd = [group for group in groups if group.site != "exited"]
     else:
         largest = max(len(group.ranks) for group in groups)
         ties = [group for group in groups if len(group.ranks) == largest]
         odd = [group for group in groups if len(group.ranks) < largest] + (ties if len(ties) > 1 else [])
     return Facts(evidence["outcome"], groups, odd, failed, evidence.get("world_size") or len(groups))
+
+
+def _error_of(evidence: dict, rank: int) -> str | None:
+    """The exception type the failed rank raised, from its record or the run's summary
+    ("rank 0 failed: OutOfMemoryError: CUDA out of memory ...")."""
+    for entry in evidence.get("ranks") or []:
+        if entry.get("rank") == rank and (entry.get("exception") or {}).get("type"):
+            return entry["exception"]["type"]
+    summary = re.match(r"rank \d+ failed: (\w+)", (evidence.get("summary") or {}).get("message") or "")
+    return summary.group(1) if summary else None
 
 
 def _failed_in(evidence: dict, rank: int) -> dict | None:

@@ -13,29 +13,49 @@ import re
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
-_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
-                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号", re.IGNORECASE)
+                   r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号|"
+                   # "rank 1、2、3", "GPU 1, 2 and 3", "卡1、2、3": a list after a singular prefix, as people type it;
+                   # not "rank 0, 2 seconds later" (a number with a unit is no rank), and the whole list or none
+                   r"(?<![A-Za-z0-9_])(?:rank|r|gpu|卡)\s?(\d+(?:\s*(?:,|，|、|和|与|及|&|and)\s*(?:rank\s?|r|gpu\s?|卡)?\d+)+)"
+                   r"(?![\d.]|\s*(?:,|，|、|和|and)\s*\d|\s?(?:seconds?|secs?|s|ms|min|minutes?|steps?|iterations?|"
+                   r"gb|gib|mb|mib|kb|x|times|%|秒|步|分钟|个|次|倍)(?![A-Za-z]))", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank.
-_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?#?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
                      r"第\s?(\d+)\s?个)", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
 _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
-                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了", re.IGNORECASE)
+                     r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了|除(?=\s?(?:rank\s?|r)?\d)",
+                     re.IGNORECASE)
+# After "except" a bare number is a rank: "all ranks but 0", "every rank other than 1 and 2".
+_BARE_NUMBERS = re.compile(r"^\s*(\d+(?:\s*(?:,|and|&|、|和|/)\s*\d+)*)(?![\d.])")
+# "the non-zero ranks", "ranks > 0", "非0号": every rank but rank 0.
+_NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
+                      re.IGNORECASE)
 # "rank zero", "rank one": the number written as a word
 _WORD_NUMBERS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
 _RANK_WORD = re.compile(r"\b(ranks?|gpu|worker|process)\s+(zero|one|two|three|four|five|six|seven)\b", re.IGNORECASE)
 
 
+_NOT_ZERO_ZH = re.compile(r"非\s?(?:0\s?号|零号?|rank\s?0)(?:\s?rank)?", re.IGNORECASE)
+
+
 def numbers_as_digits(text: str) -> str:
-    """ "rank zero" as "rank 0" (a rank is named by number)."""
-    return _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
+    """ "rank zero" as "rank 0" (a rank is named by number), and "非0号" as "nonzero ranks" (its 非
+    is no negation of the place the clause puts them in)."""
+    text = _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
+    return _NOT_ZERO_ZH.sub(" nonzero ranks ", text) if "非" in text else text
 
 
-_ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?ranks\b|所有\s?rank|每个\s?rank|全部",
+_ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
+                  r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",
                   re.IGNORECASE)
-_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else)\b|其他|其余|别的|剩下",
-                     re.IGNORECASE)
+# "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides")
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else|everybody else|peers|"
+                     r"survivors|surviving ranks|remaining (?:three|two|\d+)|rest(?=\s(?:are|is|wait|waits|sit|sits|hang|hangs|block|blocks|"
+                     r"stay|stays|in|at)\b))\b|其他|其它|其余|别的|剩下|余下|"
+                     r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
                    re.IGNORECASE)
 
@@ -44,10 +64,15 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
     """The ranks a clause names, as a set; None when it names none by number."""
     excepted = _EXCEPT.search(text)
     if excepted:
-        left_out = named_ranks(text[excepted.end():], world_size)
+        after = text[excepted.end():]
+        bare = _BARE_NUMBERS.match(after)
+        left_out = {int(number) for number in re.findall(r"\d+", bare.group(1))} if bare else named_ranks(after, world_size)
         if left_out:
             return set(range(world_size)) - left_out or None
     found: set[int] = set()
+    if _NONZERO.search(text):
+        found |= set(range(1, world_size))
+        text = _NONZERO.sub(" ", text)
     rest = text
     for match in _RANGE.finditer(text):
         low, high = (int(g) for g in (match.group(1) or match.group(3), match.group(2) or match.group(4)))
@@ -55,7 +80,8 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
             found |= set(range(low, high + 1))
     rest = _RANGE.sub(" ", rest)
     for match in _LIST.finditer(rest):
-        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2) or match.group(3))}
+        found |= {int(number) for number in re.findall(r"\d+", match.group(1) or match.group(2) or match.group(3)
+                                                        or match.group(4))}
     rest = _LIST.sub(" ", rest)
     for match in _SINGLE.finditer(rest):
         found.add(int(match.group(1) or match.group(2) or match.group(3)))
@@ -71,13 +97,39 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
 _TURN = re.compile(r"\b(?:because|after|since|until|till|for|than|from|on|as|when|once)\b|因为|直到|等待?|由于", re.IGNORECASE)
 
 
+# The halves of a mutual wait, and the words between a waiting rank and the rank it waits for.
+_HALVES = re.compile(r"\s(?:and|while|whereas)\s|[,;]|而")
+_WAITS_FOR = re.compile(r"\b(?:for|on)\b|等待?着?", re.IGNORECASE)
+
+
+def mutual_ranks(text: str, world_size: int) -> set[int] | None:
+    """ "rank 0 waits for rank 1 and rank 1 for rank 0", "0号等1号，1号等0号": the two ranks, each
+    waiting for the other; None unless one half is the other turned round."""
+    waits = []
+    for half in _HALVES.split(text):
+        number = _SINGLE.search(half) or _RANGE.search(half) or _LIST.search(half)
+        turn = _WAITS_FOR.search(half, number.end()) if number else None
+        if turn is not None:
+            waits.append((named_ranks(half[:turn.start()], world_size), named_ranks(half[turn.end():], world_size)))
+    for (head, target), (next_head, next_target) in zip(waits, waits[1:]):
+        if head and target and head == next_target and target == next_head and not head & target:
+            return head | target
+    return None
+
+
 def subject_ranks(text: str, world_size: int) -> set[int] | None:
     """The ranks a clause is about: None when it starts from "the others" ("the others wait in the
     all-reduce and die only after rank 0 did" is about the others, not rank 0) or names none; the
     ranks named before it turns to another rank ("ranks 1-3 ... only failed because rank 0 was
     gone" is about ranks 1-3)."""
+    both = mutual_ranks(text, world_size)
+    if both:
+        return both
     others = _OTHERS.search(text)
     number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text)
+    excepted = _EXCEPT.search(text)
+    if excepted and (number is None or excepted.start() < number.start()):
+        return named_ranks(text, world_size)  # "every rank other than 0 waits": not "the others"
     if others and (number is None or others.start() < number.start()):
         return None
     if number is not None:
@@ -122,10 +174,11 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
 
 
 def numbered(unit: str) -> bool:
-    """Names ranks by number ("rank 3"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
-    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit))
+    """Names ranks by number ("rank 3", "the non-zero ranks"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
+    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit) or _NONZERO.search(unit))
 
 
 def mentions_ranks(text: str) -> bool:
     """Names a rank, a set of ranks, "the others" or "both"."""
-    return bool(_SINGLE.search(text) or _RANGE.search(text) or _OTHERS.search(text) or _BOTH.search(text))
+    return bool(_SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _OTHERS.search(text)
+                or _BOTH.search(text) or _NONZERO.search(text))

@@ -23,7 +23,7 @@ from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
-    cleared_ranks, mentions_ranks, names_exactly, numbered, numbers_as_digits, subject_ranks,
+    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, numbers_as_digits, subject_ranks,
 )
 
 OP_PHRASES = {
@@ -37,10 +37,15 @@ OP_PHRASES = {
     "recv": (["recv", "receive", "receiving"], ["recv", "接收", "收"]),
     "send": (["send", "sending"], ["send", "发送"]),
 }
-FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "oom", "out of memory", "exception", "error",
-                    "outofmemoryerror", "raised", "aborted", "aborts", "abort", "sigabrt", "killed by a signal"],
-                   ["挂", "崩", "失败", "OOM", "爆显存", "显存不够", "报错", "异常", "死了", "abort", "中止"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|but|and then)\s|而|但是|但|"
+FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exception", "error",
+                    "raised", "aborted", "aborts", "abort", "sigabrt", "killed by a signal"],
+                   ["挂", "崩", "失败", "报错", "异常", "死了", "abort", "中止"])
+# How a rank that died of OutOfMemoryError is said to have failed: where the run's evidence holds
+# an OOM, "rank 0 ran out of GPU memory" places it; after another error it does not.
+OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
+                "outofmemoryerror", "memory blew up"],
+               ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
@@ -53,7 +58,8 @@ _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|
 
 def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
     """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
-    from tutor.grading.claims import polarity, read
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.matching import polarity
 
     return polarity([[*phrases[0], *phrases[1]]], read(text, (), False)) is True
 
@@ -74,9 +80,25 @@ def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     return list(en) + names, list(zh) + names
 
 
+# A clause that goes on about the subject before it: it starts with "it" or with a verb ("then
+# waits in all_gather", "卡在…"), after a connective. "The gradient all-reduce then times out" has a
+# subject of its own.
+_CONNECTIVE = re.compile(r"^(?:(?:and|so|but|also|then|and then|after that|然后|所以|于是|接着)\s*)*", re.IGNORECASE)
+_PRONOUN = re.compile(r"^(?:it|it['’]s|它(?!们))(?![A-Za-z])", re.IGNORECASE)
+# A clause about a function of the program: "evaluate() is only called on rank 0".
+_CALL_SUBJECT = re.compile(r"^(?:the\s)?[A-Za-z_][\w.]*\(\)")
+_GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|blocks?|blocked|sits?|never|still|"
+                      r"calls?|called|enters?|goes|went|gets?|got|reaches|reached|does|did|can['’]?t|cannot|then)\b|"
+                      r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
+
+
 def clauses(answer: str, joiner: str = " ") -> list[str]:
     """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
-    and so does one after a bare subject ("rank 0 and rank 1 both wait in recv")."""
+    and so does one after a bare subject ("rank 0 and rank 1 both wait in recv"), one that starts
+    with "it" ("It waits in the all-reduce with the others") and the second half of a mutual wait
+    ("rank 0 waits for rank 1 and rank 1 for rank 0"). A clause without a rank that puts something
+    in a call of its own, after one that already placed its ranks, stands alone: "Rank 0 crashed.
+    The gradient all-reduce then times out" does not put rank 0 in the all-reduce."""
     units: list[str] = []
     for part in (p.strip() for p in CLAUSE.split(answer)):
         if not part:
@@ -85,7 +107,12 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
         bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
-        if units and (not names_rank or bare_subject):
+        lead = part[_CONNECTIVE.match(part).end():]
+        pronoun = bool(_PRONOUN.match(lead))
+        own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
+                       and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
+        mutual = bool(units) and names_rank and mutual_ranks(units[-1] + ", " + part, 1 << 12) is not None
+        if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual):
             units[-1] += joiner + part
         else:
             units.append(part)
@@ -97,13 +124,39 @@ _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|
 
 
 def _has_place(text: str) -> bool:
-    return any(_covers(phrases, text) for phrases in OP_PHRASES.values()) or _covers(FAILURE_PHRASES, text)
+    return (any(_covers(phrases, text) for phrases in OP_PHRASES.values()) or _covers(FAILURE_PHRASES, text)
+            or _covers(OOM_PHRASES, text))
 
 
 def _place(group: Group) -> tuple[list[str], list[str]]:
     if group.op is None and group.site == "exited":
         return EXITED
-    return FAILURE_PHRASES if group.op is None and group.site is None and not group.funcs else _place_phrases(group)
+    if group.op is None and group.site is None and not group.funcs:
+        if group.out_of_memory:
+            return [*FAILURE_PHRASES[0], *OOM_PHRASES[0]], [*FAILURE_PHRASES[1], *OOM_PHRASES[1]]
+        return FAILURE_PHRASES
+    return _place_phrases(group)
+
+
+# Calls said in order within a clause: "rank 0 does broadcast then all_gather", "先broadcast再all_gather".
+# An arrow between calls is an order too ("broadcast → all_gather"), spaced or not.
+_SEQUENCE = re.compile(r"\s(?:then|after that|afterwards|followed by|and later)\s|\s?(?:→|->|⟶|⇒)\s?|然后|之后|接着|随后|"
+                       r"(?<=[A-Za-z_)\s])再(?=\s?[A-Za-z])", re.IGNORECASE)
+_STUCK = re.compile(r"\b(?:waits?|waiting|stuck|hangs?|hung|blocks?|blocked|sits?|sitting)\b|卡|等|停|阻塞", re.IGNORECASE)
+
+
+def _placing_step(unit: str) -> str:
+    """The part of a clause that says where its ranks are. In a sequence of calls a hung rank is in
+    the first one it reached and could not leave ("rank 0 does broadcast then all_gather": in the
+    broadcast), unless a later step says it waits there ("got through the broadcast, then waits in
+    all_gather")."""
+    steps = _SEQUENCE.split(unit)
+    if len(steps) == 1:
+        return unit
+    for step in steps[1:]:
+        if _STUCK.search(step) and _has_place(step):
+            return step
+    return next((step for step in steps if _has_place(step)), unit)
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
@@ -116,13 +169,16 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     names neither, so between twins only the functions on their stacks tell the places apart."""
     own = _place(group)
     named = placed = wrong = decided = False
-    for unit in units:
-        if not names_exactly(group.ranks, unit, world_size, majority):
-            # between twins: this group's function named, and not the twin's own place as well
-            in_own = (_place_specific(group, unit) and not any(_place_specific(twin, unit) for twin in twins)
-                      if twins else _covers(own, unit))
-            if culprit and numbered(unit) and subject_ranks(unit, world_size) and in_own and not any(
-                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+    for whole in units:
+        unit = _placing_step(whole)
+        if not names_exactly(group.ranks, whole, world_size, majority):
+            # between twins: this group's function named, and not the twin's own place as well. The
+            # whole clause, not its placing step: "Rank 0 does send then recv" beside both ranks in recv
+            # still says rank 0 alone is where the culprit pair is.
+            in_own = (_place_specific(group, whole) and not any(_place_specific(twin, whole) for twin in twins)
+                      if twins else _covers(own, whole))
+            if culprit and numbered(whole) and subject_ranks(whole, world_size) and in_own and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others):
                 wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
             continue
         named = True
@@ -146,6 +202,17 @@ def _place_specific(group: Group, unit: str) -> bool:
     """The clause names this group's own function (save_checkpoint), not only an op name."""
     names = [name.replace("_", " ") for name in group.funcs]
     return bool(names) and _covers((names, names), unit)
+
+
+# "Rank 0 never leaves the all_gather" puts rank 0 in it: the negation is of leaving, not of the place.
+_NEVER_LEAVES = re.compile(r"\b(?:never|does not|doesn['’]t|did not|didn['’]t|can['’]?t|cannot|could not|couldn['’]t)\s+"
+                           r"(?:leaves?|left|returns? from|returned from|gets? out of|got out of|gets? past|got past|"
+                           r"comes? out of|came out of|gets? through|got through)(?=\s+(?:the\s|its\s|dist\.|\w+\())",
+                           re.IGNORECASE)
+
+
+def _stays_in(text: str) -> str:
+    return _NEVER_LEAVES.sub("stays in", text)
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
@@ -175,9 +242,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     found = facts(evidence)
     if found is None:
         return grade(items, answer, lang)
-    from tutor.grading.claims import read
-
-    from tutor.grading.claims import expand_shorthand
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.folding import expand_shorthand
 
     text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
@@ -187,7 +253,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     # The ranks are placed before the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes,
     # it does not put rank 1 in the culprit's place.
     fix = _FIX_LABEL.search(text)
-    units = [] if whole.bare or whole.copied else clauses(text[:fix.start()] if fix else text, ", ")
+    units = [] if whole.bare or whole.copied else clauses(_stays_in(text[:fix.start()] if fix else text), ", ")
     cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
     units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
@@ -216,6 +282,9 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     for group in majority:
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
             continue  # after a crash, ranks killed with no stack and no pending collective: nowhere to name
+        if group.site == "exited" and not _said_together(group, units, found.world_size, majority=True,
+                                                         others=[])[0]:
+            continue  # ranks that exited cleanly need not be named; named, they must be placed right
         others = [other for other in found.groups if other is not group and other.op != group.op]
         named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others,
                                           twins=_twins(group, found))

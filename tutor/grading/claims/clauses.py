@@ -1,0 +1,207 @@
+"""`read`: an answer cut into clauses and fragments, each clause marked bare (a run of terms),
+asked, copied from the question or prescribing a fix, with the subjects written once joined to
+the fragments they govern (a label before a colon, a head before a list, the words before a
+bracket).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tutor.grading.claims.asking import _ALTERNATIVE, COPY_SHARE, _asks, _content_words, _prompt_words
+from tutor.grading.claims.boundaries import _ASIDE, _CLAUSE, _FRAGMENT
+from tutor.grading.claims.folding import _CJK, _PUNCTUATION, _words, expand_shorthand, fold
+from tutor.grading.claims.model import Clause, Fragment, Reading, _extension
+from tutor.grading.claims.negation import _negations
+from tutor.grading.claims.term_lists import (
+    _ZH_QUESTION_WORDS,
+    LIST_PIECES,
+    _bare,
+    _framed_enumerations,
+    _items,
+    _listing,
+    _spec_line,
+    _terms_cut_by_stops,
+)
+from tutor.grading.normalize import LONG_LIMIT, clean
+
+
+@lru_cache(maxsize=2048)
+def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Reading:
+    """The answer in clauses and fragments, each marked bare, copied or negated (cached: the
+    diagnosis grader asks about the same clause once per group and phrase list; never mutated).
+    `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
+    "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
+    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
+    prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
+    clauses: list[Clause] = []
+    total = 0
+    raws, asked, joined, labelled, specs, heads = [], [], [], [], [], []
+    start = 0
+    carried = ahead = ""
+    referent = False
+    for match in [*_CLAUSE.finditer(text), None]:
+        raw = carried + (text[start:match.start()] if match else text[start:])
+        label_words = len(_words(fold(carried))) if carried else 0
+        spec = bool(carried) and _spec_line(raw[len(carried):])
+        head, head_referent = carried or ahead, referent and not carried
+        carried = ahead = ""
+        referent = False
+        if match and _label(raw, match.group()):
+            # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
+            # of its own as well ("Data loading: …" names its category first).
+            carried = raw + " "
+        elif match and _head(raw, match.group()):
+            # A longer head extends the clause after it: "TP needs the fastest links: inside the node"
+            # says where TP goes (`Fragment.base`); so does a negated one, whose claim carries its own
+            # negation ("Not included: attention's QKᵀ and AV").
+            ahead = raw
+        elif match and _CONSEQUENCE.fullmatch(match.group()):
+            # "E4M3 has more precision, so it is used for the activations", "…, which suits gradients",
+            # "E4M3精度高，所以用在前向": the clause after goes on about the statement before it
+            ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            referent = True
+        if raw and raw.strip():
+            raws.append(raw)
+            labelled.append(label_words)
+            specs.append(spec)
+            asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
+            # a question after "so" asks only itself ("We use PPO, so how many GPUs?")
+            heads.append("" if head_referent and asked[-1] else head)
+            joined.append(match is not None and not _PUNCTUATION.search(match.group()))
+        if match:
+            start = match.end()
+    # A clause cut off at a conjunction asks with its sentence when it is itself a question's
+    # part: "PPO or GRPO, so how many model copies?" asks in both halves; "We use PPO, so how
+    # many GPUs?" states the algorithm.
+    for index in range(len(raws) - 2, -1, -1):
+        if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
+            asked[index] = True
+    previous_prescribes = False
+    for raw, ends_asking, after_conjunction, label_words, spec, head in zip(raws, asked, [False, *joined[:-1]], labelled,
+                                                                           specs, heads):
+        fragments: list[Fragment] = []
+        words: list[str] = []
+        pieces: list[list[str]] = []
+        asides = _ASIDE.findall(raw)
+        outside = _ASIDE.sub(" ", raw)
+        listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
+        outside_pieces = _FRAGMENT.split(outside)
+        for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
+            folded = fold(piece)
+            if not folded:
+                continue
+            previous = fragments[-1] if fragments and index < len(outside_pieces) else None
+            inherited = (previous is not None and (previous.negations or previous.inherited)
+                         and bool(_OR_ITEM.match(folded)) and len(folded.split()) <= OR_ITEM_WORDS)
+            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded), inherited))
+            pieces.append(_words(folded))
+            words += pieces[-1]
+            listed += index < len(outside_pieces)
+        if not fragments:
+            continue
+        outside_count = listed
+        if not outside_count:
+            listed = len(fragments)  # all in brackets: "(async, sharded, Young, MTBF)" is a list too
+        label = fold(_ASIDE.sub(" ", head))
+        aside_extensions = _aside_extensions(raw, fragments, outside_count)
+        aside_items: list[Fragment] = []
+        if (outside_count and len(fragments) - outside_count >= LIST_PIECES
+                and len(_words(fold(outside))) - label_words <= LABEL_WORDS
+                and _listing(pieces[outside_count:])):
+            # "Checkpoint (async, sharded, Young, MTBF, restart)": a short head and a run of terms in
+            # brackets; the head stays a statement, the terms state nothing but an enumeration
+            aside_items, fragments = aside_extensions, fragments[:outside_count]
+            aside_extensions = []
+        fragments += aside_extensions
+        if label_words:  # a short label is the subject of every fragment after it
+            fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
+        elif label:
+            fragments.append(_extension(label, fragments[0], 0))
+        total += len(words)
+        content = _content_words(words)
+        copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
+        alone = len(raws) == 1 and len(fragments) == 1
+        prescribes = bool(_PRESCRIBES.match(fragments[0].text)) or (after_conjunction and previous_prescribes)
+        # "Use drop_last so every rank gets the same number of batches": the clause after an imperative
+        # is its purpose, a prescription too (the imperative itself may state a fact: "use E4M3 for …").
+        previous_prescribes = prescribes or bool(_IMPERATIVE.match(fragments[0].text))
+        # A label is the subject of what follows it ("Launch-bound compute: many tiny ops, .item() sync per
+        # micro-batch"); whether the statement is a run of terms is judged on its own words.
+        listed -= _framed_enumerations(outside)
+        bare = lists and not spec and _bare(words[label_words:], raw, listed, alone,
+                               [pieces[0][label_words:], *pieces[1:]] if label_words else pieces)
+        items = _items(fragments, outside_count, label, in_first=bool(label_words)) if bare else aside_items
+        clauses.append(Clause(fragments, bare=bare, copied=copied,
+                              question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
+                              items=items))
+    if lists:
+        _terms_cut_by_stops(clauses)
+    worded = [clause for clause in clauses if clause.fragments]
+    return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
+                   copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
+# at most four ("6 = 2 (fwd) + 4 (bwd)" puts fwd on the 2 and bwd on the 4).
+_ASIDE_HEAD_CUT = re.compile(r"[,，、—–;；:：=+×*→)]|\s-\s|->")
+ASIDE_HEAD_WORDS = 4  # "E4M3 for fprop (…)" is four words folded: e4 m3 for fprop
+
+
+def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
+    """Each piece of each aside joined to the words before its bracket ("checkpoints (sharded, async,
+    fp32 weights + Adam)" says the checkpoints are sharded). The aside pieces are the fragments from
+    index `outside` on, in the order `read` made them."""
+    extensions = []
+    index = outside
+    for match in _ASIDE.finditer(raw):
+        head = " ".join(_words(fold(_ASIDE_HEAD_CUT.split(_ASIDE.sub(" ", raw[:match.start()]))[-1]))[-ASIDE_HEAD_WORDS:])
+        for piece in _FRAGMENT.split(match.group(1)):
+            if not fold(piece):
+                continue
+            if head:
+                extensions.append(_extension(head, fragments[index], index))
+            index += 1
+    return extensions
+
+
+# The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
+# Not "use …": "Use E5M2 for the forward activations" states which format goes where (fp8-matmul).
+_PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
+                         r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让)(?:\s|$|(?=[\u3400-\u9fff]))")
+
+_IMPERATIVE = re.compile(r"^(?:use|give|add|call|pad|drop|pack|balance|assign|split|cut|truncate|replace|move|put|keep|"
+                         r"remove|avoid|set|switch|wrap|merge|run|do|用|改|加|换)(?:\s|$|(?=[\u3400-\u9fff]))")
+_OR_ITEM = re.compile(r"^(?:or|nor|或者|或)(?:\s|(?=[\u3400-\u9fff]))")
+OR_ITEM_WORDS = 5
+
+LABEL_WORDS = 3
+
+
+def _label(raw: str, boundary: str) -> bool:
+    """A short label before a colon ("Fwd (activations + weights):", "DP:", "前向："), which the
+    statement after it is about; not one holding a negation ("Not data loading: …" stays apart).
+    A short question asked and answered is one too: "What changed? Code, data, nodes" (not a
+    bare term asked: "Sharded? Async?")."""
+    mark = boundary.strip()
+    if mark not in (":", "：", "?", "？") or not raw.strip():
+        return False
+    folded = fold(_ASIDE.sub(" ", raw))
+    words = _words(folded)
+    if not 0 < len(words) <= LABEL_WORDS or _negations(folded):
+        return False
+    return mark in (":", "：") or words[0] in _WH_WORDS or bool(_ZH_QUESTION_WORDS.intersection(words))
+
+
+_WH_WORDS = frozenset("what which how why where when who".split())
+
+
+def _head(raw: str, boundary: str) -> bool:
+    """A statement before a colon that is no label, which the clause after it completes ("DP can live
+    on the slowest links for two reasons: …", "Not counted: …"): longer than a label, or negated."""
+    return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
+
+
+_CONSEQUENCE = re.compile(r"\s(?:so|hence|thus|therefore|because|since|which)\s|所以|因此|因为", re.IGNORECASE)
+REFERENT_WORDS = 12

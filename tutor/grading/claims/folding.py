@@ -1,0 +1,148 @@
+"""How answers and phrases are folded into words before they are compared: case, width,
+contractions, punctuation as spaces, Latin and CJK runs spaced apart, ranks in one spelling
+("0号", "r0", "rank0" all read "rank 0"), the domain's abbreviations written out, shorthand
+("b/c", "w/o", "2×", "recv→send") expanded; Chinese segmented with jieba, loaded on the first
+Chinese answer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_CJK_CHAR = "\u3400-\u9fff\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_CHAR}]")
+_BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK_CHAR}])")
+
+
+_CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon['’]t\b"), "will not"),
+                 (re.compile(r"n['’]t\b"), " not")]
+_PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+
+
+_EN_WORD = re.compile(r"[a-z0-9]+")
+
+
+# Chinese measure words after a numeral are one word for "one of": 多一篇 = 多一个文档's 多一个,
+# 每张卡 = 每个卡, 一台机器 = 一个机器. Folded to 个 so a phrase written with one matches the others.
+_MEASURE = re.compile(r"(?<=[一二两三四五六七八九十几多每单某\d])\s?[篇条份张块台位颗]")
+
+
+# Shorthand candidates type, written out before an answer is read: "b/c" is a clause boundary
+# like "because" (and the place a diagnosis turns to another rank: "r1-3 failed b/c r0 was gone"),
+# "w/o" a negation. Done on the answer, not in `normalize.clean`: `w/2` in a formula is w ÷ 2.
+_SHORTHAND = [(re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
+              (re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
+              (re.compile(r"(?<![\w/])w\.r\.t\.?", re.IGNORECASE), "with respect to"),
+              (re.compile(r"(?<![\w/])w/(?=\s|[a-z])", re.IGNORECASE), "with ")]
+
+
+# "2× the buffer", "2x the data": a multiple said with the sign, read as the word ("2 times the
+# buffer"). Only before a space: "4×4" and "8x8" are products and layouts, left alone.
+_TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECASE)
+
+
+# "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
+# sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
+# consequence in one statement and is left as punctuation, and so it does against Chinese, which
+# has no spaces to leave out ("确定性的hang→代码/数据" is one statement).
+_SEQUENCE_ARROW = re.compile(r"(?<=[A-Za-z0-9_)])(?:→|->|⟶)(?=[A-Za-z0-9_(])")
+# Between two collectives a spaced arrow is an order as well: "broadcast → all_gather".
+_COLLECTIVE = (r"(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|isend|irecv|"
+               r"send|recv|gather|scatter|reduce|barrier)")
+_COLLECTIVE_ARROW = re.compile(rf"(?<![\w])({_COLLECTIVE}(?:\(\))?)\s+(?:→|->|⟶)\s+(?=(?:dist\.)?{_COLLECTIVE}(?![\w]))", re.IGNORECASE)
+
+
+def expand_shorthand(text: str) -> str:
+    if "×" in text or "x " in text or "X " in text:
+        text = _TIMES_SIGN.sub(r"\1 times", text)
+    if "→" in text or "->" in text or "⟶" in text:
+        text = _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(" then ", text))
+    if "/" not in text and "." not in text:
+        return text
+    for compiled, replacement in _SHORTHAND:
+        text = compiled.sub(replacement, text)
+    return text
+
+
+# Abbreviations of the domain, one word each, folded to the word in answers and phrases alike, so a
+# rubric that says "forward" reads "fwd" and one that says "grads" still reads "gradients".
+# Deliberately few and unambiguous here (AR/AG/RS: the collectives, as this interview writes them).
+_ABBREVIATIONS = {"fwd": "forward", "bwd": "backward", "backprop": "backward", "grads": "gradients",
+                  "grad": "gradient", "comms": "communication", "comm": "communication", "params": "parameters",
+                  "param": "parameter", "ckpt": "checkpoint", "ckpts": "checkpoints", "hw": "hardware",
+                  "ar": "all reduce", "ag": "all gather", "rs": "reduce scatter", "seqlen": "sequence length",
+                  "mem": "memory", "util": "utilization", "perf": "performance", "ib": "infiniband",
+                  "反传": "反向传播"}
+_ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABBREVIATIONS), key=len, reverse=True))
+                           + r")(?![\w])")
+# A number glued to a symbol or unit is two words: "2N" is 2 and N, "16B" 16 and B; phrases fold
+# the same way ("8ND" = "8 nd"), and patterns allow the space either way.
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
+
+
+# A rank named any way is one spelling, in answers and phrases alike: "0号", "r0", "rank0" and
+# "rank 0" (and "1-3号", "r1-3") all read "rank 0" / "rank 1 3", so a phrase written "只发给0号"
+# reads "只发给rank0". Run after punctuation became spaces.
+_RANK_NUMBER = re.compile(r"(?<![a-z0-9])(\d+(?: \d+)?) ?号|(?<![a-z0-9])(?:r|rank)(?= ?\d)(?! ?\d+ ?(?:号|个))", re.ASCII)
+
+
+def _rank_spelling(match: re.Match) -> str:
+    return f"rank {match.group(1)} " if match.group(1) is not None else "rank "
+
+
+_RANK_TWICE = re.compile(r"\brank (?=rank\b)")
+
+
+def fold(text: str) -> str:
+    text = text.casefold()
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    text = _MEASURE.sub("个", text)
+    text = _BOUNDARY.sub(" ", text)
+    text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    if "号" in text or "r" in text:
+        text = _RANK_TWICE.sub("", _SPACES.sub(" ", _RANK_NUMBER.sub(_rank_spelling, text)).strip())
+    return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
+
+
+@lru_cache(maxsize=4096)
+def _segment(run: str) -> tuple[str, ...]:
+    return tuple(_jieba().lcut(run, HMM=False))
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import logging
+
+    import jieba  # type: ignore[import-untyped]
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+def _words(folded: str) -> list[str]:
+    """Words: English words as they stand, Chinese runs segmented."""
+    words: list[str] = []
+    for run in folded.split(" "):
+        if not run:
+            continue
+        if _CJK.search(run):
+            words += [word for word in _segment(run) if word.strip()]
+        else:
+            words.append(run)
+    return words
+
+
+def _words_with_positions(folded: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for match in re.finditer(r"\S+", folded):
+        run = match.group()
+        if not _CJK.search(run):
+            continue
+        offset = match.start()
+        for token in _segment(run):
+            out.append((token, offset))
+            offset += len(token)
+    return out

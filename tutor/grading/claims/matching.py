@@ -1,0 +1,142 @@
+"""Whether a clause states a claim: the phrases of its concepts found in one fragment, with the
+polarity the negation cues give them, and, for a contradiction, only where it is asserted (not
+after "if", not as a supposition, not of a time that is over, not as the object of a comparison).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tutor.grading.claims.folding import _CJK, fold
+from tutor.grading.claims.model import Clause, Fragment, Reading
+from tutor.grading.claims.negation import _negated
+from tutor.grading.normalize import LONG_LIMIT, clean
+
+
+def enumerates(forms: list[list[list[str]]], clause: Clause) -> bool:
+    """Whether half the items of a list clause (and at least two) each state one of these forms with
+    their head."""
+    if not clause.items or clause.copied:
+        return False
+    hits = sum(any(stated(form, Clause([item])) for form in forms) for item in clause.items)
+    return hits >= max(2, (len(clause.items) + 1) // 2)
+
+
+@lru_cache(maxsize=8192)
+def pattern(phrase: str) -> re.Pattern | None:
+    """A phrase as a pattern over folded text: English as whole words with endings, Chinese anywhere."""
+    folded = fold(clean(phrase, LONG_LIMIT))
+    if not folded:
+        return None
+    if _CJK.search(folded):
+        compact = folded.replace(" ", "")
+        return re.compile(" ?".join(re.escape(char) for char in compact))
+    words = [re.escape(word) for word in folded.split(" ")]
+    last = folded[-1]
+    doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
+    # The adverb of a long word is the word ("asynchronously", "automatically"); not of a short one
+    # ("full" is not "fully", "hard" not "hardly").
+    final = folded.rsplit(" ", 1)[-1]
+    adverb = "|ly|ally" if len(final) >= ADVERB_STEM and final.isalpha() else ""
+    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
+    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
+
+
+ADVERB_STEM = 6
+
+
+def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
+    for phrase in phrases:
+        compiled = pattern(phrase)
+        if compiled is None:
+            continue
+        match = compiled.search(fragment.text)
+        if match:
+            return match.span()
+    return None
+
+
+def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False) -> bool | None:
+    """Whether the clause states these concepts together: True, False (negated), None (not said).
+
+    The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
+    E5M2" does not put E5M2 on the activations. `extended=False` reads a contradiction, which
+    costs points: only as written, without the subjects the reader joined to fragments
+    (`Fragment.base`), and only where it is asserted (`_asserted`)."""
+    found_negated = False
+    for fragment in clause.fragments:
+        if not extended and fragment.base is not None:
+            continue
+        found = [find(phrases, fragment) for phrases in concepts]
+        spans = [span for span in found if span is not None]
+        if len(spans) == len(found) and not extended and not _asserted(fragment.text, spans, describing):
+            continue
+        if len(spans) == len(found):
+            if not _negated(fragment, spans, _every_span(concepts, fragment) if fragment.negations else None):
+                return True
+            found_negated |= fragment.base is None  # an extension may state a claim, never deny one
+    return False if found_negated else None
+
+
+# A contradiction is a claim about the run or the design as it is, so it is not read
+# - after "if" or "whether" ("If TP went across nodes, every layer would wait", "check whether it is
+#   the network"), nor after what must or should be ("NCCL requires every rank to issue them in the
+#   same order", "drop_last makes every rank get the same number of batches");
+# - when a modal after it judges a supposition ("TP across nodes would be far too slow", "TP跨机会很慢");
+# - when it is said of a time that is over ("its memory is fine at first but grows");
+# - with one of its concepts the object of a comparison ("TP needs more communication than DP",
+#   "TP的通信比DP更多": DP is not the heavy one);
+# - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
+#   does not put E5M2 on the activations).
+_SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine)\b|如果|假如|要是|假设|是否|万一|若")
+# In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
+# completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
+# answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
+_PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|assumes?|makes?|"
+                          r"ensures?|in order to|when)\b|应该|必须|需要|要求|假定|默认|让|使|保证|确保")
+_JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
+_EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
+_COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$")
+_NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
+
+
+def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
+    ordered = sorted(spans)
+    first, last = ordered[0][0], max(end for _, end in ordered)
+    if _SUPPOSING.search(text[:first]) or _JUDGED_AFTER.search(text[last:]):
+        return False
+    if describing and _PRESCRIBING.search(text[:first]):
+        return False
+    outside = "".join(" " if any(low <= index < high for low, high in ordered) else char for index, char in enumerate(text))
+    if _EARLIER.search(outside):
+        return False
+    if any(_NEXT_STATEMENT.search(text[before[1]:after[0]]) for before, after in zip(ordered, ordered[1:])):
+        return False
+    return not any(_COMPARED.search(text[:start]) for start, _ in spans)
+
+
+def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
+    """Where each phrase of these concepts matches in the fragment (the first match of each)."""
+    spans = []
+    for phrases in concepts:
+        for phrase in phrases:
+            compiled = pattern(phrase)
+            match = compiled.search(fragment.text) if compiled is not None else None
+            if match:
+                spans.append(match.span())
+    return spans
+
+
+def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False) -> bool | None:
+    """Across the answer: True when some stating clause affirms it, False when it is only denied."""
+    seen = None
+    for clause in reading.clauses:
+        if not clause.states:
+            continue
+        said = stated(concepts, clause, extended, describing)
+        if said:
+            return True
+        if said is False:
+            seen = False
+    return seen

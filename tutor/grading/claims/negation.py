@@ -1,0 +1,128 @@
+"""Negation cues and their reach: which words negate (not, never, without, 不, 没, 并非 …; not
+不同 or 差不多, not the A-not-A question), and whether a cue in a fragment negates a claim
+matched in it: before its last words, or after them when it dismisses them; not when it bounds a
+comparison ("no more than once per step"), ends with its own verb phrase or condition, or
+cancels another as a double negative.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tutor.grading.claims.folding import _CJK, _CJK_CHAR, _words_with_positions
+
+if TYPE_CHECKING:
+    from tutor.grading.claims.model import Fragment
+
+
+# "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
+# something lists the word in its own concept, which then keeps its meaning.
+# "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
+# instead of gathering everything on rank 0").
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
+                          r"rather than|instead of)\b")
+
+
+_ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
+_ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
+_ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
+                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺"})
+
+
+# The A-not-A question (要不要, 会不会, 是不是, 有没有, 能不能, 可不可以, 需不需要) asks; it negates
+# nothing, though jieba cuts it 要|不要 and the second half starts with a negation.
+_A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
+
+
+def _negations(folded: str) -> list[tuple[int, int]]:
+    spans = [match.span() for match in _EN_NEGATION.finditer(folded) if not _asks_alternative(folded, match)]
+    if _CJK.search(folded):
+        asking = [match.span() for match in _A_NOT_A.finditer(folded)]
+        for token, start in _words_with_positions(folded):
+            if any(low <= start < high for low, high in asking):
+                continue
+            if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
+                spans.append((start, start + len(token)))
+    return spans
+
+
+_DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|required|matter|matters|important|help|helps|"
+                               r"relevant|true|the case|an issue|a problem|possible|work|works|right|correct|apply|"
+                               r"applies|a fix|fix|the cause|the reason|the problem|involved|related|to blame|at fault|"
+                               r"responsible|the culprit|happen|happens|occur|occurs|change|changes|improve|improves|make a difference|"
+                               r"speed it up|speed up|cause it|cause this|cause that|causes it|explain it|explain this|"
+                               r"explains it|be it|be the cause|be why)\b")
+_ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
+                            "没关系", "无关"})
+
+
+def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[int, int]] | None = None) -> bool:
+    """A cue before the claim's last words negates it ("does not communicate once per step",
+    "TP 不要跨机"); one after them all only when it dismisses them ("checkpointing is not needed", "检查点不需要"), not when they
+    are its subject ("rank 1 never arrives"). `own`: every span the concepts' phrases match, when
+    a cue may sit inside one that is not the first found ("显存不够挂了": 不 is part of 显存不够)."""
+    last = max(start for start, _ in spans)
+    cues = []
+    for start, end in fragment.negations:
+        if any(low <= start < high for low, high in own or spans):
+            continue  # the phrase carries its own negation ("not overlapped")
+        bound = _bound(fragment.text, start, end)
+        if bound is not None and not any(bound[0] <= low < bound[1] for low, _ in spans):
+            continue  # "no more than once per step" bounds the count, it does not deny the claim
+        if start < end <= min(low for low, _ in spans) and _NEW_VERB.search(fragment.text[end:min(low for low, _ in spans)]):
+            continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
+            # cue ends with its verb phrase, or with the condition the rest follows from
+        if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
+            cues.append((start, end))
+    # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
+    # negated verbs joined by "and" are two negations ("did not fail and did not run out of memory").
+    cues.sort()
+    remaining, index = 0, 0
+    while index < len(cues):
+        if index + 1 < len(cues) and _double_negative(fragment.text[cues[index][1]:cues[index + 1][0]]):
+            index += 2
+            continue
+        remaining += 1
+        index += 1
+    return remaining > 0 or (fragment.inherited and not cues)
+
+
+# A negation that bounds a comparison ("no more than", "does not need more than", "not longer than",
+# "不超过", "不少于") denies the comparison, not what is compared: "DP communicates no more than once
+# per step" says once per step, "it is not longer than 21 days" denies the overrun.
+# So does "not only" / "not just": "DP not only syncs once per step but overlaps it" says both, while
+# "not only rank 0 calls it" denies the "only".
+_EN_BOUND = re.compile(r"^\s(?:(?:\w+\s){0,2}?(?:more|less|fewer|longer|shorter|later|greater|bigger|higher|larger|smaller)"
+                       r"\sthan|only|just|merely|simply)\b")
+_ZH_BOUNDS = frozenset({"不超过", "不多于", "不少于", "不低于", "不高于", "不大于", "不小于", "不只", "不单"})
+
+
+def _asks_alternative(folded: str, match: re.Match) -> bool:
+    """Negation words that negate nothing: "no matter how many GPUs", "whether or not every rank is
+    slow", "is it every rank or not"."""
+    if match.group() == "no":
+        return folded.startswith(" matter", match.end())
+    if match.group() != "not":
+        return False
+    return folded.endswith("whether or ", 0, match.start()) or (
+        folded.endswith(" or ", 0, match.start()) and match.end() == len(folded))
+
+
+def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the comparison a negation cue bounds, if it bounds one."""
+    if text[start:end] in _ZH_BOUNDS:
+        return start, end
+    match = _EN_BOUND.match(text[end:])
+    return (end, end + match.end()) if match else None
+
+
+# "and" before a verb of its own starts a new verb phrase, which a negation before it does not reach:
+# "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
+_NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
+                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么")
+_COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
+
+
+def _double_negative(between: str) -> bool:
+    return len(between) <= 12 and not _COORDINATOR.search(between)
