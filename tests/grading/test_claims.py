@@ -155,9 +155,19 @@ def test_formulas_as_people_type_them(qid, answer):
 @pytest.mark.parametrize("answer, right", [
     ("200 H100s", True), ("200 H100", True), ("at least 200", True), ("200+", True), ("≥ 200 GPUs", True),
     ("400 H100s", False),
+    # Chinese measure words before the thing counted
+    ("200张H100", True), ("200 张 H100", True), ("200块显卡", True), ("200张卡", True),
+    # 200 machines are 1,600 GPUs; gigabytes are no count ('200 GB' read 2e20: G, then B as billion)
+    ("200 nodes", False), ("200台机器", False), ("200个节点", False), ("200 GB", False),
 ])
 def test_counts_as_people_type_them(answer, right):
     assert _check("min-gpus-for-model-state", answer).correct is right
+
+
+@pytest.mark.parametrize("answer, says", [("200 nodes", "counts machines"), ("200 GB", "bytes")])
+def test_a_count_in_another_unit_is_named_not_scaled(answer, says):
+    verdict = _check("min-gpus-for-model-state", answer)
+    assert says in verdict.feedback["en"] and "1e+" not in verdict.feedback["en"]
 
 
 def test_a_value_with_its_derivation_in_brackets():

@@ -186,6 +186,10 @@ def _readings(number: float, rest: str, display_unit: str, dimension: str, displ
     if found is not None:
         factor, label = found
         return [Reading(_finite(number * factor, original), label, label.endswith("iB"))]
+    if dimension in ("count", "any") and (units.other_dimension(rest, dimension) is not None
+                                          or units.counts_machines(rest)):
+        # "200 GB" asked as a count is bytes, not 200 × G × B (giga, then B read as billion)
+        raise QuantityError(_unit_problem(rest, dimension, original))
     multiplier, unit_text = _split_multiplier(rest)
     if multiplier is not None:
         if unit_text == "":
@@ -234,6 +238,10 @@ def _split_multiplier(rest: str) -> tuple[float | None, str]:
 
 def _unit_problem(unit_text: str, dimension: str, original: str) -> Message:
     wanted_en, wanted_zh = units.DIMENSION_WORDS.get(dimension, units.DIMENSION_WORDS["any"])
+    if units.counts_machines(unit_text):
+        return Message(f"{_quote(unit_text)} counts machines, not what the question counts (a node holds several "
+                       f"GPUs); give the number it asks for.",
+                       f"{_quote(unit_text)} 数的是机器，不是题目要数的东西（一台机器有好几张卡）；请按题目问的给数。")
     other = units.other_dimension(unit_text, dimension)
     if other is not None:
         got_en, got_zh = units.DIMENSION_WORDS[other]

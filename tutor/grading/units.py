@@ -52,10 +52,19 @@ _NOUNS = (
     "gpu", "gpus", "card", "cards", "卡", "张", "张卡", "块", "块卡", "张gpu", "块gpu", "个gpu", "device", "devices",
     "token", "tokens", "个token", "tok", "toks", "param", "params", "parameter", "parameters", "参数", "个参数",
     "layer", "layers", "层", "microbatch", "microbatches", "micro batch", "micro batches", "个microbatch",
-    "sequence", "sequences", "条", "条序列", "个", "次", "step", "steps", "步", "node", "nodes", "台", "台机器",
+    "sequence", "sequences", "条", "条序列", "个", "次", "step", "steps", "步",
     "replica", "replicas", "份", "stage", "stages", "ranks", "rank", "x", "times", "倍", "interruptions",
     "h100", "h100s", "h200", "h200s", "a100", "a100s", "b200", "b200s", "h100 gpus", "h200 gpus", "a100 gpus",
+    "显卡",
 )
+# Machines are not what any question here counts (GPUs, layers, steps …): "200 nodes" for 200 GPUs
+# is eight times the answer, so a node count is refused with its own remark, never read as a count.
+_MACHINES = frozenset({"node", "nodes", "台", "台机器", "节点", "个节点", "机器", "台服务器", "server", "servers",
+                       "machine", "machines", "host", "hosts"})
+
+
+def counts_machines(unit_text: str) -> bool:
+    return _key(unit_text) in _MACHINES
 COUNT_NOUNS = frozenset(_NOUNS)
 _TOKEN_NOUNS = frozenset({"", "token", "tokens", "个token", "tok", "toks"})
 _FLOP_PREFIX = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "p": 1e15, "e": 1e18, "z": 1e21, "y": 1e24}
@@ -107,11 +116,19 @@ def lookup(unit_text: str, dimension: str) -> tuple[float, str] | None:
     return None
 
 
+# A Chinese measure word before the thing counted: "200张H100", "8块显卡", "16台节点".
+_MEASURE_WORD = re.compile(r"^[张块个台颗](?=.)")
+
+
+def _is_count_noun(key: str) -> bool:
+    return key in COUNT_NOUNS or _MEASURE_WORD.sub("", key) in COUNT_NOUNS
+
+
 def _count(key: str) -> tuple[float, str] | None:
-    if key in ("", *COUNT_NOUNS):
+    if key == "" or _is_count_noun(key):
         return 1.0, ""
     for word, factor in MULTIPLIERS.items():
-        if key.startswith(word) and (key[len(word):] in COUNT_NOUNS or key[len(word):] == ""):
+        if key.startswith(word) and (key[len(word):] == "" or _is_count_noun(key[len(word):])):
             return factor, ""
     return None
 
