@@ -18,6 +18,7 @@ from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
 from tutor.sizing.validate import HIGH_MFU, Findings, resolve, resolved, trimmed_stages, validate_config
+from tutor.text import a_or_an
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
 FIRST_STAGE_MARGIN = 0.05
@@ -162,7 +163,8 @@ def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardwar
                    "没算 activation：请给出层数和 hidden size(--layers、--hidden)")
     if total > hardware.gpu_mem:
         over = total - hardware.gpu_mem
-        found.warn("memory", f"does not fit: {_gb(total, 'en')} per GPU on a {_gb(hardware.gpu_mem, 'en')} "
+        memory = _gb(hardware.gpu_mem, 'en')
+        found.warn("memory", f"does not fit: {_gb(total, 'en')} per GPU on {a_or_an(memory)} {memory} "
                    f"{hardware.name}, {_gb(over, 'en')} over",
                    f"放不下：每卡需要 {_gb(total, 'zh')}，{hardware.name} 只有 {_gb(hardware.gpu_mem, 'zh')}，"
                    f"超出 {_gb(over, 'zh')}")
