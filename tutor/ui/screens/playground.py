@@ -13,6 +13,7 @@ from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import STRINGS, text
 from tutor.ui.widgets.footer import TutorFooter
+from tutor.ui.widgets.text_field import TextField
 import tutor.ui.widgets.safe  # noqa: F401  (page moves in a Select's overlay made safe)
 
 NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
@@ -75,7 +76,7 @@ class PlaygroundScreen(SectionScreen):
                 for name in NUMBER_FIELDS:
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
-                        yield Input(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
+                        yield TextField(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
                 for name, choices in CHOICE_FIELDS.items():
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
