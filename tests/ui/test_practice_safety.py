@@ -59,6 +59,21 @@ def test_each_remark_of_a_feedback_stays_on_its_own_line():
 
 
 
+@pytest.mark.parametrize("lang, shown", [("en", "39.4 GB"), ("zh", "39.4 GB")])
+def test_a_numeric_verdict_shows_the_expected_value_not_a_dict(lang, shown):
+    """Walkthrough M2: every numeric verdict read "Expected: {'en': '200', 'zh': '200'}" (答案: {'en': …})."""
+    from tutor.content import load
+    from tutor.grading.dispatch import grade
+    from tutor.grading.variant import draw
+    from tutor.ui.screens.practice_view import verdict_markdown
+
+    question = load().questions["distopt-bytes-per-gpu"].model
+    verdict = grade(question, "39.4 GB", None, 0)
+    markdown = verdict_markdown(question, question.steps[0], verdict, draw(question, 0), lang, reveal=True)
+    label = "**Expected:**" if lang == "en" else "**答案：**"
+    assert any(line.startswith(label) and line.endswith(shown) for line in markdown.splitlines()), markdown
+    assert "'en'" not in markdown and "'zh'" not in markdown
+
 @pytest.mark.parametrize("lang, label", [("en", "Model answer"), ("zh", "参考答案")])
 @pytest.mark.parametrize("question_id", ["why-dp-outermost", "clarify-gpu-count"])
 def test_the_model_answer_is_shown_once_and_only_when_asked_for(question_id, lang, label):
