@@ -44,3 +44,19 @@ class T(NamedTuple):
 
 def _side(values: dict[str, object], lang: str) -> dict[str, object]:
     return {name: value.get(lang) if isinstance(value, T) else value for name, value in values.items()}
+
+
+def a_or_an(word: str) -> str:
+    """The English article for `word` as it is said: "an 8192-token sequence", "an 80.0 GB GPU",
+    "an 11 B model", "a 1,024-GPU job" (walkthrough polish 2: "a 80.0 GB h100-80gb"). A number
+    is said by its leading group of thousands: 8…, 11 and 18 begin with a vowel sound."""
+    digits = ""
+    for char in word:
+        if char.isdigit():
+            digits += char
+        elif char != "," or not digits:
+            break
+    if not digits:
+        return "an" if word[:1].lower() in ("a", "e", "i", "o") else "a"
+    lead = digits[: len(digits) % 3 or 3]
+    return "an" if lead.startswith("8") or lead in ("11", "18") else "a"

@@ -80,3 +80,18 @@ def test_an_unreached_stage_scores_zero_when_the_interview_is_ended_early(store,
     assert [entry["answered"] for entry in report["stages"]] == [True, False, False]
     assert report["score"] == 1 / 3 or round(report["score"], 4) == round(1 / 3, 4)
     assert "| 2 | Which category? | — | not reached |" in report_markdown(report, "en")
+
+
+def test_the_time_budget_says_what_the_follow_ups_added(store, library, clock):
+    """Walkthrough polish 13: the format said 45:00, its report "0:59 used of 48:00": a follow-up
+    had added 3:00, and nothing said so."""
+    from tutor.interview.clock import clock_text
+
+    report = _design_with_a_thin_start(store, library, clock).report
+    added = sum(entry["budget_s"] for entry in report["stages"] if entry["followup"])
+    planned = sum(entry["budget_s"] for entry in report["stages"] if not entry["followup"])
+    assert added > 0 and report["rubric"]["time"]["budget_s"] == planned + added
+    total, planned, added = (clock_text(seconds) for seconds in (planned + added, planned, added))
+    english, chinese = report_markdown(report, "en"), report_markdown(report, "zh")
+    assert english.count(f"of {total} ({planned} + {added} for a follow-up)") == 2, english
+    assert chinese.count(f"（共 {total}：{planned}，追问加了 {added}）") == 2, chinese

@@ -158,3 +158,20 @@ def test_a_reserve_out_of_range_is_called_a_share_of_memory(cli):
     # It said "is a fraction of peak: write 40% or 0.4", the MFU flag's words.
     code, _, err = cli("plan", "--model", "llama3-8b", "--gpus", "8", "--reserve", "1.5")
     assert code == 2 and "the reserve must be below 100%" in err and "peak" not in err, err
+
+
+@pytest.mark.timeout(60)
+def test_an_before_a_number_said_with_a_vowel(capsys):
+    """Walkthrough polish 2: `a 80.0 GB h100-80gb`, `a 8192-token sequence`."""
+    from tutor.cli import main
+    from tutor.text import a_or_an
+
+    assert [a_or_an(word) for word in ("8192-token", "80.0 GB", "11", "18,432", "1,024", "110", "4096", "800")] == \
+        ["an", "an", "an", "an", "a", "a", "a", "an"]
+    main(["plan", "--model", "lesson-70b", "--gpus", "64", "--seq", "8192", "--global-batch", "512"])
+    plan = capsys.readouterr().out
+    main(["size", "--model", "lesson-70b", "--gpus", "8", "--tp", "8", "--pp", "1", "--seq", "8192",
+          "--global-batch", "512"])
+    size = capsys.readouterr().out
+    assert "an 8192-token sequence" in plan and "per GPU on an 80.0 GB h100-80gb" in size
+    assert " a 8" not in plan + size

@@ -129,3 +129,16 @@ async def test_every_bullet_on_home_is_followed_by_a_space(fixture_content, lang
         bullets = [line for line in lines if "•" in line]
         assert len(bullets) == 3, lines
         assert all(re.search(r"•(?! \S)", line) is None for line in bullets), bullets
+
+
+def test_the_playground_s_chinese_scenario_names_use_full_width_punctuation():
+    """Walkthrough polish 6, in the playground's worked-example list: "同一个 70B 不开 CP:activation
+    放不下了", "1T 稠密模型放 8192 张 H100:TP 8、PP 16、DP 64,full recompute" (a Select's label,
+    which no Markdown unfolding reaches)."""
+    from tutor.content import load
+
+    half = re.compile(r"[,;:](?=[^\s\d/])")
+    titles = {scenario.id: scenario.title.zh for lesson in load().lessons.values()
+              for section in lesson.model.sections for scenario in section.scenarios}
+    assert len(titles) >= 8
+    assert not {key: value for key, value in titles.items() if half.search(value)}

@@ -15,7 +15,7 @@ async def test_home_mounts_switches_language_and_quits(fixture_content):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         sections = app.screen.query_one("#sections", OptionList)
-        assert sections.option_count == 6
+        assert sections.option_count == 7  # the six sections and Review
         assert "Lessons" in str(sections.get_option_at_index(0).prompt)
         assert "1 lessons · 2 questions · 1 labs" in str(app.screen.query_one("#today", Static).render())
         await pilot.press("f2")
@@ -105,3 +105,48 @@ async def test_progress_shows_reviews_and_the_mock_trend(tutor_home, fixture_con
         shown = str(app.screen.query_one("#progress-practice", Static).render())
         assert "Reviews: 0 cards" in shown
         assert "Mock pitch:" in shown and "last 70%, best 70% (2 finished)" in shown
+
+
+def _lines(widget) -> list[str]:
+    from textual.geometry import Region
+
+    return [strip.text.rstrip() for strip in widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))]
+
+
+@pytest.mark.timeout(60)
+async def test_review_has_a_row_among_the_sections(fixture_content):
+    """Walkthrough polish 15: Review had no row on Home, only the v key and a "press v" hint."""
+    from tutor.ui.screens.review import ReviewScreen
+
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        sections = app.screen.query_one("#sections", OptionList)
+        rows = [sections.get_option_at_index(index) for index in range(sections.option_count)]
+        review = next(index for index, row in enumerate(rows) if row.id == "review")
+        assert " v " in str(rows[review].prompt) and "Review" in str(rows[review].prompt)
+        assert sections.region.bottom <= app.screen.query_one("#home-hint").region.y  # all rows in view
+        sections.focus()
+        sections.highlighted = review
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen) and app.ui_errors == []
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_hint_breaks_between_phrases_and_news_lines_hang_under_their_text(fixture_content, lang, size):
+    """Walkthrough polish 8 and 15: at 120 columns the hint broke inside "F1: keys" ("F1:" / "keys");
+    What's new wrapped under its bullets ("• Labs: real" / "torch.distributed jobs …")."""
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        hint = [line.strip() for line in _lines(app.screen.query_one("#home-hint")) if line.strip()]
+        assert all(not line.endswith(("F1:", "F1：", "F2:", "F2：", "ctrl+p:", "ctrl+p：")) for line in hint), hint
+        assert hint[-1].endswith(("中文", "English")), hint
+        news = [line.rstrip("│ ") for line in _lines(app.screen.query_one("#news"))
+                if line.strip() and not line.startswith(("╭", "╰"))]
+        text_at = news[0].index("•") + 2  # where an entry's text starts, after "• "
+        continued = [line for line in news if "•" not in line]
+        assert continued and all(len(line) - len(line.lstrip(" │")) == text_at for line in continued), news

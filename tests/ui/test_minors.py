@@ -236,3 +236,54 @@ def test_progress_review_line_counts_in_english():
     line = _review_and_mock_lines({"review": {"cards": 1, "due": 0, "reviews": 1,
                                               "next_due": "2026-12-01T15:00:00+00:00"}}, "en").splitlines()[0]
     assert line == "Reviews: 1 card, 0 due now, next 2026-12-01 15:00 UTC · 1 review done"
+
+
+@pytest.mark.timeout(60)
+async def test_a_worked_example_s_name_goes_when_an_edit_makes_it_untrue(tutor_home):
+    """Polish 9: the worked-example picker still read "70B on 64 GPUs: TP 4, PP 4, CP 2, DP 2"
+    after CP was set to 1; its full name was cut in the picker's one line."""
+    from textual.widgets import Select
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        picker = app.screen.query_one("#scenario", Select)
+        picker.value = "lesson-70b-64"
+        await settle(pilot)
+        assert app.screen.query_one("#field-cp", Input).value == "2"
+        assert "70B on 64 GPUs: TP 4, PP 4, CP 2, DP 2" in str(app.screen.query_one("#memory-chart").border_title)
+        app.screen.query_one("#field-cp", Input).value = "1"
+        await settle(pilot)
+        assert picker.is_blank()  # the picker offers the examples again
+        assert "70B on 64" not in str(app.screen.query_one("#memory-chart").border_title or "")
+        assert app.ui_errors == []  # the blank row's value (Select.NULL) was looked up as an example
+
+
+@pytest.mark.timeout(60)
+async def test_a_key_typed_into_an_answer_line_does_not_lay_the_screen_out_again(tutor_home, monkeypatch):
+    """Issue 16 (5,000 characters typed key by key were slow): Textual's Input sets its virtual size
+    on every key, a reactive that re-lays the whole screen out: ~17 ms of Practice's ~16-35 ms a key
+    (cProfile, 300 keys at 80x24). The text still scrolls to keep the cursor in view."""
+    from textual.screen import Screen
+
+    layouts = []
+    textual_layout = Screen._refresh_layout
+    monkeypatch.setattr(Screen, "_refresh_layout", lambda self, *a, **k: (layouts.append(1),
+                                                                          textual_layout(self, *a, **k))[1])
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question("memory-total" if "memory-total" in app.screen._content.questions
+                                 else "distopt-bytes-per-gpu")
+        await settle(pilot)
+        line = app.focused
+        assert line.id == "answer-line"
+        typed = "0123456789" * 12  # longer than the box: it has to scroll
+        layouts.clear()
+        for key in typed:
+            await pilot.press(key)
+        assert line.value == typed and len(layouts) <= 2, len(layouts)  # was one per key (120)
+        assert line.scroll_x > 0 and line.scroll_x == line.max_scroll_x  # the end, where the cursor is
+        assert str(line.render_line(0).text).rstrip().endswith("789")

@@ -58,6 +58,43 @@ def test_each_remark_of_a_feedback_stays_on_its_own_line():
     assert [child.type for child in inline.children].count("hardbreak") == 2
 
 
+
+@pytest.mark.parametrize("lang, shown", [("en", "39.4 GB"), ("zh", "39.4 GB")])
+def test_a_numeric_verdict_shows_the_expected_value_not_a_dict(lang, shown):
+    """Walkthrough M2: every numeric verdict read "Expected: {'en': '200', 'zh': '200'}" (答案: {'en': …})."""
+    from tutor.content import load
+    from tutor.grading.dispatch import grade
+    from tutor.grading.variant import draw
+    from tutor.ui.screens.practice_view import verdict_markdown
+
+    question = load().questions["distopt-bytes-per-gpu"].model
+    verdict = grade(question, "39.4 GB", None, 0)
+    markdown = verdict_markdown(question, question.steps[0], verdict, draw(question, 0), lang, reveal=True)
+    label = "**Expected:**" if lang == "en" else "**答案：**"
+    assert any(line.startswith(label) and line.endswith(shown) for line in markdown.splitlines()), markdown
+    assert "'en'" not in markdown and "'zh'" not in markdown
+
+@pytest.mark.parametrize("lang, label", [("en", "Model answer"), ("zh", "参考答案")])
+@pytest.mark.parametrize("question_id", ["why-dp-outermost", "clarify-gpu-count"])
+def test_the_model_answer_is_shown_once_and_only_when_asked_for(question_id, lang, label):
+    """Polish 10: "Model answer" was printed twice once revealed: the grader's feedback ends with it,
+    and the revealed answer repeats it under its heading. Before F5 the feedback's line had already
+    shown it, beside "see the answer (F5)"."""
+    from tutor.content import load
+    from tutor.grading.dispatch import grade
+    from tutor.grading.variant import draw
+    from tutor.ui.screens.practice_view import verdict_markdown
+
+    question = load().questions[question_id].model
+    step, variant = question.steps[0], draw(question, 0)
+    verdict = grade(question, "no idea", None, 0)
+    model = step.model_answer.get(lang)[:40]
+    hidden = verdict_markdown(question, step, verdict, variant, lang, reveal=False).replace("\\", "")
+    revealed = verdict_markdown(question, step, verdict, variant, lang, reveal=True).replace("\\", "")
+    assert label not in hidden and model not in hidden
+    assert revealed.count(label) == 1 and revealed.count(model) == 1
+    assert "✗" in hidden  # the checklist itself stays
+
 @pytest.mark.timeout(60)
 async def test_a_grading_overtaken_by_a_new_answer_is_cancelled_quietly(tutor_home, fixture_content, monkeypatch):
     """Issue 17: the worker passes `cancelled` to the grader and catches `Cancelled`."""

@@ -68,6 +68,22 @@ async def test_q_during_a_mock_asks_first(tutor_home, mock_content):
     assert _status(tutor_home) == ["running"]  # kept, to resume next time
 
 
+@pytest.mark.timeout(60)
+async def test_enter_on_the_mock_intro_starts_the_highlighted_format(tutor_home, mock_content):
+    """Walkthrough M10: `m`, Tab moved focus from the format list to the intro pane, where Enter did
+    nothing, so the answer typed next went out as hotkeys (its "q" quit the app)."""
+    app = mock_app(ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_mock(pilot)
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#mock-pane")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.session is not None and screen.session.format.id == "pitch"  # the first, highlighted
+        assert app.focused.id == "answer-text"  # what is typed next is the answer
+        await pilot.press(*"seq q")
+        assert app.is_running and "seq q" in screen.query_one("#answer-text", TextArea).text
+
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("minutes, status", [(0.5, "abandoned"), (5, "finished")])
 async def test_end_interview_asks_and_a_first_minute_end_is_not_counted(tutor_home, mock_content, minutes, status):

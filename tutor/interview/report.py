@@ -39,6 +39,8 @@ LABELS: dict[str, T] = {
     "points": T("Key points covered: {covered} of {total}", "讲到的要点：{covered}/{total}"),
     "missed": T(" — missed: ", "——漏了："),
     "time": T("Time used: {used} of {budget}", "用时：{used}（共 {budget}）"),
+    "budget_added": T("{total} ({planned} + {added} for a follow-up)", "{total}：{planned}，追问加了 {added}"),
+    "budget_added_many": T("{total} ({planned} + {added} for follow-ups)", "{total}：{planned}，追问加了 {added}"),
     "over": T("over time: {stages}", "超时的阶段：{stages}"),
     "followups": T("Follow-ups: {asked} asked, {right} right", "追问：问了 {asked} 个，答对 {right} 个"),
     "review": T("What to review next", "接下来复习"),
@@ -244,13 +246,24 @@ def _review_next(library, stages: list[dict]) -> list[dict]:
     return list(sections.values())
 
 
+def _budget_text(report: dict, lang: str) -> str:
+    """The interview's time budget, saying what follow-ups added to the format's (walkthrough polish
+    13: the format said 45:00, its report "of 48:00", and nothing said a follow-up added 3:00)."""
+    followups = [entry["budget_s"] for entry in report["stages"] if entry["followup"]]
+    total = report["rubric"]["time"]["budget_s"]
+    if not sum(followups):
+        return clock_text(total)
+    return label("budget_added" if len(followups) == 1 else "budget_added_many", lang, total=clock_text(total),
+                 planned=clock_text(total - sum(followups)), added=clock_text(sum(followups)))
+
+
 def report_markdown(report: dict, lang: str = "en") -> str:
     """The report as a Markdown document (`tutor mock --export`)."""
     pick = (lambda pair: (pair or {}).get(lang) or (pair or {}).get("en", ""))
     rubric = report["rubric"]
     lines = [f"# {label('title', lang, format=pick(report['format_name']), mode=label(report['mode'], lang))}", "",
              label("summary", lang, when=report["started_at"].replace("T", " ").replace("+00:00", " UTC"),
-                   used=clock_text(rubric["time"]["used_s"]), budget=clock_text(rubric["time"]["budget_s"]),
+                   used=clock_text(rubric["time"]["used_s"]), budget=_budget_text(report, lang),
                    score=f"{report['score']:.0%}", status=label(report["status"], lang)),
              ""]
     verdict = report.get("verdict")
@@ -289,7 +302,7 @@ def report_markdown(report: dict, lang: str = "en") -> str:
         if points["missing"]:
             line += label("missed", lang) + _list(points["missing"], pick, lang)
         lines.append(f"- {line}")
-    line = label("time", lang, used=clock_text(rubric["time"]["used_s"]), budget=clock_text(rubric["time"]["budget_s"]))
+    line = label("time", lang, used=clock_text(rubric["time"]["used_s"]), budget=_budget_text(report, lang))
     if rubric["time"]["over_time"]:
         line += "; " + label("over", lang, stages=", ".join(str(number) for number in rubric["time"]["over_time"]))
     lines.append(f"- {line}")

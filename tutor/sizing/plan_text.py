@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.sizing.display import format_auto, format_value, gigabytes
 from tutor.sizing.specs import Hardware, Model, Train
-from tutor.text import T
+from tutor.text import T, a_or_an
 
 
 def _pct(value: float) -> str:
@@ -186,7 +186,7 @@ def plan_steps(model: Model, train: Train, gpus: int, hardware: Hardware, chosen
             f"CP {best.cp}:{train.seq} 个 token 切开，每个 rank {train.seq // best.cp} 个；activation 每卡 "
             f"{gigabytes(memory['activations'], lang)}。"))
     else:
-        say("cp", T(f"CP 1: a {train.seq}-token sequence needs no context parallelism here.",
+        say("cp", T(f"CP 1: {a_or_an(str(train.seq))} {train.seq}-token sequence needs no context parallelism here.",
             f"CP 1:{train.seq} token 的序列这里不需要 CP。"))
     if model.is_moe:
         say("ep", T(f"EP {best.ep}: the {model.experts} experts are split over {best.ep} ranks of the DP × CP group "

@@ -18,7 +18,7 @@ from tutor.sizing.errors import SizingError
 from tutor.sizing.hardware import gpu
 from tutor.sizing.specs import Hardware, Model, Parallel, Reliability, Throughput, Train
 from tutor.sizing.validate import HIGH_MFU, Findings, resolve, resolved, trimmed_stages, validate_config
-from tutor.text import T
+from tutor.text import T, a_or_an
 
 # The first stage's embedding is worth a warning once it adds this much to the even split.
 FIRST_STAGE_MARGIN = 0.05
@@ -159,7 +159,8 @@ def _memory_findings(found: Findings, out: dict, model: Model, hardware: Hardwar
                    "没算 activation：请给出层数和 hidden size(--layers、--hidden)"))
     if total > hardware.gpu_mem:
         over = total - hardware.gpu_mem
-        found.warn("memory", T(f"does not fit: {gigabytes(total, 'en')} per GPU on a {gigabytes(hardware.gpu_mem, 'en')} "
+        memory = gigabytes(hardware.gpu_mem, 'en')
+        found.warn("memory", T(f"does not fit: {gigabytes(total, 'en')} per GPU on {a_or_an(memory)} {memory} "
                    f"{hardware.name}, {gigabytes(over, 'en')} over",
                    f"放不下：每卡需要 {gigabytes(total, 'zh')}，{hardware.name} 只有 {gigabytes(hardware.gpu_mem, 'zh')}，"
                    f"超出 {gigabytes(over, 'zh')}"))

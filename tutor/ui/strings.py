@@ -20,8 +20,10 @@ STRINGS: dict[str, T] = {
     "home.last": T("Last activity: {when}", "上次练习：{when}"),
     "review.open_key": T("press v to review", "按 v 开始复习"),
     "home.store_error": T("History unavailable: {error}", "无法读取学习记录：{error}"),
-    "home.hint": T("Press a section's key, or ↑↓ and Enter. ctrl+p: every command · F1: keys · F2: 中文",
-                   "按模块前的键，或 ↑↓ 加回车。ctrl+p：全部命令 · F1：按键说明 · F2：English"),
+    # Two lines, broken between the two sentences: one paragraph broke inside "F1: keys" at 120
+    # columns (walkthrough polish 8); the second line fits the pane at 80.
+    "home.hint": T("Press a section's key, or ↑↓ and Enter.\nctrl+p: every command · F1: keys · F2: 中文",
+                   "按模块前的键，或 ↑↓ 加回车。\nctrl+p：全部命令 · F1：按键说明 · F2：English"),
     "progress.title": T("Progress", "进度"),
     "progress.totals": T("{attempts} · {accuracy} right · {solved}/{total} questions solved, {tried} tried · "
                          "streak {streak} · {labs}, {passed}/{lab_total} labs passed",
@@ -217,6 +219,11 @@ SECTIONS: list[dict] = [
     {"id": "progress", "key": "r", "name": T("Progress", "进度"),
      "hint": T("mastery per section, streak, weak areas", "各节掌握度、连续天数、薄弱点")},
 ]
+
+
+REVIEW_ROW: dict = {"id": "review", "key": "v", "name": T("Review", "复习"),
+                    "hint": T("what you missed, back when it is due", "答错的题，到期再练，每次换数")}
+"""Home's row for Review: a screen pushed over Home (its key is Home's `v`), not a mode of SECTIONS."""
 
 
 def plural(count: int, one: str, many: str, lang: str) -> str:

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import Guarded
 from tutor.ui.widgets.safe import SafeOptionList
-from tutor.ui.strings import SECTIONS, pick, plural, text, when
+from tutor.ui.strings import REVIEW_ROW, SECTIONS, pick, plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
@@ -96,9 +96,7 @@ class HomeScreen(Screen, metaclass=Guarded):
         today.update(self._today(lang))
         news = self.query_one("#news", Static)
         news.border_title = text("home.news", lang)
-        # "• " in both languages, as the Markdown panes draw a list (walkthrough polish 6: "•实验").
-        # Chinese breaks between characters (tutor/ui/cjk_wrap.py), so the bullet keeps its text.
-        news.update("\n".join(f"{BULLET}{entry[lang]}" for entry in (self._record or {}).get("news", [])[:3]))
+        news.update(_bulleted([entry[lang] for entry in (self._record or {}).get("news", [])[:3]]))
 
     def _today(self, lang: str) -> str:
         if self._record is None:
@@ -128,11 +126,30 @@ class HomeScreen(Screen, metaclass=Guarded):
         self.app.push_screen(ReviewScreen())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.app.action_open_section(event.option.id)
+        if event.option.id == REVIEW_ROW["id"]:
+            self.action_open_review()  # a screen pushed over Home, not a mode (it returns here)
+        else:
+            self.app.action_open_section(event.option.id)
 
 
 def _section_options(lang: str) -> list[Option]:
-    return [Option(_section_prompt(section, lang), id=section["id"]) for section in SECTIONS]
+    # Review is listed with the sections (walkthrough polish 15: only the v key and a hint led to it).
+    return [Option(_section_prompt(section, lang), id=section["id"]) for section in [*SECTIONS, REVIEW_ROW]]
+
+
+def _bulleted(entries: list[str]):
+    """What's new as a list whose wrapped lines hang under their text, not under the bullet
+    (walkthrough polish 15: "• Labs: real" / "torch.distributed jobs …"). "• " in both languages,
+    as the Markdown panes draw a list (polish 6: "•实验"); Chinese still breaks between characters
+    (tutor/ui/cjk_wrap.py), since a table cell wraps as any Text does."""
+    from rich.table import Table
+
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for entry in entries:
+        grid.add_row(BULLET, entry)
+    return grid
 
 
 def _section_prompt(section: dict, lang: str) -> Text:

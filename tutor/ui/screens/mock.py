@@ -45,6 +45,10 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         Binding("f6", "next", "Next question", id="mock-next"),
         Binding("f8", "export", "Export report", id="mock-export"),
         Binding("f9", "end", "End interview", id="mock-end"),
+        # Enter on the intro pane (Tab from the format list lands there) starts the highlighted
+        # format: it did nothing, and the answer typed next went out as hotkeys (walkthrough M10).
+        # A field's or the list's own Enter comes first; this one only reaches the screen from the pane.
+        Binding("enter", "start_highlighted", show=False, id="mock-start-highlighted"),
     ]
 
     def __init__(self, clock: Clock | None = None):
@@ -143,6 +147,13 @@ class MockScreen(SubmitsAnswer, SectionScreen):
             self.notify(text("mock.running", self.app.lang), severity="warning")
             return
         self._check_interrupted(event.option.id)
+
+    def action_start_highlighted(self) -> None:
+        if self.session is not None or self.report is not None:
+            return  # an interview is on screen, or its report: Enter there starts nothing new
+        listing = self.query_one("#mock-formats", OptionList)
+        if listing.highlighted is not None:
+            self._check_interrupted(listing.get_option_at_index(listing.highlighted).id)
 
     @work(thread=True, exclusive=True, group="mock")
     def _check_interrupted(self, then_start: str | None) -> None:

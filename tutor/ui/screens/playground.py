@@ -13,6 +13,7 @@ from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import STRINGS, text
 from tutor.ui.widgets.footer import TutorFooter
+from tutor.ui.widgets.text_field import TextField
 import tutor.ui.widgets.safe  # noqa: F401  (page moves in a Select's overlay made safe)
 
 NUMBER_FIELDS = ("params", "seq", "micro_batch", "global_batch", "tokens", "gpus", "tp", "pp", "cp", "ep", "dp",
@@ -75,7 +76,7 @@ class PlaygroundScreen(SectionScreen):
                 for name in NUMBER_FIELDS:
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
-                        yield Input(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
+                        yield TextField(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
                 for name, choices in CHOICE_FIELDS.items():
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
@@ -105,7 +106,33 @@ class PlaygroundScreen(SectionScreen):
     @callback
     def _typed(self) -> None:
         if not self._filling:
+            self._left_example()
             self.recompute()
+
+    def _left_example(self) -> None:
+        """A learner's edit makes the picked worked example's name untrue ("70B on 64 GPUs: TP 4,
+        PP 4, CP 2, DP 2" stayed up with CP 1, walkthrough polish 9): the picker offers them again."""
+        picker = self.query_one("#scenario", Select)
+        if not picker.is_blank() and not self._still_shows(self._scenarios()[picker.value]):
+            picker.clear()
+
+    def _still_shows(self, example: dict) -> bool:
+        """Whether the form still holds every setting the example sets (the Select.Changed of its
+        own filling arrives after it, and a setting it leaves open, MFU say, keeps it true)."""
+        try:
+            form = self._read_form()
+        except ValueError:
+            return False
+        for name, value in example.items():
+            shown = form.get(name)
+            if name == "gpu":
+                value = _gpu_name(str(value))
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if not isinstance(shown, (int, float)) or abs(float(shown) - float(value)) > 1e-9 * abs(float(value)):
+                    return False
+            elif str(shown) != str(value):
+                return False
+        return True
 
     # -- settings in and out
 
@@ -153,9 +180,12 @@ class PlaygroundScreen(SectionScreen):
         if self._filling:
             return
         if getattr(event, "select", None) is not None and event.select.id == "scenario":
-            if event.value is not Select.BLANK:
+            if not event.select.is_blank():
                 self.load_settings(self._scenarios()[event.value])
+            else:
+                self.recompute()  # the memory panel's title drops the example's name
             return
+        self._left_example()
         self.recompute()
 
     # -- sizing and drawing
@@ -227,6 +257,10 @@ class PlaygroundScreen(SectionScreen):
 
         memory_panel = self.query_one("#memory-chart", Static)
         memory_panel.border_title = text("playground.memory", lang)
+        picker = self.query_one("#scenario", Select)
+        if not picker.is_blank():
+            # The picker's one line cuts the name ("The same 1T with interleaving (v ="): whole here.
+            memory_panel.border_title += " · " + str(self._scenarios(lang)["_titles"].get(picker.value, ""))
         if self._error is not None:
             # Every panel that depends on the settings says why it is empty: no chart, bubble or
             # derivation of the last valid value stays on screen (walkthrough M5). Text, not

@@ -21,6 +21,7 @@ from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.prose import Prose
+from tutor.ui.widgets.text_field import TextField
 
 STATUS_MARK = {True: "✓", False: "✗", None: "·"}
 
@@ -62,7 +63,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
         yield Header(show_clock=False)
         with Horizontal(id="practice"):
             with Vertical(id="question-side"):
-                yield Input(id="question-search", select_on_focus=False)
+                yield TextField(id="question-search", select_on_focus=False)
                 yield SafeOptionList(id="question-list")
             with VerticalScroll(id="question-pane"):
                 yield Prose(id="question-text")

@@ -12,6 +12,7 @@ from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextAr
 from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
 from tutor.ui.widgets.safe import keys_in_order
+from tutor.ui.widgets.text_field import TextField
 from tutor.units import UNITLESS
 
 keys_in_order(TextArea)  # Backspace typed fast runs in order in free-text answers too (minor 1)
@@ -52,13 +53,13 @@ class AnswerBox(Vertical, metaclass=Guarded):
 
     def compose(self) -> ComposeResult:
         with ContentSwitcher(id="answer-kinds", initial="answer-line"):
-            yield Input(id="answer-line", select_on_focus=False)
+            yield TextField(id="answer-line", select_on_focus=False)
             with Horizontal(id="answer-config"):
                 for dim in CONFIG_DIMS:
                     yield Label(dim.upper(), classes="config-label")
                     # No restrict: "TP=8 PP=16 CP=1 DP=32", as the questions write it, typed or pasted into
                     # any box, is spread over the boxes (walkthrough minor 11: TP became 816132).
-                    yield Input(id=f"config-{dim}", classes="config-field")
+                    yield TextField(id=f"config-{dim}", classes="config-field")
             yield SelectionList[str](id="answer-choices")
             yield TextArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
 
