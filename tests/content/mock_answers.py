@@ -1,0 +1,482 @@
+"""Dev answers to the mock interview's 22 open steps, written as candidates type them (issue 14).
+
+Written from what the mock shows (the prompt, its numbers and exhibits), wrong answers first: for
+each step at least four strong answers (English, Chinese typed without spaces around code words,
+terse shorthand, casual lower case) and four wrong ones (a partial answer that misses the main
+reason, a bare list of terms, a negated answer, a fluent wrong one). Tuned on; the blind batch
+(tests/grading/labelled/blind_*.yaml) is never read to write these.
+
+Each case: (question id, step id or None, answer, right).
+"""
+
+from __future__ import annotations
+
+RIGHT, WRONG = True, False
+
+MOCK_CASES = [
+    # ---------------------------------------------------------------- behavioural-hang-story
+    ("behavioural-hang-story", None, "On a 512-GPU pre-training run the job hung at step 20,000 and the NCCL watchdog "
+     "timed out after 30 minutes. I took py-spy dumps of every rank and compared them: all ranks sat in the gradient "
+     "all-reduce except rank 37, which was in a barrier in the eval code. The root cause was uneven batches: rank 37's "
+     "shard had one batch fewer. We fixed the sampler with drop_last and the job ran again the same day; we had lost "
+     "about 6 hours. Afterwards we added a test that checks every rank gets the same number of batches.", RIGHT),
+    ("behavioural-hang-story", None, "我们一个256卡的预训练任务在第18000步卡住，半小时后报NCCL timeout。我用py-spy把每个rank的调用栈都dump"
+     "下来对比，发现只有rank 0停在checkpoint里的all_gather，其余rank都在梯度all-reduce里等。根因是这个gather写在if rank==0里，"
+     "只有rank 0调用。把它挪出分支当天就修好了，之前损失了大概10个小时。之后我们默认打开了flight recorder，还加了一个测试专门跑存档路径。",
+     RIGHT),
+    ("behavioural-hang-story", None, "70B run on 1k GPUs hung at step 9000, NCCL timeout. Dumped stacks of all ranks "
+     "w/ py-spy: 1023 ranks in allreduce, r17 stuck in a send. Cause: a bad IB link on r17's node (flight recorder "
+     "confirmed). Drained the node, resumed from ckpt, lost ~4 hours. Added nccl-tests to the node health check and "
+     "an alert on per-rank step time.", RIGHT),
+    ("behavioural-hang-story", None, "so we had a 128 gpu finetune that froze at step 3000 every time and then timed "
+     "out. i ran py-spy on every rank and saw rank 5 was gone, its log said cuda oom on a really long batch. the cause "
+     "was a rank that died from oom and nothing killed the job. we capped the sequence length and it ran again, took "
+     "me about 2 hours. after that we switched to torchrun and added an alert for dead ranks", RIGHT),
+    ("behavioural-hang-story", None, "Our job hung with an NCCL timeout at step 5000 on 64 GPUs. We raised the timeout "
+     "to two hours and the job went through; it cost us a day.", WRONG),
+    ("behavioural-hang-story", None, "NCCL timeout, py-spy, flight recorder, rank 0, all_gather, checkpoint, drop_last, "
+     "runbook", WRONG),
+    ("behavioural-hang-story", None, "I have never had a job hang; we did not dump any stacks and never looked at the "
+     "ranks, and nothing changed afterwards.", WRONG),
+    ("behavioural-hang-story", None, "Once a 256-GPU job hung at step 40,000. I figured the network was just slow, so "
+     "we rebooted all the nodes and restarted it, and after that it worked. We never found out why.", WRONG),
+    ("behavioural-hang-story", None, "A 256-GPU job hung at step 40,000 with an NCCL timeout. It turned out only rank 0 "
+     "called the all_gather in the checkpoint code. Someone fixed it.", WRONG),
+    ("behavioural-hang-story", None, "有一次任务hang了，报了NCCL timeout。我们把timeout调大到两个小时，后来就没再报错了。", WRONG),
+
+    # ---------------------------------------------------------------- debug-data-loading / next
+    ("debug-data-loading", "next", "It's input-bound: the GPU idles 41% of the step waiting in __next__ while the "
+     "workers tokenize. I would pre-tokenize and pack the dataset offline so the loader only reads tensors, and raise "
+     "num_workers with pin_memory and prefetching. To know it worked: a new trace should show the idle stretch before "
+     "the first forward kernel gone, and step time should drop from 17 s toward 10 s with MFU up accordingly.", RIGHT),
+    ("debug-data-loading", "next", "先用synthetic data跑几步，如果空等的41%消失，就确认是DataLoader的问题。然后离线提前tokenize并打包数据，"
+     "再加num_workers、开pin_memory和prefetch。改完重新profile，看第一个forward之前的空白没了，step time降下来，MFU上去。", RIGHT),
+    ("debug-data-loading", "next", "Confirm w/ synthetic batches -> idle gap should vanish. Fix: tokenize offline, more "
+     "workers + prefetch_factor. Verify: re-profile, idle <5%, step time ~10 s, MFU up.", RIGHT),
+    ("debug-data-loading", "next", "first i'd swap in random data to prove it's the loader, then move the tokenization "
+     "offline and bump the number of dataloader workers. after that i'd measure mfu again and check the gap at the "
+     "start of the step is gone", RIGHT),
+    ("debug-data-loading", "next", "I would measure MFU again and take another profile to see how the step time "
+     "breaks down.", WRONG),
+    ("debug-data-loading", "next", "synthetic data, num_workers, pin_memory, prefetch, offline tokenize, MFU", WRONG),
+    ("debug-data-loading", "next", "I would not add DataLoader workers or tokenize offline; synthetic data would not "
+     "change anything here.", WRONG),
+    ("debug-data-loading", "next", "The NCCL all-reduce is the bottleneck, so I'd turn on overlap of the gradient "
+     "reduce with backward and tune the bucket size, then measure MFU again.", WRONG),
+    ("debug-data-loading", "next", "数据加载是瓶颈。我会把global batch调大一点，让GPU多算一些，然后重新测一下MFU。", WRONG),
+
+    # ---------------------------------------------------------------- debug-exposed-communication / next
+    ("debug-exposed-communication", "next", "Communication is exposed: overlap is off, so the reduce-scatter and "
+     "all-gather run after backward with nothing beside them. Turn on --overlap-grad-reduce and --overlap-param-gather "
+     "so gradients are reduce-scattered bucket by bucket during backward and params gathered during forward. The "
+     "fabric is fine (nccl-tests at rated bandwidth). Then take a new trace: the NCCL kernels should run beside the "
+     "backward kernels, the 27% should mostly disappear and step time drop toward 10 s.", RIGHT),
+    ("debug-exposed-communication", "next", "打开--overlap-grad-reduce和--overlap-param-gather，让reduce-scatter在backward期间按bucket做，"
+     "all-gather和forward重叠。网络本身没问题，nccl-tests达标。改完再录一次trace，确认NCCL kernel和backward kernel并行，step time下降，"
+     "再测MFU。", RIGHT),
+    ("debug-exposed-communication", "next", "Add --overlap-grad-reduce --overlap-param-gather -> RS/AG hidden under "
+     "bwd/fwd. Network's fine per nccl-tests. Check: new trace, NCCL overlaps compute, step time 13 s -> ~10 s.", RIGHT),
+    ("debug-exposed-communication", "next", "the script never turned on overlap, so i'd add the overlap grad reduce "
+     "and overlap param gather flags so the comms hide behind backward. then profile again and make sure the nccl "
+     "kernels now sit next to the compute and the step gets faster", RIGHT),
+    ("debug-exposed-communication", "next", "I would tune the bucket size a bit and check the network with nccl-tests "
+     "again.", WRONG),
+    ("debug-exposed-communication", "next", "overlap, buckets, reduce-scatter, all-gather, nccl-tests, MFU, trace", WRONG),
+    ("debug-exposed-communication", "next", "Overlap would not help here; the communication cannot be hidden behind "
+     "backward, so I would not turn it on.", WRONG),
+    ("debug-exposed-communication", "next", "The InfiniBand fabric is the bottleneck: the reduce-scatter is slow "
+     "because the network is too slow. I'd upgrade the links or move DP inside the node, then re-measure.", WRONG),
+    ("debug-exposed-communication", "next", "通信太慢是因为网络带宽不够，我会换更快的InfiniBand，然后重新测MFU。", WRONG),
+
+    # ---------------------------------------------------------------- debug-launch-bound / next
+    ("debug-launch-bound", "next", "It's launch-bound: thousands of tiny kernels and the CPU can't issue them fast "
+     "enough, so the GPU sits in small gaps. I'd capture the step in CUDA Graphs or use torch.compile to fuse kernels, "
+     "raise the micro-batch from 1 so each kernel does more work, and log the loss every 100 steps instead of calling "
+     ".item() every step. It worked if the gaps between kernels disappear in a new trace and MFU goes up.", RIGHT),
+    ("debug-launch-bound", "next", "这是launch-bound：kernel太小，CPU发射跟不上。用CUDA Graph或者torch.compile做kernel融合，减少launch次数；"
+     "micro-batch从1调大；loss别每步.item()，改成每100步打印一次。改完重新录trace，看kernel之间的空隙没了、MFU上去。", RIGHT),
+    ("debug-launch-bound", "next", "CUDA graphs / torch.compile to cut launches, bigger micro-batch, drop the per-step "
+     "loss.item() sync. Verify: re-profile, gaps gone, MFU up.", RIGHT),
+    ("debug-launch-bound", "next", "the cpu can't keep up launching kernels, so i'd fuse them with torch.compile and "
+     "wrap the step in a cuda graph, and stop syncing on loss.item() every step. then measure mfu again to see the "
+     "gaps shrink", RIGHT),
+    ("debug-launch-bound", "next", "Remove the loss.item() call from the logging code and measure MFU again.", WRONG),
+    ("debug-launch-bound", "next", "CUDA graphs, torch.compile, fusion, micro-batch, item, MFU", WRONG),
+    ("debug-launch-bound", "next", "CUDA Graphs and torch.compile would not reduce anything here, and a bigger "
+     "micro-batch does not help either.", WRONG),
+    ("debug-launch-bound", "next", "The data loader is the bottleneck, so I would add more DataLoader workers and "
+     "tokenize offline, then measure MFU again.", WRONG),
+    ("debug-launch-bound", "next", "通信没盖住，我会打开梯度all-reduce和backward的overlap，调大bucket，然后再测MFU。", WRONG),
+
+    # ---------------------------------------------------------------- debug-straggler / next
+    ("debug-straggler", "next", "Rank 213 is a straggler: everyone else waits for it in the reduce-scatter. I'd "
+     "compare per-rank step times to confirm it's only that node, check its GPUs with nvidia-smi -q and DCGM for "
+     "clock throttling (power or thermal), Xid and ECC errors, then drain the node, swap in a spare and restart from "
+     "the last checkpoint. It worked when step time is back to last week's and the reduce-scatter waits on the other "
+     "ranks shrink to a few percent.", RIGHT),
+    ("debug-straggler", "next", "是rank 213拖慢了所有人。先对比所有rank的step time确认只有这台机器慢，再查它的GPU频率、功耗和温度降频、Xid、ECC。"
+     "然后把这台机器下线，换一台备用节点，从checkpoint重启。重新测MFU，其他rank在reduce-scatter里的等待应该从24%降下来。", RIGHT),
+    ("debug-straggler", "next", "Straggler = r213's node (low clocks). Confirm via per-rank step times, check "
+     "throttling/Xid/ECC, cordon + replace node, resume from ckpt. Verify: RS wait on others 24% -> ~1%, step time back "
+     "to last week.", RIGHT),
+    ("debug-straggler", "next", "rank 213's node is throttling, so i'd pull that node out of the job and restart on a "
+     "healthy one from the checkpoint, after checking its clocks and thermals. then check the step time is back to "
+     "normal and the others stop waiting in the reduce-scatter", RIGHT),
+    ("debug-straggler", "next", "I would compare the step times of all ranks to confirm that rank 213 is the slow one.",
+     WRONG),
+    ("debug-straggler", "next", "rank 213, throttling, clocks, Xid, ECC, drain, replace, checkpoint, MFU", WRONG),
+    ("debug-straggler", "next", "I wouldn't replace the node or drain it; rank 213 is not the problem.", WRONG),
+    ("debug-straggler", "next", "Every rank waits in the reduce-scatter, so it's exposed communication: turn on "
+     "gradient reduce overlap and bigger buckets, and tune NCCL, then measure MFU again.", WRONG),
+    ("debug-straggler", "next", "所有rank都在reduce-scatter里等，说明网络太慢了。我会调NCCL参数、换更快的网卡，然后重新测MFU。", WRONG),
+
+    # ---------------------------------------------------------------- followup-why-not-more-pp
+    ("followup-why-not-more-pp", None, "Doubling PP doubles the bubble (p-1)/m unless you also double the "
+     "micro-batches, and m is capped by the global batch; more stages also means more point-to-point hops and a more "
+     "uneven first stage with the embedding.", RIGHT),
+    ("followup-why-not-more-pp", None, "PP翻倍以后bubble就是(p-1)/m，global batch不变的话m不会跟着变大，bubble直接变大；第一个stage还要存p个"
+     "micro-batch的activation，省不了多少显存；stage多了也更难均衡，点对点传输更多。", RIGHT),
+    ("followup-why-not-more-pp", None, "2x PP -> bubble (p-1)/m grows, m fixed by global batch. First stage still holds "
+     "p microbatches of acts. More p2p hops, harder to balance.", RIGHT),
+    ("followup-why-not-more-pp", None, "because the pipeline bubble gets bigger with more stages when the global batch "
+     "is fixed, and the first stage still keeps activations for p micro batches so memory doesn't drop much", RIGHT),
+    ("followup-why-not-more-pp", None, "Doubling PP does not make the bubble bigger; it is free.", WRONG),
+    ("followup-why-not-more-pp", None, "PP bubble doubles stages micro-batches hops embedding", WRONG),
+    ("followup-why-not-more-pp", None, "More stages make the stages harder to balance around the embedding and add "
+     "point-to-point hops.", WRONG),
+    ("followup-why-not-more-pp", None, "More PP stages would actually be better: each stage holds fewer layers, so the "
+     "activations shrink by p as well and there is no real downside.", WRONG),
+    ("followup-why-not-more-pp", None, "PP多切几段其实没有代价，bubble不会变大，反而显存更省。", WRONG),
+
+    # ---------------------------------------------------------------- followup-why-not-fsdp
+    ("followup-why-not-fsdp", None, "FSDP all-gathers every layer's weights over the whole DP group each step; at "
+     "thousands of GPUs that is too much traffic over IB and the batch per GPU gets too small. TP keeps the heavy "
+     "traffic on NVLink, PP only sends activations between nodes", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP每一步都要all gather每层的权重，几千张卡的时候跨机通信太多；而且global batch分到每张卡上太少了。"
+     "TP的通信放机内NVLink，PP只在机间传activation", RIGHT),
+    ("followup-why-not-fsdp", None, "Pure FSDP => every GPU is a DP rank; global batch / 8k ranks = too few tokens per "
+     "GPU to hide the per-layer weight all-gathers (~1.5x DDP bytes, across nodes). TP+PP shrink DP so each rank gets "
+     "more tokens.", RIGHT),
+    ("followup-why-not-fsdp", None, "with fsdp alone every gpu is a data parallel rank, and the global batch split over "
+     "thousands of them leaves too few tokens per gpu, so the weight all gathers can't hide behind compute. tp and pp "
+     "cut the dp degree. for a small model fsdp is fine", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP all gather weights traffic IB global batch per GPU", WRONG),
+    ("followup-why-not-fsdp", None, "The global batch is too small per GPU with thousands of DP ranks. FSDP doesn't "
+     "gather the weights, the traffic is the same as DDP.", WRONG),
+    ("followup-why-not-fsdp", None, "FSDP is just slower to code up, and TP and PP are what Megatron uses, so we go "
+     "with what is known to work.", WRONG),
+    ("followup-why-not-fsdp", None, "The global batch is not a limit and the all-gathers do not add traffic; FSDP "
+     "would be just as fast.", WRONG),
+    ("followup-why-not-fsdp", None, "FSDP不增加通信，和DDP一样的通信量，所以问题不在通信，主要是代码复杂。", WRONG),
+
+    # ---------------------------------------------------------------- followup-why-not-bigger-tp
+    ("followup-why-not-bigger-tp", None, "A node has eight GPUs on NVLink. TP 16 spans two nodes, so its all-reduces, "
+     "several per layer on the critical path, would go over InfiniBand at about a ninth of NVLink's bandwidth. The "
+     "GEMMs also get thinner, and with 8 KV heads TP 16 would have to replicate them. PP is the cheap way across "
+     "nodes.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "一台机器只有8张卡走NVLink，TP16就要跨两台机器，每层的all-reduce都得走InfiniBand，带宽慢九倍左右；"
+     "GEMM也会变窄，8个KV head也不够分。跨机用PP更便宜。", RIGHT),
+    ("followup-why-not-bigger-tp", None, "TP16 = 2 nodes -> per-layer ARs over IB (~9x slower than NVLink). Thinner "
+     "GEMMs, 8 KV heads can't split 16 ways. PP across nodes is cheaper.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "tp 16 would cross the node boundary, and tp's all reduces every layer would "
+     "then run over infiniband instead of nvlink, which is way slower. pp only sends activations at stage boundaries "
+     "so it's the one that should go across nodes", RIGHT),
+    ("followup-why-not-bigger-tp", None, "With TP 16 the GEMMs get thinner, so there is less compute per byte.", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16, NVLink, InfiniBand, GEMM, KV heads, PP", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16 would not leave the node and would not touch InfiniBand, so it's fine.",
+     WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16 is fine as long as InfiniBand is fast; the only issue is that 16 does "
+     "not divide the hidden size, so the matrices would be padded.", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP16其实可以，跨机也没问题，主要是PP太小的话bubble会变大。", WRONG),
+
+    # ---------------------------------------------------------------- followup-when-cp-pays-off
+    ("followup-when-cp-pays-off", None, "CP pays off when the sequence is long enough that activations don't fit even "
+     "with TP and recompute, like 128K tokens; at 8K the attention all-gather of KV costs more than it saves, so use "
+     "CP 1.", RIGHT),
+    ("followup-when-cp-pays-off", None, "序列很长的时候才划算，比如128K，activation在TP 8加重计算之后还放不下，CP把序列切开，每个rank只存一段。"
+     "代价是CP rank之间要交换KV（ring attention）；序列短的时候attention计算太少，藏不住这部分通信，开CP只会变慢。", RIGHT),
+    ("followup-when-cp-pays-off", None, "Long seq (64K+) where acts don't fit even w/ TP8 + recompute -> CP splits the "
+     "sequence. Cost: KV exchange (ring attn), hidden behind attention compute. Short seq (4K): can't hide it -> "
+     "waste.", RIGHT),
+    ("followup-when-cp-pays-off", None, "when the context is really long and activation memory blows up even with tp "
+     "and recompute, cp splits the sequence across ranks. at short sequences the kv passing isn't hidden by attention "
+     "so it just slows you down", RIGHT),
+    ("followup-when-cp-pays-off", None, "CP never pays off at 8K or at 128K; it only adds KV traffic.", WRONG),
+    ("followup-when-cp-pays-off", None, "CP, long sequence, ring attention, KV, DP x CP, short sequence", WRONG),
+    ("followup-when-cp-pays-off", None, "CP costs an exchange of K/V between the ranks, which has to hide behind the "
+     "attention compute.", WRONG),
+    ("followup-when-cp-pays-off", None, "CP pays off for short sequences with a big batch, because it splits the batch "
+     "across ranks; for long sequences it is a waste.", WRONG),
+    ("followup-when-cp-pays-off", None, "序列短的时候开CP最划算，长序列反而是白费。", WRONG),
+
+    # ---------------------------------------------------------------- followup-why-tp-in-node
+    ("followup-why-tp-in-node", None, "TP communicates inside every layer, forward and backward, and those "
+     "all-reduces sit on the critical path, so they can't be overlapped well. Inside a node NVLink gives about 450 "
+     "GB/s per GPU versus about 50 on InfiniBand, so across nodes every layer would stall. That's why TP stays at 8 "
+     "within the node.", RIGHT),
+    ("followup-why-tp-in-node", None, "TP每一层都要通信，在关键路径上；NVLink比InfiniBand快十倍左右；一台机器8张卡，所以TP最多8；跨机的话"
+     "这些通信藏不住。", RIGHT),
+    ("followup-why-tp-in-node", None, "TP = 2 ARs/layer fwd + 2 bwd, blocking. NVLink ~450 GB/s vs IB ~50 -> only fast "
+     "enough inside the 8-GPU node.", RIGHT),
+    ("followup-why-tp-in-node", None, "because tp does an all reduce in every layer on the critical path, and nvlink "
+     "inside the node is roughly ten times faster than infiniband between nodes. across nodes each layer would wait "
+     "on the network", RIGHT),
+    ("followup-why-tp-in-node", None, "TP doesn't communicate every layer and NVLink isn't faster.", WRONG),
+    ("followup-why-tp-in-node", None, "TP, every layer, NVLink, InfiniBand, 8 GPUs, critical path", WRONG),
+    ("followup-why-tp-in-node", None, "Because NVLink is about ten times faster than InfiniBand.", WRONG),
+    ("followup-why-tp-in-node", None, "TP only communicates once per step, at the end of backward, so it could go "
+     "across nodes; we keep it inside the node only because the node has eight GPUs.", WRONG),
+    ("followup-why-tp-in-node", None, "TP每个step只通信一次，其实跨机也可以，放机内只是习惯。", WRONG),
+
+    # ---------------------------------------------------------------- followup-why-m-4p
+    ("followup-why-m-4p", None, "The 1F1B bubble is (p-1)/m of the ideal step, so more micro-batches shrink it; at "
+     "m = 4p it is just under a quarter. Interleaving with v chunks divides it by v. But m is the global batch over DP "
+     "times the micro-batch, so the global batch caps how big m can get.", RIGHT),
+    ("followup-why-m-4p", None, "1F1B的bubble占比是(p-1)/m，m越大bubble越小；m=4p时bubble不到四分之一。interleave每卡v个chunk还能再除以v。"
+     "但m等于global batch除以DP乘micro-batch，所以global batch限制了m。", RIGHT),
+    ("followup-why-m-4p", None, "bubble = (p-1)/m -> m=4p keeps it <25%. Interleaved /v. m = GBS/(DP*mbs), so GBS caps "
+     "it.", RIGHT),
+    ("followup-why-m-4p", None, "the pipeline bubble is (p - 1)/m, so with at least 4p micro-batches it stays below "
+     "about a quarter of the step. fewer micro-batches and the stages sit idle more", RIGHT),
+    ("followup-why-m-4p", None, "Because the global batch limits m: m = global batch / (DP x micro-batch).", WRONG),
+    ("followup-why-m-4p", None, "bubble, (p-1)/m, quarter, interleaving, global batch", WRONG),
+    ("followup-why-m-4p", None, "The bubble does not shrink with more micro-batches; m only matters for memory.", WRONG),
+    ("followup-why-m-4p", None, "Four micro-batches per stage are needed so that each stage has enough activation "
+     "memory to run backward; with fewer the stage runs out of memory.", WRONG),
+    ("followup-why-m-4p", None, "m≥4p是为了显存够用，每个stage要存4个micro-batch才能做backward。", WRONG),
+
+    # ---------------------------------------------------------------- followup-nvidia-smi
+    ("followup-nvidia-smi", None, "nvidia-smi's utilization is only the fraction of time some kernel was running, not "
+     "how much of the GPU it used. A stream of tiny or memory-bound kernels reads 100% while the tensor cores mostly "
+     "idle. MFU counts useful model FLOPs against the peak, so trust MFU and look at a profiler trace.", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi的utilization只是有kernel在跑的时间占比，不代表算力用满了。一堆很小的或memory-bound的kernel也能"
+     "显示100%，tensor core其实大部分时间闲着。MFU是有效FLOPs对比峰值，该看MFU，再用profiler看原因。", RIGHT),
+    ("followup-nvidia-smi", None, "util% = share of time any kernel is active, not SM/tensor-core usage. Tiny/memory-"
+     "bound kernels -> 100% util, low FLOPs. MFU = useful FLOPs / peak; trust that + a trace.", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia smi just says a kernel was running during the sample period, it doesn't say "
+     "how much of the chip that kernel used. small memory bound kernels keep it at 100% while the tensor cores sit "
+     "idle, so mfu is what you trust", RIGHT),
+    ("followup-nvidia-smi", None, "MFU measures the useful FLOPs against the peak, so look at MFU and a profiler "
+     "trace.", WRONG),
+    ("followup-nvidia-smi", None, "utilization, kernel, tensor cores, MFU, FLOPs, profiler", WRONG),
+    ("followup-nvidia-smi", None, "Utilization is not the share of time a kernel runs; nvidia-smi does measure how "
+     "much of the GPU is used.", WRONG),
+    ("followup-nvidia-smi", None, "nvidia-smi shows the tensor core efficiency, so 100% means the GPU is fully used; "
+     "the MFU number must be computed wrong.", WRONG),
+    ("followup-nvidia-smi", None, "nvidia-smi的利用率就是算力利用率，100%说明GPU用满了，是MFU算错了。", WRONG),
+
+    # ---------------------------------------------------------------- followup-moving-hang
+    ("followup-moving-hang", None, "A hang that moves is much more likely hardware or the network than code or data. "
+     "I'd still find the missing rank with the flight recorder and py-spy, map it to its node and see if the same "
+     "node shows up across runs. Then test it directly: nccl-tests between node pairs, Xid and ECC errors, "
+     "NCCL_DEBUG=INFO, and drain the bad node and restart from the checkpoint.", RIGHT),
+    ("followup-moving-hang", None, "每次hang的step都不一样，更像是硬件或网络问题，不是代码或数据。还是先用flight recorder和py-spy找到缺席的"
+     "rank，对应到机器，看几次是不是同一台。然后两两节点跑nccl-tests，查Xid和ECC，最后把坏节点下线，从checkpoint恢复。", RIGHT),
+    ("followup-moving-hang", None, "Moving hang -> suspect HW/network, not code. Find the absent rank (flight recorder), "
+     "map to host, look for a common node across runs; nccl-tests on node pairs, check Xid/ECC; cordon it, resume.",
+     RIGHT),
+    ("followup-moving-hang", None, "if it moves around it's probably a flaky node or link rather than a code bug. i'd "
+     "map the stuck rank to its host each time, find the node they share, run nccl-tests and check for xid errors "
+     "there, then swap the node out", RIGHT),
+    ("followup-moving-hang", None, "I'd look at the stacks with py-spy again and find which rank is missing.", WRONG),
+    ("followup-moving-hang", None, "hardware, network, flight recorder, nccl-tests, Xid, ECC, drain node", WRONG),
+    ("followup-moving-hang", None, "It is not hardware and not the network; nothing changes in how I investigate.",
+     WRONG),
+    ("followup-moving-hang", None, "A hang at a different step each time means a race in our code, so I'd bisect the "
+     "recent commits and add barriers around the collectives until it stops.", WRONG),
+    ("followup-moving-hang", None, "位置不固定说明是代码里的bug，我会二分最近的commit，再把timeout调大。", WRONG),
+
+    # ---------------------------------------------------------------- followup-raise-timeout
+    ("followup-raise-timeout", None, "The timeout isn't the bug: some rank never reached the collective the others "
+     "are waiting in, and a longer timeout just means the whole cluster idles longer before we find out. I'd keep it "
+     "short, turn on the flight recorder with dump on timeout, grab py-spy stacks, and fix the missing rank.", RIGHT),
+    ("followup-raise-timeout", None, "超时不是原因，是有个rank缺席了，调大只会多等；整个集群都在空等；应该把timeout调短，超时时自动dump "
+     "flight recorder和栈。", RIGHT),
+    ("followup-raise-timeout", None, "Timeout = symptom, not cause: a rank is missing from the collective, so a longer "
+     "timeout only waits longer and burns GPU-hours. Keep it short + dump flight recorder on timeout.", RIGHT),
+    ("followup-raise-timeout", None, "no, raising it doesn't fix anything, it just hides the hang longer while every "
+     "gpu sits idle. some rank isn't in the collective. keep the timeout short and dump the flight recorder when it "
+     "fires so we see which rank", RIGHT),
+    ("followup-raise-timeout", None, "Meanwhile the whole cluster idles and burns GPU-hours.", WRONG),
+    ("followup-raise-timeout", None, "timeout rank missing collective idle cluster flight recorder dump", WRONG),
+    ("followup-raise-timeout", None, "The timeout is the problem, and the ranks are all there; nothing is missing.",
+     WRONG),
+    ("followup-raise-timeout", None, "Sure, raising the timeout fixes it: big collectives at this scale just take "
+     "longer than ten minutes sometimes, so give them an hour.", WRONG),
+    ("followup-raise-timeout", None, "可以，把timeout调大就解决了，规模大了collective本来就慢。", WRONG),
+
+    # ---------------------------------------------------------------- hang-checkpoint-rank0 / why
+    ("hang-checkpoint-rank0", "why", "Only rank 0 calls the all_gather in save_checkpoint; the other ranks went on to "
+     "the next step's gradient all-reduce, so they wait for each other forever.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "rank 0停在save_checkpoint里的all_gather，这个gather写在if rank==0下面，只有0号调用。其他rank跳过了它，"
+     "进了下一步backward里DDP的梯度all-reduce，在等rank 0；两边进的不是同一个collective，所以永远等下去。1200步正好是存checkpoint的那一步，"
+     "所以每次都在这里，是代码问题不是硬件。", RIGHT),
+    ("hang-checkpoint-rank0", "why", "r0 in all_gather inside save_checkpoint (under if rank==0), r1-7 already in next "
+     "step's backward allreduce -> mismatched collectives, deadlock. Step 1200 = checkpoint step, so deterministic.",
+     RIGHT),
+    ("hang-checkpoint-rank0", "why", "the checkpoint code does an all_gather that only rank 0 runs, because it's under "
+     "if rank == 0. ranks 1 to 7 skip it and go into the next backward's all-reduce, so nobody matches. it's always "
+     "step 1200 because that's when we save a checkpoint", RIGHT),
+    ("hang-checkpoint-rank0", "why", "Step 1200 is the checkpoint step, so it's the same step every time: code, not "
+     "hardware.", WRONG),
+    ("hang-checkpoint-rank0", "why", "rank 0, all_gather, save_checkpoint, all-reduce, step 1200, checkpoint", WRONG),
+    ("hang-checkpoint-rank0", "why", "It isn't that only rank 0 calls the all_gather; every rank calls it.", WRONG),
+    ("hang-checkpoint-rank0", "why", "Rank 0 is slow because writing a 70B checkpoint to disk takes minutes, so the "
+     "other ranks time out waiting; it's always step 1200 because the disk fills up there.", WRONG),
+    ("hang-checkpoint-rank0", "why", "rank 0写checkpoint太慢了，磁盘IO是瓶颈，其他rank等超时了。", WRONG),
+
+    # ---------------------------------------------------------------- hang-checkpoint-rank0 / fix
+    ("hang-checkpoint-rank0", "fix", "Make every rank call the all_gather: move it out of the if rank == 0 branch and "
+     "keep only the file write on rank 0, or use a sharded checkpoint where each rank writes its own shard. To catch "
+     "the next one fast, keep the NCCL timeout short with the flight recorder dumping on timeout, and run with "
+     "TORCH_DISTRIBUTED_DEBUG=DETAIL to flag mismatched collectives. Verify by saving a checkpoint at step 10 and "
+     "running past it.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "把all_gather移出if rank==0，让所有rank都调用，只有写文件留在rank 0；或者改成分片checkpoint，每个rank写自己那份。"
+     "下次想更快暴露：timeout设短，打开flight recorder超时自动dump，再用TORCH_DISTRIBUTED_DEBUG=DETAIL检查collective是否一致。"
+     "验证时把checkpoint提前到第10步存一次，看能不能跑过去。", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Move the gather out of the rank-0 branch (all ranks call it, only r0 writes) or "
+     "use torch.distributed.checkpoint. Faster detection: short PG timeout + flight recorder dump_on_timeout, "
+     "TORCH_DISTRIBUTED_DEBUG=DETAIL. Test: ckpt at step 5, run past it.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "every rank has to call the gather, so take it out of the if and only let rank 0 "
+     "write the file. and keep the timeout short with the flight recorder on so a hang dumps within minutes instead "
+     "of hours", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Keep the timeout short and turn on the flight recorder so the next hang dumps "
+     "quickly.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "all_gather, every rank, sharded checkpoint, timeout, flight recorder, DETAIL",
+     WRONG),
+    ("hang-checkpoint-rank0", "fix", "The other ranks should not call the gather; keep it under if rank == 0 and do "
+     "not move it out.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "Raise the NCCL timeout to an hour so rank 0 has time to write the checkpoint, "
+     "and write it to faster storage.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "把NCCL timeout调大到一小时，让rank 0有时间写完checkpoint，再换块更快的盘。", WRONG),
+
+    # ---------------------------------------------------------------- hang-oom-dead-rank / why
+    ("hang-oom-dead-rank", "why", "Rank 5 is gone: py-spy can't find its process and its log ends in CUDA out of "
+     "memory on a batch whose longest sequence is 32K tokens, so activations needed far more memory. The other seven "
+     "sit in the gradient all-reduce waiting for it, and under srun nothing kills the job until the NCCL timeout. "
+     "Same data order, same batch at step 3072, so it's data, not hardware.", RIGHT),
+    ("hang-oom-dead-rank", "why", "rank 5在第3072步OOM退出了，那个batch里有一条32768 token的长序列，activation随序列长度增长，显存不够。"
+     "其他7个rank停在梯度all-reduce里等它；srun没有agent，没人把任务停掉，只能等NCCL timeout。数据顺序不变，每次都是同一个batch，所以是数据问题不是硬件。",
+     RIGHT),
+    ("hang-oom-dead-rank", "why", "r5 OOM'd on a 32K-token packed batch at step 3072 and exited; r0-4,6,7 stuck in "
+     "allreduce waiting for it. srun = no agent to tear down. Same data order -> same batch -> same step.", RIGHT),
+    ("hang-oom-dead-rank", "why", "rank 5 died with an out of memory error because that batch had a 32k sequence, "
+     "way longer than usual. the rest are waiting in the all reduce for a rank that doesn't exist anymore, and srun "
+     "doesn't kill them. same data order means the same batch hits the same step", RIGHT),
+    ("hang-oom-dead-rank", "why", "The other ranks wait in the all-reduce, and under srun nothing tears the job down "
+     "until the NCCL timeout.", WRONG),
+    ("hang-oom-dead-rank", "why", "rank 5, OOM, 32K, all-reduce, srun, same data order", WRONG),
+    ("hang-oom-dead-rank", "why", "Rank 5 did not run out of memory and did not exit; it is just slow.", WRONG),
+    ("hang-oom-dead-rank", "why", "Rank 5's GPU is faulty, an ECC error took it down; it's a bad node, which is why "
+     "it keeps happening on this machine.", WRONG),
+    ("hang-oom-dead-rank", "why", "rank 5那张卡坏了，是硬件问题，换台机器就好。", WRONG),
+
+    # ---------------------------------------------------------------- hang-oom-dead-rank / fix
+    ("hang-oom-dead-rank", "fix", "Bound the memory of the worst batch: cap or bucket sequence lengths when packing, "
+     "or plan activations for the longest sequence with recomputation or CP. Make a dead rank end the job: launch "
+     "with torchrun, whose agent kills every worker when one fails (or srun --kill-on-bad-exit=1), keep the "
+     "process-group timeout short, and collect every rank's log, not just rank 0's.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "打包时限制最大序列长度或者按长度分桶，保证最长的batch也放得下；或者开重计算、长序列开CP。改用torchrun启动，"
+     "一个rank挂了agent会停掉所有rank；timeout设短。再收集每个rank的日志，OOM只在rank 5的日志里。", RIGHT),
+    ("hang-oom-dead-rank", "fix", "Cap max seq len / bucket by length when packing (or recompute for the 32K case). "
+     "torchrun (or srun --kill-on-bad-exit) so one dead rank kills the job; short PG timeout; per-rank logs.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "limit the packed sequence length so no batch blows past the memory, and launch with "
+     "torchrun so when one rank dies the agent tears everything down instead of hanging. also keep all ranks' logs",
+     RIGHT),
+    ("hang-oom-dead-rank", "fix", "Launch with torchrun so that a dead rank ends the job, and keep the timeout short.",
+     WRONG),
+    ("hang-oom-dead-rank", "fix", "max length, bucket, recompute, torchrun, timeout, logs", WRONG),
+    ("hang-oom-dead-rank", "fix", "Don't cap the sequence length and don't switch to torchrun; none of that is needed.",
+     WRONG),
+    ("hang-oom-dead-rank", "fix", "Raise the NCCL timeout and restart the job from the last checkpoint on a different "
+     "node; it's a bad GPU.", WRONG),
+    ("hang-oom-dead-rank", "fix", "把NCCL timeout调大一点，再换一台机器从checkpoint重启就行。", WRONG),
+
+    # ---------------------------------------------------------------- hang-uneven-batches / why
+    ("hang-uneven-batches", "why", "Rank 3's shard has one batch fewer because the hand-written sampler neither pads "
+     "nor drops the remainder, so on the last step rank 3 leaves the loop and waits in evaluate()'s barrier while the "
+     "other seven wait in the gradient all-reduce. Different collectives, nobody proceeds.", RIGHT),
+    ("hang-uneven-batches", "why", "3号rank的数据少一个batch，手写的sampler既不pad也不drop_last，所以它提前一步跳出训练循环，进了evaluate里的"
+     "barrier；其他7个rank还在backward里等梯度all-reduce。进的不是同一个collective，谁都走不了。", RIGHT),
+    ("hang-uneven-batches", "why", "r3 runs out of data 1 step early (sampler: no pad, no drop_last) -> sits in eval "
+     "barrier; r0-2,4-7 in backward allreduce. Mismatched collectives -> deadlock.", RIGHT),
+    ("hang-uneven-batches", "why", "rank 3 got one batch less than the others since the sampler doesn't pad or drop "
+     "the leftover, so it finishes the epoch early and goes into the eval barrier while everyone else is still in the "
+     "all-reduce of the last backward", RIGHT),
+    ("hang-uneven-batches", "why", "Rank 3 waits in the barrier in evaluate() while the other ranks wait in the "
+     "all-reduce.", WRONG),
+    ("hang-uneven-batches", "why", "rank 3, barrier, evaluate, all-reduce, sampler, drop_last", WRONG),
+    ("hang-uneven-batches", "why", "Rank 3 does not have fewer batches; every rank has the same number of steps.",
+     WRONG),
+    ("hang-uneven-batches", "why", "Evaluation is slow on rank 3 because it runs the whole validation set alone, so "
+     "the others time out waiting for it; its GPU is also slower.", WRONG),
+    ("hang-uneven-batches", "why", "rank 3的GPU比较慢，eval跑得太久，其他rank等超时了。", WRONG),
+
+    # ---------------------------------------------------------------- hang-uneven-batches / fix
+    ("hang-uneven-batches", "fix", "Give every rank the same number of steps: use DistributedSampler with "
+     "drop_last=True (or pad), or all-reduce the batch count and stop at the minimum. DDP's Join context manager also "
+     "handles uneven inputs. Next time TORCH_DISTRIBUTED_DEBUG=DETAIL names the mismatched collective.", RIGHT),
+    ("hang-uneven-batches", "fix", "让每个rank的batch数一样：换成DistributedSampler并设drop_last=True，或者pad到一样长；也可以用DDP的Join。"
+     "下次开TORCH_DISTRIBUTED_DEBUG=DETAIL直接看到哪个collective不一致。", RIGHT),
+    ("hang-uneven-batches", "fix", "DistributedSampler(drop_last=True) or pad so all ranks get equal #batches; or "
+     "DDP Join(). DETAIL debug for next time.", RIGHT),
+    ("hang-uneven-batches", "fix", "make sure every rank runs the same number of batches, e.g. drop the last partial "
+     "batch with drop_last or pad the shards, then they all reach the eval barrier together", RIGHT),
+    ("hang-uneven-batches", "fix", "Set TORCH_DISTRIBUTED_DEBUG=DETAIL so the mismatched collective is named next "
+     "time.", WRONG),
+    ("hang-uneven-batches", "fix", "DistributedSampler, drop_last, pad, Join, DETAIL", WRONG),
+    ("hang-uneven-batches", "fix", "Don't use drop_last or padding, and the ranks don't need the same number of "
+     "batches.", WRONG),
+    ("hang-uneven-batches", "fix", "Remove the barrier from evaluate() and raise the NCCL timeout so rank 3 can wait "
+     "longer.", WRONG),
+    ("hang-uneven-batches", "fix", "把evaluate里的barrier删掉，再把timeout调大。", WRONG),
+
+    # ---------------------------------------------------------------- led-dense-400b
+    ("led-dense-400b", None, "First I'd ask how many tokens, the deadline, the sequence length and the interconnect. "
+     "Memory: about 16 bytes per parameter of model state, so 6.4 TB plus activations, which is dozens of GPUs for "
+     "one copy. Layout: TP 8 inside each NVLink node, PP 16 across nodes, the rest DP with the distributed optimizer, "
+     "like Llama 3 405B. Time: 6ND FLOPs over 8,000 GPUs times 989 TFLOP/s times 40% MFU, checked against the "
+     "deadline. Reliability: something fails every few hours, so sharded async checkpoints at an interval from the "
+     "MTBF and automatic restart. Monitoring: MFU, loss spikes and per-rank step time for stragglers.", RIGHT),
+    ("led-dense-400b", None, "我会先问：训多少token、什么时候要训完、序列多长、机间是什么互联。显存：每参数约16字节，400B就是6.4TB，再加activation，一份模型要几十张卡。"
+     "并行：机内TP 8走NVLink，跨机PP 16，剩下的给DP，配distributed optimizer，对照Llama 3 405B。时间：6ND的FLOPs除以8000卡×989T×40%的MFU，和截止时间比。"
+     "可靠性：这个规模几个小时就有故障，按MTBF定间隔做分片异步checkpoint，自动重启。监控：MFU、loss尖峰、每个rank的step time抓straggler。", RIGHT),
+    ("led-dense-400b", None, "Ask: tokens? deadline? seq len? interconnect? Memory: 16 B/param -> 6.4 TB model state + "
+     "acts. Layout: TP8 in-node, PP across nodes, DP rest + dist optimizer. Time: 6ND / (8k x 989T x 0.4 MFU) vs "
+     "deadline. Reliability: async sharded checkpoints every ~30 min from the MTBF, auto-restart. Monitor MFU, loss, "
+     "per-rank step time.", RIGHT),
+    ("led-dense-400b", None, "i'd first ask how many tokens and by when, and what the network is. then memory, 16 "
+     "bytes per parameter is 6.4 tb so one copy needs dozens of gpus. tp 8 inside the node, pp across nodes, rest "
+     "data parallel. time is 6nd flops divided by gpus times peak times mfu around 40 percent. checkpoint async every "
+     "half hour based on mtbf, and monitor mfu and loss spikes", RIGHT),
+    ("led-dense-400b", None, "TP 8 inside the node, PP 16 across nodes, the rest DP with the distributed optimizer, "
+     "and checkpoints every 30 minutes.", WRONG),
+    ("led-dense-400b", None, "tokens, deadline, 16 bytes, TP 8, PP 16, DP, 6ND, MFU, checkpoint, MTBF, monitoring",
+     WRONG),
+    ("led-dense-400b", None, "No need to ask anything. The weights are 2 bytes per parameter, 800 GB, so TP 8 and PP "
+     "2 fit; then we just train and restart if it crashes.", WRONG),
+    ("led-dense-400b", None, "I'd just use FSDP across all 8,000 GPUs with TP 16 across two nodes; memory is not an "
+     "issue at this scale, and we train for as long as it takes.", WRONG),
+    ("led-dense-400b", None, "直接上8000卡FSDP，TP跨机开16，显存不是问题，训到收敛为止。", WRONG),
+
+    # ---------------------------------------------------------------- pitch-recipe
+    ("pitch-recipe", None, "Memory first: about 16 bytes per parameter plus activations tells me how many GPUs one "
+     "copy needs. TP inside the node, up to 8 on NVLink; PP across nodes with at least 4p micro-batches, interleaved; "
+     "CP for long sequences, EP for MoE; the rest is DP with the distributed optimizer. Overlap comms with compute, "
+     "FP8 GEMMs, aim for 40% MFU. If slow, profile; if hung, find the missing rank.", RIGHT),
+    ("pitch-recipe", None, "先算显存：每参数16字节加activation，得出一份模型要几张卡。TP放机内最多8卡走NVLink；PP跨机，m≥4p；长序列开CP，MoE开EP；"
+     "剩下的给DP配distributed optimizer。通信和计算overlap，GEMM用FP8，MFU做到40%左右。慢了就profile分四类，hang了就找缺席的rank。", RIGHT),
+    ("pitch-recipe", None, "Start from memory (16 B/param + acts) -> GPUs per copy. TP<=8 in-node, PP across nodes "
+     "(m>=4p, interleaved), CP for long seq, EP for MoE, rest DP + ZeRO-1. Overlap comms, FP8, ~40% MFU. Slow -> "
+     "profile; hang -> find the absent rank.", RIGHT),
+    ("pitch-recipe", None, "i start with memory, 16 bytes a parameter plus activations, which sets how many gpus one "
+     "copy needs. then tp inside the node, pp across nodes, cp only for long context, and the rest is data parallel "
+     "with a sharded optimizer. overlap comms, fp8 gemms, target 40% mfu", RIGHT),
+    ("pitch-recipe", None, "TP inside the node, PP across nodes, the rest DP with ZeRO-1; overlap communication and "
+     "use FP8.", WRONG),
+    ("pitch-recipe", None, "memory TP PP CP EP DP ZeRO overlap FP8 MFU profile hang", WRONG),
+    ("pitch-recipe", None, "I don't start from memory; TP isn't inside the node and PP isn't across nodes.", WRONG),
+    ("pitch-recipe", None, "Start from memory: 2 bytes per parameter. Put TP across nodes over InfiniBand and DP "
+     "inside the node, PP as large as possible, and don't bother with overlap.", WRONG),
+    ("pitch-recipe", None, "先看显存，TP跨机开16，DP放机内，PP越大越好。", WRONG),
+]
