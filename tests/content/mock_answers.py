@@ -480,3 +480,219 @@ MOCK_CASES = [
      "inside the node, PP as large as possible, and don't bother with overlap.", WRONG),
     ("pitch-recipe", None, "先看显存，TP跨机开16，DP放机内，PP越大越好。", WRONG),
 ]
+
+# Second batch, still before any rubric change: the wordings a rubric is weakest against — strong answers
+# in words the rubric does not list, and wrong ones that reuse its words in the wrong sense.
+MOCK_CASES += [
+    ("behavioural-hang-story", None, "At my last job a 2,048-GPU run stalled at step 61k and died on the NCCL "
+     "watchdog. I collected py-spy stacks from all ranks: everyone was inside all_reduce except one rank inside "
+     "all_gather, a logging helper called under an if on rank 0. Root cause: a collective only one rank called. I "
+     "moved it out of the branch; the run was back within 3 hours, after losing about a day. Then I added a CI test "
+     "that runs the logging path on two ranks.", RIGHT),
+    ("behavioural-hang-story", None, "有一次512卡训练在第3万步hang住，NCCL watchdog超时。我先用py-spy抓了所有rank的栈，发现rank 12停在一个"
+     "barrier，其他rank都在all-reduce；一查是那台机器的IB网卡坏了，链路时断时续。我们把节点下线，从checkpoint恢复，损失了大约5个小时。"
+     "之后在启动前加了nccl-tests的健康检查。", RIGHT),
+    ("behavioural-hang-story", None, "A job hung. I looked at it for a while and it turned out to be NCCL. We restarted "
+     "and it was fine after that.", WRONG),
+    ("behavioural-hang-story", None, "Our 1,024-GPU job kept hitting NCCL timeouts at random steps. I bumped the "
+     "timeout to two hours, set NCCL_IB_TIMEOUT higher and added retries; after that the job ran for a week and we "
+     "were happy with it.", WRONG),
+
+    ("debug-data-loading", "next", "The loader can't keep up: tokenizing on the fly in 8 workers costs 41% of every "
+     "step. Tokenize the corpus once ahead of training into packed binary shards and just memory-map them; that takes "
+     "the CPU work off the critical path. Success looks like the profiler showing the forward starting right away and "
+     "throughput going from 247K to around 420K tokens/s.", RIGHT),
+    ("debug-data-loading", "next", "把tokenize挪到训练之前做，预处理成打包好的二进制文件，训练时只读数据；worker数也加上去。然后重新跑profiler，"
+     "看forward前那段41%的空等是不是没了，吞吐从24.7万涨到四十万左右。", RIGHT),
+    ("debug-data-loading", "next", "I'd run with synthetic data to confirm the loader is the problem, and that's it.",
+     WRONG),
+    ("debug-data-loading", "next", "The GPUs are 70-100% busy, so the loader is fine; the real issue is the NCCL "
+     "kernels. Use synthetic data to show the gap stays, then overlap the gradient reduce.", WRONG),
+
+    ("debug-exposed-communication", "next", "The 27% after backward is the gradient reduce-scatter and param "
+     "all-gather running serially. Since nccl-tests shows the links at rated speed, it's not bandwidth, it's "
+     "scheduling: enable --overlap-grad-reduce and --overlap-param-gather. A new profile should show NCCL kernels "
+     "concurrent with backward GEMMs and the step shrinking from 13 s to about 10.", RIGHT),
+    ("debug-exposed-communication", "next", "it's the missing overlap flags. add both so grad reduce-scatter "
+     "overlaps backward and the param all-gather overlaps forward, then check the trace again and the step time",
+     RIGHT),
+    ("debug-exposed-communication", "next", "Buckets are too small, so I would make the buckets bigger and measure "
+     "MFU again.", WRONG),
+    ("debug-exposed-communication", "next", "Turn off the distributed optimizer so there is no reduce-scatter and "
+     "all-gather at all, just an all-reduce, then measure again with a new trace.", WRONG),
+
+    ("debug-launch-bound", "next", "The GPU is starved by the CPU: kernels under 20 µs with gaps between them. Capture "
+     "the forward and backward with CUDA graphs so one launch replays the whole sequence, and increase the micro-batch "
+     "to 8 so there is no gradient accumulation and every kernel is 8x bigger. Check a new trace: the gaps should be "
+     "gone and MFU up several-fold.", RIGHT),
+    ("debug-launch-bound", "next", "用CUDA Graph把整个step录下来一次launch重放，再把micro-batch加大到8，每个kernel活多一点；loss.item()改成每100步"
+     "同步一次。重新测MFU，kernel之间的空隙应该消失。", RIGHT),
+    ("debug-launch-bound", "next", "Log less often: call loss.item() only every 100 steps, and measure again.", WRONG),
+    ("debug-launch-bound", "next", "It's compute-bound, the GEMMs are too slow; I'd switch to FP8 and use fused "
+     "attention kernels, then measure MFU again.", WRONG),
+
+    ("debug-straggler", "next", "One slow node is holding back 511 ranks. I'd confirm with per-rank timings, then "
+     "look at that node's GPUs: nvidia-smi -q throttle reasons, temperatures, power caps, any Xid in dmesg. Swap it "
+     "for a healthy node and resume from checkpoint. Afterwards the 24% wait in the reduce-scatter should drop to "
+     "about 1% and step time return to last week's.", RIGHT),
+    ("debug-straggler", "next", "rank 213那台机器降频了，我会把它从任务里踢掉，换一台好的，从checkpoint继续训，再确认step time回到上周的水平。", RIGHT),
+    ("debug-straggler", "next", "Check the node's clocks and thermals with DCGM to see why it throttles.", WRONG),
+    ("debug-straggler", "next", "Rank 213 is fine; it's the other 511 ranks whose reduce-scatter is slow. Replace "
+     "the network switches and re-run nccl-tests, then measure MFU.", WRONG),
+
+    ("followup-why-not-more-pp", None, "We'd pay in pipeline bubble: (p-1)/m goes up when p doubles and the global "
+     "batch fixes m, and halving DP only gets m back to where it was. Memory doesn't improve as much as you'd think "
+     "because stage one still holds p micro-batches of activations.", RIGHT),
+    ("followup-why-not-more-pp", None, "bubble跟p成正比，p翻倍而m不变，空转时间就翻倍；而且stage越多越难均衡。", RIGHT),
+    ("followup-why-not-more-pp", None, "Because more stages need more memory per GPU, and each stage then holds more "
+     "layers, which makes the bubble smaller but the memory worse.", WRONG),
+    ("followup-why-not-more-pp", None, "More PP is better in general: the bubble is hidden by interleaving anyway, so "
+     "the only cost is more point-to-point hops.", WRONG),
+
+    ("followup-why-not-fsdp", None, "At this scale the global batch is set by convergence, say 16M tokens; spread over "
+     "8,000 FSDP ranks that's 2K tokens per GPU, far too little compute to hide gathering every layer's parameters "
+     "over InfiniBand. TP and PP shrink the data-parallel degree so each replica gets a real batch.", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP全用的话每张卡都是DP rank，global batch固定，分到几千张卡上每卡token太少，藏不住每层weight的all-gather。"
+     "用TP和PP把DP降下来，每卡token就多了。", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP is memory-limited: it cannot shard the weights, only the optimizer state, "
+     "so the global batch per GPU is too small for it to fit.", WRONG),
+    ("followup-why-not-fsdp", None, "Because FSDP needs less communication than TP and PP, which means the global "
+     "batch gets divided over fewer GPUs, so we add TP and PP to use more of them.", WRONG),
+
+    ("followup-why-not-bigger-tp", None, "Sixteen GPUs don't fit in one H100 box: TP 16 would put its per-layer "
+     "collectives on the inter-node fabric, roughly 50 GB/s instead of 450. That's on the critical path of every "
+     "layer. Cross nodes with PP instead, which sends one activation per micro-batch.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "TP16要跨机，TP的all-reduce每层都有，跨机走IB比NVLink慢一个数量级，GEMM也会变窄。", RIGHT),
+    ("followup-why-not-bigger-tp", None, "TP 16 needs 16 KV heads and we only have 8, so it can't be done; the network "
+     "is not an issue.", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16 is over two nodes, and that is actually fine on InfiniBand, which is as "
+     "fast as NVLink; PP smaller is better for the bubble.", WRONG),
+
+    ("followup-when-cp-pays-off", None, "When a single sequence's activations won't fit: at 128K tokens even TP 8 with "
+     "full recomputation overflows, and CP gives each rank a slice of the tokens. It's a waste at 4K-8K, where the "
+     "ring attention KV passing can't be covered by so little attention math.", RIGHT),
+    ("followup-when-cp-pays-off", None, "上下文特别长、activation放不下的时候，比如128k，开CP把序列切成几段；序列短的时候kv通信藏不住，纯属浪费。", RIGHT),
+    ("followup-when-cp-pays-off", None, "CP pays off when the sequence length is short, because then the KV exchange "
+     "is small and cheap.", WRONG),
+    ("followup-when-cp-pays-off", None, "Use CP when the batch is too large: it splits the batch dimension so each rank "
+     "has fewer sequences; sequence length doesn't matter.", WRONG),
+
+    ("followup-why-tp-in-node", None, "Its collectives are synchronous and happen in every transformer block, forward "
+     "and backward, so they can't hide behind compute. NVLink gives each GPU ~450 GB/s; InfiniBand is ~50. Out of the "
+     "node each layer would stall.", RIGHT),
+    ("followup-why-tp-in-node", None, "TP每层前向反向都有all-reduce，在关键路径上没法overlap；机内NVLink带宽是IB的十倍左右，所以只能放在一台机器的8张卡里。", RIGHT),
+    ("followup-why-tp-in-node", None, "TP does a single all-reduce at the end of each step, and a node has 8 GPUs on "
+     "NVLink, so that is where it goes.", WRONG),
+    ("followup-why-tp-in-node", None, "Because TP needs the memory of all 8 GPUs in the node to hold the weights, and "
+     "InfiniBand can't share memory between nodes.", WRONG),
+
+    ("followup-why-m-4p", None, "Pipeline fill and drain cost p-1 micro-batch slots per step, so idle is (p-1)/m; "
+     "with m at least 4p that's under 25%, and interleaving cuts it further by v.", RIGHT),
+    ("followup-why-m-4p", None, "m太小的话pipeline灌满排空的空泡占比(p-1)/m很大；m≥4p时空泡不到25%。", RIGHT),
+    ("followup-why-m-4p", None, "Because the bubble is a memory bubble: each stage needs four micro-batches of "
+     "activations in flight to keep memory balanced.", WRONG),
+    ("followup-why-m-4p", None, "With more micro-batches the bubble grows, but the global batch gets bigger, which "
+     "helps convergence, so 4p is the compromise.", WRONG),
+
+    ("followup-nvidia-smi", None, "The utilization column only samples whether the GPU had any kernel in flight; "
+     "one tiny kernel at a time counts as 100%. It says nothing about SM occupancy or tensor-core throughput, which "
+     "is what MFU captures: achieved model FLOPs over peak.", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi只看采样期间有没有kernel在跑，一个小kernel也算100%；算力到底用了多少要看MFU。", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi shows the GPU is busy, which means the tensor cores are all in use; MFU is "
+     "low because the FLOPs formula is wrong.", WRONG),
+    ("followup-nvidia-smi", None, "It's the memory: nvidia-smi reports memory utilization at 100% because the "
+     "activations fill HBM, and MFU is low because the GPU is swapping.", WRONG),
+
+    ("followup-moving-hang", None, "Then I stop suspecting our code: a deterministic bug hangs at the same step. A "
+     "moving one points at a flaky GPU, NIC or switch port. I'd record which rank goes missing each time, map ranks to "
+     "hosts and look for the common node, run nccl-tests and DCGM diagnostics on it, and take it out of the pool.",
+     RIGHT),
+    ("followup-moving-hang", None, "hang的位置不固定，基本就不是代码问题了，多半是某台机器或者网络链路有问题。找出每次缺席的rank对应哪台机器，"
+     "看有没有共同的节点，跑nccl-tests、查xid，然后把那台机器换掉。", RIGHT),
+    ("followup-moving-hang", None, "It means the network config in our code is wrong, so I'd read through the code "
+     "for a race between threads.", WRONG),
+    ("followup-moving-hang", None, "Nothing really changes: I'd take py-spy stacks, find the missing rank, and look at "
+     "what the code does at that step.", WRONG),
+
+    ("followup-raise-timeout", None, "That treats the symptom. The watchdog fires because one rank never joined the "
+     "collective; an hour-long timeout just keeps 1,000 GPUs idle for an hour. Better keep it at minutes, dump the "
+     "flight recorder when it fires, find the absent rank and fix that.", RIGHT),
+    ("followup-raise-timeout", None, "调大timeout治标不治本：是某个rank没进collective，等多久都不会来，只会让整个集群空等更久。我会把timeout设短，"
+     "超时自动dump flight recorder，找出是哪个rank。", RIGHT),
+    ("followup-raise-timeout", None, "A longer timeout means the job waits longer, which is fine; I'd raise it to an "
+     "hour and keep the flight recorder off to save memory.", WRONG),
+    ("followup-raise-timeout", None, "Agreed, raise it: the ranks are all in the collective, just slow, and the "
+     "timeout is what kills the job.", WRONG),
+
+    ("hang-checkpoint-rank0", "why", "save_checkpoint gathers the full state with an all_gather, but it's called "
+     "inside if rank == 0, so rank 0 waits for seven peers that never join; they're already in step 1201's DDP "
+     "all-reduce waiting for rank 0. It's always step 1200 because that's the save interval.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "只有0号rank进了gather_full_state里的all_gather，1到7号已经去做下一步backward的all-reduce了，collective对不上，死锁。"
+     "1200步是存checkpoint的步数。", RIGHT),
+    ("hang-checkpoint-rank0", "why", "Only rank 0 writes the checkpoint, and writing 70B to disk takes longer than the "
+     "NCCL timeout, so the others time out in the all-reduce; step 1200 is the checkpoint interval.", WRONG),
+    ("hang-checkpoint-rank0", "why", "Rank 0 has a bad GPU that fails at step 1200 every time; the others wait for "
+     "each other in the all-reduce.", WRONG),
+
+    ("hang-checkpoint-rank0", "fix", "The gather is a collective, so it has to run on all eight ranks: call "
+     "gather_full_state on every rank and wrap only torch.save in the rank-0 check, or switch to "
+     "torch.distributed.checkpoint with per-rank shards. Then set a short process-group timeout and dump on timeout "
+     "so it surfaces in minutes.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "gather要所有rank一起调，把它挪到if外面，只让rank 0写盘。再开flight recorder，timeout设短一点。", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Raise the timeout so every rank waits long enough for rank 0's write, and turn on "
+     "the flight recorder.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "Add a barrier before save_checkpoint on every rank so they line up, and keep the "
+     "all_gather under if rank == 0.", WRONG),
+
+    ("hang-oom-dead-rank", "why", "The dead one is rank 5: its process is gone and its last log is a CUDA OOM while "
+     "allocating 12 GiB for a packed batch with a 32,768-token sequence. Nobody is watching under srun, so the seven "
+     "survivors block in all-reduce until the watchdog. Deterministic because the data order is fixed.", RIGHT),
+    ("hang-oom-dead-rank", "why", "5号rank在第3072步爆显存挂了，那个batch里有32k的长序列；其他rank在all-reduce里等一个已经不在的rank。", RIGHT),
+    ("hang-oom-dead-rank", "why", "Rank 5 crashed on a hardware ECC error; under srun nothing stops the others, which "
+     "wait until the timeout.", WRONG),
+    ("hang-oom-dead-rank", "why", "The packed batch at step 3072 is too long, so every rank runs out of memory and "
+     "the job freezes.", WRONG),
+
+    ("hang-oom-dead-rank", "fix", "Make the worst case fit: cap the packed length (e.g. 16K per sequence) or bucket by "
+     "length, or turn on activation checkpointing sized for the 32K batch. And stop relying on the timeout: run "
+     "srun --kill-on-bad-exit=1 or torchrun so one rank's exit kills all of them.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "打包的时候把最长序列截断到16k，或者按长度分桶，保证最坏的batch显存也够；启动改成torchrun，一个rank挂了就全部退出。", RIGHT),
+    ("hang-oom-dead-rank", "fix", "Keep the packing as it is and move to a node with more GPU memory; also raise the "
+     "timeout.", WRONG),
+    ("hang-oom-dead-rank", "fix", "Set a max timeout, collect every rank's log and restart from the checkpoint.",
+     WRONG),
+
+    ("hang-uneven-batches", "why", "The shards don't divide evenly and nothing pads or drops the tail, so rank 3 gets "
+     "one batch fewer. It finishes the epoch first and enters the barrier in evaluate(), while the other seven are "
+     "still in their last step's backward all-reduce, waiting for rank 3.", RIGHT),
+    ("hang-uneven-batches", "why", "数据分得不均匀，rank 3比别人少一个batch，提前进了eval的barrier，其他rank在all-reduce里等它。", RIGHT),
+    ("hang-uneven-batches", "why", "The load is uneven: rank 3 is slower, so it is still in the barrier while the "
+     "others move on.", WRONG),
+    ("hang-uneven-batches", "why", "Rank 3 has more batches than the others, so it is still training while they wait "
+     "in the eval barrier.", WRONG),
+
+    ("hang-uneven-batches", "fix", "Make the step count identical across ranks: either drop the remainder so every "
+     "shard has floor(N/8) batches, or pad the short shards; a DistributedSampler with drop_last=True does exactly "
+     "that.", RIGHT),
+    ("hang-uneven-batches", "fix", "sampler加上drop_last，或者把每个rank的数据pad到一样多，保证每个rank的step数相同。", RIGHT),
+    ("hang-uneven-batches", "fix", "Give rank 3 more data by re-shuffling, and turn on the flight recorder.", WRONG),
+    ("hang-uneven-batches", "fix", "Put a barrier at the end of every step so the ranks stay in lockstep, and use "
+     "TORCH_DISTRIBUTED_DEBUG=DETAIL.", WRONG),
+
+    ("led-dense-400b", None, "Before any math I'd want the token budget, the deadline, the sequence length and the "
+     "network. Then memory: mixed-precision Adam is ~16 bytes/param, so 400B is 6.4 TB of state, about 80 H100s' "
+     "worth before activations. TP 8 within a node, PP across nodes, DP for the rest with ZeRO-1. Training time is "
+     "6ND over cluster FLOPs at ~40% MFU. At 8k GPUs expect a failure every few hours: async checkpoints and "
+     "auto-restart. Watch MFU, loss and grad-norm spikes, per-rank step time.", RIGHT),
+    ("led-dense-400b", None, "Layout: TP 8 in the node, PP 16, DP 64. Memory: 16 bytes per parameter. Checkpoint "
+     "every hour. That's it, we train.", WRONG),
+    ("led-dense-400b", None, "I'd ask about the tokens and the deadline. Memory is 2 bytes per parameter, so 800 GB "
+     "fits on 10 GPUs; TP across nodes over InfiniBand, and no need for checkpoints.", WRONG),
+
+    ("pitch-recipe", None, "Size memory first, ~16 bytes/param plus activations, to get GPUs per replica; TP within "
+     "the 8-GPU node, PP between nodes with m ≥ 4p, CP only for long context, EP for MoE, remaining GPUs are DP "
+     "with ZeRO-1. Overlap communication, FP8, target ~40% MFU; slow means profile, hung means find the rank missing "
+     "from the collective.", RIGHT),
+    ("pitch-recipe", None, "Pick the biggest TP you can, even across nodes, then PP, then DP; use FP8 and overlap "
+     "communication, and aim for 40% MFU.", WRONG),
+]
