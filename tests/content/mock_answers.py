@@ -696,3 +696,173 @@ MOCK_CASES += [
     ("pitch-recipe", None, "Pick the biggest TP you can, even across nodes, then PP, then DP; use FP8 and overlap "
      "communication, and aim for 40% MFU.", WRONG),
 ]
+
+# Third batch, written after the first rubric changes and measured before any further one (an estimate of
+# how the changes generalise): the question pasted back, off-topic text, more wordings.
+MOCK_CASES += [
+    ("behavioural-hang-story", None, "Tell me about a time a distributed training job hung or hit an NCCL timeout and "
+     "you found out why.", WRONG),
+    ("behavioural-hang-story", None, "I'd use TP inside the node and PP across nodes, the rest DP, with FP8 and 40% "
+     "MFU.", WRONG),
+    ("behavioural-hang-story", None, "去年我们64卡的SFT任务每次跑到一个epoch结束就卡死，30分钟后NCCL超时。我对每个rank跑了py-spy dump，发现有一个"
+     "rank在eval的barrier里，其他都在all-reduce。原因是sampler没有drop_last，这个rank少一个batch。改成DistributedSampler加drop_last之后"
+     "当天就恢复了，前后浪费了大概8个小时。之后在CI里加了一个检查各rank batch数的测试。", RIGHT),
+    ("behavioural-hang-story", None, "we had 4k gpus stuck at step 120k with a watchdog timeout. i pulled py-spy "
+     "stacks from every rank and the flight recorder dump; one node's ranks never entered the reduce-scatter. turned "
+     "out a NIC on that node was flapping. we cordoned it and resumed from the checkpoint within 2 hours, lost about "
+     "3 hours total, and added a pre-flight nccl-tests check on every node", RIGHT),
+
+    ("debug-data-loading", "next", "What do you do next, and how will you know it worked?", WRONG),
+    ("debug-data-loading", "next", "Tokenization is slow, so the GPU waits.", WRONG),
+    ("debug-data-loading", "next", "先离线把数据tokenize好存成二进制，训练时直接读；DataLoader的worker从8加到16。验证：profile里forward前的空等"
+     "从41%降到接近0，吞吐上去。", RIGHT),
+    ("debug-data-loading", "next", "move tokenization out of the training loop (pre-tokenize the corpus once), give the "
+     "loader more worker processes and prefetch, and re-run the profiler: the 41% idle at step start should be gone "
+     "and tokens/s should go up by about 1.6x", RIGHT),
+
+    ("debug-exposed-communication", "next", "What do you do next, and how will you know it worked?", WRONG),
+    ("debug-exposed-communication", "next", "Reduce DP from 32 to 16 and use a bigger TP so there is less gradient "
+     "traffic, then measure again.", WRONG),
+    ("debug-exposed-communication", "next", "没开overlap，所以通信全暴露在backward后面。加上--overlap-grad-reduce和--overlap-param-gather，"
+     "让梯度的reduce-scatter跟backward重叠。再profile一次，看NCCL是不是跟计算并行了，step time应该降到10秒左右。", RIGHT),
+    ("debug-exposed-communication", "next", "Overlap is off. Enable overlap-grad-reduce and overlap-param-gather so the "
+     "gradient reduce-scatter runs during backward; confirm with a fresh trace that the 27% tail is gone.", RIGHT),
+
+    ("debug-launch-bound", "next", "What do you do next, and how will you know it worked?", WRONG),
+    ("debug-launch-bound", "next", "The model is too small for 64 GPUs; use fewer GPUs.", WRONG),
+    ("debug-launch-bound", "next", "kernel太碎，CPU launch不过来。上torch.compile融合kernel或者CUDA Graph，一次launch整段；micro-batch从1调到8。"
+     "然后看trace里kernel间的空隙有没有消失，MFU有没有上去。", RIGHT),
+    ("debug-launch-bound", "next", "Fuse the small ops (torch.compile, fused optimizer and norms) and capture with CUDA "
+     "graphs so launches stop gating the GPU; verify in a new profile that the 31% of gaps is gone.", RIGHT),
+
+    ("debug-straggler", "next", "What do you do next, and how will you know it worked?", WRONG),
+    ("debug-straggler", "next", "I would increase the NCCL buffer size and the number of channels so the "
+     "reduce-scatter runs faster.", WRONG),
+    ("debug-straggler", "next", "rank 213所在节点GPU降频，是straggler。先看各rank的step time确认，再查这台机器的温度、功耗和时钟；把它从资源池里"
+     "摘掉换备机，从checkpoint恢复。确认其他rank在reduce-scatter里的等待从24%降下来。", RIGHT),
+    ("debug-straggler", "next", "Pull rank 213's node out of the job and restart from the last checkpoint on a "
+     "replacement; the reduce-scatter waits should fall from 24% to about 1% and the step back to ~12.5 s.", RIGHT),
+
+    ("followup-why-not-more-pp", None, "Follow-up: your layout fits. Why not double PP and halve TP or DP instead?",
+     WRONG),
+    ("followup-why-not-more-pp", None, "Because PP is harder to implement and debug than TP.", WRONG),
+    ("followup-why-not-more-pp", None, "Halving DP gives back m, but at fixed m doubling p almost doubles the bubble "
+     "(p-1)/m; stage 1 still buffers p micro-batches of activations, so memory barely improves.", RIGHT),
+    ("followup-why-not-more-pp", None, "stage多一倍，bubble也差不多多一倍，除非micro-batch也翻倍，可global batch是固定的。", RIGHT),
+
+    ("followup-why-not-fsdp", None, "Follow-up: FSDP alone would also fit this model. Why TP and PP?", WRONG),
+    ("followup-why-not-fsdp", None, "FSDP is only for fine-tuning; for pre-training you always need TP and PP.", WRONG),
+    ("followup-why-not-fsdp", None, "纯FSDP的话DP就是几千，global batch是固定的，每卡分到的token太少，每层参数的all-gather跨机又多，藏不住。TP+PP把DP降下来。",
+     RIGHT),
+    ("followup-why-not-fsdp", None, "Tokens per GPU: with DP = 8,192 the fixed global batch gives each GPU too little "
+     "work to cover the weight gathers; TP and PP reduce the DP degree.", RIGHT),
+
+    ("followup-why-not-bigger-tp", None, "Follow-up: why not TP 16, so that PP can be smaller?", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16 uses more memory per GPU than TP 8.", WRONG),
+    ("followup-why-not-bigger-tp", None, "TP 16 would span 2 nodes: its per-layer all-reduces would run on IB, ~9x "
+     "slower than NVLink, on the critical path.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "tp16得跨机，每层的all-reduce走IB，比NVLink慢好几倍；而且GEMM切得更碎。跨机让PP来做，只传activation。", RIGHT),
+
+    ("followup-when-cp-pays-off", None, "Follow-up: when does context parallelism (CP) pay off, and when is it a waste?",
+     WRONG),
+    ("followup-when-cp-pays-off", None, "CP is useful for MoE models, where the experts are split across GPUs.", WRONG),
+    ("followup-when-cp-pays-off", None, "It pays off at very long context (think 128K) where the activations won't fit "
+     "even at TP 8 with recompute; it's a waste at 8K, where there isn't enough attention compute to hide the KV ring "
+     "exchange.", RIGHT),
+    ("followup-when-cp-pays-off", None, "长上下文（比如128k）activation放不下时才值得开CP；短序列的话KV交换藏不住，白费。", RIGHT),
+
+    ("followup-why-tp-in-node", None, "Follow-up: why must tensor parallelism stay inside one node?", WRONG),
+    ("followup-why-tp-in-node", None, "Because the model weights must stay on one machine for checkpointing.", WRONG),
+    ("followup-why-tp-in-node", None, "TP's all-reduces happen twice per layer in forward and twice in backward, "
+     "blocking the next op; only NVLink (~450 GB/s per GPU vs ~50 on IB) makes that cheap.", RIGHT),
+    ("followup-why-tp-in-node", None, "tp每一层都要同步激活，卡在关键路径上，只有机内nvlink够快，跨机ib慢十倍。", RIGHT),
+
+    ("followup-why-m-4p", None, "Follow-up: why does the recipe want at least four micro-batches per pipeline stage "
+     "(m ≥ 4p)?", WRONG),
+    ("followup-why-m-4p", None, "Because four is the number of GPUs per pipeline stage.", WRONG),
+    ("followup-why-m-4p", None, "Idle fraction of 1F1B is (p-1)/m, so m = 4p caps the bubble near 25%; below that "
+     "the GPUs idle too long.", RIGHT),
+    ("followup-why-m-4p", None, "bubble占比(p-1)/m，micro-batch越多越小；m≥4p差不多是25%以内。", RIGHT),
+
+    ("followup-nvidia-smi", None, "Follow-up: nvidia-smi shows close to 100% utilization on every GPU, yet MFU is low. "
+     "How can both be true?", WRONG),
+    ("followup-nvidia-smi", None, "Because nvidia-smi is broken on H100s.", WRONG),
+    ("followup-nvidia-smi", None, "The 100% only means a kernel was resident during each sample; a GPU running one "
+     "small memory-bound kernel at a time is '100% utilized' with its tensor cores idle. MFU measures achieved FLOPs "
+     "over peak.", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi的100%只说明有kernel在跑，不代表SM和tensor core都在干活；小kernel、memory-bound的kernel也是100%。看MFU。",
+     RIGHT),
+
+    ("followup-moving-hang", None, "Follow-up: now the hang happens at a different step on every run. What changes in "
+     "your investigation?", WRONG),
+    ("followup-moving-hang", None, "I would lower the learning rate, because a moving hang means the loss is "
+     "unstable.", WRONG),
+    ("followup-moving-hang", None, "Non-deterministic step -> probably a bad node, GPU or link, not code. Find which "
+     "rank is missing each time, map ranks to hosts, see which host repeats, run nccl-tests and DCGM diag on it, "
+     "drain it.", RIGHT),
+    ("followup-moving-hang", None, "不固定的hang多半是硬件或网络，代码和数据的bug会每次卡在同一步。查每次缺席rank所在的机器有没有重合，对它跑nccl-tests，查Xid。",
+     RIGHT),
+
+    ("followup-raise-timeout", None, "Follow-up: a colleague suggests raising the NCCL timeout so the job stops "
+     "failing. What do you say?", WRONG),
+    ("followup-raise-timeout", None, "I'd say we should use a bigger batch size so the job is faster.", WRONG),
+    ("followup-raise-timeout", None, "No: the timeout is the symptom; a rank never joined the collective, and waiting "
+     "longer just burns GPU-hours. Keep the timeout short and make it dump the flight recorder.", RIGHT),
+    ("followup-raise-timeout", None, "不行，timeout只是症状，是某个rank没进collective，调大只会白等、浪费GPU时长。应该超时就自动dump flight recorder，"
+     "找出那个rank。", RIGHT),
+
+    ("hang-checkpoint-rank0", "why", "Why does it hang, and why always at step 1200?", WRONG),
+    ("hang-checkpoint-rank0", "why", "The learning rate warm-up ends at step 1200 and the loss spikes.", WRONG),
+    ("hang-checkpoint-rank0", "why", "Rank 0 is waiting in an all_gather that only it issues (save_checkpoint under "
+     "if rank == 0); the others are in DDP's all-reduce for the next step. Different collectives -> both sides wait "
+     "forever; 1200 is the checkpoint step, so it's deterministic.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "只有rank 0会走到save_checkpoint里的all_gather，其他rank直接进了下一步backward的all-reduce，两边等的不是同一个"
+     "collective。1200是checkpoint的步数，所以每次都一样。", RIGHT),
+
+    ("hang-checkpoint-rank0", "fix", "What is the fix, and how do you make the next such bug show up faster?", WRONG),
+    ("hang-checkpoint-rank0", "fix", "Save the checkpoint less often, every 5,000 steps instead of 1,200.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "Call gather_full_state on all ranks and keep only the torch.save under "
+     "if rank == 0; set the process-group timeout to a few minutes with the flight recorder dumping on timeout.",
+     RIGHT),
+    ("hang-checkpoint-rank0", "fix", "让每个rank都调gather，把它从if rank==0里拿出来，只有写盘留在rank 0；timeout设短，开flight recorder，"
+     "下次几分钟就能看到。", RIGHT),
+
+    ("hang-oom-dead-rank", "why", "Why does it hang, and why at the same step on every run?", WRONG),
+    ("hang-oom-dead-rank", "why", "The NCCL timeout is too short for 34B on long sequences.", WRONG),
+    ("hang-oom-dead-rank", "why", "rank 5 OOMed on the 32K-token batch at step 3072 and its process exited; the "
+     "other seven block in all-reduce waiting for a rank that no longer exists, and srun has no agent to kill them. "
+     "The data order is fixed, so the same batch lands on the same step.", RIGHT),
+    ("hang-oom-dead-rank", "why", "5号rank遇到一个32k长序列的batch，显存爆了，进程退出；剩下7个rank在all-reduce里等它，srun不会杀掉它们。", RIGHT),
+
+    ("hang-oom-dead-rank", "fix", "What is the fix?", WRONG),
+    ("hang-oom-dead-rank", "fix", "Lower the learning rate and restart.", WRONG),
+    ("hang-oom-dead-rank", "fix", "Cap the packed sequence length (or bucket by length) so the worst batch fits, and "
+     "use torchrun so one rank's exit kills the whole job instead of hanging.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "限制打包后的最大序列长度，保证最长的batch也放得下；用torchrun，一个rank退出就全停。", RIGHT),
+
+    ("hang-uneven-batches", "why", "Why does it hang?", WRONG),
+    ("hang-uneven-batches", "why", "The eval dataset is too big, so evaluate() takes longer than the NCCL timeout.",
+     WRONG),
+    ("hang-uneven-batches", "why", "Uneven shards: rank 3 has one batch fewer (no padding, no drop_last), so on "
+     "the last step it is in evaluate()'s barrier while the other seven wait in the backward all-reduce. Mismatched "
+     "collectives.", RIGHT),
+    ("hang-uneven-batches", "why", "rank 3的shard少一个batch，最后一步它已经跳出循环去eval的barrier了，别的rank还在all-reduce里等它。", RIGHT),
+
+    ("hang-uneven-batches", "fix", "What is the fix?", WRONG),
+    ("hang-uneven-batches", "fix", "Evaluate less often, every two epochs.", WRONG),
+    ("hang-uneven-batches", "fix", "Every rank must run the same number of steps: DistributedSampler with "
+     "drop_last=True or pad the last batch.", RIGHT),
+    ("hang-uneven-batches", "fix", "保证各rank的batch数相等：DistributedSampler加drop_last，或者把短的pad齐。", RIGHT),
+
+    ("led-dense-400b", None, "We want to pre-train a dense model of about 400B parameters on roughly 8,000 H100s. Walk "
+     "me through how you would do it.", WRONG),
+    ("led-dense-400b", None, "First I'd ask about the tokens, the deadline and the network. Model state is about 16 "
+     "bytes per parameter, 6.4 TB, plus activations: dozens of GPUs per copy. TP 8 inside each node, PP 16 across "
+     "nodes, rest DP with the distributed optimizer. 6ND at 40% MFU gives the days. Async sharded checkpoints "
+     "every ~30 min with automatic restart; monitor MFU, loss spikes and per-rank step time.", RIGHT),
+
+    ("pitch-recipe", None, "In thirty seconds: how do you lay out and run the training of a large model on a big GPU "
+     "cluster?", WRONG),
+    ("pitch-recipe", None, "先算memory：每参数约16字节加activation，一份模型要几张卡。TP机内最多8，PP跨机，m≥4p，长序列CP，MoE上EP，剩下DP加ZeRO-1。"
+     "通信overlap，FP8，MFU四成左右；慢就profile，hang就找缺席的rank。", RIGHT),
+]
