@@ -866,3 +866,152 @@ MOCK_CASES += [
     ("pitch-recipe", None, "先算memory：每参数约16字节加activation，一份模型要几张卡。TP机内最多8，PP跨机，m≥4p，长序列CP，MoE上EP，剩下DP加ZeRO-1。"
      "通信overlap，FP8，MFU四成左右；慢就profile，hang就找缺席的rank。", RIGHT),
 ]
+
+# Fourth batch, measured before the changes it led to: more strong wordings (where the third batch found the
+# rubrics weakest) and fluent wrong answers that sound like the right ones.
+MOCK_CASES += [
+    ("behavioural-hang-story", None, "Situation: 1,536 GPUs, 175B run, froze twice a week around the eval step, then "
+     "NCCL watchdog. Action: py-spy on all ranks plus TORCH_DISTRIBUTED_DEBUG=DETAIL; rank 0 was in a broadcast the "
+     "others never called. Cause: an eval-only broadcast under if rank == 0. Result: fixed in a day, ~30 GPU-days "
+     "lost. After: a two-rank test of the eval path and dump-on-timeout by default.", RIGHT),
+    ("behavioural-hang-story", None, "一次训练hang住了，我们看了日志，重启了几次，后来换了个NCCL版本就好了。", WRONG),
+    ("behavioural-hang-story", None, "We had a hang on 512 GPUs at step 30k. I dumped all the stacks and saw that one "
+     "rank was missing from the all-reduce. We restarted the job.", WRONG),
+
+    ("debug-data-loading", "next", "Make the input pipeline cheap: tokenize and pack everything offline into "
+     "pre-tokenized shards, so the loader only slices tensors. Verify with the profiler that the idle stretch before "
+     "the first forward is gone and that throughput rises.", RIGHT),
+    ("debug-data-loading", "next", "把num_workers从8调到32，打开pin_memory和prefetch；再重新profile一次，确认第一个forward前的空白没了，MFU上去了。", RIGHT),
+    ("debug-data-loading", "next", "The step is compute-bound: 52% is GEMMs, so I'd switch to FP8 and measure MFU again.",
+     WRONG),
+
+    ("debug-exposed-communication", "next", "Enable the overlap flags (--overlap-grad-reduce, --overlap-param-gather); "
+     "it's not the network, nccl-tests is at rated bandwidth. Success: NCCL kernels overlap backward in the new trace "
+     "and step time falls by roughly the 27%.", RIGHT),
+    ("debug-exposed-communication", "next", "开overlap：加--overlap-grad-reduce和--overlap-param-gather。验证：新的trace里NCCL和backward的kernel同时跑，step time下降。",
+     RIGHT),
+    ("debug-exposed-communication", "next", "Switch the distributed optimizer off and use plain DDP with a bigger bucket "
+     "size; then the all-reduce will overlap by itself.", WRONG),
+
+    ("debug-launch-bound", "next", "torch.compile with mode='reduce-overhead' (it uses CUDA graphs) to collapse the "
+     "launches, and micro-batch 8 instead of 1 with no accumulation. Then MFU should jump and the kernel gaps vanish "
+     "from the trace.", RIGHT),
+    ("debug-launch-bound", "next", "cuda graph录一次整步，之后一次launch重放；loss别每步item。然后重测MFU。", RIGHT),
+    ("debug-launch-bound", "next", "The gaps are the NCCL all-reduce waiting; turn on overlap and it will go away.",
+     WRONG),
+
+    ("debug-straggler", "next", "Straggler, not the network: rank 213 runs at low clocks. Confirm it by comparing "
+     "per-rank compute times, read its throttle reasons (power, thermal) in nvidia-smi -q, then cordon the node, bring "
+     "in a spare and resume from the checkpoint. Done when the others' reduce-scatter waits drop back to ~1%.", RIGHT),
+    ("debug-straggler", "next", "把rank 213那台机器换掉，从checkpoint重启，然后看其他rank在reduce-scatter里的等待是不是降下来了。", RIGHT),
+    ("debug-straggler", "next", "Rank 213 is the fast one — it has 92% compute — so the other ranks are slow; "
+     "replace the other nodes' GPUs.", WRONG),
+
+    ("followup-why-not-more-pp", None, "Bubble. At fixed global batch, m per pipeline doesn't grow when you add "
+     "stages, so (p-1)/m goes up; halving DP just restores m. And 1F1B's first stage keeps p micro-batches of "
+     "activations, so the memory win is smaller than it looks.", RIGHT),
+    ("followup-why-not-more-pp", None, "Because PP needs more GPUs per stage and the network is too slow for it.", WRONG),
+
+    ("followup-why-not-fsdp", None, "Scale. FSDP alone means DP over all GPUs; the global batch can't grow with it, so "
+     "each GPU gets a tiny batch and the per-layer parameter all-gathers, across nodes, can't be hidden. TP and PP "
+     "keep DP small.", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP can't fit a model this size; it only shards gradients, so we need TP and PP "
+     "to split the weights.", WRONG),
+
+    ("followup-why-not-bigger-tp", None, "An H100 node has 8 GPUs. TP 16 crosses to a second node, and TP's "
+     "all-reduces, several per layer, would go over InfiniBand, roughly 9x less bandwidth than NVLink.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "TP16会跨机，TP每层的通信得走IB，比NVLink慢一个数量级；跨机交给PP，只传activation。", RIGHT),
+    ("followup-why-not-bigger-tp", None, "Because 16 does not divide the number of layers, so TP 16 is not allowed.",
+     WRONG),
+
+    ("followup-when-cp-pays-off", None, "CP is for sequences so long that one sequence's activations don't fit, even "
+     "with TP 8 and recompute, e.g. 128K+. Below ~16K the attention math is too small to hide the K/V exchange, so "
+     "it's pure overhead.", RIGHT),
+    ("followup-when-cp-pays-off", None, "CP把序列切到多张卡上，长序列（几十k以上）activation放不下时才开；短序列时KV通信盖不住，只会拖慢。", RIGHT),
+    ("followup-when-cp-pays-off", None, "CP pays off whenever you have more GPUs than you can use with DP; it is a "
+     "waste when the model is small.", WRONG),
+
+    ("followup-why-tp-in-node", None, "Because TP is on the critical path of every layer: each block does "
+     "all-reduces in forward and backward that nothing can overlap. Over IB (~50 GB/s/GPU vs ~450 NVLink) every "
+     "layer would wait, so TP ≤ 8 within the node.", RIGHT),
+    ("followup-why-tp-in-node", None, "TP每层都要all-reduce，forward和backward都有，在关键路径上；NVLink大约450GB/s，IB大约50GB/s，跨机每层都卡。",
+     RIGHT),
+    ("followup-why-tp-in-node", None, "Because TP shards the optimizer state, which must stay on one node; the "
+     "communication is the same as DP.", WRONG),
+
+    ("followup-why-m-4p", None, "With p stages the pipeline spends p-1 micro-batch slots filling and draining, so "
+     "the bubble is (p-1)/m of the step. m ≥ 4p keeps that under a quarter.", RIGHT),
+    ("followup-why-m-4p", None, "m越大bubble越小，bubble=(p-1)/m，4p的时候大约是1/4。", RIGHT),
+    ("followup-why-m-4p", None, "Because with fewer than 4p micro-batches the gradients are too noisy to converge.",
+     WRONG),
+
+    ("followup-nvidia-smi", None, "Utilization in nvidia-smi is time-based: the percent of samples where any kernel "
+     "was executing. It does not care how many SMs or tensor cores the kernel used. Small, memory-bound kernels keep "
+     "it at 100% while MFU, useful FLOPs over peak, stays low.", RIGHT),
+    ("followup-nvidia-smi", None, "utilization只统计时间：只要有kernel在跑就算忙，不管kernel用了多少SM。所以小kernel一个接一个也是100%，MFU却很低。",
+     RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi measures memory bandwidth, and MFU measures compute; the model is "
+     "memory-bound, that's all.", WRONG),
+
+    ("followup-moving-hang", None, "A moving hang is the signature of hardware or the fabric, since code and data "
+     "bugs are deterministic. I'd collect the flight recorder from each run, note which rank/host stalls, look for the "
+     "host in common, then nccl-tests that node and check dmesg for Xid; drain it.", RIGHT),
+    ("followup-moving-hang", None, "每次停的step不同，我会怀疑硬件：找出每次缺席的rank在哪台机器，看是不是同一台，对它跑nccl-tests和DCGM，最后下线。",
+     RIGHT),
+    ("followup-moving-hang", None, "It moves because the data is shuffled differently each run, so it's a data bug; "
+     "I'd fix the seed.", WRONG),
+
+    ("followup-raise-timeout", None, "I'd push back. A timeout firing means some rank isn't in the collective; "
+     "raising it doesn't fix that, it only hides it longer while every GPU idles. I'd rather keep it short and dump "
+     "the flight recorder on timeout to see which rank.", RIGHT),
+    ("followup-raise-timeout", None, "调大timeout解决不了问题，只是掩盖：有rank没进collective，集群空转更久。我会保持timeout短一点，开flight recorder自动dump。",
+     RIGHT),
+    ("followup-raise-timeout", None, "Fine by me: a longer timeout gives slow ranks time to catch up, and that "
+     "solves it.", WRONG),
+
+    ("hang-checkpoint-rank0", "why", "All_gather is called only on rank 0 (inside if rank == 0 in save_checkpoint). "
+     "Ranks 1-7 skip it, start step 1201 and block in DDP's gradient all-reduce; rank 0 blocks in all_gather. "
+     "Mismatched collectives, so neither finishes. 1200 is a checkpoint step.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "Rank 0 is gathering the full state for the checkpoint, which is slow for a "
+     "70B model, so everyone waits a long time at step 1200.", WRONG),
+
+    ("hang-checkpoint-rank0", "fix", "Move the all_gather out of the rank-0 branch so all ranks join it, write the "
+     "file on rank 0 only. For next time: TORCH_DISTRIBUTED_DEBUG=DETAIL in CI to catch mismatched collectives, and a "
+     "short timeout with flight-recorder dumps.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Make only rank 0 call the all_gather and the others wait at a barrier until it "
+     "finishes.", WRONG),
+
+    ("hang-oom-dead-rank", "why", "Rank 5 died of a CUDA OOM on the step-3072 batch, which packs a 32K-token "
+     "sequence; activations scale with sequence length. The remaining ranks are stuck in all-reduce for a dead "
+     "peer, and with srun nobody tears them down. Same data order, same step.", RIGHT),
+    ("hang-oom-dead-rank", "why", "Rank 5 is slow because it got the longest batch, and the others wait for it to "
+     "finish.", WRONG),
+
+    ("hang-oom-dead-rank", "fix", "Bucket or cap sequence lengths when packing so no batch exceeds memory, or size "
+     "recomputation for the 32K worst case; add srun --kill-on-bad-exit=1 so a dead rank ends the job.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "Give rank 5 a GPU with more memory and keep everything else the same.", WRONG),
+
+    ("hang-uneven-batches", "why", "The sampler leaves the remainder, so rank 3 gets one batch fewer and exits "
+     "the loop a step early; it's then in evaluate()'s barrier while the rest are in the gradient all-reduce. "
+     "Different collectives, so it deadlocks.", RIGHT),
+    ("hang-uneven-batches", "why", "The barrier in evaluate() is broken: it waits for ranks that have already "
+     "evaluated.", WRONG),
+
+    ("hang-uneven-batches", "fix", "Equalize the number of batches: DistributedSampler(drop_last=True), or pad, or "
+     "all-reduce the per-rank count and stop everyone at the minimum.", RIGHT),
+    ("hang-uneven-batches", "fix", "Call the barrier on rank 3 only, so the others don't wait.", WRONG),
+
+    ("led-dense-400b", None, "Clarify first: token budget, time to train, sequence length, interconnect. Memory: 400B "
+     "x 16 bytes = 6.4 TB for weights, grads and Adam, plus activations, so a copy spans ~10 nodes. Layout: TP 8 "
+     "intra-node, PP 16 across nodes, DP for the rest with a sharded optimizer. Time: 6ND / (8k GPUs x 989 TFLOP/s x "
+     "40% MFU). Failures every few hours at this size, so async checkpoints and auto-restart. Monitor MFU, loss and "
+     "grad norm, per-rank step times.", RIGHT),
+    ("led-dense-400b", None, "I'd start with TP 8 and PP 16, then figure out memory later, and checkpoint once a day.",
+     WRONG),
+
+    ("pitch-recipe", None, "Memory decides the GPUs per copy: ~16 bytes a parameter plus activations. TP within a "
+     "node (≤8, NVLink), PP across nodes with ≥4 micro-batches per stage, CP only for long sequences, DP outermost "
+     "with ZeRO-1. Overlap comms, FP8, about 40% MFU. Slow: profile. Hung: find the rank missing from the "
+     "collective.", RIGHT),
+    ("pitch-recipe", None, "I'd put DP inside the node and TP across nodes, then use ZeRO-3 everywhere.", WRONG),
+]
