@@ -1035,47 +1035,60 @@ MOCK_CASES += [
 # Fifth batch, terse shorthand (numbered steps, arrows, abbreviations), measured before the changes it led to:
 # 6 of 45 misgraded; three of them the reader's, not a rubric's (KNOWN_MISREADS).
 MOCK_CASES += [
-    ('behavioural-hang-story', None, '- Situation: 8x8 H100 pretrain, hung at step 77k, NCCL watchdog after 10 min.\n- Action: py-spy dump of every rank; 63 in all_reduce, one in recv.\n- Cause: a pipeline stage skipped a send on an empty batch.\n- Result: fixed same day, ~5h lost.\n- After: added a unit test for empty batches.', RIGHT),
+    ("behavioural-hang-story", None, "- Situation: 8x8 H100 pretrain, hung at step 77k, NCCL watchdog after 10 min. - Action: py-spy dump "
+     "of every rank; 63 in all_reduce, one in recv. - Cause: a pipeline stage skipped a send on an empty "
+     "batch. - Result: fixed same day, ~5h lost. - After: added a unit test for empty batches.", RIGHT),
     ('behavioural-hang-story', None, '我们的任务在第5万步卡住了，我查了很久，最后发现是网络问题，重启之后好了。', WRONG),
-    ('debug-data-loading', 'next', '1) pretokenize offline 2) num_workers 8->32, prefetch 3) re-profile: idle 41% -> ~0, step 17s -> ~10s', RIGHT),
-    ('debug-data-loading', 'next', 'Check whether the GPUs are really idle with nvidia-smi, since it shows 70-100%.', WRONG),
+    ("debug-data-loading", "next", "1) pretokenize offline 2) num_workers 8->32, prefetch 3) re-profile: idle 41% -> ~0, step 17s -> "
+     "~10s", RIGHT),
+    ("debug-data-loading", "next", "Check whether the GPUs are really idle with nvidia-smi, since it shows 70-100%.", WRONG),
     ('debug-data-loading', 'next', '数据加载慢，我会离线做tokenize。', WRONG),
-    ('debug-exposed-communication', 'next', '1) turn on --overlap-grad-reduce + --overlap-param-gather 2) re-trace: NCCL now under backward, step 13 s -> ~10 s', RIGHT),
+    ("debug-exposed-communication", "next", "1) turn on --overlap-grad-reduce + --overlap-param-gather 2) re-trace: NCCL now under backward, step"
+     " 13 s -> ~10 s", RIGHT),
     ('debug-exposed-communication', 'next', 'Lower the TP degree from 8 to 4 so there is less communication.', WRONG),
     ('debug-launch-bound', 'next', 'Add more GPUs so each one has less work.', WRONG),
-    ('debug-straggler', 'next', '1) per-rank step time to confirm r213 2) nvidia-smi -q -d PERFORMANCE on its node (throttle) 3) drain + replace, resume from ckpt 4) RS wait back to ~1%', RIGHT),
+    ("debug-straggler", "next", "1) per-rank step time to confirm r213 2) nvidia-smi -q -d PERFORMANCE on its node (throttle) 3) "
+     "drain + replace, resume from ckpt 4) RS wait back to ~1%", RIGHT),
     ('debug-straggler', 'next', '所有rank都在等，说明是集体通信的问题，把NCCL的算法换成tree。', WRONG),
-    ('followup-why-not-more-pp', None, "more stages = bigger bubble at fixed m (global batch fixed), plus first stage memory doesn't shrink much", RIGHT),
+    ("followup-why-not-more-pp", None, "more stages = bigger bubble at fixed m (global batch fixed), plus first stage memory doesn't shrink "
+     "much", RIGHT),
     ('followup-why-not-more-pp', None, "Because the layers don't divide evenly by more stages.", WRONG),
-    ('followup-why-not-fsdp', None, "global batch / #GPUs -> too few tokens per GPU under pure FSDP; per-layer weight all-gathers over IB can't hide. TP/PP cut DP.", RIGHT),
+    ("followup-why-not-fsdp", None, "global batch / #GPUs -> too few tokens per GPU under pure FSDP; per-layer weight all-gathers over IB"
+     " can't hide. TP/PP cut DP.", RIGHT),
     ('followup-why-not-fsdp', None, 'FSDP uses more memory than TP and PP.', WRONG),
     ('followup-why-not-bigger-tp', None, 'TP 16 is too much memory.', WRONG),
-    ('followup-when-cp-pays-off', None, 'long ctx (128k) where acts OOM even w/ TP8+recompute -> CP. short seq -> KV exchange not hidden -> waste', RIGHT),
+    ("followup-when-cp-pays-off", None, "long ctx (128k) where acts OOM even w/ TP8+recompute -> CP. short seq -> KV exchange not hidden -> "
+     "waste", RIGHT),
     ('followup-when-cp-pays-off', None, 'CP pays off when you want a bigger global batch.', WRONG),
-    ('followup-why-tp-in-node', None, 'TP: all-reduce per layer, fwd+bwd, blocking -> needs NVLink (450 GB/s) not IB (50).', RIGHT),
+    ("followup-why-tp-in-node", None, "TP: all-reduce per layer, fwd+bwd, blocking -> needs NVLink (450 GB/s) not IB (50).", RIGHT),
     ('followup-why-tp-in-node', None, 'TP stays inside the node because the node has the CPU memory.', WRONG),
     ('followup-why-m-4p', None, 'bubble frac = (p-1)/m; m >= 4p -> < 25%', RIGHT),
     ('followup-why-m-4p', None, 'So that each GPU has four copies of the model.', WRONG),
-    ('followup-nvidia-smi', None, 'util = % of time a kernel is running, not how busy the SMs are. tiny kernels -> 100% util, low MFU.', RIGHT),
+    ("followup-nvidia-smi", None, "util = % of time a kernel is running, not how busy the SMs are. tiny kernels -> 100% util, low MFU.", RIGHT),
     ('followup-nvidia-smi', None, 'MFU is computed per step and nvidia-smi per second, so they disagree.', WRONG),
-    ('followup-moving-hang', None, 'moving -> HW/fabric suspect. map stuck rank -> host each run, find common host, nccl-tests + Xid check, drain it.', RIGHT),
+    ("followup-moving-hang", None, "moving -> HW/fabric suspect. map stuck rank -> host each run, find common host, nccl-tests + Xid "
+     "check, drain it.", RIGHT),
     ('followup-moving-hang', None, "I'd raise the timeout so it stops moving.", WRONG),
-    ('followup-raise-timeout', None, 'no. timeout = symptom; a rank is missing. longer timeout = longer idle. keep it short, dump flight recorder.', RIGHT),
+    ("followup-raise-timeout", None, "no. timeout = symptom; a rank is missing. longer timeout = longer idle. keep it short, dump flight "
+     "recorder.", RIGHT),
     ('followup-raise-timeout', None, 'Yes, a longer timeout helps big jobs.', WRONG),
-    ('hang-checkpoint-rank0', 'why', "rank0 only -> all_gather in save_checkpoint; ranks 1-7 -> next step's allreduce. mismatch = deadlock. 1200 = ckpt step.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "rank0 only -> all_gather in save_checkpoint; ranks 1-7 -> next step's allreduce. mismatch = "
+     "deadlock. 1200 = ckpt step.", RIGHT),
     ('hang-checkpoint-rank0', 'why', 'Because rank 0 runs out of memory when it gathers the full 70B state.', WRONG),
-    ('hang-checkpoint-rank0', 'fix', 'all ranks call the gather, only rank 0 writes; short PG timeout + flight recorder dump on timeout.', RIGHT),
+    ("hang-checkpoint-rank0", "fix", "all ranks call the gather, only rank 0 writes; short PG timeout + flight recorder dump on timeout.", RIGHT),
     ('hang-checkpoint-rank0', 'fix', 'Use a faster disk for the checkpoint.', WRONG),
-    ('hang-oom-dead-rank', 'why', "r5 OOM (32k seq in batch 3072) -> exited; others block in allreduce; srun doesn't kill them. same data order -> same step.", RIGHT),
+    ("hang-oom-dead-rank", "why", "r5 OOM (32k seq in batch 3072) -> exited; others block in allreduce; srun doesn't kill them. same "
+     "data order -> same step.", RIGHT),
     ('hang-oom-dead-rank', 'why', 'The data loader on rank 5 is slow on long sequences.', WRONG),
-    ('hang-oom-dead-rank', 'fix', 'cap seq len when packing + torchrun (agent kills all on failure) + short timeout', RIGHT),
+    ("hang-oom-dead-rank", "fix", "cap seq len when packing + torchrun (agent kills all on failure) + short timeout", RIGHT),
     ('hang-oom-dead-rank', 'fix', 'Restart the job; it was a one-off.', WRONG),
-    ('hang-uneven-batches', 'why', 'r3: 1 batch fewer (no pad/drop_last) -> eval barrier; others -> allreduce. mismatch -> hang.', RIGHT),
+    ("hang-uneven-batches", "why", "r3: 1 batch fewer (no pad/drop_last) -> eval barrier; others -> allreduce. mismatch -> hang.", RIGHT),
     ('hang-uneven-batches', 'why', "Rank 3's eval is slower than training.", WRONG),
     ('hang-uneven-batches', 'fix', 'drop_last=True (DistributedSampler) or pad -> same #steps on all ranks.', RIGHT),
     ('hang-uneven-batches', 'fix', 'Give rank 3 a faster GPU.', WRONG),
     ('led-dense-400b', None, '我会先问token数和截止时间。显存每参数2字节，800GB，十张卡就够；TP跨机开16。', WRONG),
-    ('pitch-recipe', None, 'mem first (16 B/param + acts) -> GPUs/copy; TP<=8 in node; PP across nodes, m>=4p; CP long ctx; EP MoE; rest DP+ZeRO-1; overlap comms; FP8; ~40% MFU; slow->profile; hang->missing rank', RIGHT),
+    ("pitch-recipe", None, "mem first (16 B/param + acts) -> GPUs/copy; TP<=8 in node; PP across nodes, m>=4p; CP long ctx; EP "
+     "MoE; rest DP+ZeRO-1; overlap comms; FP8; ~40% MFU; slow->profile; hang->missing rank", RIGHT),
     ('pitch-recipe', None, 'Use as many GPUs as possible with DP and hope for the best.', WRONG),
 ]
 
