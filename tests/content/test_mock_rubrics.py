@@ -1093,6 +1093,75 @@ MOCK_CASES += [
 ]
 
 
+# Sixth batch, the calibration of short answers: the main reason alone is not right, the main reason with its
+# consequence is (0 of 44 misgraded when written).
+MOCK_CASES += [
+    ("behavioural-hang-story", None, "A 128-GPU run hung at step 2000. I looked at py-spy stacks on all ranks and found rank 7 in a "
+     "different collective.", WRONG),
+    ("behavioural-hang-story", None, "Our 64-GPU job froze at step 800 with an NCCL timeout. I compared py-spy stacks of every rank: rank "
+     "2 was in a barrier the others never reached. The cause was a collective only some ranks called in "
+     "the eval code. We fixed it that afternoon and lost about 3 hours; afterwards I added a test that "
+     "runs eval on two ranks.", RIGHT),
+    ("debug-data-loading", "next", "I'd add more DataLoader workers.", WRONG),
+    ("debug-data-loading", "next", "Profile the DataLoader workers to see where the CPU time goes.", WRONG),
+    ("debug-data-loading", "next", "Add DataLoader workers and prefetching so batches are ready before the GPU asks; success is the idle"
+     " gap before the first forward disappearing from the trace.", RIGHT),
+    ("debug-exposed-communication", "next", "Turn on overlap.", WRONG),
+    ("debug-exposed-communication", "next", "Turn on --overlap-grad-reduce and --overlap-param-gather, then check the new trace shows NCCL beside"
+     " the backward kernels.", RIGHT),
+    ("debug-exposed-communication", "next", "The nccl-tests look fine, so I would check the NCCL environment variables and the topology file.", WRONG),
+    ("debug-launch-bound", "next", "Use CUDA graphs.", WRONG),
+    ("debug-launch-bound", "next", "Increase the learning rate warm-up and measure MFU again.", WRONG),
+    ("debug-launch-bound", "next", "Cut the launch overhead with CUDA graphs, then confirm in a new trace that the small gaps between "
+     "kernels are gone.", RIGHT),
+    ("debug-straggler", "next", "Replace rank 213's node.", WRONG),
+    ("debug-straggler", "next", "Replace rank 213's node and restart from the checkpoint; then check that the other ranks' wait in "
+     "the reduce-scatter drops.", RIGHT),
+    ("debug-straggler", "next", "Turn on overlap for the reduce-scatter so the wait is hidden behind backward, then re-measure.", WRONG),
+    ("followup-why-not-more-pp", None, "More stages make the bubble bigger.", WRONG),
+    ("followup-why-not-more-pp", None, "More stages make the bubble bigger, (p-1)/m, because the global batch fixes m.", RIGHT),
+    ("followup-why-not-fsdp", None, "FSDP over thousands of GPUs leaves too few tokens per GPU.", WRONG),
+    ("followup-why-not-fsdp", None, "FSDP over thousands of GPUs leaves too few tokens per GPU from the fixed global batch, so the "
+     "per-layer weight all-gathers across nodes can't be hidden.", RIGHT),
+    ("followup-why-not-bigger-tp", None, "TP 16 spans two nodes.", WRONG),
+    ("followup-when-cp-pays-off", None, "CP is for long sequences.", WRONG),
+    ("followup-when-cp-pays-off", None, "CP pays off for long sequences whose activations don't fit even with TP 8 and recompute; for short "
+     "ones the KV exchange can't be hidden, so it's a waste.", RIGHT),
+    ("followup-why-tp-in-node", None, "TP communicates in every layer.", WRONG),
+    ("followup-why-m-4p", None, "To make the bubble smaller.", WRONG),
+    ("followup-why-m-4p", None, "The bubble is (p-1)/m, so at m = 4p it is under a quarter of the step.", RIGHT),
+    ("followup-nvidia-smi", None, "nvidia-smi only shows that a kernel is running.", WRONG),
+    ("followup-nvidia-smi", None, "nvidia-smi only shows that some kernel is running, not how much of the GPU it uses; MFU compares "
+     "useful FLOPs with the peak.", RIGHT),
+    ("followup-moving-hang", None, "It's probably hardware.", WRONG),
+    ("followup-moving-hang", None, "It's probably hardware or the network rather than code; I'd map the missing rank to its node on each"
+     " run and look for the node they share.", RIGHT),
+    ("followup-raise-timeout", None, "The timeout is not the cause.", WRONG),
+    ("followup-raise-timeout", None, "The timeout is not the cause: a rank is missing from the collective. Keep the timeout short and dump"
+     " the flight recorder when it fires.", RIGHT),
+    ("hang-checkpoint-rank0", "why", "Only rank 0 calls the all_gather.", WRONG),
+    ("hang-checkpoint-rank0", "why", "Only rank 0 calls the all_gather in save_checkpoint, so the others never join it; step 1200 is when "
+     "the checkpoint is saved.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Move the all_gather out of the if.", WRONG),
+    ("hang-checkpoint-rank0", "fix", "Move the all_gather out of the if rank == 0 so every rank calls it, and keep the timeout short with "
+     "the flight recorder on.", RIGHT),
+    ("hang-oom-dead-rank", "why", "Rank 5 ran out of memory.", WRONG),
+    ("hang-oom-dead-rank", "why", "Rank 5 ran out of memory on the batch with the 32K sequence and exited, and the other ranks wait for"
+     " it in the all-reduce.", RIGHT),
+    ("hang-oom-dead-rank", "fix", "Cap the sequence length.", WRONG),
+    ("hang-oom-dead-rank", "fix", "Cap the sequence length when packing so the longest batch fits, and launch with torchrun so a dead "
+     "rank stops the job.", RIGHT),
+    ("hang-uneven-batches", "why", "Rank 3 has one batch fewer.", WRONG),
+    ("hang-uneven-batches", "why", "Rank 3 has one batch fewer, so it waits in evaluate()'s barrier while the others wait in the "
+     "all-reduce.", RIGHT),
+    ("hang-uneven-batches", "fix", "Use drop_last.", RIGHT),
+    ("led-dense-400b", None, "First I'd ask about tokens and the deadline. Then 16 bytes per parameter, so 6.4 TB.", WRONG),
+    ("pitch-recipe", None, "Memory first, 16 bytes a parameter. TP inside the node.", WRONG),
+    ("pitch-recipe", None, "Memory first: 16 bytes a parameter plus activations give the GPUs per copy. TP inside the node, PP "
+     "across nodes, the rest DP with the distributed optimizer. Overlap communication and aim for 40% MFU.", RIGHT),
+]
+
+
 @pytest.mark.parametrize(("qid", "step", "answer", "right"), MOCK_CASES,
                          ids=[f"{q}-{s or 'main'}-{i}" for i, (q, s, _, _) in enumerate(MOCK_CASES)])
 def test_a_mock_step_reads_the_answer_as_an_interviewer_would(qid, step, answer, right):
