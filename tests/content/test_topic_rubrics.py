@@ -256,33 +256,3 @@ def test_a_one_word_concept_does_not_read_a_claim_into_an_aside(qid, step, answe
     """'fits', the 少 of 至少 and 'long' were concepts on their own and stated these points (the first
     answer passed the step) until the claims named the relation ('fits the deadline', 少训, 'long tail')."""
     assert point not in grade(bank()[qid].model, answer, step).details["covered"]
-
-
-FOLLOWUP_CASES = [
-    # the lead's answer in a mock (scored 20%: the weight all-gathers said without the phrases' words)
-    ("followup-why-not-fsdp", "FSDP all-gathers every layer's weights over the whole DP group each step; at thousands "
-     "of GPUs that is too much traffic over IB and the batch per GPU gets too small. TP keeps the heavy traffic on "
-     "NVLink, PP only sends activations between nodes", True),
-    ("followup-why-not-fsdp", "FSDP每一步都要all gather每层的权重，几千张卡的时候跨机通信太多；而且global batch分到每张卡上太少了。"
-     "TP的通信放机内NVLink，PP只在机间传activation", True),
-    ("followup-why-not-fsdp", "FSDP all gather weights traffic IB global batch per GPU", False),
-    ("followup-why-not-fsdp", "The global batch is too small per GPU with thousands of DP ranks. FSDP doesn't gather "
-     "the weights, the traffic is the same as DDP.", False),
-    # "doubles the bubble"; a short sequence named by its length ("at 8K … costs more than it saves")
-    ("followup-why-not-more-pp", "Doubling PP doubles the bubble (p-1)/m unless you also double the micro-batches, "
-     "and m is capped by the global batch; more stages also means more point-to-point hops and a more uneven first "
-     "stage with the embedding.", True),
-    ("followup-why-not-more-pp", "Doubling PP does not make the bubble bigger; it is free.", False),
-    ("followup-why-not-more-pp", "PP bubble doubles stages micro-batches hops embedding", False),
-    ("followup-when-cp-pays-off", "CP pays off when the sequence is long enough that activations don't fit even with "
-     "TP and recompute, like 128K tokens; at 8K the attention all-gather of KV costs more than it saves, so use CP 1.",
-     True),
-    ("followup-when-cp-pays-off", "CP never pays off at 8K or at 128K; it only adds KV traffic.", False),
-]
-
-
-@pytest.mark.parametrize("qid, answer, right", FOLLOWUP_CASES)
-def test_a_followup_reads_the_answer_as_an_interviewer_would(qid, answer, right):
-    from tutor.interview.scenarios import Library
-
-    assert grade(Library.installed().question(qid), answer).correct is right
