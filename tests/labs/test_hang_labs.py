@@ -106,6 +106,7 @@ def test_shipped_hangs_or_crashes_with_every_ranks_stack_and_the_solution_passes
 def test_run_evidence_diagnose_and_a_detail_rerun_from_the_command_line(tutor_home, lab_jobs):
     run = run_tutor("lab", "run", BY_THE_CLI, "--world-size", "2", "--timeout", str(TIMEOUT_S), "--json", timeout=120)
     assert_shipped_run(BY_THE_CLI, json.loads(run.stdout), TIMEOUT_S, time.time(), lab_jobs)
+    assert run.returncode == 1  # the job hung: a script can tell
     before = run_tutor("lab", "evidence", "collective-order", "--json")
     shown = json.loads(before.stdout)
     assert shown["first_divergence"] is None

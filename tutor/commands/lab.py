@@ -273,7 +273,8 @@ def _run(args, entry) -> int:
             print_json(shown)
         else:
             print("\n".join(run_text(shown, lang_of(args))))
-        return 130 if evidence["outcome"] == "cancelled" else 0
+        # as a test runner does: a job that hung or crashed is a failure a script can tell (polish 14)
+        return {"ok": 0, "cancelled": 130}.get(evidence["outcome"], 1)
 
     return _maybe_watch(args, entry, once)
 
