@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tutor.labs.check_names import check_detail
+from tutor.text import T
 from tutor.ui.guard import Guarded
 
 BAR_WIDTH = 32
@@ -39,6 +40,10 @@ LABELS = {
            "launch": "launch 开销", "straggler": "straggler",
            "shipped": "原程序（它被 profile 的那几步）"},
 }
+
+# Chinese takes full-width brackets and colons
+ASIDE = T("({text})", "（{text}）")
+HEADING = T("{text}: ", "{text}：")
 
 
 def metrics_text(evidence: dict | None, lang: str = "en", width: int = BAR_WIDTH) -> Text:
@@ -106,9 +111,8 @@ def _summary(text: Text, summary: dict, labels: dict, width: int, lang: str) -> 
     steps = summary.get("steps_profiled") or []
     if steps:  # its step times come from other steps than the headline's (walkthrough minor 8)
         shown = f"{steps[0]}–{steps[-1]}" if len(steps) > 1 else str(steps[0])
-        open_, close = ("（", "）") if lang == "zh" else ("(", ")")
-        text.append(f"\n{open_}{labels['profiled'].format(steps=shown)}{close}", style="dim")
-    text.append(f"\n{labels['summary']}{'：' if lang == 'zh' else ': '}", style="bold")
+        text.append("\n" + ASIDE.format(lang, text=labels["profiled"].format(steps=shown)), style="dim")
+    text.append("\n" + HEADING.format(lang, text=labels["summary"]), style="bold")
     if category:  # shown once a diagnosis was tried (before, the evidence is blinded)
         text.append(f"{category} ({summary.get('finding', '')})", style=f"bold {CATEGORY_STYLE.get(category, '')}")
     text.append("\n")
