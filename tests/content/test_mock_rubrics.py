@@ -1162,6 +1162,15 @@ MOCK_CASES += [
 ]
 
 
+@pytest.mark.parametrize(("qid", "answer", "point"), [
+    # the walkthrough's M8 misses, point by point
+    ("pitch-recipe", "Memory first, TP in node, PP across nodes, DP for the rest.", "tp-in-node"),
+    ("followup-when-cp-pays-off", "CP divides s.", "divides-sequence"),
+])
+def test_the_walkthroughs_terse_points_are_credited(qid, answer, point):
+    assert point in grade(library().question(qid), answer, None).details["covered"]
+
+
 @pytest.mark.parametrize(("qid", "step", "answer", "right"), MOCK_CASES,
                          ids=[f"{q}-{s or 'main'}-{i}" for i, (q, s, _, _) in enumerate(MOCK_CASES)])
 def test_a_mock_step_reads_the_answer_as_an_interviewer_would(qid, step, answer, right):
