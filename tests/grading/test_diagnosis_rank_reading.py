@@ -10,6 +10,7 @@ One grading per case (a few ms each)."""
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -317,3 +318,35 @@ def test_an_order_written_with_arrows(answer, right):
 def test_a_hang_at_exit_is_about_the_process_still_there(answer, right):
     verdict = _diagnose("exit-hang", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+# The run's model answer in Chinese: "rank 1–3 停在 all_reduce（`train.py:65`，`main` 里）", groups
+# joined with "；", ended with "。"; nothing English in it but code (in backticks, or a collective's name).
+_CODE = re.compile(r"`[^`]*`|\b(?:all_reduce|all_gather|broadcast|recv|send|barrier|rank)\b")
+
+
+@pytest.mark.parametrize(("lab", "answer", "model"), [
+    ("checkpoint-rank0", "0号停在 save_checkpoint 里 data_positions 的 all_gather；1-3号在梯度 all-reduce 里等。这个 gather "
+                         "写在 if ctx.rank == 0 下面，其他 rank 永远不会调用它。",
+     "rank 0 停在 all_gather（`train.py:42`，`data_positions` 里）；rank 1–3 停在 all_reduce（`train.py:65`，`main` 里）。"),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather inside save_checkpoint's data_positions; ranks 1-3 wait in the "
+                         "gradient all-reduce. The gather runs only under if ctx.rank == 0, so the others never call it.",
+     "rank 0 waits in all_gather (`train.py:42 in data_positions`); ranks 1-3 wait in all_reduce (`train.py:65 in main`)."),
+])
+def test_the_run_model_answer_reads_in_the_learners_language(lab, answer, model):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"], verdict
+    assert _ranks(verdict)["model_answer"] == model
+
+
+def test_every_group_sentence_in_chinese_has_no_english_word():
+    from tutor.labs.hangfacts import Group
+    from tutor.labs.run_diagnosis import _group_text
+
+    groups = [(Group([0], None, None, []), True), (Group([1, 2, 3], None, "exited", []), False),
+              (Group([1, 3], None, None, []), False), (Group([0], "all_reduce", "train.py:12 in <module>", []), False),
+              (Group([1, 2, 3], "all_gather", "train.py:46 in gather_tokens", []), False)]
+    for group, failed in groups:
+        text = _group_text(group, failed)["zh"]
+        assert not re.search(r"[A-Za-z]", _CODE.sub("", text)), text
+        assert "(" not in text and ";" not in text, text
