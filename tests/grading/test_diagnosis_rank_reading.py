@@ -350,3 +350,61 @@ def test_every_group_sentence_in_chinese_has_no_english_word():
         text = _group_text(group, failed)["zh"]
         assert not re.search(r"[A-Za-z]", _CODE.sub("", text)), text
         assert "(" not in text and ";" not in text, text
+
+
+_WHY_CK = " The gather only runs under if ctx.rank == 0 in save_checkpoint, so the others never call it."
+_WHY_CK_ZH = "这个 gather 写在 if ctx.rank == 0 下面，其他 rank 永远不会调用它。"
+_WHY_LB = (" Its batch holds one very long document and the batch is padded to the longest. Fix: truncate documents "
+           "to max_len.")
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # numbers in words, a range and a list of them, in both languages
+    ("checkpoint-rank0", "Rank zero waits in the all_gather in data_positions; ranks one to three wait in the gradient "
+                         "all-reduce." + _WHY_CK, True),
+    ("long-batch", "Rank one ran out of CUDA memory; ranks zero, two and three wait in the gradient all-reduce." + _WHY_LB,
+     True),
+    ("checkpoint-rank0", "零号停在data_positions的all_gather，一到三号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    # by position: the first, the last (the run's world size), all but the first, the first of Chinese
+    ("checkpoint-rank0", "The first rank waits in the all_gather in data_positions; all but the first wait in the "
+                         "gradient all-reduce." + _WHY_CK, True),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather in data_positions; the last three ranks wait in the gradient "
+                         "all-reduce." + _WHY_CK, True),
+    ("exit-hang", "The last rank hangs at exit: the interpreter joins the non-daemon checkpoint-uploader thread, which "
+                  "blocks in queue.get() forever. close() only runs in except, never after a normal return. Fix: close "
+                  "the uploader in finally.", True),
+    ("checkpoint-rank0", "第一个 rank 停在 data_positions 的 all_gather；其余三个在梯度 all-reduce 里等。" + _WHY_CK_ZH, True),
+    # an order of failures is no position: the rank that failed first is named by number
+    ("long-batch", "The first rank to fail was rank 1: it ran out of CUDA memory; the others wait in the gradient "
+                   "all-reduce." + _WHY_LB, True),
+    ("long-batch", "第一个失败的rank是1号，显存耗尽了，其他rank在梯度all-reduce里等。它的batch里有一篇超长文档，整个batch被pad"
+                   "到最长。修法：把文档截到max_len。", True),
+    # near misses: the wrong rank in words or by position, every rank, "the others" counted wrong
+    ("long-batch", "The first rank ran out of CUDA memory; the others wait in the gradient all-reduce." + _WHY_LB, False),
+    ("long-batch", "二号显存耗尽了，零、一、三号在梯度all-reduce里等。它的batch里有一篇超长文档，整个batch被pad到最长。"
+                   "修法：把文档截到max_len。", False),
+    ("checkpoint-rank0", "The last rank waits in the all_gather in data_positions; the others wait in the gradient "
+                         "all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "Ranks zero to three wait in the all_gather in data_positions." + _WHY_CK, False),
+    ("checkpoint-rank0", "All but the first wait in the all_gather in data_positions; the first rank waits in the "
+                         "gradient all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "The first rank is not the problem; ranks one to three wait in the gradient all-reduce." + _WHY_CK,
+     False),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather in data_positions; the other two wait in the gradient "
+                         "all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "第一个 rank 停在 data_positions 的 all_gather；其余两个在梯度 all-reduce 里等。" + _WHY_CK_ZH, False),
+    ("exit-hang", "第一个rank退不出去：退出时要join非daemon的上传线程，它在queue.get()里永远等。close()只在except里调用，"
+                  "正常结束时不会调用。修：把close放进finally。", False),
+])
+def test_ranks_said_in_words_and_by_position(lab, answer, right):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"] is right, verdict["feedback"]
+
+
+def test_a_position_is_read_only_where_it_is_a_rank():
+    from tutor.labs.rank_words import numbers_as_digits
+
+    assert numbers_as_digits("the last rank hangs", None) == "the last rank hangs"  # no world size: no last rank
+    assert numbers_as_digits("the last rank hangs", 8) == "rank 7 hangs"
+    assert numbers_as_digits("the first ranks hang", 4) == "the first ranks hang"  # how many?
+    assert numbers_as_digits("ranks two steps later", 4) == "ranks two steps later"

@@ -23,8 +23,9 @@ from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
-    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, numbers_as_digits, subject_ranks,
+    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, subject_ranks,
 )
+from tutor.labs.rank_words import numbers_as_digits
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -260,7 +261,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.folding import expand_shorthand
 
-    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
+    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size)
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
