@@ -338,3 +338,51 @@ def test_a_clause_after_so_or_which_goes_on_about_the_statement_before_it():
     assert not _diagnose("fp8-matmul", "E5M2 has more range, so it is used for the activations and weights; E4M3 has "
                                        "more precision, so it is used for the gradients.")["correct"]
     assert not _check("why-dp-outermost", "DP does not sync once per step, so it needs NVLink.").correct
+
+
+@pytest.mark.parametrize(("text", "clauses"), [
+    # "while" of time: one statement, whose parts a claim needs together
+    ("The DataLoader forked its workers while the lock was held", 1),
+    ("Each full bucket is all-reduced while the rest of backward is still running", 1),
+    ("The workers are forked in the next epoch while the writer still holds the lock", 1),
+    ("The writer forks while holding the lock in the main thread", 1),
+    # "while" of contrast: each side puts its own subject somewhere
+    ("TP stays inside the node while DP goes across nodes", 2),
+    ("Rank 0 waits in the broadcast while ranks 1-3 wait in all_gather", 2),
+    ("E4M3 for the forward pass while E5M2 for the gradients", 2),
+])
+def test_while_splits_only_a_contrast(text, clauses):
+    assert len(read(text).clauses) == clauses
+
+
+_LOADER_RANKS = ("Rank 1's main thread waits for its first batch in the DataLoader, outside any collective; rank 0 is in "
+                 "the gradient all-reduce. ")
+_LOADER_FIX = " Fix: copy the cache under the lock and write the copy without it."
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    ("stalled-loader", _LOADER_RANKS + "The next epoch forks the workers while the background writer still holds the "
+                                       "cache lock, so no worker can ever take it." + _LOADER_FIX, True),
+    # near misses: the fork during the held lock denied, or no lock at all
+    ("stalled-loader", _LOADER_RANKS + "The DataLoader never forks its workers while the lock is held; the workers are "
+                                       "just slow." + _LOADER_FIX, False),
+    ("stalled-loader", _LOADER_RANKS + "The workers are slow while the disk is busy." + _LOADER_FIX, False),
+    ("stalled-loader", "fork while lock held. DataLoader, all-reduce, copy under the lock.", False),
+    # a contrast still keeps its sides apart: the ranks swapped do not pass
+    ("checkpoint-rank0", "Ranks 1-3 wait in the all_gather in data_positions while rank 0 waits in the gradient "
+                         "all-reduce. The gather only runs under if ctx.rank == 0, so the others never call it.", False),
+])
+def test_a_claim_made_across_while_of_time(lab, answer, right):
+    assert _diagnose(lab, answer)["correct"] is right
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("TP stays inside the node while DP goes across nodes: DP syncs gradients once per step, overlapped with "
+     "backward; TP all-reduces every layer.", True),
+    ("DP stays inside the node while TP goes across nodes: DP syncs gradients once per step, overlapped with "
+     "backward; TP all-reduces every layer.", False),
+    ("DP does not sync gradients once per step while backward is still running; TP all-reduces every layer inside "
+     "the node.", False),
+])
+def test_while_between_dimensions(answer, right):
+    assert _check("why-dp-outermost", answer, "main").correct is right

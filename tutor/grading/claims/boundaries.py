@@ -9,13 +9,14 @@ import re
 
 from tutor.grading.claims.folding import _CJK_CHAR
 
-# Clause boundaries: sentence punctuation, and conjunctions that begin another statement.
+# Clause boundaries: sentence punctuation, and conjunctions that begin another statement ("while"
+# only where it contrasts two statements: `clause_breaks`).
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
 _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
-    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
+    r"\s(?:but|whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
@@ -30,3 +31,33 @@ _FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.
 _ASIDE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+# "while" contrasts two statements ("rank 0 waits in the broadcast while ranks 1-3 wait in all_gather",
+# "TP stays inside the node while DP goes across nodes"), or says when the first one happens ("the
+# DataLoader forked its workers while the lock was held", "each bucket is all-reduced while the rest
+# of backward runs"): one statement, whose parts a claim may need together. It contrasts where both
+# sides put their subject somewhere (a place after a preposition) and the second has a subject of its
+# own (not "while holding the lock", "while in backward").
+_WHILE = re.compile(r"\swhile\s", re.IGNORECASE)
+_PLACEMENT = re.compile(r"\b(?:in|inside|within|on|at|across|into|onto|over|under|between|for|outside)\s+\S", re.IGNORECASE)
+_NO_SUBJECT = re.compile(r"^\s*(?:\w+ing\b|(?:in|on|at|during|inside|within|under|still|also|being|it['’]s)\b)",
+                         re.IGNORECASE)
+
+
+def clause_breaks(text: str) -> list[re.Match]:
+    """Where the clauses of `text` end: the `_CLAUSE` boundaries, and each "while" between two
+    statements that contrast (each of them placing its subject)."""
+    breaks = list(_CLAUSE.finditer(text))
+    if " while " not in text.casefold():
+        return breaks
+    contrasts = []
+    for match in _WHILE.finditer(text):
+        if any(other.start() <= match.start() < other.end() for other in breaks):
+            continue  # part of another boundary
+        begin = max((other.end() for other in breaks if other.end() <= match.start()), default=0)
+        end = min((other.start() for other in breaks if other.start() >= match.end()), default=len(text))
+        before, after = text[begin:match.start()], text[match.end():end]
+        if _PLACEMENT.search(before) and _PLACEMENT.search(after) and not _NO_SUBJECT.match(after):
+            contrasts.append(match)
+    return sorted(breaks + contrasts, key=lambda match: match.start())

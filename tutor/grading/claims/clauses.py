@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from tutor.grading.claims.asking import _ALTERNATIVE, COPY_SHARE, _asks, _content_words, _prompt_words
-from tutor.grading.claims.boundaries import _ASIDE, _CLAUSE, _FRAGMENT
+from tutor.grading.claims.boundaries import _ASIDE, _FRAGMENT, clause_breaks
 from tutor.grading.claims.folding import _CJK, _PUNCTUATION, _words, expand_shorthand, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading, _extension
 from tutor.grading.claims.negation import _negations
@@ -41,7 +41,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     start = 0
     carried = ahead = ""
     referent = False
-    for match in [*_CLAUSE.finditer(text), None]:
+    for match in [*clause_breaks(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
