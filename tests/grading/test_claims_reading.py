@@ -386,3 +386,42 @@ def test_a_claim_made_across_while_of_time(lab, answer, right):
 ])
 def test_while_between_dimensions(answer, right):
     assert _check("why-dp-outermost", answer, "main").correct is right
+
+
+_BUBBLE_CLAIM = [["bubble"], ["(p-1)/m", "(p − 1)/m", "p-1 over m"]]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # a formula in brackets glued to an operator or a symbol outside is part of the statement
+    ("Going to m = 4p halves the bubble (p-1)/m.", True),
+    ("The 1F1B bubble is (p - 1)/m of the ideal step.", True),
+    ("The bubble (p−1)/m shrinks as m grows.", True),
+    # near misses: denied, or the formula without the bubble
+    ("The bubble is not (p-1)/m.", False),
+    ("The step time is (p-1)/m of something.", None),
+    # another formula that starts like it: (p-1)/(m+p-1) is the bubble's share of the whole step
+    ("The bubble is (p-1)/(m+p-1).", None),
+])
+def test_a_formula_in_brackets_is_not_an_aside(text, said):
+    from tutor.grading.claims.matching import polarity
+
+    assert polarity(_BUBBLE_CLAIM, read(text)) is said
+
+
+@pytest.mark.parametrize(("text", "fragments"), [
+    ("Ring all-reduce sends 2(d-1)/d of the data", ["ring all reduce sends 2 d1 d of the data"]),
+    ("Memory is (6+12/N)Ψ per GPU", ["memory is 612 n ψ per gpu"]),
+    ("把 bubble 降到 (p-1)/m", ["把 bubble 降到 p1 m"]),
+    # a Chinese bracket glued to its words, a slash list, a hyphenated word: asides
+    ("两个stage(0和1号)都停在recv", ["两个 stage 都停在 recv", "0 和 rank 1", "两个 stage 0 和 rank 1"]),
+    ("查改了什么(代码/数据/节点)", ["查改了什么", "代码 数据 节点", "查 改 了 什么 代码 数据 节点"]),
+    # asides stay asides: words in the bracket, or a bracket standing apart
+    ("The bubble (fwd) is small", ["the bubble is small", "forward", "the bubble forward"]),
+    ("8 GPUs (2 nodes) train it", ["8 gpus train it", "2 nodes", "8 gpus 2 nodes"]),
+])
+def test_formula_brackets_and_asides(text, fragments):
+    assert [fragment.text for fragment in read(text).clauses[0].fragments] == fragments
+
+
+def test_a_formula_in_a_run_of_terms_is_still_a_list():
+    assert read("bubble (p-1)/m quarter 4p interleave 1F1B").bare

@@ -61,3 +61,46 @@ def clause_breaks(text: str) -> list[re.Match]:
         if _PLACEMENT.search(before) and _PLACEMENT.search(after) and not _NO_SUBJECT.match(after):
             contrasts.append(match)
     return sorted(breaks + contrasts, key=lambda match: match.start())
+
+
+# A bracket that is part of a formula, not an aside: "the bubble (p-1)/m", "2(d-1)/d", "(6+12/N)Ψ",
+# "1/(0.4+0.3)". Its content is a formula: symbols, numbers and operators, not two words in a row nor
+# a hyphenated word or a slash list ("(memory-bound)", "(send/recv)"), nothing Chinese; and it is glued
+# to the formula outside, an operator or a symbol right after it or right before. Cut out as an aside
+# it would leave "… bubble m" and "p 1", and the phrase "(p-1)/m" (read "p 1 m") would never match;
+# "the bubble (fwd)", "8 GPUs (2 nodes)" and Chinese brackets, glued to their words, stay asides.
+_OPERATOR = "+\\-*/^×·÷√"
+_SYMBOL = "A-Za-z0-9ΨψδΔαβ"
+_FORMULA_CONTENT = re.compile(rf"^[{_SYMBOL}\s.{_OPERATOR}]{{1,40}}$")
+_WORDS_IN_A_ROW = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+_JOINED_WORDS = re.compile(r"[A-Za-z]{2,}(?:[-/][A-Za-z]{2,})+")
+_HAS_OPERATOR = re.compile(rf"[{_OPERATOR}]")
+_GLUED_AFTER = re.compile(rf"\s?[/*^×·÷]|[{_SYMBOL}(√]")
+_GLUED_BEFORE = re.compile(rf"[{_SYMBOL}){_OPERATOR}]$")
+_INSIDE_OPERATOR = re.compile(rf"[\s{_OPERATOR}]")
+_NAME = re.compile(r"[A-Za-z]{2,}")
+
+
+def _formula(content: str) -> bool:
+    return (bool(_FORMULA_CONTENT.match(content)) and not _WORDS_IN_A_ROW.search(content)
+            and bool(_HAS_OPERATOR.search(_JOINED_WORDS.sub(" ", content))))
+
+
+def formulas_inline(text: str) -> str:
+    """`text` with the brackets of formulas (`_formula`, glued) as spaces and, where it holds only
+    one-letter symbols and numbers, each one's content as one word: "(p-1)/m" reads "p1 /m", folded
+    "p1 m", which the phrase "(p-1)/m" (`p ?1 ?m`) matches, while "(p-1)/(m+p-1)" reads "p1 mp1",
+    which it does not."""
+    if "(" not in text:
+        return text
+
+    def inline(match: re.Match) -> str:
+        content = match.group(1)
+        glued = _GLUED_AFTER.match(text, match.end()) or _GLUED_BEFORE.search(text[:match.start()])
+        if glued and match.group().startswith("(") and _formula(content.strip()):
+            # one-letter symbols and numbers make one word; named ones stay words ("(TP·CP)", "(DP × micro-batch)")
+            joined = "" if not _NAME.search(content) else " "
+            return " " + _INSIDE_OPERATOR.sub(joined, content) + " "
+        return match.group()
+
+    return _ASIDE.sub(inline, text)

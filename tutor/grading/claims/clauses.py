@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from tutor.grading.claims.asking import _ALTERNATIVE, COPY_SHARE, _asks, _content_words, _prompt_words
-from tutor.grading.claims.boundaries import _ASIDE, _FRAGMENT, clause_breaks
+from tutor.grading.claims.boundaries import _ASIDE, _FRAGMENT, clause_breaks, formulas_inline
 from tutor.grading.claims.folding import _CJK, _PUNCTUATION, _words, expand_shorthand, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading, _extension
 from tutor.grading.claims.negation import _negations
@@ -33,7 +33,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     diagnosis grader asks about the same clause once per group and phrase list; never mutated).
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
-    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
+    text = formulas_inline(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
