@@ -184,6 +184,29 @@ def test_an_item_missing_a_required_point_is_not_ok():
     assert not why["ok"] and why["missing"] == ["not right yet"], why
 
 
+@pytest.mark.parametrize(("answer", "left_out"), [
+    ("Communication: the all-reduces run after backward, one after another, not overlapped with compute; one rank "
+     "alone is much faster per step. Fix: wrap the model in DDP so bucketed gradient all-reduces start during "
+     "backward and overlap with it.", "left out: one synchronous all-reduce per parameter, after backward"),
+    ("通信：all-reduce 在 backward 之后一个接一个地跑，没有和计算重叠；单个 rank 时 step 快得多。修法：用 DDP，把梯度分桶，"
+     "在 backward 过程中就发起 all-reduce，和计算重叠。", "没说到：backward 之后每个参数一次同步的 all-reduce"),
+])
+def test_a_passing_diagnosis_shows_each_item_as_the_verdict_has_it(answer, left_out):
+    # exposed-comm's fix item: its required fix said, its cause not (half its weight). The diagnosis
+    # passes, so the item is right and the point it left out is named, as the model answer now is.
+    verdict = _diagnose("exposed-comm", answer)
+    fix = next(entry for entry in verdict["feedback"] if entry["item"] == "fix")
+    assert verdict["correct"] and fix["ok"] and fix["missing"] == [left_out], fix
+
+
+def test_a_failing_diagnosis_names_no_point_it_left_out():
+    # the same fix item in a diagnosis that fails (no category, no evidence): "not right yet", no point text
+    verdict = _diagnose("exposed-comm", "Fix: wrap the model in DDP so bucketed gradient all-reduces start during "
+                                        "backward and overlap with it.")
+    fix = next(entry for entry in verdict["feedback"] if entry["item"] == "fix")
+    assert not verdict["correct"] and not fix["ok"] and fix["missing"] == ["not right yet"], fix
+
+
 def test_a_negation_ends_with_its_verb_phrase_or_condition():
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.matching import polarity
