@@ -388,6 +388,9 @@ _WHY_LB = (" Its batch holds one very long document and the batch is padded to t
     ("long-batch", "Rank one ran out of CUDA memory; ranks zero, two and three wait in the gradient all-reduce." + _WHY_LB,
      True),
     ("checkpoint-rank0", "零号停在data_positions的all_gather，一到三号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    # a list after the plural "GPUs", as after "ranks"
+    ("long-batch", "GPU 1 ran out of memory; GPUs 0, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, True),
+    ("long-batch", "GPU 1 ran out of memory; GPUs 0, 1, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, False),
     # by position: the first, the last (the run's world size), all but the first, the first of Chinese
     ("checkpoint-rank0", "The first rank waits in the all_gather in data_positions; all but the first wait in the "
                          "gradient all-reduce." + _WHY_CK, True),
@@ -431,3 +434,21 @@ def test_a_position_is_read_only_where_it_is_a_rank():
     assert numbers_as_digits("the last rank hangs", 8) == "rank 7 hangs"
     assert numbers_as_digits("the first ranks hang", 4) == "the first ranks hang"  # how many?
     assert numbers_as_digits("ranks two steps later", 4) == "ranks two steps later"
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the why as typed: "others" without its article, "只在ctx.rank == 0时调用", "别的rank不会来"
+    ("r0: all_gather in data_positions (save_checkpoint). r1-3: grad AR in bwd. gather is under if ctx.rank == 0 → "
+     "others never call it. fix: gather on all ranks.", True),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。这个gather只在ctx.rank == 0"
+     "时调用，别的rank不会来。修：每个rank都调用，或者各存各的位置。", True),
+    # said the other way round
+    ("r0: all_gather in data_positions (save_checkpoint). r1-3: grad AR in bwd. the gather → others call it too, it's "
+     "the network. fix: raise the timeout.", False),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。这个gather不是只在"
+     "ctx.rank == 0时调用，每个rank都调用。", False),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。别的rank也会来调用这个"
+     "gather，是网络问题。", False),
+])
+def test_the_checkpoint_why_as_typed(answer, right):
+    assert _diagnose("checkpoint-rank0", answer)["correct"] is right

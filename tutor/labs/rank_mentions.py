@@ -16,7 +16,7 @@ from tutor.labs.rank_words import others_count
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
-_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+_LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号|"
                    # "rank 1、2、3", "GPU 1, 2 and 3", "卡1、2、3": a list after a singular prefix, as people type it;
