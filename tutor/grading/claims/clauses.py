@@ -61,6 +61,11 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # "E4M3 has more precision, so it is used for the activations", "…, which suits gradients",
             # "E4M3精度高，所以用在前向": the clause after goes on about the statement before it
             ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            if match.group().strip().casefold() == "which":
+                # "Not at .item(), which only waits": "which" is about what was named, affirmed; the
+                # negation before it denies the place, not what the relative clause says of it
+                denied = list(_RELATIVE_NEGATION.finditer(ahead))
+                ahead = ahead[denied[-1].end():] if denied else ahead
             referent = True
         if raw and raw.strip():
             raws.append(raw)
@@ -203,5 +208,6 @@ def _head(raw: str, boundary: str) -> bool:
     return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
 
 
+_RELATIVE_NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 _CONSEQUENCE = re.compile(r"\s(?:so|hence|thus|therefore|because|since|which)\s|所以|因此|因为", re.IGNORECASE)
 REFERENT_WORDS = 12
