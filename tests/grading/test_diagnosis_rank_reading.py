@@ -388,6 +388,9 @@ _WHY_LB = (" Its batch holds one very long document and the batch is padded to t
     ("long-batch", "Rank one ran out of CUDA memory; ranks zero, two and three wait in the gradient all-reduce." + _WHY_LB,
      True),
     ("checkpoint-rank0", "零号停在data_positions的all_gather，一到三号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    # a Chinese range with 号 on both ends
+    ("checkpoint-rank0", "0号在data_positions的all_gather里等，1号到3号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    ("checkpoint-rank0", "0号到3号都在data_positions的all_gather里等。" + _WHY_CK_ZH, False),
     # a list after the plural "GPUs", as after "ranks"
     ("long-batch", "GPU 1 ran out of memory; GPUs 0, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, True),
     ("long-batch", "GPU 1 ran out of memory; GPUs 0, 1, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, False),
