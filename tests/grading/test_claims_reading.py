@@ -338,3 +338,90 @@ def test_a_clause_after_so_or_which_goes_on_about_the_statement_before_it():
     assert not _diagnose("fp8-matmul", "E5M2 has more range, so it is used for the activations and weights; E4M3 has "
                                        "more precision, so it is used for the gradients.")["correct"]
     assert not _check("why-dp-outermost", "DP does not sync once per step, so it needs NVLink.").correct
+
+
+@pytest.mark.parametrize(("text", "clauses"), [
+    # "while" of time: one statement, whose parts a claim needs together
+    ("The DataLoader forked its workers while the lock was held", 1),
+    ("Each full bucket is all-reduced while the rest of backward is still running", 1),
+    ("The workers are forked in the next epoch while the writer still holds the lock", 1),
+    ("The writer forks while holding the lock in the main thread", 1),
+    # "while" of contrast: each side puts its own subject somewhere
+    ("TP stays inside the node while DP goes across nodes", 2),
+    ("Rank 0 waits in the broadcast while ranks 1-3 wait in all_gather", 2),
+    ("E4M3 for the forward pass while E5M2 for the gradients", 2),
+])
+def test_while_splits_only_a_contrast(text, clauses):
+    assert len(read(text).clauses) == clauses
+
+
+_LOADER_RANKS = ("Rank 1's main thread waits for its first batch in the DataLoader, outside any collective; rank 0 is in "
+                 "the gradient all-reduce. ")
+_LOADER_FIX = " Fix: copy the cache under the lock and write the copy without it."
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    ("stalled-loader", _LOADER_RANKS + "The next epoch forks the workers while the background writer still holds the "
+                                       "cache lock, so no worker can ever take it." + _LOADER_FIX, True),
+    # near misses: the fork during the held lock denied, or no lock at all
+    ("stalled-loader", _LOADER_RANKS + "The DataLoader never forks its workers while the lock is held; the workers are "
+                                       "just slow." + _LOADER_FIX, False),
+    ("stalled-loader", _LOADER_RANKS + "The workers are slow while the disk is busy." + _LOADER_FIX, False),
+    ("stalled-loader", "fork while lock held. DataLoader, all-reduce, copy under the lock.", False),
+    # a contrast still keeps its sides apart: the ranks swapped do not pass
+    ("checkpoint-rank0", "Ranks 1-3 wait in the all_gather in data_positions while rank 0 waits in the gradient "
+                         "all-reduce. The gather only runs under if ctx.rank == 0, so the others never call it.", False),
+])
+def test_a_claim_made_across_while_of_time(lab, answer, right):
+    assert _diagnose(lab, answer)["correct"] is right
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("TP stays inside the node while DP goes across nodes: DP syncs gradients once per step, overlapped with "
+     "backward; TP all-reduces every layer.", True),
+    ("DP stays inside the node while TP goes across nodes: DP syncs gradients once per step, overlapped with "
+     "backward; TP all-reduces every layer.", False),
+    ("DP does not sync gradients once per step while backward is still running; TP all-reduces every layer inside "
+     "the node.", False),
+])
+def test_while_between_dimensions(answer, right):
+    assert _check("why-dp-outermost", answer, "main").correct is right
+
+
+_BUBBLE_CLAIM = [["bubble"], ["(p-1)/m", "(p − 1)/m", "p-1 over m"]]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # a formula in brackets glued to an operator or a symbol outside is part of the statement
+    ("Going to m = 4p halves the bubble (p-1)/m.", True),
+    ("The 1F1B bubble is (p - 1)/m of the ideal step.", True),
+    ("The bubble (p−1)/m shrinks as m grows.", True),
+    # near misses: denied, or the formula without the bubble
+    ("The bubble is not (p-1)/m.", False),
+    ("The step time is (p-1)/m of something.", None),
+    # another formula that starts like it: (p-1)/(m+p-1) is the bubble's share of the whole step
+    ("The bubble is (p-1)/(m+p-1).", None),
+])
+def test_a_formula_in_brackets_is_not_an_aside(text, said):
+    from tutor.grading.claims.matching import polarity
+
+    assert polarity(_BUBBLE_CLAIM, read(text)) is said
+
+
+@pytest.mark.parametrize(("text", "fragments"), [
+    ("Ring all-reduce sends 2(d-1)/d of the data", ["ring all reduce sends 2 d1 d of the data"]),
+    ("Memory is (6+12/N)Ψ per GPU", ["memory is 612 n ψ per gpu"]),
+    ("把 bubble 降到 (p-1)/m", ["把 bubble 降到 p1 m"]),
+    # a Chinese bracket glued to its words, a slash list, a hyphenated word: asides
+    ("两个stage(0和1号)都停在recv", ["两个 stage 都停在 recv", "0 和 rank 1", "两个 stage 0 和 rank 1"]),
+    ("查改了什么(代码/数据/节点)", ["查改了什么", "代码 数据 节点", "查 改 了 什么 代码 数据 节点"]),
+    # asides stay asides: words in the bracket, or a bracket standing apart
+    ("The bubble (fwd) is small", ["the bubble is small", "forward", "the bubble forward"]),
+    ("8 GPUs (2 nodes) train it", ["8 gpus train it", "2 nodes", "8 gpus 2 nodes"]),
+])
+def test_formula_brackets_and_asides(text, fragments):
+    assert [fragment.text for fragment in read(text).clauses[0].fragments] == fragments
+
+
+def test_a_formula_in_a_run_of_terms_is_still_a_list():
+    assert read("bubble (p-1)/m quarter 4p interleave 1F1B").bare

@@ -10,6 +10,7 @@ One grading per case (a few ms each)."""
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -183,6 +184,29 @@ def test_an_item_missing_a_required_point_is_not_ok():
     assert not why["ok"] and why["missing"] == ["not right yet"], why
 
 
+@pytest.mark.parametrize(("answer", "left_out"), [
+    ("Communication: the all-reduces run after backward, one after another, not overlapped with compute; one rank "
+     "alone is much faster per step. Fix: wrap the model in DDP so bucketed gradient all-reduces start during "
+     "backward and overlap with it.", "left out: one synchronous all-reduce per parameter, after backward"),
+    ("通信：all-reduce 在 backward 之后一个接一个地跑，没有和计算重叠；单个 rank 时 step 快得多。修法：用 DDP，把梯度分桶，"
+     "在 backward 过程中就发起 all-reduce，和计算重叠。", "没说到：backward 之后每个参数一次同步的 all-reduce"),
+])
+def test_a_passing_diagnosis_shows_each_item_as_the_verdict_has_it(answer, left_out):
+    # exposed-comm's fix item: its required fix said, its cause not (half its weight). The diagnosis
+    # passes, so the item is right and the point it left out is named, as the model answer now is.
+    verdict = _diagnose("exposed-comm", answer)
+    fix = next(entry for entry in verdict["feedback"] if entry["item"] == "fix")
+    assert verdict["correct"] and fix["ok"] and fix["missing"] == [left_out], fix
+
+
+def test_a_failing_diagnosis_names_no_point_it_left_out():
+    # the same fix item in a diagnosis that fails (no category, no evidence): "not right yet", no point text
+    verdict = _diagnose("exposed-comm", "Fix: wrap the model in DDP so bucketed gradient all-reduces start during "
+                                        "backward and overlap with it.")
+    fix = next(entry for entry in verdict["feedback"] if entry["item"] == "fix")
+    assert not verdict["correct"] and not fix["ok"] and fix["missing"] == ["not right yet"], fix
+
+
 def test_a_negation_ends_with_its_verb_phrase_or_condition():
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.matching import polarity
@@ -317,3 +341,117 @@ def test_an_order_written_with_arrows(answer, right):
 def test_a_hang_at_exit_is_about_the_process_still_there(answer, right):
     verdict = _diagnose("exit-hang", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+# The run's model answer in Chinese: "rank 1–3 停在 all_reduce（`train.py:65`，`main` 里）", groups
+# joined with "；", ended with "。"; nothing English in it but code (in backticks, or a collective's name).
+_CODE = re.compile(r"`[^`]*`|\b(?:all_reduce|all_gather|broadcast|recv|send|barrier|rank)\b")
+
+
+@pytest.mark.parametrize(("lab", "answer", "model"), [
+    ("checkpoint-rank0", "0号停在 save_checkpoint 里 data_positions 的 all_gather；1-3号在梯度 all-reduce 里等。这个 gather "
+                         "写在 if ctx.rank == 0 下面，其他 rank 永远不会调用它。",
+     "rank 0 停在 all_gather（`train.py:42`，`data_positions` 里）；rank 1–3 停在 all_reduce（`train.py:65`，`main` 里）。"),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather inside save_checkpoint's data_positions; ranks 1-3 wait in the "
+                         "gradient all-reduce. The gather runs only under if ctx.rank == 0, so the others never call it.",
+     "rank 0 waits in all_gather (`train.py:42 in data_positions`); ranks 1-3 wait in all_reduce (`train.py:65 in main`)."),
+])
+def test_the_run_model_answer_reads_in_the_learners_language(lab, answer, model):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"], verdict
+    assert _ranks(verdict)["model_answer"] == model
+
+
+def test_every_group_sentence_in_chinese_has_no_english_word():
+    from tutor.labs.hangfacts import Group
+    from tutor.labs.run_diagnosis import _group_text
+
+    groups = [(Group([0], None, None, []), True), (Group([1, 2, 3], None, "exited", []), False),
+              (Group([1, 3], None, None, []), False), (Group([0], "all_reduce", "train.py:12 in <module>", []), False),
+              (Group([1, 2, 3], "all_gather", "train.py:46 in gather_tokens", []), False)]
+    for group, failed in groups:
+        text = _group_text(group, failed)["zh"]
+        assert not re.search(r"[A-Za-z]", _CODE.sub("", text)), text
+        assert "(" not in text and ";" not in text, text
+
+
+_WHY_CK = " The gather only runs under if ctx.rank == 0 in save_checkpoint, so the others never call it."
+_WHY_CK_ZH = "这个 gather 写在 if ctx.rank == 0 下面，其他 rank 永远不会调用它。"
+_WHY_LB = (" Its batch holds one very long document and the batch is padded to the longest. Fix: truncate documents "
+           "to max_len.")
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # numbers in words, a range and a list of them, in both languages
+    ("checkpoint-rank0", "Rank zero waits in the all_gather in data_positions; ranks one to three wait in the gradient "
+                         "all-reduce." + _WHY_CK, True),
+    ("long-batch", "Rank one ran out of CUDA memory; ranks zero, two and three wait in the gradient all-reduce." + _WHY_LB,
+     True),
+    ("checkpoint-rank0", "零号停在data_positions的all_gather，一到三号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    # a Chinese range with 号 on both ends
+    ("checkpoint-rank0", "0号在data_positions的all_gather里等，1号到3号在梯度all-reduce里等。" + _WHY_CK_ZH, True),
+    ("checkpoint-rank0", "0号到3号都在data_positions的all_gather里等。" + _WHY_CK_ZH, False),
+    # a list after the plural "GPUs", as after "ranks"
+    ("long-batch", "GPU 1 ran out of memory; GPUs 0, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, True),
+    ("long-batch", "GPU 1 ran out of memory; GPUs 0, 1, 2 and 3 hang in the gradient all-reduce." + _WHY_LB, False),
+    # by position: the first, the last (the run's world size), all but the first, the first of Chinese
+    ("checkpoint-rank0", "The first rank waits in the all_gather in data_positions; all but the first wait in the "
+                         "gradient all-reduce." + _WHY_CK, True),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather in data_positions; the last three ranks wait in the gradient "
+                         "all-reduce." + _WHY_CK, True),
+    ("exit-hang", "The last rank hangs at exit: the interpreter joins the non-daemon checkpoint-uploader thread, which "
+                  "blocks in queue.get() forever. close() only runs in except, never after a normal return. Fix: close "
+                  "the uploader in finally.", True),
+    ("checkpoint-rank0", "第一个 rank 停在 data_positions 的 all_gather；其余三个在梯度 all-reduce 里等。" + _WHY_CK_ZH, True),
+    # an order of failures is no position: the rank that failed first is named by number
+    ("long-batch", "The first rank to fail was rank 1: it ran out of CUDA memory; the others wait in the gradient "
+                   "all-reduce." + _WHY_LB, True),
+    ("long-batch", "第一个失败的rank是1号，显存耗尽了，其他rank在梯度all-reduce里等。它的batch里有一篇超长文档，整个batch被pad"
+                   "到最长。修法：把文档截到max_len。", True),
+    # near misses: the wrong rank in words or by position, every rank, "the others" counted wrong
+    ("long-batch", "The first rank ran out of CUDA memory; the others wait in the gradient all-reduce." + _WHY_LB, False),
+    ("long-batch", "二号显存耗尽了，零、一、三号在梯度all-reduce里等。它的batch里有一篇超长文档，整个batch被pad到最长。"
+                   "修法：把文档截到max_len。", False),
+    ("checkpoint-rank0", "The last rank waits in the all_gather in data_positions; the others wait in the gradient "
+                         "all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "Ranks zero to three wait in the all_gather in data_positions." + _WHY_CK, False),
+    ("checkpoint-rank0", "All but the first wait in the all_gather in data_positions; the first rank waits in the "
+                         "gradient all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "The first rank is not the problem; ranks one to three wait in the gradient all-reduce." + _WHY_CK,
+     False),
+    ("checkpoint-rank0", "Rank 0 waits in the all_gather in data_positions; the other two wait in the gradient "
+                         "all-reduce." + _WHY_CK, False),
+    ("checkpoint-rank0", "第一个 rank 停在 data_positions 的 all_gather；其余两个在梯度 all-reduce 里等。" + _WHY_CK_ZH, False),
+    ("exit-hang", "第一个rank退不出去：退出时要join非daemon的上传线程，它在queue.get()里永远等。close()只在except里调用，"
+                  "正常结束时不会调用。修：把close放进finally。", False),
+])
+def test_ranks_said_in_words_and_by_position(lab, answer, right):
+    verdict = _diagnose(lab, answer)
+    assert verdict["correct"] is right, verdict["feedback"]
+
+
+def test_a_position_is_read_only_where_it_is_a_rank():
+    from tutor.labs.rank_words import numbers_as_digits
+
+    assert numbers_as_digits("the last rank hangs", None) == "the last rank hangs"  # no world size: no last rank
+    assert numbers_as_digits("the last rank hangs", 8) == "rank 7 hangs"
+    assert numbers_as_digits("the first ranks hang", 4) == "the first ranks hang"  # how many?
+    assert numbers_as_digits("ranks two steps later", 4) == "ranks two steps later"
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the why as typed: "others" without its article, "只在ctx.rank == 0时调用", "别的rank不会来"
+    ("r0: all_gather in data_positions (save_checkpoint). r1-3: grad AR in bwd. gather is under if ctx.rank == 0 → "
+     "others never call it. fix: gather on all ranks.", True),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。这个gather只在ctx.rank == 0"
+     "时调用，别的rank不会来。修：每个rank都调用，或者各存各的位置。", True),
+    # said the other way round
+    ("r0: all_gather in data_positions (save_checkpoint). r1-3: grad AR in bwd. the gather → others call it too, it's "
+     "the network. fix: raise the timeout.", False),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。这个gather不是只在"
+     "ctx.rank == 0时调用，每个rank都调用。", False),
+    ("rank0卡在save_checkpoint→data_positions的all_gather，rank1~3已经进了下一步的梯度all-reduce。别的rank也会来调用这个"
+     "gather，是网络问题。", False),
+])
+def test_the_checkpoint_why_as_typed(answer, right):
+    assert _diagnose("checkpoint-rank0", answer)["correct"] is right

@@ -183,3 +183,36 @@ def test_the_other_ranks_contrasted_are_no_contradiction(answer):
     # culprit. Once a stated contradiction failed a diagnosis, these strong answers failed.
     verdict = _diagnose("crashed-rank", answer)
     assert verdict["correct"], verdict["feedback"]
+
+
+_LOADER = ("Rank 1's main thread waits for its first batch in the DataLoader, outside any collective; rank 0 is in the "
+           "gradient all-reduce. The DataLoader forked the workers while the background save held the lock, so each "
+           "worker inherits a held lock. ")
+_ITEM = ("Not at .item(), which only waits. The rank whose batch held the long document issued an extra all_reduce in "
+         "Metrics.add inside if cut:, which the others never issue. ")
+_GATHER = ("The first rank to die got SIGABRT (exit code -6) from gloo's enforce in its background thread, \"Received data "
+           "size doesn't match expected size\"; the others then failed in the same all_gather with connection reset by "
+           "peer. Each rank drops documents too short to score, so the ranks hold different numbers of losses. ")
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # a wrong fix beside the right one, in the fix: the fix point's contradiction, read from the fix
+    ("stalled-loader", _LOADER + "Fix: copy the cache under the lock and write it without the lock, and raise the "
+                                 "timeout.", False),
+    ("timeout-at-item", _ITEM + "Fix: increase the timeout and all-reduce the sums on every rank at every log.", False),
+    ("gather-sizes", _GATHER + "Fix: all_gather the counts, then cut every rank's losses to the smallest count.", False),
+    # the wrong fix ruled out, or judged, beside the right one: no contradiction
+    ("stalled-loader", _LOADER + "Fix: copy the cache under the lock and write the copy without it; a longer timeout "
+                                 "would only wait longer.", True),
+    ("stalled-loader", _LOADER + "Fix: copy the cache under the lock and write the copy without it, not num_workers=0.",
+     True),
+    ("timeout-at-item", _ITEM + "Fix: all-reduce the local sums on every rank at every log instead of raising the "
+                                "timeout.", True),
+    ("gather-sizes", _GATHER + "Fix: gather the counts first and pad to the max, rather than cutting to the smallest "
+                               "count.", True),
+    # the program dropping short documents is the cause, not the fix of cutting to the smallest count
+    ("gather-sizes", _GATHER + "Fix: all_gather the counts first, pad to the max count, gather, then trim each part to "
+                               "its count.", True),
+])
+def test_a_wrong_fix_beside_the_right_one_is_read_from_the_fix(lab, answer, right):
+    assert _diagnose(lab, answer)["correct"] is right

@@ -44,14 +44,32 @@ PARTS = {
     "others": ("where the other ranks are is not said", "没说清其他 rank 在哪里"),
     "others-place": ("the call the other ranks wait in is not right", "其他 rank 停在的调用不对"),
     "item": ("not right yet", "还不对"),
+    "left-out": ("left out: {point}", "没说到：{point}"),
     "denied": ("you said it the other way round", "说成了相反的意思"),
 }
 
 
-def part_wrong(part: str, lang: str) -> str:
-    """Which part of a diagnosis is wrong, without the answer."""
+def part_wrong(part: str, lang: str, **fields: str) -> str:
+    """Which part of a diagnosis is wrong, without the answer (`fields` fill "left-out", said only
+    after a pass)."""
     en, zh = PARTS[part]
-    return zh if lang == "zh" else en
+    return (zh if lang == "zh" else en).format(**fields)
+
+
+def settle(feedback: list[dict], items: list[DiagnosisItem], lang: str) -> None:
+    """After a pass, each item as the verdict has it. An item short of its share with nothing wrong
+    in it ("not right yet": every required point said, since the diagnosis passed) is right when it
+    states something, and the points it left out are named, as the model answers now are; "not
+    right yet" beside a passing verdict would contradict it (exposed-comm: the fix said, the cause
+    not, half the item's weight)."""
+    by_id = {item.id: item for item in items}
+    for entry in feedback:
+        item = by_id.get(entry["item"])
+        if item is None or entry["ok"] or entry["missing"] != [part_wrong("item", lang)]:
+            continue
+        entry["ok"] = bool(entry["covered"])
+        entry["missing"] = [part_wrong("left-out", lang, point=point.text.get(lang)) for point in item.points
+                            if point.text.get(lang) not in entry["covered"]]
 
 
 def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: bool = False,
@@ -199,5 +217,9 @@ def grade_lab(items: list[DiagnosisItem], answer: str, evidence: dict | None, la
     if evidence is not None and evidence.get("outcome") in ("hang", "crash"):
         from tutor.labs.run_diagnosis import grade_run
 
-        return grade_run(items, answer, evidence, lang)
-    return grade(items, answer, lang)
+        verdict = grade_run(items, answer, evidence, lang)
+    else:
+        verdict = grade(items, answer, lang)
+    if verdict["correct"]:
+        settle(verdict["feedback"], items, lang)
+    return verdict

@@ -328,11 +328,14 @@ def rows(view: Timeline, group: tuple[int, ...] | None = None, around: int | Non
             for position in range(max(0, end - window), end)]
 
 
-def ranks_text(ranks: list[int]) -> str:
-    """"rank 3", "ranks 0-6", "ranks 1, 5": the way the views and the diagnosis name ranks."""
+def ranks_text(ranks: list[int], lang: str = "en") -> str:
+    """"rank 3", "ranks 0-6", "ranks 1, 5": the way the views and the diagnosis name ranks. In
+    Chinese the noun has no plural and a range takes the en dash, a list the enumeration comma:
+    "rank 0–6", "rank 1、5"."""
     ranks = sorted(ranks)
+    zh = lang == "zh"
     if len(ranks) == 1:
         return f"rank {ranks[0]}"
     if len(ranks) > 2 and ranks == list(range(ranks[0], ranks[-1] + 1)):
-        return f"ranks {ranks[0]}-{ranks[-1]}"
-    return "ranks " + ", ".join(map(str, ranks))
+        return f"rank {ranks[0]}–{ranks[-1]}" if zh else f"ranks {ranks[0]}-{ranks[-1]}"
+    return "rank " + "、".join(map(str, ranks)) if zh else "ranks " + ", ".join(map(str, ranks))

@@ -1,19 +1,22 @@
 """The ranks an answer names, written as people write them: "rank 0", "r0", "0号", "ranks 1-3",
-"r1–r3", "1到3号", "ranks 0, 2 and 3", "all ranks except rank 0", "rank zero"; the ranks a clause
-is about (its subject, not a rank it mentions after "because"), and those it names only to
-clear them ("rank 0 is not the problem"). Read by the run's diagnosis (`tutor.labs.run_diagnosis`).
+"r1–r3", "1到3号", "ranks 0, 2 and 3", "all ranks except rank 0" (ranks said in words are digits by
+then: `rank_words`); the ranks a clause is about (its subject, not a rank it mentions after
+"because"), and those it names only to clear them ("rank 0 is not the problem"). Read by the
+run's diagnosis (`tutor.labs.run_diagnosis`).
 """
 
 from __future__ import annotations
 
 import re
 
-# Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "ranks 0, 2 and 3".
+from tutor.labs.rank_words import others_count
+
+# Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "1号到3号", "ranks 0, 2 and 3".
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
 _RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
-                    r"(?<![A-Za-z0-9_.])(\d+)\s?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
+                    r"(?<![A-Za-z0-9_.])(\d+)\s?(?:号\s?)?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
-_LIST = re.compile(r"(?<![A-Za-z0-9_])ranks\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
+_LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
                    r"(?<![A-Za-z0-9_])(?:ranks?|r)\s?(\d+(?:\s?/\s?(?:ranks?|r)?\s?\d+)+)(?![A-Za-z0-9_])|"
                    r"(?<![A-Za-z0-9_.])(\d+(?:\s*[、,，和与及/]\s*\d+)+)\s?号|"
                    # "rank 1、2、3", "GPU 1, 2 and 3", "卡1、2、3": a list after a singular prefix, as people type it;
@@ -33,21 +36,6 @@ _BARE_NUMBERS = re.compile(r"^\s*(\d+(?:\s*(?:,|and|&|、|和|/)\s*\d+)*)(?![\d.
 # "the non-zero ranks", "ranks > 0", "非0号": every rank but rank 0.
 _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
                       re.IGNORECASE)
-# "rank zero", "rank one": the number written as a word
-_WORD_NUMBERS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7"}
-_RANK_WORD = re.compile(r"\b(ranks?|gpu|worker|process)\s+(zero|one|two|three|four|five|six|seven)\b", re.IGNORECASE)
-
-
-_NOT_ZERO_ZH = re.compile(r"非\s?(?:0\s?号|零号?|rank\s?0)(?:\s?rank)?", re.IGNORECASE)
-
-
-def numbers_as_digits(text: str) -> str:
-    """ "rank zero" as "rank 0" (a rank is named by number), and "非0号" as "nonzero ranks" (its 非
-    is no negation of the place the clause puts them in)."""
-    text = _RANK_WORD.sub(lambda match: f"{match.group(1)} {_WORD_NUMBERS[match.group(2).casefold()]}", text)
-    return _NOT_ZERO_ZH.sub(" nonzero ranks ", text) if "非" in text else text
-
-
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
                   r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",
                   re.IGNORECASE)
@@ -169,7 +157,8 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
     if named is not None:
         return named == set(ranks)
     if majority and _OTHERS.search(text):
-        return True
+        # "the other two" where three ranks are the others names the wrong set
+        return others_count(text) in (None, len(ranks))
     return len(ranks) > 1 and len(ranks) == world_size and bool(_BOTH.search(text))
 
 

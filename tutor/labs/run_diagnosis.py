@@ -23,8 +23,9 @@ from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
-    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, numbers_as_digits, subject_ranks,
+    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, subject_ranks,
 )
+from tutor.labs.rank_words import numbers_as_digits
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -216,16 +217,31 @@ def _stays_in(text: str) -> str:
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
-    who = ranks_text(group.ranks)
+    who, who_zh = ranks_text(group.ranks), ranks_text(group.ranks, "zh")
     if failed:
-        return {"en": f"{who} failed first", "zh": f"{who} 最先失败"}
+        return {"en": f"{who} failed first", "zh": f"{who_zh} 最先失败"}
     if group.op is None and group.site == "exited":
-        return {"en": f"{who} exited", "zh": f"{who} 已经退出"}
+        return {"en": f"{who} exited", "zh": f"{who_zh} 已经退出"}
     if group.op is None:
-        return {"en": f"{who} is outside any collective", "zh": f"{who} 不在任何 collective 里"}
+        return {"en": f"{who} is outside any collective", "zh": f"{who_zh} 不在任何集合通信里"}
     # the site in backticks: shown as Markdown, `<module>` would read as a tag
     return {"en": f"{who} wait{'s' if len(group.ranks) == 1 else ''} in {group.op} (`{group.site}`)",
-            "zh": f"{who} 停在 {group.op}(`{group.site}`)"}
+            "zh": f"{who_zh} 停在 {group.op}（{_site_zh(group.site)}）"}
+
+
+_SITE = re.compile(r"^(?P<line>.+?) in (?P<func>\S+)$")
+MODEL_JOIN = {"en": ("; ", "."), "zh": ("；", "。")}
+"""How the model answer's sentences about each group are joined, and how it ends."""
+
+
+def _site_zh(site: str | None) -> str:
+    """"train.py:65 in main" as Chinese writes it: "`train.py:65`，`main` 里"; the script's top
+    level (`<module>`) is 模块顶层, no English word."""
+    found = _SITE.match(site or "")
+    if found is None:
+        return f"`{site}`"
+    func = "模块顶层" if found["func"] == "<module>" else f"`{found['func']}` 里"
+    return f"`{found['line']}`，{func}"
 
 
 def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str = "en") -> dict:
@@ -245,7 +261,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.folding import expand_shorthand
 
-    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
+    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size)
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
@@ -295,13 +311,14 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         else:
             missing.append(part_wrong("others-place" if named else "others", lang))
             required_missing = True  # the prompt asks where the others wait: "rank 0 is in all_gather" is half of it
-    model = "; ".join(_group_text(group, found.failed is not None and group in found.odd)[lang]
+    join, end = MODEL_JOIN.get(lang, MODEL_JOIN["en"])
+    model = join.join(_group_text(group, found.failed is not None and group in found.odd)[lang]
                       for group in found.odd + majority)
     prompt = {"en": "Which ranks are not where the others are, and which call is each one in?",
               "zh": "哪些 rank 和其他 rank 不在同一处？各自停在哪个调用里？"}[lang]
     rest_items = [item for item in items if item.id != "ranks"]
     feedback = [{"item": "ranks", "prompt": prompt, "ok": not missing, "covered": covered, "missing": missing,
-                 "model_answer": model + "."}]
+                 "model_answer": model + end}]
     notes: list[str] = []
     if rest_items:
         rest = grade(rest_items, answer, lang, reveal=True)

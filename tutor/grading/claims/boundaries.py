@@ -9,13 +9,14 @@ import re
 
 from tutor.grading.claims.folding import _CJK_CHAR
 
-# Clause boundaries: sentence punctuation, and conjunctions that begin another statement.
+# Clause boundaries: sentence punctuation, and conjunctions that begin another statement ("while"
+# only where it contrasts two statements: `clause_breaks`).
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
 _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
-    r"\s(?:but|whereas|while|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
+    r"\s(?:but|whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather").
@@ -30,3 +31,76 @@ _FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.
 _ASIDE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+# "while" contrasts two statements ("rank 0 waits in the broadcast while ranks 1-3 wait in all_gather",
+# "TP stays inside the node while DP goes across nodes"), or says when the first one happens ("the
+# DataLoader forked its workers while the lock was held", "each bucket is all-reduced while the rest
+# of backward runs"): one statement, whose parts a claim may need together. It contrasts where both
+# sides put their subject somewhere (a place after a preposition) and the second has a subject of its
+# own (not "while holding the lock", "while in backward").
+_WHILE = re.compile(r"\swhile\s", re.IGNORECASE)
+_PLACEMENT = re.compile(r"\b(?:in|inside|within|on|at|across|into|onto|over|under|between|for|outside)\s+\S", re.IGNORECASE)
+_NO_SUBJECT = re.compile(r"^\s*(?:\w+ing\b|(?:in|on|at|during|inside|within|under|still|also|being|it['’]s)\b)",
+                         re.IGNORECASE)
+
+
+def clause_breaks(text: str) -> list[re.Match]:
+    """Where the clauses of `text` end: the `_CLAUSE` boundaries, and each "while" between two
+    statements that contrast (each of them placing its subject)."""
+    breaks = list(_CLAUSE.finditer(text))
+    if " while " not in text.casefold():
+        return breaks
+    contrasts = []
+    for match in _WHILE.finditer(text):
+        if any(other.start() <= match.start() < other.end() for other in breaks):
+            continue  # part of another boundary
+        begin = max((other.end() for other in breaks if other.end() <= match.start()), default=0)
+        end = min((other.start() for other in breaks if other.start() >= match.end()), default=len(text))
+        before, after = text[begin:match.start()], text[match.end():end]
+        if _PLACEMENT.search(before) and _PLACEMENT.search(after) and not _NO_SUBJECT.match(after):
+            contrasts.append(match)
+    return sorted(breaks + contrasts, key=lambda match: match.start())
+
+
+# A bracket that is part of a formula, not an aside: "the bubble (p-1)/m", "2(d-1)/d", "(6+12/N)Ψ",
+# "1/(0.4+0.3)". Its content is a formula: symbols, numbers and operators, not two words in a row nor
+# a hyphenated word or a slash list ("(memory-bound)", "(send/recv)"), nothing Chinese; and it is glued
+# to the formula outside, an operator or a symbol right after it or right before. Cut out as an aside
+# it would leave "… bubble m" and "p 1", and the phrase "(p-1)/m" (read "p 1 m") would never match;
+# "the bubble (fwd)", "8 GPUs (2 nodes)" and Chinese brackets, glued to their words, stay asides.
+_OPERATOR = "+\\-*/^×·÷√"
+_SYMBOL = "A-Za-z0-9ΨψδΔαβ"
+_FORMULA_CONTENT = re.compile(rf"^[{_SYMBOL}\s.{_OPERATOR}]{{1,40}}$")
+_WORDS_IN_A_ROW = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+_JOINED_WORDS = re.compile(r"[A-Za-z]{2,}(?:[-/][A-Za-z]{2,})+")
+_HAS_OPERATOR = re.compile(rf"[{_OPERATOR}]")
+_GLUED_AFTER = re.compile(rf"\s?[/*^×·÷]|[{_SYMBOL}(√]")
+_GLUED_BEFORE = re.compile(rf"[{_SYMBOL}){_OPERATOR}]$")
+_INSIDE_OPERATOR = re.compile(rf"[\s{_OPERATOR}]")
+_NAME = re.compile(r"[A-Za-z]{2,}")
+
+
+def _formula(content: str) -> bool:
+    return (bool(_FORMULA_CONTENT.match(content)) and not _WORDS_IN_A_ROW.search(content)
+            and bool(_HAS_OPERATOR.search(_JOINED_WORDS.sub(" ", content))))
+
+
+def formulas_inline(text: str) -> str:
+    """`text` with the brackets of formulas (`_formula`, glued) as spaces and, where it holds only
+    one-letter symbols and numbers, each one's content as one word: "(p-1)/m" reads "p1 /m", folded
+    "p1 m", which the phrase "(p-1)/m" (`p ?1 ?m`) matches, while "(p-1)/(m+p-1)" reads "p1 mp1",
+    which it does not."""
+    if "(" not in text:
+        return text
+
+    def inline(match: re.Match) -> str:
+        content = match.group(1)
+        glued = _GLUED_AFTER.match(text, match.end()) or _GLUED_BEFORE.search(text[:match.start()])
+        if glued and match.group().startswith("(") and _formula(content.strip()):
+            # one-letter symbols and numbers make one word; named ones stay words ("(TP·CP)", "(DP × micro-batch)")
+            joined = "" if not _NAME.search(content) else " "
+            return " " + _INSIDE_OPERATOR.sub(joined, content) + " "
+        return match.group()
+
+    return _ASIDE.sub(inline, text)

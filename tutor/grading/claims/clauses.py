@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from tutor.grading.claims.asking import _ALTERNATIVE, COPY_SHARE, _asks, _content_words, _prompt_words
-from tutor.grading.claims.boundaries import _ASIDE, _CLAUSE, _FRAGMENT
+from tutor.grading.claims.boundaries import _ASIDE, _FRAGMENT, clause_breaks, formulas_inline
 from tutor.grading.claims.folding import _CJK, _PUNCTUATION, _words, expand_shorthand, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading, _extension
 from tutor.grading.claims.negation import _negations
@@ -33,7 +33,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     diagnosis grader asks about the same clause once per group and phrase list; never mutated).
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
-    text = expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))
+    text = formulas_inline(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
@@ -41,7 +41,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     start = 0
     carried = ahead = ""
     referent = False
-    for match in [*_CLAUSE.finditer(text), None]:
+    for match in [*clause_breaks(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
@@ -61,6 +61,11 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # "E4M3 has more precision, so it is used for the activations", "…, which suits gradients",
             # "E4M3精度高，所以用在前向": the clause after goes on about the statement before it
             ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            if match.group().strip().casefold() == "which":
+                # "Not at .item(), which only waits": "which" is about what was named, affirmed; the
+                # negation before it denies the place, not what the relative clause says of it
+                denied = list(_RELATIVE_NEGATION.finditer(ahead))
+                ahead = ahead[denied[-1].end():] if denied else ahead
             referent = True
         if raw and raw.strip():
             raws.append(raw)
@@ -203,5 +208,6 @@ def _head(raw: str, boundary: str) -> bool:
     return boundary.strip() in (":", "：") and bool(raw.strip()) and not _label(raw, boundary)
 
 
+_RELATIVE_NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 _CONSEQUENCE = re.compile(r"\s(?:so|hence|thus|therefore|because|since|which)\s|所以|因此|因为", re.IGNORECASE)
 REFERENT_WORDS = 12

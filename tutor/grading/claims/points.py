@@ -93,7 +93,8 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     """Said, denied or contradicted: the point's claim forms and contradictions over the clauses.
     `describing`: the contradictions describe what happened (a lab diagnosis), so they are read
     only from clauses that do not prescribe a fix ("Fix: every rank has the same number of
-    batches" is the fix, not a claim about the run)."""
+    batches" is the fix, not a claim about the run), except for a point the answer's fix itself
+    states, whose contradictions are wrong fixes."""
     forms, contradictions = _forms(point)
     results = [polarity(form, reading) for form in forms]
     said = any(result is True for result in results)
@@ -101,10 +102,18 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         said = any(enumerates(forms, clause) for clause in reading.clauses)
     denied = not said and any(result is False for result in results)
     contradiction = None
+    fixes = None
     if describing and contradictions:
+        # A point the answer's own fix states is a fix, and a wrong fix said beside it ("Fix: copy the
+        # cache under the lock, and raise the timeout") is its contradiction, read from the fix too.
+        fixes = Reading([clause for clause in reading.clauses if clause.prescribes], reading.words, False, False)
+        if not any(polarity(form, fixes) is True for form in forms):
+            fixes = None
         reading = _describing(reading)
     for item, concepts in contradictions:
         result = polarity(concepts, reading, extended=False, describing=describing)
+        if result is not True and fixes is not None and polarity(concepts, fixes, extended=False) is True:
+            result = True
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:
