@@ -1162,6 +1162,15 @@ MOCK_CASES += [
 ]
 
 
+def test_a_formula_in_brackets_is_read_whole():
+    """It was cut at its bracket ("so (p-1)/m goes up" read "so m goes up" and "p 1") until the
+    reader kept a bracket glued to an operator (s27-grade2); a KNOWN_MISREADS case before."""
+    answer = ("Bubble. At fixed global batch, m per pipeline doesn't grow when you add stages, so (p-1)/m goes up; "
+              "halving DP just restores m. And 1F1B's first stage keeps p micro-batches of activations, so the "
+              "memory win is smaller than it looks.")
+    assert grade(library().question("followup-why-not-more-pp"), answer, None).correct
+
+
 @pytest.mark.parametrize(("qid", "answer", "point"), [
     # the walkthrough's M8 misses, point by point
     ("pitch-recipe", "Memory first, TP in node, PP across nodes, DP for the rest.", "tp-in-node"),
@@ -1226,13 +1235,9 @@ def test_every_mock_model_answer_passes_its_own_rubric_in_both_languages():
 
 
 # Strong answers the reader turns down whatever the rubric says (tutor/grading/claims.py, not a rubric's to fix):
-# a formula cut at its bracket ("so (p-1)/m goes up" reads "so m goes up" and "p 1"), a numbered list run
-# into one clause of terms, and terse clauses of terms and numbers read as bare runs ("per-layer all-reduces
-# over IB (~50 vs 450 GB/s)", "Mem: 16 bytes/param x 400B = 6.4 TB + acts").
+# a numbered list run into one clause of terms, and terse clauses of terms and numbers read as bare runs
+# ("per-layer all-reduces over IB (~50 vs 450 GB/s)", "Mem: 16 bytes/param x 400B = 6.4 TB + acts").
 KNOWN_MISREADS = [
-    ("followup-why-not-more-pp", None, "Bubble. At fixed global batch, m per pipeline doesn't grow when you add "
-     "stages, so (p-1)/m goes up; halving DP just restores m. And 1F1B's first stage keeps p micro-batches of "
-     "activations, so the memory win is smaller than it looks."),
     ('debug-launch-bound', 'next',
      '1) CUDA graphs / torch.compile 2) mbs 1 -> 8 3) log loss every 50 steps. Then MFU should go up, verify with a new trace.'),
     ('followup-why-not-bigger-tp', None,
