@@ -242,13 +242,12 @@ def when(stamp: str | None, lang: str) -> str:
     return stamp_text(stamp)
 
 
-def register(strings: dict[str, tuple[str, str]]) -> None:
-    """Add a screen's own strings (kept in its module), refusing keys that already exist; a screen's
-    `(en, zh)` pairs are kept as `T`s, as the table's own are."""
+def register(strings: dict[str, T]) -> None:
+    """Add a screen's own strings (kept in its module), refusing keys that already exist."""
     clash = set(strings) & set(STRINGS)
     if clash:
         raise ValueError(f"interface strings defined twice: {', '.join(sorted(clash))}")
-    STRINGS.update({key: T(*pair) for key, pair in strings.items()})
+    STRINGS.update(strings)
 
 
 def text(key: str, lang: str, **values: object) -> str:

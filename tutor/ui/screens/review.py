@@ -19,21 +19,22 @@ from textual.widgets import Header, Markdown, Static
 from tutor.ui.guard import Guarded
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.screens.answering import SubmitsAnswer
+from tutor.text import T
 from tutor.ui.strings import plural, register, text, when
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.prose import Prose
 
 register({
-    "review.title": ("Review", "复习"),
-    "review.status": ("item {index} of {total} due", "到期 {total} 道，第 {index} 道"),
-    "review.none": ("Nothing is due for review. {cards} in the queue{next}.",
+    "review.title": T("Review", "复习"),
+    "review.status": T("item {index} of {total} due", "到期 {total} 道，第 {index} 道"),
+    "review.none": T("Nothing is due for review. {cards} in the queue{next}.",
                     "没有到期的复习。队列里共 {cards} 张卡{next}。"),
-    "review.next_due": ("; the next falls due {when}", "；下一张 {when} 到期"),
-    "review.done": ("Done: {count} reviewed. Esc goes back.", "完成：复习了 {count} 道。Esc 返回。"),
-    "review.due_next": ("This card comes back {when}.", "这张卡 {when} 再出现。"),
-    "review.next": ("F6: next item", "F6：下一道"),
-    "review.loading": ("Loading the review queue…", "正在读取复习队列…"),
+    "review.next_due": T("; the next falls due {when}", "；下一张 {when} 到期"),
+    "review.done": T("Done: {count} reviewed. Esc goes back.", "完成：复习了 {count} 道。Esc 返回。"),
+    "review.due_next": T("This card comes back {when}.", "这张卡 {when} 再出现。"),
+    "review.next": T("F6: next item", "F6：下一道"),
+    "review.loading": T("Loading the review queue…", "正在读取复习队列…"),
 })
 
 
