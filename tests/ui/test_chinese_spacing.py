@@ -142,3 +142,27 @@ def test_the_playground_s_chinese_scenario_names_use_full_width_punctuation():
               for section in lesson.model.sections for scenario in section.scenarios}
     assert len(titles) >= 8
     assert not {key: value for key, value in titles.items() if half.search(value)}
+
+
+
+def test_every_interface_string_is_written_as_one_bilingual_text():
+    """Issue 15: one bilingual type, so a translator reads every Chinese string of the app as a
+    `T(en, zh)` in its source — the screens' own tables (labs, mock, review) included, which were
+    written as (en, zh) tuples and turned into `T`s by `register`."""
+    import ast
+    from pathlib import Path
+
+    from tutor.text import T
+    from tutor.ui.strings import STRINGS
+
+    root = Path(__file__).resolve().parents[2] / "tutor" / "ui"
+    written_otherwise = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "register" and node.args:
+                table = node.args[0]
+                written_otherwise += [f"{path.name}: {ast.literal_eval(key)}" for key, value in
+                                      zip(table.keys, table.values)
+                                      if not (isinstance(value, ast.Call) and getattr(value.func, "id", None) == "T")]
+    assert not written_otherwise
+    assert all(type(value) is T for value in STRINGS.values())
