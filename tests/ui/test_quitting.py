@@ -128,3 +128,28 @@ async def test_two_keys_on_the_dialog_close_it_once(tutor_home, mock_content):
         dialog.action_answer(False)
         await settle(pilot)
         assert app.screen is screen and screen.session is not None
+
+
+@pytest.mark.timeout(60)
+async def test_a_dialog_answered_when_it_is_not_on_top_pops_nothing(tutor_home):
+    """The monkey (seed 1600 on Home) reached ConfirmDialog.action_answer while another mode's
+    screen was current: its dismiss popped that mode's only screen (ScreenStackError). A dialog
+    answers only from the top of the stack; it is answered when its screen is back."""
+    app = TutorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        answers = []
+        dialog = ConfirmDialog("Quit?", "Quit", "Stay")
+        app.push_screen(dialog, answers.append)
+        await settle(pilot)
+        await app.switch_mode("practice")
+        await settle(pilot)
+        dialog.action_answer(False)
+        await settle(pilot)
+        assert app.ui_errors == [] and answers == [] and len(app.screen_stack) == 1
+        await app.switch_mode("home")
+        await settle(pilot)
+        assert app.screen is dialog
+        await pilot.press("n")
+        await settle(pilot)
+        assert answers == [False] and app.ui_errors == []

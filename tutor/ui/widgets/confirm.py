@@ -44,6 +44,8 @@ class ConfirmDialog(ModalScreen[bool], metaclass=Guarded):
 
     def action_answer(self, yes: bool) -> None:
         # Once: two keys in one burst (n, then Esc) would dismiss twice and pop the screen below.
-        if not self._answered:
+        # And only from the top of the stack: answered while another mode's screen is current
+        # (the monkey got there), dismiss pops that mode's only screen. It waits for its screen.
+        if not self._answered and self.app.screen is self:
             self._answered = True
             self.dismiss(yes)
