@@ -25,6 +25,7 @@ from tutor.ui.screens.labs_experiments import Experiments
 from tutor.ui.screens.labs_watch import WatchAndNext
 from tutor.ui.screens.labs_text import brief_markdown, kind_name, outcome_text, phase_text
 from tutor.ui.widgets.safe import SafeOptionList
+from tutor.ui.widgets.text_field import TextField
 from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.lab_hang import LabHangView
@@ -94,7 +95,7 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
                 with VerticalScroll(id="lab-verdict-pane"):
                     yield Prose(id="lab-verdict")
                 yield Static(id="lab-watch")
-                yield Input(id="lab-answer")
+                yield TextField(id="lab-answer")  # keys repaint it, not the screen (text_field.py)
         yield TutorFooter()
 
     def on_mount(self) -> None:
