@@ -31,6 +31,24 @@ def fixture_content(monkeypatch) -> Path:
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (it ran first: no group)
+@pytest.fixture
+def tutor_here(capsys):
+    """`tutor ARGS` run in this process: (exit code, stdout, stderr). For bad input, refused before
+    anything starts: a `python -m tutor` process of its own costs ~1.5 CPU-s (imports), per case."""
+    from tutor import cli
+
+    def run(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit:  # argparse's own errors
+            code = exit.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
 def pytest_collection_modifyitems(config, items):
     """Under xdist (`-n 2 --dist loadgroup`), the perf-lab tests run one after another on one worker.
 

@@ -28,24 +28,6 @@ def loop_program() -> Path:
     return PROGRAMS / "loop.py"
 
 
-@pytest.fixture
-def tutor_here(capsys):
-    """`tutor ARGS` run in this process: (exit code, stdout, stderr). For bad input, refused before
-    anything starts: a `python -m tutor` process of its own costs ~1.5 CPU-s (imports), per case."""
-    from tutor import cli
-
-    def run(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        try:
-            code = cli.main(list(args))
-        except SystemExit as exit:  # argparse's own errors
-            code = exit.code
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
 @pytest.fixture(scope="session")
 def lab_jobs(tmp_path_factory):
     """The lab tests' shared jobs (tests/labs/several.py), each run once per test process."""

@@ -37,20 +37,6 @@ def _english_left(text: str) -> list[str]:
 
 
 @pytest.fixture
-def tutor_cli(capsys):
-    def run(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        try:
-            code = cli.main(list(args))
-        except SystemExit as exit:  # argparse's own errors
-            code = exit.code
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
-@pytest.fixture
 def demo(monkeypatch):
     """The fixture content: one hang lab (hang-demo), so that no real lab's state matters."""
     monkeypatch.setenv("TUTOR_CONTENT", str(FIXTURE))
@@ -79,22 +65,22 @@ def test_every_lab_action_takes_lang():
     (("lab", "experiment", "hang-demo", "--vary", "gpus"), "tutor lab experiment", "参数 --vary 不接受 'gpus'"),
     (("lab", "list", "--colour"), "tutor", "不认识的参数：--colour"),
 ])
-def test_argparse_errors_are_one_chinese_line_under_lang_zh(demo, tutor_cli, args, prog, chinese):
-    code, out, err = tutor_cli(*args, "--lang", "zh")
+def test_argparse_errors_are_one_chinese_line_under_lang_zh(demo, tutor_here, args, prog, chinese):
+    code, out, err = tutor_here(*args, "--lang", "zh")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"{prog}：错误：{chinese}") and err.endswith(f"（见 `{prog} --help`）\n")
     assert "Traceback" not in err and not _english_left(err.replace("error", "")), err
 
 
-def test_argparse_errors_follow_tutor_lang_and_stay_english_by_default(demo, tutor_cli, monkeypatch):
+def test_argparse_errors_follow_tutor_lang_and_stay_english_by_default(demo, tutor_here, monkeypatch):
     monkeypatch.setenv("TUTOR_LANG", "zh")
-    assert "参数 --backend 不接受 'xyz'" in tutor_cli("lab", "run", "hang-demo", "--backend", "xyz")[2]
+    assert "参数 --backend 不接受 'xyz'" in tutor_here("lab", "run", "hang-demo", "--backend", "xyz")[2]
     monkeypatch.delenv("TUTOR_LANG")
-    code, _, err = tutor_cli("lab", "run", "hang-demo", "--backend", "xyz")
+    code, _, err = tutor_here("lab", "run", "hang-demo", "--backend", "xyz")
     assert code == 2 and err == ("tutor lab run: error: argument --backend: invalid choice: 'xyz' (choose from "
                                  "'auto', 'gloo', 'nccl') (see `tutor lab run --help`)\n")
     # a program argument that reads `--lang zh` after `--` is the program's, not the tutor's
-    assert tutor_cli("lab", "run", "hang-demo", "--backend", "xyz", "--", "--lang", "zh")[2].startswith("tutor lab run: error")
+    assert tutor_here("lab", "run", "hang-demo", "--backend", "xyz", "--", "--lang", "zh")[2].startswith("tutor lab run: error")
 
 
 @pytest.mark.parametrize("args, code, chinese", [
@@ -121,39 +107,39 @@ def test_argparse_errors_follow_tutor_lang_and_stay_english_by_default(demo, tut
     (("lab", "selfcheck", "nope"), 2, "没有叫 'nope' 的实验"),
     (("lab", "selfcheck", ""), 2, "没有叫 '' 的实验"),  # ran every lab's self-check
 ])
-def test_lab_refusals_are_one_chinese_line_under_lang_zh(demo, tutor_cli, args, code, chinese):
-    got, out, err = tutor_cli(*args, "--lang", "zh")
+def test_lab_refusals_are_one_chinese_line_under_lang_zh(demo, tutor_here, args, code, chinese):
+    got, out, err = tutor_here(*args, "--lang", "zh")
     assert got == code and out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert chinese in err and not _english_left(err), err
 
 
-def test_a_node_rank_past_nnodes_0_names_nnodes_in_english_too(demo, tutor_cli):
+def test_a_node_rank_past_nnodes_0_names_nnodes_in_english_too(demo, tutor_here):
     # was "--node-rank must be between 0 and -1", for --nnodes 0
-    assert tutor_cli("lab", "run", "hang-demo", "--nnodes", "0")[2] == "tutor: --nnodes must be between 1 and 64, not 0\n"
+    assert tutor_here("lab", "run", "hang-demo", "--nnodes", "0")[2] == "tutor: --nnodes must be between 1 and 64, not 0\n"
 
 
-def test_list_and_show_are_chinese_and_their_json_is_not(demo, tutor_cli):
-    code, out, _ = tutor_cli("lab", "list", "--lang", "zh")
+def test_list_and_show_are_chinese_and_their_json_is_not(demo, tutor_here):
+    code, out, _ = tutor_here("lab", "list", "--lang", "zh")
     assert code == 0 and out == "hang-demo              卡死      未开始   卡住示例\n"
-    code, out, _ = tutor_cli("lab", "show", "hang-demo", "--hint", "1", "--lang", "zh")
+    code, out, _ = tutor_here("lab", "show", "hang-demo", "--hint", "1", "--lang", "zh")
     assert code == 0 and out.splitlines()[0] == "卡住示例（卡死，2 个 rank）"
     assert "你的副本：还没开始——`tutor lab start hang-demo`" in out and "提示 1/2：对比各 rank 的 collective。" in out
     assert "还有 1 条提示" in out and "诊断：哪个 rank 在别处?停在哪个调用?" in out and not _english_left(out), out
-    assert tutor_cli("lab", "list", "--json", "--lang", "zh")[1] == tutor_cli("lab", "list", "--json")[1]
-    assert json.loads(tutor_cli("lab", "list", "--json", "--lang", "zh")[1])["labs"][0]["status"] == "new"
+    assert tutor_here("lab", "list", "--json", "--lang", "zh")[1] == tutor_here("lab", "list", "--json")[1]
+    assert json.loads(tutor_here("lab", "list", "--json", "--lang", "zh")[1])["labs"][0]["status"] == "new"
 
 
-def test_start_reset_and_give_up_are_chinese(demo, tutor_cli):
-    assert tutor_cli("lab", "start", "hang-demo", "--lang", "zh")[0] == 0
-    again = tutor_cli("lab", "start", "hang-demo", "--lang", "zh")[1]
+def test_start_reset_and_give_up_are_chinese(demo, tutor_here):
+    assert tutor_here("lab", "start", "hang-demo", "--lang", "zh")[0] == 0
+    again = tutor_here("lab", "start", "hang-demo", "--lang", "zh")[1]
     assert "（已经开始过了：你的修改都保留着" in again
-    assert "（你之前的副本在 " in tutor_cli("lab", "reset", "hang-demo", "--lang", "zh")[1]
-    code, out, _ = tutor_cli("lab", "diagnose", "hang-demo", "--give-up", "--lang", "zh")
+    assert "（你之前的副本在 " in tutor_here("lab", "reset", "hang-demo", "--lang", "zh")[1]
+    code, out, _ = tutor_here("lab", "diagnose", "hang-demo", "--give-up", "--lang", "zh")
     assert code == 0 and "  参考答案：rank 0 在第 2 步多调用的 broadcast 里等" in out and not _english_left(out), out
 
 
-def test_a_wrong_diagnosis_is_told_in_chinese(demo, tutor_cli):
-    code, out, _ = tutor_cli("lab", "diagnose", "hang-demo", "不知道", "--lang", "zh")
+def test_a_wrong_diagnosis_is_told_in_chinese(demo, tutor_here):
+    code, out, _ = tutor_here("lab", "diagnose", "hang-demo", "不知道", "--lang", "zh")
     assert code == 1 and out.startswith("还不对：得分 ") and "通过之后才能看参考答案，或者用 --give-up。" in out
     assert not _english_left(out), out
 
@@ -259,7 +245,7 @@ def test_a_selfcheck_report_is_chinese_and_its_json_english(capsys):
         "shipped": "the shipped program should hang, but its run ended 'ok'"})
 
 
-def test_an_internal_error_and_a_content_note_are_chinese(demo, tutor_cli, monkeypatch, tmp_path):
+def test_an_internal_error_and_a_content_note_are_chinese(demo, tutor_here, monkeypatch, tmp_path):
     from tutor.commands import lab_perf
     from tutor.content import load
 
@@ -267,14 +253,14 @@ def test_an_internal_error_and_a_content_note_are_chinese(demo, tutor_cli, monke
         raise RuntimeError("boom")
 
     monkeypatch.setattr(lab_perf, "run_bandwidth", broken)
-    code, _, err = tutor_cli("lab", "bandwidth", "--lang", "zh")
+    code, _, err = tutor_here("lab", "bandwidth", "--lang", "zh")
     assert code == 1 and err == ("tutor：内部错误：RuntimeError: boom（设置 TUTOR_DEBUG=1 再运行一次可以看到 traceback，"
                                  "也请报告这个问题）\n")
     (tmp_path / "labs" / "01-bad").mkdir(parents=True)
     (tmp_path / "labs" / "01-bad" / "lab.yaml").write_text("title: 1\n")
     monkeypatch.setenv("TUTOR_CONTENT", str(tmp_path))
     load.cache_clear()
-    code, _, err = tutor_cli("lab", "list", "--lang", "zh")
+    code, _, err = tutor_here("lab", "list", "--lang", "zh")
     assert code == 0 and err.startswith("tutor：提示：跳过了 ") and "运行 `tutor validate` 查看" in err, err
 
 
