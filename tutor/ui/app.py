@@ -15,7 +15,7 @@ from textual.screen import Screen
 from tutor.ui import cjk_wrap
 from tutor.ui.guard import Guarded
 from tutor.ui.screens.home import HomeScreen
-from tutor.ui.strings import SECTIONS, pick, text
+from tutor.ui.strings import SECTIONS, text
 
 
 cjk_wrap.install()  # Chinese prose breaks between characters, not only at spaces
@@ -252,6 +252,6 @@ class TutorApp(App, metaclass=Guarded):
         yield SystemCommand(text("command.home", self.lang), text("command.home", self.lang),
                             lambda: self.switch_mode("home"))
         for section in SECTIONS:
-            name = pick(section["name"], self.lang)
-            yield SystemCommand(text("command.section", self.lang, section=name), pick(section["hint"], self.lang),
+            name = section["name"].get(self.lang)
+            yield SystemCommand(text("command.section", self.lang, section=name), section["hint"].get(self.lang),
                                 lambda section_id=section["id"]: self.action_open_section(section_id))

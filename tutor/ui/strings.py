@@ -252,8 +252,3 @@ def register(strings: dict[str, T]) -> None:
 
 def text(key: str, lang: str, **values: object) -> str:
     return STRINGS[key].format(lang, **values)
-
-
-def pick(pair: tuple[str, str], lang: str) -> str:
-    """One language of a `T`, or of an `(en, zh)` pair in a screen's table not yet written as one."""
-    return T(*pair).get(lang)

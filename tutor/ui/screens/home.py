@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.guard import Guarded
 from tutor.ui.widgets.safe import SafeOptionList
-from tutor.ui.strings import REVIEW_ROW, SECTIONS, pick, plural, text, when
+from tutor.ui.strings import REVIEW_ROW, SECTIONS, plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
 
 
@@ -24,7 +24,7 @@ class HomeScreen(Screen, metaclass=Guarded):
     """What to do next, one key away."""
 
     BINDINGS = [
-        Binding(section["key"], f"app.open_section('{section['id']}')", pick(section["name"], "en"),
+        Binding(section["key"], f"app.open_section('{section['id']}')", section["name"].get("en"),
                 show=False, id=f"open-{section['id']}")
         for section in SECTIONS
     ] + [Binding("v", "open_review", "Review what is due", show=False, id="open-review"),
@@ -154,8 +154,8 @@ def _bulleted(entries: list[str]):
 
 def _section_prompt(section: dict, lang: str) -> Text:
     """Two lines: the key and the name, then the hint, indented under the name."""
-    prompt = Text.assemble((f" {section['key']} ", "bold reverse"), "  ", (pick(section["name"], lang), "bold"))
-    prompt.append(f"\n     {pick(section['hint'], lang)}", style="dim")
+    prompt = Text.assemble((f" {section['key']} ", "bold reverse"), "  ", (section["name"].get(lang), "bold"))
+    prompt.append(f"\n     {section['hint'].get(lang)}", style="dim")
     return prompt
 
 

@@ -21,7 +21,7 @@ from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
 from tutor.ui.widgets.safe import SafeOptionList
-from tutor.ui.strings import pick, text
+from tutor.ui.strings import text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.answer_box import AnswerBox
 from tutor.ui.widgets.mock_resume import ResumeDialog
@@ -92,7 +92,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         highlighted = listing.highlighted
         listing.clear_options()
         listing.add_options(Option(f"[b]{spec.label(lang)}[/b]\n[dim]{clock_text(spec.total_s)} · "
-                                   f"{pick(spec.blurb, lang)}[/dim]", id=format_id)
+                                   f"{spec.blurb.get(lang)}[/dim]", id=format_id)
                             for format_id, spec in FORMATS.items())
         listing.highlighted = highlighted or 0
         listing.border_title = text("mock.formats", lang)
