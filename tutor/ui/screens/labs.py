@@ -134,7 +134,6 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         listing.add_options(Option(_list_prompt(name, entry, self.status.get(name, "new"), lang), id=name)
                             for name, entry in self.labs.items())
         listing.highlighted = highlighted if highlighted is not None else (0 if self.labs else None)
-        self.query_one("#lab-answer", Input).placeholder = text("labs.answer", lang)
         if self.entry is None:
             self.query_one("#lab-brief", Markdown).update(text("labs.none" if self.loaded else "labs.loading", lang))
             return
