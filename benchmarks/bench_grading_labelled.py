@@ -56,9 +56,9 @@ def grade_case(case) -> tuple[bool, float]:
         verdict = grade_lab(list(lab.diagnosis), case.text, evidence(case.target[4:]), case.lang)
         return verdict["correct"], verdict["score"]
     if case.kind == "mock":  # as the mock grades a stage: the scenario at its step, seed 0
-        from tests.grading.labelled.cases import _interview_step
+        from tests.grading.labelled.cases import interview_step
 
-        scenario, step = _interview_step(case.target)
+        scenario, step = interview_step(case.target)
         verdict = grade(scenario, case.text, step.id if len(scenario.steps) > 1 else None, case.seed)
         return verdict.correct, verdict.score
     qid, step = case.target[2:].split("/")

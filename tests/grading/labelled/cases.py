@@ -128,7 +128,7 @@ def blind_cases() -> tuple[Case, ...]:
                     raise ValueError(f"{name}: {target}: no such step ({error})") from None
             elif target.startswith("lab:") and target[4:] in content.labs and content.labs[target[4:]].model.diagnosis:
                 kind = "diagnosis"
-            elif target.startswith("i:") and _interview_step(target) is not None:
+            elif target.startswith("i:") and interview_step(target) is not None:
                 kind = "mock"
             else:
                 raise ValueError(f"{name}: {target} is not a question step or a lab with a diagnosis")
@@ -139,7 +139,7 @@ def blind_cases() -> tuple[Case, ...]:
     return tuple(cases)
 
 
-def _interview_step(target: str):
+def interview_step(target: str):
     """The (scenario, open step) an "i:<scenario>/<step>" target names, or None."""
     from tutor.interview.scenarios import Library
 
