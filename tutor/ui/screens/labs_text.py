@@ -6,16 +6,13 @@ from __future__ import annotations
 from rich.text import Text
 
 from tutor.labs.check_names import check_detail, check_name
-
+from tutor.labs.report import KINDS, OUTCOMES
 from tutor.text import T
 from tutor.ui.strings import STRINGS, plural, register, text
 
 register({
     "labs.list": T("Labs", "实验"),
     "labs.gpu_only": T("GPU only", "仅限 GPU"),
-    "labs.kind.parallel": T("parallel", "并行"),
-    "labs.kind.hang": T("hang", "卡死"),
-    "labs.kind.perf": T("perf", "性能"),
     "labs.busy_quit": T("A run of the lab {lab} (quitting stops it)", "实验 {lab} 的运行（退出会停止它）"),
     "labs.tab_brief": T("Brief", "说明"),
     "labs.tab_run": T("Run", "运行"),
@@ -77,12 +74,6 @@ register({
     "labs.saved_busy": T("Saved {files} while a run is going: F7 stops it, then save again.",
                         "保存了 {files}，但还有运行没结束：先按 F7 停止，再保存一次。"),
     # The runner's outcome words, as the outcome line shows them (Chinese mode said "cancelled").
-    "labs.outcome.ok": T("ok", "正常结束"),
-    "labs.outcome.hang": T("hang", "卡死"),
-    "labs.outcome.crash": T("crash", "崩溃"),
-    "labs.outcome.wrong": T("wrong", "结果不对"),
-    "labs.outcome.slow": T("slow", "太慢"),
-    "labs.outcome.cancelled": T("cancelled", "已停止"),
     "labs.not_yet": T("✗ Not yet: {failed} failed", "✗ 还没通过：{failed} 项检查失败"),
     "labs.rank_line": T("rank {rank}: step {step}, exit {exit}", "rank {rank}：第 {step} 步，退出码 {exit}"),
     # The run's progress line (Chinese mode read "run · running", found in tmux).
@@ -111,8 +102,8 @@ def phase_text(action: str, name: str, detail: str, lang: str) -> str:
     quiet = re.fullmatch(r"no progress for (\d+) s", detail)
     if quiet:
         detail = text("labs.phase.quiet", lang, seconds=quiet.group(1))
-    elif f"labs.outcome.{detail}" in STRINGS:
-        detail = text(f"labs.outcome.{detail}", lang)
+    elif detail in OUTCOMES:
+        detail = OUTCOMES[detail].get(lang)
     return text("labs.phase", lang, action=action, phase=f"{phase} {detail}".strip()[:200])
 
 OUTCOME_STYLE = {"ok": "bold green", "hang": "bold yellow", "crash": "bold red", "wrong": "bold red",
@@ -140,7 +131,7 @@ def brief_markdown(entry, lang: str, status: str, hints_shown: int, workspace: s
 def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab: str | None = None) -> Text:
     """The run's outcome line, the runner's summary, each rank's last step, and a check's verdict."""
     outcome = evidence["outcome"]
-    shown = text(f"labs.outcome.{outcome}", lang) if f"labs.outcome.{outcome}" in STRINGS else outcome
+    shown = OUTCOMES[outcome].get(lang) if outcome in OUTCOMES else outcome
     line = Text(text("labs.outcome", lang, outcome=shown, elapsed=evidence.get("elapsed_s") or 0.0,
                      ranks=_ranks(evidence.get("world_size") or 0, lang), backend=evidence.get("backend")),
                 style=OUTCOME_STYLE.get(evidence["outcome"], "bold"))
@@ -169,8 +160,7 @@ def outcome_text(evidence: dict, lang: str, check: dict | None = None, next_lab:
 
 def kind_name(kind: str, lang: str) -> str:
     """A lab's kind in the learner's language (Chinese mode showed "parallel", "hang", "perf")."""
-    key = f"labs.kind.{kind}"
-    return text(key, lang) if key in STRINGS else kind
+    return KINDS[kind].get(lang) if kind in KINDS else kind
 
 
 def _ranks(count: int, lang: str) -> str:
