@@ -150,3 +150,38 @@ def test_reference_lines_name_sections_not_slugs_and_speak_chinese_in_chinese():
     assert "asked 3 times" not in chinese and "seq multiple" not in chinese and ".md" not in chinese
     assert "课程" in chinese and "参考资料 §6" in chinese and "Table 4 (CP 16)" in chinese
     assert source_text("Brown et al. 2020 §2 (unknown-slug)", "en", lessons) == "Brown et al. 2020 §2 (unknown-slug)"
+
+
+@pytest.mark.timeout(60)
+async def test_a_wrong_open_answer_names_no_missing_point_and_a_copy_after_f5_is_not_counted(tutor_home):
+    """Practice showed an open step's model answer, and quoted every missing rubric point, with each
+    wrong attempt; the next attempt could copy it and the question was marked solved for good."""
+    from tutor.content import load
+    from tutor.store import Store, attempts
+    from tutor.store.records import ever_solved
+
+    question = load().questions["why-dp-outermost"].model
+    step = question.steps[0]
+    model, missing = step.model_answer.get("en"), [point.text.get("en") for point in step.points]
+    app = TutorApp()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        app.screen.open_question(question.id)
+        await settle(pilot)
+        app.screen.submit_answer("DP goes outermost because it is the simplest to set up.")
+        await settle(pilot)
+        wrong = app.screen.query_one("#verdict-text", Markdown).source.replace("\\", "")
+        assert "✗" in wrong and "Not yet said:" in wrong, wrong
+        assert model[:40] not in wrong and not any(point[:40] in wrong for point in missing), wrong
+        await pilot.press("f5")
+        await settle(pilot)
+        shown = app.screen.query_one("#verdict-text", Markdown).source.replace("\\", "")
+        assert model[:40] in shown and all(point[:40] in shown for point in missing)
+        app.screen.submit_answer(model)
+        await settle(pilot)
+        copied = app.screen.query_one("#verdict-text", Markdown).source
+        assert copied.startswith("*Not counted") and "✓ Right" in copied, copied
+        assert app.ui_errors == []
+    store = Store()
+    assert len(attempts(store, question.id)) == 1 and ever_solved(store) == {question.id: False}

@@ -176,10 +176,21 @@ def covers(point: KeyPoint, text: str) -> bool:
     return judge(point, read(text)).counts
 
 
+MISSED_LABELS = {"open": ("Missing", "没讲到"), "clarify": ("Also ask", "还应该问")}
+"""(en, zh) label of a point the answer did not state, by step kind: Practice hides those lines,
+which quote the rubric, until the learner asks for the answer."""
+
+
+def missed_line_prefixes(kind: str) -> tuple[str, str]:
+    """How a line of the feedback that names a missing point begins, in English and in Chinese."""
+    missed_en, missed_zh = MISSED_LABELS[kind]
+    return f"✗ {missed_en}: ", f"✗ {missed_zh}："
+
+
 def _point_lines(step: OpenStep | ClarifyStep, judged: dict[str, Judgement]) -> list[Message]:
     lines: list[Message] = []
     said_en, said_zh = ("Asked", "问到了") if step.kind == "clarify" else ("Covered", "讲到了")
-    missed_en, missed_zh = ("Also ask", "还应该问") if step.kind == "clarify" else ("Missing", "没讲到")
+    missed_en, missed_zh = MISSED_LABELS[step.kind]
     for point in step.points:
         verdict = judged[point.id]
         if verdict.contradiction is not None:

@@ -80,6 +80,12 @@ STRINGS: dict[str, T] = {
     "practice.next_step": T("F6: next step", "F6：下一步"),
     "practice.no_more_hints": T("No more hints for this step.", "这一步没有更多提示了。"),
     "practice.not_parametric": T("This question has no other numbers.", "这道题没有其他数值组合。"),
+    "practice.open_missed": T("✗ Not yet said: {count} of the rubric.",
+                              "✗ 还没讲到：评分要点里的 {count} 条。"),
+    "practice.clarify_missed": T("✗ Not yet asked: {count} of the rubric.",
+                                 "✗ 还没问到：评分要点里的 {count} 个问题。"),
+    "practice.after_reveal": T("Not counted: the answer was shown (F5). Open another question, or new numbers (F4).",
+                               "不计入记录：答案已经看过（F5）。换一道题，或者换一组数（F4）。"),
     "practice.answer_first": T("Answer first; then F5 shows the expected answer.", "先作答，再按 F5 看答案。"),
     "practice.empty": T("Type an answer first.", "请先输入答案。"),
     # No example values: any number shown here is some variant's answer (walkthrough M1, issue 14

@@ -55,6 +55,10 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
         self._step_index = 0
         self._hints = 0
         self._revealed = False
+        self._shown: set[tuple[str, str, int]] = set()
+        """(question, step, seed) whose answer the learner asked to see (F5) while this screen
+        lives: a later answer to it is graded but not recorded, so copying the shown answer
+        neither marks the question solved nor rates its review card (the explicit give-up)."""
         self._started = 0.0
         self._reviewed = False
         self._last_verdict = None
@@ -260,6 +264,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
     def action_reveal(self) -> None:
         if self._question is not None and self._last_verdict is not None:
             self._revealed = True
+            self._shown.add((self._question.id, self._step.id, self._variant.seed))
             self._show_verdict(self._last_verdict)
         elif self._question is not None:
             self.notify(text("practice.answer_first", self.app.lang))
@@ -287,30 +292,37 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
         from tutor.grading.budget import Cancelled
 
         worker = get_current_worker()
+        copied = (question.id, step.id, variant.seed) in self._shown
         try:
             # A formula grading stops as soon as the learner moves on (another answer, another
             # question): this worker is exclusive, so its successor cancels it (issue 17).
-            answered = answer_step(self.app.open_store(), question, step, variant.seed, answer, hints_used=hints,
+            answered = answer_step(None if copied else self.app.open_store(), question, step, variant.seed, answer,
+                                   hints_used=hints,
                                    elapsed_s=elapsed, lang=lang, rate_card=not self._reviewed,
                                    cancelled=lambda: worker.is_cancelled)
         except Cancelled:
             return
         if answered.recorded:
             self._reviewed = True  # the first answer of this opening rated the card
-        self.app.call_from_thread(self._graded, question, step, answered.verdict)
+        self.app.call_from_thread(self._graded, question, step, answered.verdict, copied)
 
-    def _graded(self, question, step, verdict) -> None:
+    def _graded(self, question, step, verdict, copied: bool = False) -> None:
         if question is not self._question or step is not self._step:
             return  # the learner moved on while grading ran
         self._last_verdict = verdict
-        if verdict.readable:
+        if verdict.readable and not copied:
             self._status[question.id] = self._status.get(question.id) is True or verdict.correct
             self._fill_list(self.app.lang)
-        self._show_verdict(verdict)
+        # Said in the verdict, where the learner looks, not in a toast that goes.
+        self._show_verdict(verdict, text("practice.after_reveal", self.app.lang) if copied and verdict.readable else None)
 
-    def _show_verdict(self, verdict) -> None:
-        reveal = self._revealed or verdict.correct or self._step.kind in ("open", "clarify")
+    def _show_verdict(self, verdict, note: str | None = None) -> None:
+        # Open and clarify steps too: their model answer came with every wrong attempt, to be copied
+        # into the next one (issue 14 item 2's rule, which labs follow: after a pass or a give-up).
+        reveal = self._revealed or verdict.correct
         body = verdict_markdown(self._question, self._step, verdict, self._variant, self.app.lang, reveal)
+        if note:
+            body = f"*{note}*\n\n{body}"
         if self._step_index + 1 < len(self._question.steps):
             body += f"\n\n*{text('practice.next_step', self.app.lang)}*"
         self.call_later(self._put_verdict, body)
