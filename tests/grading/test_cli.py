@@ -106,3 +106,15 @@ def test_check_exit_status_tells_right_from_wrong(tutor_home):
     assert right.returncode == 0 and wrong.returncode == 1
     for output in (right.stdout, wrong.stdout):
         assert "{'en'" not in output and "**" not in output and "`" not in output
+
+
+@pytest.mark.timeout(60)
+def test_a_wrong_open_answer_counts_its_missing_points_and_keeps_the_model_answer_for_reveal(tutor_home):
+    """As Practice before F5: the wrong attempt printed every missing rubric point and the model
+    answer, ready to be pasted into the next `tutor check`."""
+    model = tutor_json("ask", "fx-open", "--reveal")["steps"][0]["answer"]["model_answer"]["en"]
+    wrong = run_tutor("check", "fx-open", "It is the simplest to set up.", env=ENV)
+    assert wrong.returncode == 1 and "Not yet said:" in wrong.stdout and "Missing:" not in wrong.stdout
+    assert model[:30] not in wrong.stdout and "--reveal" in wrong.stdout
+    revealed = run_tutor("check", "fx-open", "It is the simplest to set up.", "--reveal", env=ENV)
+    assert model[:30] in revealed.stdout and "Missing:" in revealed.stdout

@@ -3,8 +3,9 @@
 Grades one answer to one step (the first step unless `--step`), prints the verdict and records
 the attempt in the learner's history and rates the question's review card, as the app's
 Practice screen does (`tutor.actions.practice`; an answer that could not be read at all is not
-an attempt and is not recorded). The expected answer is shown when the answer is right, for open
-and clarify steps (the model answer comes after answering), or with `--reveal`. ANSWER `-`
+an attempt and is not recorded). The expected answer is shown when the answer is right or with
+`--reveal`; before that, a wrong open or clarify answer hears how many points it missed, not
+their text, and not the model answer (as Practice before F5). ANSWER `-`
 reads the answer from standard input; so does an answer that starts with `-` given after `--`
 (`tutor check overlap-switches -- --overlap-param-gather`). Exits 0 when the answer is right,
 1 when it is wrong or unreadable (2 for a usage error). For a design question the output also gives the
@@ -71,8 +72,12 @@ def run(args) -> int:
         except VariantError as error:
             raise TutorError(f"{error}; run `tutor validate`") from None
         verdict = answered.verdict
-        reveal = args.reveal or verdict.correct or step.kind in ("open", "clarify")
+        reveal = args.reveal or verdict.correct or verdict.self_assessed  # graded against the model answer
         payload = {"question": question.id, "step": step.id, "seed": seed, **verdict.to_json(reveal)}
+        if not reveal and step.kind in ("open", "clarify"):  # as Practice shows it before F5
+            from tutor.grading.rubric import conceal
+
+            payload["feedback"] = {lang: conceal(verdict.feedback[lang], step, lang) for lang in ("en", "zh")}
         if args.reveal and step.kind == "config":
             from tutor.grading.variant import draw
 

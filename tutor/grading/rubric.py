@@ -177,14 +177,33 @@ def covers(point: KeyPoint, text: str) -> bool:
 
 
 MISSED_LABELS = {"open": ("Missing", "没讲到"), "clarify": ("Also ask", "还应该问")}
-"""(en, zh) label of a point the answer did not state, by step kind: Practice hides those lines,
-which quote the rubric, until the learner asks for the answer."""
+"""(en, zh) label of a point the answer did not state, by step kind (see `conceal`)."""
 
 
-def missed_line_prefixes(kind: str) -> tuple[str, str]:
-    """How a line of the feedback that names a missing point begins, in English and in Chinese."""
-    missed_en, missed_zh = MISSED_LABELS[kind]
-    return f"✗ {missed_en}: ", f"✗ {missed_zh}："
+NOT_YET = {"open": ("✗ Not yet said: {n} of the rubric's points{required}.", "✗ 还没讲到：评分要点里的 {n} 条{required}。"),
+           "clarify": ("✗ Not yet asked: {n} of the rubric's questions{required}.",
+                       "✗ 还没问到：评分要点里的 {n} 个问题{required}。")}
+REQUIRED_AMONG = (" ({n} of them required)", "（其中 {n} 条必答）")
+REQUIRED_MARK = (" (required)", "（必答）")
+
+
+def conceal(feedback: str, step: OpenStep | ClarifyStep, lang: str) -> str:
+    """The feedback of a wrong attempt before the learner asks for the answer: a missing point is
+    counted, not quoted (its line is the rubric's own sentence), and the model answer is left out,
+    so the next attempt cannot copy them. What was said (covered, said the other way round,
+    contradicted) stays, as a lab diagnosis shows which part is wrong (issue 14 item 2)."""
+    missed_en, missed_zh = MISSED_LABELS[step.kind]
+    prefix = f"✗ {missed_en}: " if lang == "en" else f"✗ {missed_zh}："
+    model = step.model_answer.get(lang).rstrip()
+    lines = [line for line in feedback.splitlines() if not line.rstrip().endswith(model)]
+    kept = [line for line in lines if not line.startswith(prefix)]
+    hidden = [line for line in lines if line.startswith(prefix)]
+    if hidden:
+        at = 0 if lang == "en" else 1
+        required = sum(line.rstrip().endswith(REQUIRED_MARK[at].strip()) for line in hidden)
+        kept.append(NOT_YET[step.kind][at].format(n=len(hidden),
+                                                  required=REQUIRED_AMONG[at].format(n=required) if required else ""))
+    return "\n".join(kept)
 
 
 def _point_lines(step: OpenStep | ClarifyStep, judged: dict[str, Judgement]) -> list[Message]:
@@ -203,7 +222,7 @@ def _point_lines(step: OpenStep | ClarifyStep, judged: dict[str, Judgement]) -> 
             continue
         hit = verdict.counts
         label_en, label_zh = (said_en, said_zh) if hit else (missed_en, missed_zh)
-        required_en, required_zh = (" (required)", "（必答）") if point.required and not hit else ("", "")
+        required_en, required_zh = REQUIRED_MARK if point.required and not hit else ("", "")
         lines.append(Message(f"{'✓' if hit else '✗'} {label_en}: {point.text.en}{required_en}",
                              f"{'✓' if hit else '✗'} {label_zh}：{point.text.zh}{required_zh}"))
     lines.append(Message(f"Model answer: {step.model_answer.en}", f"参考答案：{step.model_answer.zh}"))

@@ -319,7 +319,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
     def _show_verdict(self, verdict, note: str | None = None) -> None:
         # Open and clarify steps too: their model answer came with every wrong attempt, to be copied
         # into the next one (issue 14 item 2's rule, which labs follow: after a pass or a give-up).
-        reveal = self._revealed or verdict.correct
+        reveal = self._revealed or verdict.correct or verdict.self_assessed
         body = verdict_markdown(self._question, self._step, verdict, self._variant, self.app.lang, reveal)
         if note:
             body = f"*{note}*\n\n{body}"

@@ -7,7 +7,7 @@ terminal; the screen only places their Markdown.
 from __future__ import annotations
 
 from tutor.ui import plain_markdown
-from tutor.ui.strings import plural, text
+from tutor.ui.strings import text
 
 
 def question_markdown(question, step, variant, lang: str, step_index: int) -> str:
@@ -47,7 +47,9 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
     # The feedback is plain text that may quote the answer: shown as typed, one remark a line (L3).
     feedback = _without_model_answer(verdict.feedback.get(lang, ""), step, lang)
     if not reveal and step.kind in ("open", "clarify"):
-        feedback = _without_missing_points(feedback, step.kind, lang)
+        from tutor.grading.rubric import conceal
+
+        feedback = conceal(feedback, step, lang)
     parts = [f"### {heading}", "", plain_markdown.lines(feedback), ""]
     if reveal:
         parts += _expected(question, step, variant, lang)
@@ -67,22 +69,6 @@ def _without_model_answer(feedback: str, step, lang: str) -> str:
     if model is None or not model.get(lang):
         return feedback
     return "\n".join(line for line in feedback.splitlines() if not line.rstrip().endswith(model.get(lang).rstrip()))
-
-
-def _without_missing_points(feedback: str, kind: str, lang: str) -> str:
-    """Before the answer is asked for, a missing point is counted, not quoted: its line is the
-    rubric's own sentence, so a wrong attempt read the answer out and the next one could copy it.
-    What was said (covered, said the other way round, contradicted) stays, as in a lab diagnosis."""
-    from tutor.grading.rubric import missed_line_prefixes
-
-    prefix = missed_line_prefixes(kind)[0 if lang == "en" else 1]
-    lines = feedback.splitlines()
-    kept = [line for line in lines if not line.startswith(prefix)]
-    missed = len(lines) - len(kept)
-    if missed:
-        one, many = ("point", "points") if kind == "open" else ("question", "questions")
-        kept.append(text(f"practice.{kind}_missed", lang, count=plural(missed, one, many, lang)))
-    return "\n".join(kept)
 
 
 def _expected(question, step, variant, lang: str) -> list[str]:
