@@ -1180,6 +1180,14 @@ def test_the_walkthroughs_terse_points_are_credited(qid, answer, point):
     assert point in grade(library().question(qid), answer, None).details["covered"]
 
 
+# A numbered list read as one bare clause; each "N)" item is its own clause now (boundaries.py).
+MOCK_CASES += [
+    ('debug-launch-bound', 'next',
+     '1) CUDA graphs / torch.compile 2) mbs 1 -> 8 3) log loss every 50 steps. Then MFU should go up, verify with a new trace.',
+     RIGHT),
+]
+
+
 @pytest.mark.parametrize(("qid", "step", "answer", "right"), MOCK_CASES,
                          ids=[f"{q}-{s or 'main'}-{i}" for i, (q, s, _, _) in enumerate(MOCK_CASES)])
 def test_a_mock_step_reads_the_answer_as_an_interviewer_would(qid, step, answer, right):
@@ -1238,8 +1246,6 @@ def test_every_mock_model_answer_passes_its_own_rubric_in_both_languages():
 # a numbered list run into one clause of terms, and terse clauses of terms and numbers read as bare runs
 # ("per-layer all-reduces over IB (~50 vs 450 GB/s)", "Mem: 16 bytes/param x 400B = 6.4 TB + acts").
 KNOWN_MISREADS = [
-    ('debug-launch-bound', 'next',
-     '1) CUDA graphs / torch.compile 2) mbs 1 -> 8 3) log loss every 50 steps. Then MFU should go up, verify with a new trace.'),
     ('followup-why-not-bigger-tp', None,
      'TP16 leaves the NVLink domain: per-layer all-reduces over IB (~50 vs 450 GB/s). Use PP across nodes instead.'),
     ('led-dense-400b', None,

@@ -425,3 +425,20 @@ def test_formula_brackets_and_asides(text, fragments):
 
 def test_a_formula_in_a_run_of_terms_is_still_a_list():
     assert read("bubble (p-1)/m quarter 4p interleave 1F1B").bare
+
+
+@pytest.mark.parametrize(("written", "read_as"), [
+    ("TP16 leaves the node", "tp 16 leaves the node"),
+    ("TP8 PP16 DP4", "tp 8 pp 16 dp 4"),
+    ("TP8放在节点内", "tp 8 放在节点内"),
+    ("fp16 and bf16 on h100", "fp16 and bf16 on h100"),  # names, not degrees
+])
+def test_a_dimension_glued_to_its_degree_is_read_as_the_two(written, read_as):
+    assert fold(written) == read_as
+
+
+def test_each_item_of_a_numbered_list_is_its_own_clause():
+    """`1) … 2) … 3) …` was one clause, read as a bare run of terms."""
+    reading = read("1) pretokenize offline 2) raise num_workers to 32 3) re-profile the step")
+    assert len(reading.clauses) == 3 and not reading.bare
+    assert read("1) data 2) compute 3) network").bare  # a numbered list of bare terms is still a list

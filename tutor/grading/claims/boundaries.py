@@ -23,6 +23,9 @@ _CLAUSE = re.compile(
     r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
     r"send|recv|receive|isend|irecv|gather|ag|ar|rs)\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
+    # an item marker of a numbered list ("1) pretokenize 2) more workers"): each item is its own
+    # statement; read as one clause, the list was a run of terms with no claim
+    r"(?<!\S)\d{1,2}\)(?=\s)|"
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
 # statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).

@@ -80,6 +80,9 @@ _ABBREVIATION = re.compile(r"(?<![\w])(?:" + "|".join(sorted(map(re.escape, _ABB
 # A number glued to a symbol or unit is two words: "2N" is 2 and N, "16B" 16 and B; phrases fold
 # the same way ("8ND" = "8 nd"), and patterns allow the space either way.
 _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
+# A parallel dimension glued to its degree is the two: "tp16" is tp 16, "pp4" pp 4 (TP16, PP4 as
+# layouts are written); fp16 and bf16, h100 and a100 are names, left whole.
+_DIMENSION_DEGREE = re.compile(r"(?<![a-z0-9])(tp|pp|dp|cp|ep|mbs)(?=\d)")
 
 
 # A rank named any way is one spelling, in answers and phrases alike: "0号", "r0", "rank0" and
@@ -102,6 +105,7 @@ def fold(text: str) -> str:
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
     text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
+    text = _DIMENSION_DEGREE.sub(r"\1 ", text)
     if "号" in text or "r" in text:
         text = _RANK_TWICE.sub("", _SPACES.sub(" ", _RANK_NUMBER.sub(_rank_spelling, text)).strip())
     return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
