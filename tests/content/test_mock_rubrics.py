@@ -1180,11 +1180,18 @@ def test_the_walkthroughs_terse_points_are_credited(qid, answer, point):
     assert point in grade(library().question(qid), answer, None).details["covered"]
 
 
-# A numbered list read as one bare clause; each "N)" item is its own clause now (boundaries.py).
+# Read wrongly once (KNOWN_MISREADS), each by a general rule of the reader: a numbered list read as
+# one bare clause (each "N)" item is its own clause now, boundaries.py), and more below.
 MOCK_CASES += [
     ('debug-launch-bound', 'next',
      '1) CUDA graphs / torch.compile 2) mbs 1 -> 8 3) log loss every 50 steps. Then MFU should go up, verify with a new trace.',
      RIGHT),
+    # glued "TP16", and a clause whose comparison of two figures made a long run of terms
+    ('followup-why-not-bigger-tp', None,
+     'TP16 leaves the NVLink domain: per-layer all-reduces over IB (~50 vs 450 GB/s). Use PP across nodes instead.',
+     RIGHT),
+    ('followup-why-not-bigger-tp', None,
+     'TP NVLink IB domain node 50 vs 450 GB/s all-reduce per layer PP nodes DP overlap', WRONG),
 ]
 
 
@@ -1246,8 +1253,6 @@ def test_every_mock_model_answer_passes_its_own_rubric_in_both_languages():
 # a numbered list run into one clause of terms, and terse clauses of terms and numbers read as bare runs
 # ("per-layer all-reduces over IB (~50 vs 450 GB/s)", "Mem: 16 bytes/param x 400B = 6.4 TB + acts").
 KNOWN_MISREADS = [
-    ('followup-why-not-bigger-tp', None,
-     'TP16 leaves the NVLink domain: per-layer all-reduces over IB (~50 vs 450 GB/s). Use PP across nodes instead.'),
     ('led-dense-400b', None,
      'Q first: tokens, deadline, seq len, network. Mem: 16 bytes/param x 400B = 6.4 TB + acts. Layout: TP8 in node, PP16 across, DP rest + ZeRO-1. Time: 6ND/(8k*989T*0.4). Reliability: async ckpt ~30 min (MTBF), auto-restart. Monitor: MFU, loss/grad-norm spikes, per-rank step time.'),
 ]

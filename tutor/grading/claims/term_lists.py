@@ -123,10 +123,14 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     # a long run: ten words or more, none a structure word, with a run of six or more between two
     # commas; short comma-separated pieces are judged by the list rule above ("E4M3 fwd
     # (acts/weights, precision), E5M2 grads (range), amax scaling" is three statements)
-    return share == 0 and len(words) >= LONG_RUN_WORDS and any(len(piece) >= RUN_PIECE_WORDS for piece in pieces or [words])
+    return (share == 0 and len(words) >= LONG_RUN_WORDS and not _NUMBERS_COMPARED.search(raw)
+            and any(len(piece) >= RUN_PIECE_WORDS for piece in pieces or [words]))
 
 
 LONG_RUN_WORDS = 10
+# Two figures set against each other ("over IB (~50 vs 450 GB/s)", "13 s -> 10 s") state a
+# comparison: a terse clause with one is a claim, not a run of terms.
+_NUMBERS_COMPARED = re.compile(r"\d\s?(?:[a-z/%]+\s?)?(?:vs\.?|versus|<|>|->|→)\s?[~≈]?\d", re.IGNORECASE)
 RUN_PIECE_WORDS = 6
 
 
