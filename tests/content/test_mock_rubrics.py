@@ -1249,9 +1249,9 @@ def test_every_mock_model_answer_passes_its_own_rubric_in_both_languages():
     assert not failing, failing
 
 
-# Strong answers the reader turns down whatever the rubric says (tutor/grading/claims.py, not a rubric's to fix):
-# a numbered list run into one clause of terms, and terse clauses of terms and numbers read as bare runs
-# ("per-layer all-reduces over IB (~50 vs 450 GB/s)", "Mem: 16 bytes/param x 400B = 6.4 TB + acts").
+# Strong answers the reader turns down whatever the rubric says (tutor/grading/claims, not a rubric's to fix).
+# Left: "Q first: tokens, deadline, …" is a bare list, as "Q" is not read as "ask" (it is Q of Q K V as
+# often); "Ask first: …" or "Clarify first: …" passes. Its memory clause is read since the "=" rule.
 KNOWN_MISREADS = [
     ('led-dense-400b', None,
      'Q first: tokens, deadline, seq len, network. Mem: 16 bytes/param x 400B = 6.4 TB + acts. Layout: TP8 in node, PP16 across, DP rest + ZeRO-1. Time: 6ND/(8k*989T*0.4). Reliability: async ckpt ~30 min (MTBF), auto-restart. Monitor: MFU, loss/grad-norm spikes, per-rank step time.'),

@@ -128,9 +128,10 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
 
 
 LONG_RUN_WORDS = 10
-# Two figures set against each other ("over IB (~50 vs 450 GB/s)", "13 s -> 10 s") state a
-# comparison: a terse clause with one is a claim, not a run of terms.
-_NUMBERS_COMPARED = re.compile(r"\d\s?(?:[a-z/%]+\s?)?(?:vs\.?|versus|<|>|->|→)\s?[~≈]?\d", re.IGNORECASE)
+# Two figures set against each other ("over IB (~50 vs 450 GB/s)", "13 s -> 10 s") or one worked
+# out ("16 bytes/param x 400B = 6.4 TB") state a comparison or a result: a terse clause with one is a
+# claim, not a run of terms.
+_NUMBERS_COMPARED = re.compile(r"\d\s?(?:[a-z/%]+\s?)?(?:vs\.?|versus|<|>|->|→|=|≈)\s?[~≈]?\d", re.IGNORECASE)
 RUN_PIECE_WORDS = 6
 
 
