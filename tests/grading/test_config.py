@@ -85,3 +85,28 @@ def test_required_sizes():
     question = config_question("lesson-70b", 64, 8192, 512, cp=2)
     assert grade(question, "TP=4 PP=4 CP=2 DP=2").correct
     assert not grade(question, "TP=8 PP=2 DP=4").correct
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("answer", "broken", "said_en", "said_zh"), [
+    # 128 ≠ 64 GPUs, and TP 16 leaves the 8-GPU node (walkthrough minor 12)
+    ("TP=16 PP=2 CP=1 DP=4", ["layout", "tp-node"], ["= 128, not the 64 GPUs", "TP 16 is above 8"],
+     ["= 128，不等于 64 张卡", "TP 16 超过 8"]),
+    # no DP divides 64 by 3 × 4, and 64 heads do not split over TP 3
+    ("TP=3 PP=4", ["layout"], ["not divisible by 12", "64 heads are not divisible by TP 3"],
+     ["不能被 12 整除", "64 个 heads 不能被 TP 3 整除"]),
+    # 2,048 ≠ 64 GPUs, PP 128 is more stages than 80 layers, and TP 16 leaves the node
+    ("TP=16 PP=128 DP=1", ["layout", "tp-node"], ["= 2048, not the 64 GPUs", "PP 128 is more stages than the 80",
+                                                  "TP 16 is above 8"], ["PP 128 比 80 层还多", "TP 16 超过 8"]),
+    # 128 ≠ 64 GPUs; TP is inside the node, which is said and not credited
+    ("TP=4 PP=4 CP=2 DP=4", ["layout"], ["= 128, not the 64 GPUs", "✓ TP inside one NVLink node (≤ 8)"],
+     ["✓ TP 在机内（≤ 8）"]),
+])
+def test_rules_judged_when_the_product_is_wrong(answer, broken, said_en, said_zh):
+    verdict = grade(LESSON_70B, answer)
+    assert not verdict.correct and verdict.mistake == "layout"
+    assert [item["id"] for item in verdict.details["rules"] if not item["passed"]] == broken
+    assert all(text in verdict.feedback["en"] for text in said_en), verdict.feedback["en"]
+    assert all(text in verdict.feedback["zh"] for text in said_zh), verdict.feedback["zh"]
+    assert verdict.score == 0.0  # the rules are named, not credited: an invalid layout is no plan
+

@@ -2,7 +2,9 @@
 
 Many layouts can be right. Each rule below passes or fails with its own feedback line, and the
 score is the share of the counted rules passed; the layout is right when every counted rule
-passes (lesson §recipe). Only the rules actually judged are listed in the feedback:
+passes (lesson §recipe). Only the rules actually judged are listed in the feedback. An invalid
+layout (a wrong product, say) scores 0 and is judged only on what its typed sizes show: every
+validator error, tp-node, moe-ep and the required sizes; the memory rules need the whole layout.
   layout       the engine's validator finds no error (TP × PP × CP × DP = GPUs, heads ÷ TP, KV
                heads divide the heads and TP or are replicated, PP ≤ layers, batch ÷ (DP ×
                micro-batch), EP folds into DP × CP, seq ÷ 2·CP, …) and m ≥ p (hard, as the planner)
@@ -91,6 +93,8 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
     counted = [rule for rule in rules if rule.id not in ADVISORY]
     passed = [rule for rule in counted if rule.passed]
     correct = len(passed) == len(counted)
+    # An invalid layout is no plan: the rules judged beside it are named, not credited.
+    score = len(passed) / len(counted) if all(rule.passed for rule in rules if rule.id == "layout") else 0.0
     head = Message(f"Right: {show_layout(layout)} follows the recipe." if correct else
                    f"Not yet: {len(counted) - len(passed)} of {len(counted)} rules broken.",
                    f"正确：{show_layout(layout)} 符合配方。" if correct else
@@ -98,7 +102,7 @@ def grade_config(step: ConfigStep, variant: Variant, answer: str) -> Verdict:
     lines = [head] + [_line(rule, where) for rule in rules]
     details = {"rules": [{"id": rule.id, "passed": rule.passed, "advisory": rule.id in ADVISORY,
                           **_line(rule, where).to_json()} for rule in rules]}
-    return Verdict(correct, len(passed) / len(counted), layout, expected, join(lines),
+    return Verdict(correct, score, layout, expected, join(lines),
                    mistake=None if correct else next(rule.id for rule in counted if not rule.passed), details=details)
 
 
@@ -114,30 +118,30 @@ def _line(rule: Rule, where: Scenario) -> Message:
 
 def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
     """Every rule's outcome for `layout` (SizingError when the numbers cannot be sized at all)."""
-    from tutor.sizing.validate import resolve as resolve_layout, resolved, trimmed_stages
+    from tutor.sizing.validate import resolve as resolve_layout, resolved, trimmed_stages, validate_split
 
     from tutor.sizing.errors import SizingError
 
+    typed = _parallel(where, layout, "none")
     try:
-        par = resolve_layout(_parallel(where, layout, "none"))
+        par = resolve_layout(typed)
     except SizingError as error:
-        return [Rule("layout", False, Message(str(error), str(error)))]
+        # No DP divides the GPUs: the errors that need none are still said with this one.
+        split = [finding.message for finding in validate_split(where.model, where.train, typed).errors]
+        return _invalid(where, typed, [error.message, *split])
     dp = resolved(par.dp)
     errors = _errors(where, par)
     if errors:
-        return [Rule("layout", False, Message("; ".join(e.message.en for e in errors), ";".join(e.message.zh for e in errors)))]
+        return _invalid(where, par, [finding.message for finding in errors])
     train = where.train
     if not pipeline_ok(train.global_batch, dp, train.micro_batch, par.pp):
         m = train.global_batch // (dp * train.micro_batch)
-        return [Rule("layout", False, Message(
+        return _invalid(where, par, [Message(
             f"m = {m} micro-batches per pipeline is fewer than PP {par.pp}: stages sit idle (bubble (p−1)/m = "
             f"{(par.pp - 1) / m:.0%}); a plan needs m ≥ p.",
             f"每条 pipeline 只有 m = {m} 个 micro-batch，少于 PP {par.pp}：有 stage 空转（bubble (p−1)/m = "
-            f"{(par.pp - 1) / m:.0%}）；方案至少要 m ≥ p。"))]
-    rules = [Rule("layout", True, Message("The layout is valid.", "配置合法。"))]
-    rules.append(Rule("tp-node", par.tp <= where.max_tp, Message(
-        f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
-        f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。")))
+            f"{(par.pp - 1) / m:.0%}）；方案至少要 m ≥ p。")])
+    rules = [Rule("layout", True, Message("The layout is valid.", "配置合法。")), _tp_node(where, par)]
     level, total = fit_level(where, par)
     rules.append(_fits_rule(where, level, total, lighter_with_zero2(where, par, level) if level else None))
     m = train.global_batch // (dp * train.micro_batch)
@@ -168,11 +172,33 @@ def judge(where: Scenario, layout: Mapping[str, int]) -> list[Rule]:
                 f"CP {par.cp} is more than needed: {rival} fits as well. Add CP for long sequences, only as far "
                 "as activations need it.",
                 f"CP {par.cp} 开大了：{rival} 也放得下。序列长、activation 放不下时才加 CP，够用即可。")))
+    return rules + _sized_rules(where, par)
+
+
+def _invalid(where: Scenario, par, messages: list[Message]) -> list[Rule]:
+    """The layout rule broken (every error in its one line), then the rules the typed sizes still show."""
+    layout = Rule("layout", False, Message("; ".join(m.en for m in messages), ";".join(m.zh for m in messages)))
+    return [layout, _tp_node(where, par), *_sized_rules(where, par)]
+
+
+def _tp_node(where: Scenario, par) -> Rule:
+    return Rule("tp-node", par.tp <= where.max_tp, Message(
+        f"TP {par.tp} is above {where.max_tp}: TP's all-reduces (4 per layer) must stay on NVLink inside a node.",
+        f"TP {par.tp} 超过 {where.max_tp}：TP 每层 4 次 all-reduce，必须留在机内走 NVLink。"))
+
+
+def _sized_rules(where: Scenario, par) -> list[Rule]:
+    """EP for a mixture of experts and the sizes the question fixes. Like TP in the node, they are
+    judged from the sizes as typed, so an invalid layout (a wrong product) hears them too
+    (walkthrough minor 12); a DP neither typed nor derived leaves its requirement unjudged."""
+    rules = []
     if where.model.is_moe:
         rules.append(Rule("moe-ep", par.ep > 1, Message(
             "A mixture of experts spreads its experts with EP > 1 (folded into DP × CP, no extra GPUs).",
             "MoE 要用 EP > 1 把 expert 分开（折叠进 DP × CP，不额外占卡）。")))
     for dim, size in where.required.items():
+        if dim == "dp" and par.dp is None:
+            continue
         rules.append(Rule(f"require-{dim}", getattr(par, dim, None) == size, Message(
             f"The question fixes {dim.upper()} = {size}.", f"题目规定 {dim.upper()} = {size}。")))
     return rules

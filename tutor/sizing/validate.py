@@ -1,8 +1,8 @@
 """The configuration validator (issue 3 item 4): errors and warnings, each one clear line, en and zh.
 
 `resolve()` fills in a missing DP or GPU count (or says in one line why it cannot);
-`validate_config()` checks the combination. Memory over capacity needs the computed figures and
-is reported by `tutor.sizing.report`.
+`validate_config()` checks the combination; `validate_split()` the part of it that needs no DP.
+Memory over capacity needs the computed figures and is reported by `tutor.sizing.report`.
 """
 
 from __future__ import annotations
@@ -107,6 +107,17 @@ def validate_config(model: Model, train: Train, parallel: Parallel, hardware: Ha
     return found
 
 
+def validate_split(model: Model, train: Train, parallel: Parallel) -> Findings:
+    """The errors that need no DP: heads and KV heads over TP, layers over PP, experts over EP, the
+    sequence over 2·CP. The grader judges them on a layout whose DP cannot be derived (the GPUs do
+    not divide by TP × PP × CP), so the learner hears them with that error, not after fixing it."""
+    found = Findings()
+    _model_split(found, model, parallel)
+    _experts(found, model, parallel)
+    _sequence(found, train, parallel)
+    return found
+
+
 def _layout(found: Findings, par: Parallel, hardware: Hardware) -> None:
     product = par.tp * par.pp * par.cp * resolved(par.dp)
     if product != par.gpus:
@@ -200,16 +211,19 @@ def _batches(found: Findings, train: Train, par: Parallel) -> None:
                    "Megatron 2024 年放宽了这一限制"))
 
 
-def _moe(found: Findings, model: Model, par: Parallel) -> None:
+def _experts(found: Findings, model: Model, par: Parallel) -> None:
     if par.ep > 1 and not model.is_moe:
         found.error("ep-dense", T(f"EP {par.ep} needs a mixture-of-experts model (--experts)",
                     f"EP {par.ep} 只用于 MoE 模型（--experts）"))
-        return
-    if not model.is_moe:
-        return
-    if model.experts % par.ep:
+    elif model.is_moe and model.experts % par.ep:
         found.error("experts-ep", T(f"{model.experts} experts are not divisible by EP {par.ep}",
                     f"{model.experts} 个 expert 不能被 EP {par.ep} 整除"))
+
+
+def _moe(found: Findings, model: Model, par: Parallel) -> None:
+    _experts(found, model, par)
+    if not model.is_moe:
+        return
     dp_cp = resolved(par.dp) * par.cp
     if par.ep > dp_cp:
         found.error("ep-dpcp", T(f"EP {par.ep} is larger than DP × CP = {dp_cp}: folding reuses those ranks",
@@ -223,11 +237,15 @@ def _moe(found: Findings, model: Model, par: Parallel) -> None:
                     "MoE 不按 ZeRO stage 计算；请用 --distributed-optimizer"))
 
 
-def _features(found: Findings, train: Train, par: Parallel) -> None:
+def _sequence(found: Findings, train: Train, par: Parallel) -> None:
     if par.cp > 1 and train.seq % (2 * par.cp):
         found.error("seq-cp", T(f"sequence {train.seq} is not a multiple of 2 × CP = {2 * par.cp} (Megatron splits it "
                     "into 2·CP chunks)", f"序列长度 {train.seq} 不是 2 × CP = {2 * par.cp} 的倍数"
                     "（Megatron 把序列切成 2·CP 块）"))
+
+
+def _features(found: Findings, train: Train, par: Parallel) -> None:
+    _sequence(found, train, par)
     if par.cp > 1 and train.seq / par.cp < MIN_TOKENS_PER_CP_RANK:
         found.warn("cp-tokens", T(f"{train.seq / par.cp:g} tokens per CP rank: ring attention's chunks are too short to "
                    f"hide their transfers (the planner keeps at least {MIN_TOKENS_PER_CP_RANK})",
