@@ -259,7 +259,8 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         if not self._lab_open():
             return
         path, created = start(self.entry)
-        self.notify(text("labs.started" if created else "labs.already", self.app.lang, path=path))
+        # markup=False: the path is the learner's folder, which may hold "[" (a str toast is markup).
+        self.notify(text("labs.started" if created else "labs.already", self.app.lang, path=path), markup=False)
         if self.status.get(self.entry.name, "new") == "new":
             self.status[self.entry.name] = "started"
         self.render_texts(self.app.lang)

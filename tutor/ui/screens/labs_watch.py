@@ -7,6 +7,7 @@ A mixin of `LabsScreen`, which holds the state it reads (`entry`, `labs`, `statu
 
 from __future__ import annotations
 
+from textual.content import Content
 from textual.widgets import OptionList, Static, TabbedContent
 
 from tutor.ui.guard import callback
@@ -66,16 +67,18 @@ class WatchAndNext:
         line.display = self.watching
         if self.watching and self.entry is not None:
             names = ", ".join(path.name for path in watched_files(self.entry))
-            line.update(text("labs.watching", self.app.lang, files=names[:120]))
+            # Content, not a str: the learner names these files, and a str here is read as markup.
+            line.update(Content(text("labs.watching", self.app.lang, files=names[:120])))
 
     def _saved(self, entry, names: list[str]) -> None:
         """A save while watching: check again, or say why not (a run is still going)."""
         if not self.watching or self.entry is not entry:
             return
         if self.run is not None:
-            self.notify(text("labs.saved_busy", self.app.lang, files=", ".join(names)), severity="warning")
+            self.notify(text("labs.saved_busy", self.app.lang, files=", ".join(names)), severity="warning",
+                        markup=False)
             return
-        self.notify(text("labs.saved", self.app.lang, files=", ".join(names)))
+        self.notify(text("labs.saved", self.app.lang, files=", ".join(names)), markup=False)
         self._launch("check")
 
     def _next_name(self) -> str | None:

@@ -391,9 +391,9 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         try:
             target = export_report(self.report, self.app.lang)
         except OSError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)  # it quotes the data folder's path
             return
-        self.notify(text("mock.exported", self.app.lang, path=str(target)))
+        self.notify(text("mock.exported", self.app.lang, path=str(target)), markup=False)
 
     def action_toggle_mode(self) -> None:
         self.mode = "practice" if self.mode == "strict" else "strict"

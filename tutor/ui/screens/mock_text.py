@@ -81,9 +81,17 @@ def stage_text(session, lang: str, stage=None) -> str:
 
 
 def report_text(report: dict, lang: str) -> str:
+    """The report as the pane's Markdown. Each answer is quoted there as typed and each feedback may
+    quote it: escaped here, or `**b**` typed came back bold and `[a](x)` a link. (The exported .md
+    file keeps them as written: a reader there sees the source.)"""
     from tutor.interview.report import report_markdown
+    from tutor.ui import plain_markdown
 
-    return report_markdown(report, lang)
+    stages = [{**plain_markdown.verdict(entry), "answer": "\n".join(plain_markdown.escape(row)
+                                                                   for row in entry["answer"].splitlines())}
+              if entry.get("answered") and isinstance(entry.get("answer"), str) else entry
+              for entry in report.get("stages", [])]
+    return report_markdown({**report, "stages": stages}, lang)
 
 
 def lesson_markdown(app, section: str, lang: str) -> str:

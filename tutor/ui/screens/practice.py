@@ -177,8 +177,13 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
         listing.border_title = title + " · " + text("practice.counts", lang, shown=len(shown), total=len(everything),
                                                     solved=solved)
         # Said under the list, not in a toast: a toast came with every letter typed ("is:b", "is:ba").
-        listing.border_subtitle = (text("practice.bad_status", lang, value=", ".join(query.unknown)) if query.unknown
-                                   else text("practice.bad_kind", lang, value=", ".join(query.unknown_kinds))
+        # Content, not a str: a str subtitle is read as markup, and `is:[/]` typed raised MarkupError
+        # (escape() would not do: it leaves `is:[/` alone, which the parser rejects while typing).
+        from textual.content import Content
+
+        listing.border_subtitle = (Content(text("practice.bad_status", lang, value=", ".join(query.unknown)))
+                                   if query.unknown
+                                   else Content(text("practice.bad_kind", lang, value=", ".join(query.unknown_kinds)))
                                    if query.unknown_kinds else "")
         listing.highlighted = 0 if shown else None
         if self._question is not None and any(q.id == self._question.id for q in shown):
