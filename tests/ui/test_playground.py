@@ -146,25 +146,3 @@ async def test_at_80x24_the_form_leaves_the_results_most_of_the_width(tutor_home
         await settle(pilot)
         assert screen.query_one("#settings").outer_size.width == 40
         assert str(screen.query_one("#label-params").render()) in ("Params (override)", "参数量（覆盖）")
-
-
-@pytest.mark.timeout(90)
-async def test_an_emptied_box_says_what_the_sizing_uses_instead(tutor_home):
-    """Emptying Seq. length sized 4,096 tokens (the engine's default, half the example's 8,192)
-    and the box stayed blank; a demanding learner sees the halved activations and no reason."""
-    from tutor.sizing.scenario import specs
-
-    model, train, *_ = specs({"model": "lesson-70b"})
-    app = TutorApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.open_playground(SCENARIO)
-        await settle(pilot)
-        seq = app.screen.query_one("#field-seq", Input)
-        assert seq.placeholder == ""  # a value is typed: nothing to say
-        seq.value = ""
-        app.screen.query_one("#field-params", Input).value = ""
-        await settle(pilot)
-        assert seq.placeholder == f"auto: {train.seq:,}"
-        assert app.screen.query_one("#field-params", Input).placeholder == f"auto: {model.params / 1e9:g}B"
-        assert "activations 11.4 GB" in _shown(app, "#memory-chart")  # what the placeholder explains
-        assert app.ui_errors == []

@@ -218,9 +218,6 @@ class PlaygroundScreen(SectionScreen):
                                                             else text("playground.auto_value", lang, value=gpus))
         self.query_one("#field-dp", Input).placeholder = ("" if s.get("dp") or dp is None
                                                           else text("playground.auto_value", lang, value=dp))
-        for name, value in _defaults_used(s).items():
-            self.query_one(f"#field-{name}", Input).placeholder = (
-                "" if s.get(name) or value is None else text("playground.auto_value", lang, value=value))
 
     def on_resize(self) -> None:
         """Below 100 columns the form narrows to 31 columns with short labels, so the results get the
@@ -495,18 +492,3 @@ def _gpu_name(name: str) -> str:
     from tutor.sizing.hardware import gpu
 
     return gpu(str(name)).name
-
-
-def _defaults_used(settings: dict) -> dict[str, str | None]:
-    """What an empty box of the model and the training stands for: the model's parameter count,
-    the engine's sequence length and batch sizes. An emptied Seq. length sized 4,096 tokens, half
-    the example's 8,192, with nothing on the screen saying so (found in tmux, issue 16)."""
-    from tutor.sizing.errors import SizingError
-    from tutor.sizing.scenario import specs
-
-    try:
-        model, train, *_ = specs(settings)
-    except (SizingError, ValueError, TypeError):
-        return {"params": None, "seq": None, "micro_batch": None, "global_batch": None}
-    return {"params": f"{model.params / 1e9:g}B", "seq": f"{train.seq:,}", "micro_batch": str(train.micro_batch),
-            "global_batch": f"{train.global_batch:,}"}
