@@ -187,6 +187,16 @@ REQUIRED_AMONG = (" ({n} of them required)", "（其中 {n} 条必答）")
 REQUIRED_MARK = (" (required)", "（必答）")
 
 
+def without_model_answer(feedback: str, step, lang: str) -> str:
+    """The feedback less its last line, the model answer ("Model answer: …"), for a front end that
+    shows the model answer under its own heading once asked (Practice's F5: it was printed twice
+    once revealed, walkthrough polish 10) or not yet (`conceal`). A step with none is unchanged."""
+    model = getattr(step, "model_answer", None)
+    if model is None or not model.get(lang):
+        return feedback
+    return "\n".join(line for line in feedback.splitlines() if not line.rstrip().endswith(model.get(lang).rstrip()))
+
+
 def conceal(feedback: str, step: OpenStep | ClarifyStep, lang: str) -> str:
     """The feedback of a wrong attempt before the learner asks for the answer: a missing point is
     counted, not quoted (its line is the rubric's own sentence), and the model answer is left out,
@@ -194,8 +204,7 @@ def conceal(feedback: str, step: OpenStep | ClarifyStep, lang: str) -> str:
     contradicted) stays, as a lab diagnosis shows which part is wrong (issue 14 item 2)."""
     missed_en, missed_zh = MISSED_LABELS[step.kind]
     prefix = f"✗ {missed_en}: " if lang == "en" else f"✗ {missed_zh}："
-    model = step.model_answer.get(lang).rstrip()
-    lines = [line for line in feedback.splitlines() if not line.rstrip().endswith(model)]
+    lines = without_model_answer(feedback, step, lang).splitlines()
     kept = [line for line in lines if not line.startswith(prefix)]
     hidden = [line for line in lines if line.startswith(prefix)]
     if hidden:

@@ -45,11 +45,13 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
     elif not verdict.correct and 0 < verdict.score < 1:
         heading = text("practice.partly", lang, score=f"{verdict.score:.0%}")
     # The feedback is plain text that may quote the answer: shown as typed, one remark a line (L3).
-    feedback = _without_model_answer(verdict.feedback.get(lang, ""), step, lang)
-    if not reveal and step.kind in ("open", "clarify"):
-        from tutor.grading.rubric import conceal
+    feedback = verdict.feedback.get(lang, "")
+    if step.kind in ("open", "clarify"):  # the steps with a model answer; the rubric module loads the reader
+        from tutor.grading.rubric import conceal, without_model_answer
 
-        feedback = conceal(feedback, step, lang)
+        feedback = without_model_answer(feedback, step, lang)
+        if not reveal:
+            feedback = conceal(feedback, step, lang)
     parts = [f"### {heading}", "", plain_markdown.lines(feedback), ""]
     if reveal:
         parts += _expected(question, step, variant, lang)
@@ -59,16 +61,6 @@ def verdict_markdown(question, step, verdict, variant, lang: str, reveal: bool) 
     else:
         parts += [f"*{text('practice.reveal_hint', lang)}*", ""]
     return "\n".join(parts)
-
-
-def _without_model_answer(feedback: str, step, lang: str) -> str:
-    """A rubric's feedback ends with its model answer ("Model answer: …"): Practice shows that
-    under its own heading once the learner asks (F5), so here it is left out. It was printed twice
-    once revealed, and before F5 it stood beside "see the answer (F5)" (walkthrough polish 10)."""
-    model = getattr(step, "model_answer", None)
-    if model is None or not model.get(lang):
-        return feedback
-    return "\n".join(line for line in feedback.splitlines() if not line.rstrip().endswith(model.get(lang).rstrip()))
 
 
 def _expected(question, step, variant, lang: str) -> list[str]:
