@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import tutor.ui.screens.mock_text  # noqa: F401  (registers the mock's strings, "mock.empty" among them)
 from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.strings import text
 
@@ -16,14 +17,14 @@ class _Screen(SubmitsAnswer):
     ANSWER_BOX = "#box"
     EMPTY_ANSWER = "mock.empty"
 
-    def __init__(self, typed: str, taking: bool = True, lang: str = "en"):
-        self.typed, self.taking = typed, taking
+    def __init__(self, typed: str, taking: bool = True, lang: str = "en", kind: str = "numeric"):
+        self.typed, self.taking, self.kind = typed, taking, kind
         self.app = SimpleNamespace(lang=lang)
         self.read, self.notes, self.submitted = [], [], []
 
     def query_one(self, selector, kind):
         self.read.append(selector)
-        return SimpleNamespace(answer=lambda: self.typed)
+        return SimpleNamespace(answer=lambda: self.typed, kind=self.kind)
 
     def notify(self, message, severity="information"):
         self.notes.append((message, severity))
@@ -63,3 +64,14 @@ def test_practice_and_review_share_one_empty_warning():
     screen = Practice("")
     screen._submit_typed()
     assert screen.notes == [(text("practice.empty", "en"), "warning")]
+
+
+def test_a_choice_with_nothing_ticked_says_to_tick_one_not_to_type():
+    # "Type an answer first" under a list of options, where nothing can be typed (found in tmux).
+    for lang in ("en", "zh"):
+        screen = _Screen("", lang=lang, kind="choice")
+        screen._submit_typed()
+        assert screen.submitted == []
+        assert screen.notes == [(text("mock.empty.choice", lang), "warning")]
+        assert text("mock.empty.choice", lang) != text("mock.empty", lang)
+    assert "Space" in text("practice.empty.choice", "en") and "空格" in text("practice.empty.choice", "zh")

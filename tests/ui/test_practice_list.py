@@ -12,10 +12,10 @@ from tutor.ui.screens.practice_filter import matches, parse
 
 
 class _Question:
-    def __init__(self, kind, tags, section, title):
+    def __init__(self, kind, tags, section, title, id="bubble-1f1b-m64"):
         from types import SimpleNamespace
 
-        self.kind, self.tags, self.section = kind, tags, section
+        self.id, self.kind, self.tags, self.section = id, kind, tags, section
         self.title = SimpleNamespace(get=lambda lang: title[lang])
 
 
@@ -32,6 +32,7 @@ def test_search_reads_words_and_fields_in_both_languages():
     assert not matches(BUBBLE, None, parse("kind:choice"), TITLES)
     assert matches(BUBBLE, None, parse("kind:choice kind:numeric"), TITLES)  # any of one field's values
     assert not matches(BUBBLE, None, parse("bubble zero"), TITLES)  # every word
+    assert matches(BUBBLE, None, parse("bubble-1f1b-m64"), TITLES)  # the id, as `tutor questions` lists it
     assert not matches(BUBBLE, None, parse("is:solved"), TITLES) and matches(BUBBLE, True, parse("is:solved"), TITLES)
     assert matches(BUBBLE, False, parse("is:wrong"), TITLES) and matches(BUBBLE, False, parse("is:unsolved"), TITLES)
     assert matches(BUBBLE, None, parse("is:new"), TITLES) and not matches(BUBBLE, True, parse("is:new"), TITLES)

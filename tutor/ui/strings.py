@@ -84,6 +84,8 @@ STRINGS: dict[str, T] = {
                                "不计入记录：答案已经看过（F5）。换一道题，或者换一组数（F4）。"),
     "practice.answer_first": T("Answer first; then F5 shows the expected answer.", "先作答，再按 F5 看答案。"),
     "practice.empty": T("Type an answer first.", "请先输入答案。"),
+    "practice.empty.choice": T("Tick at least one option first: Space ticks the highlighted one.",
+                               "请先勾选至少一个选项：空格键勾选当前高亮的一项。"),
     # No example values: any number shown here is some variant's answer (walkthrough M1, issue 14
     # item 6; tests/grading/test_no_leaks.py checks every question x 20 seeds against these).
     "answer.numeric": T("a number and its unit: e-notation, K/M/G and h/min are read{unit}",

@@ -40,9 +40,13 @@ class SubmitsAnswer(metaclass=Guarded):
     def _submit_typed(self) -> None:
         if not self.accepts_answer():
             return
-        answer = self.query_one(self.ANSWER_BOX, AnswerBox).answer()
+        box = self.query_one(self.ANSWER_BOX, AnswerBox)
+        answer = box.answer()
         if not answer.strip():
-            self.notify(text(self.EMPTY_ANSWER, self.app.lang), severity="warning")
+            # A choice with nothing ticked was told "Type an answer first", though there is nothing
+            # to type: the learner is told to tick one, and how (found in tmux, issue 16).
+            empty = f"{self.EMPTY_ANSWER}.choice" if box.kind == "choice" else self.EMPTY_ANSWER
+            self.notify(text(empty, self.app.lang), severity="warning")
             return
         self.submit_answer(answer)
 

@@ -37,6 +37,8 @@ register({
     "mock.report_next": T("F6: the report", "F6：看报告"),
     "mock.no_more_hints": T("No more hints for this stage.", "这一阶段没有更多提示了。"),
     "mock.empty": T("Type an answer first (F9 ends the interview).", "请先作答（F9 结束面试）。"),
+    "mock.empty.choice": T("Tick at least one option first: Space ticks the highlighted one (F9 ends the interview).",
+                           "请先勾选至少一个选项：空格键勾选当前高亮的一项（F9 结束面试）。"),
     "mock.running": T("An interview is running: answer it, or end it with F9.", "有一场面试正在进行：继续答，或按 F9 结束。"),
     "mock.resume": T("An interview was interrupted: {format} (#{id}), started {started}, {answered} of {stages} "
                     "stages answered.\n\nResume it where it stopped (r), or record it as abandoned (a)? "

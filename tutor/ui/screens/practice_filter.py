@@ -1,7 +1,7 @@
 """The practice list's search, as LeetCode's problem list has: words and field filters in one line.
 
 `kind:numeric tag:memory is:unsolved bubble` keeps the numeric questions tagged memory, not solved
-yet, whose title, tags or section mention "bubble". Fields and values are read in both languages
+yet, whose id, title, tags or section mention "bubble". Fields and values are read in both languages
 (`类型:数值 状态:未解决`), a full-width colon too; a value matches a prefix (`kind:num`). Pure
 functions, tested without a terminal.
 """
@@ -85,5 +85,8 @@ def matches(question, result: bool | None, query: Query, section_title: dict[str
     for kind, values in query.fields.items():
         if not any(checks[kind](value) for value in values):
             return False
-    haystack = " ".join([question.title.get("en"), question.title.get("zh"), *kind_names, *tags, section]).lower()
+    # The id too: `tutor questions`, `tutor ask ID` and the lessons name questions by id, and
+    # "hang-causes" typed into the search found nothing (found in tmux).
+    haystack = " ".join([question.id, question.title.get("en"), question.title.get("zh"), *kind_names, *tags,
+                         section]).lower()
     return all(word in haystack for word in query.words)
