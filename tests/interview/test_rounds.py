@@ -138,9 +138,23 @@ def _rubric(clarify_missed=()):
     (0.55, [_stage()], "finished", "lean-no"),
     (0.3, [_stage()], "finished", "no"),
     (0.95, [_stage("clarify"), _stage()], "abandoned", "lean-no"),
+    # the hang round driven in tmux: why right, fix 0% ("raise the timeout"), follow-up right: not a hire
+    (0.72, [_stage("choice"), _stage("open", score=0.87), _stage("open", score=0.0),
+            _stage("open", followup=True, weight=1.0)], "finished", "lean-no"),
+    # one of rapid fire's ten stages wrong is a tenth of it: still averaged
+    (0.9, [_stage(score=0.0)] + [_stage() for _ in range(9)], "finished", "strong-hire"),
+    # a missed follow-up is the follow-ups' reason, not this one
+    (0.8, [_stage(), _stage(), _stage(score=0.0, followup=True)], "finished", "hire"),
 ])
 def test_verdict_levels(score, stages, status, level):
     assert verdict_of(score, _rubric(), stages, status)["level"] == level
+
+
+def test_a_missed_decisive_stage_is_named_in_both_languages():
+    stages = [_stage(number=1), _stage(number=2), _stage("open", score=0.0, number=3)]
+    verdict = verdict_of(0.75, _rubric(), stages, "finished")
+    reason = next(reason for reason in verdict["reasons"] if reason["id"] == "missed-stage")
+    assert verdict["level"] == "lean-no" and "stage 3" in reason["en"] and "第 3 阶段" in reason["zh"]
 
 
 def test_communication_counts_only_what_applies():

@@ -9,7 +9,10 @@ committees use — strong hire, hire, lean no, no — with the reasons that deci
 
 The verdict's thresholds are the tutor's own, set against its score (they are not any company's
 bar): strong hire at 85% with communication at 80% and nothing said backwards; hire at 70% with
-communication at 60%; lean no at 50%; no below.
+communication at 60%; lean no at 50%; no below. A hire also needs something right on every stage
+that carries a fifth or more of the interview: a hang round scored 72% ("hire") with its fix
+stage 0% (a raised timeout offered as the fix; found driving the mock in tmux), and no committee
+hires a debugger who cannot fix the hang. Many small stages (rapid fire's ten) stay averaged.
 """
 
 from __future__ import annotations
@@ -68,6 +71,10 @@ LABELS: dict[str, T] = {
 
 # Verdict thresholds (see the module docstring): (level, minimum score, minimum communication).
 LEVELS = (("strong-hire", 0.85, 0.8), ("hire", 0.7, 0.6), ("lean-no", 0.5, 0.0), ("no", 0.0, 0.0))
+# A stage this large a share of the interview's weight, scored below NOTHING_RIGHT (the ceiling of
+# a bare list of terms, issue 14), keeps the verdict at lean no.
+DECISIVE_SHARE = 0.2
+NOTHING_RIGHT = 0.2
 REASONS: dict[str, T] = {
     "clarified": T("asked the clarifying questions before computing", "先问清楚再计算"),
     "no-clarify": T("skipped clarifying questions: {missed}", "没问清楚就开算，漏了：{missed}"),
@@ -82,6 +89,8 @@ REASONS: dict[str, T] = {
                    "陈述说出来要 {seconds} 秒；{cap} 秒之后的内容面试官听不到"),
     "followups": T("follow-ups right: {right} of {asked}", "追问答对 {right}/{asked}"),
     "abandoned": T("the interview was not finished", "面试没有做完"),
+    "missed-stage": T("nothing right on stage {numbers}, a large part of this interview",
+                      "第 {numbers} 阶段几乎全错，而这一阶段在整场面试里占比很大"),
 }
 
 
@@ -168,6 +177,9 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
                  if score >= least and talk["score"] >= least_talk and not (name == "strong-hire" and contradicted))
     if status != "finished" and level in ("strong-hire", "hire"):
         level = "lean-no"  # an interview left unfinished is not a hire, whatever was answered
+    missed = _decisive_misses(stages)
+    if missed and level in ("strong-hire", "hire"):
+        level = "lean-no"
     reasons: list[dict] = []
 
     def add(key: str, **values: object) -> None:
@@ -181,6 +193,8 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
 
     if status != "finished":
         add("abandoned")
+    if missed:
+        add("missed-stage", numbers=", ".join(str(number) for number in missed))
     if rubric["clarifying"] is not None:
         if rubric["clarifying"]["missed"]:
             add("no-clarify", missed=joined(rubric["clarifying"]["missed"]))
@@ -206,6 +220,15 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
         add("followups", **rubric["followups"])
     return {"level": level, "label": LABELS[level].to_json(),
             "communication": talk, "reasons": reasons}
+
+
+def _decisive_misses(stages: list[dict]) -> list[int]:
+    """The numbers of the main stages (not follow-ups) worth DECISIVE_SHARE or more of the weight that
+    got nothing right."""
+    total = sum(entry.get("weight", 1.0) for entry in stages)
+    return [entry.get("number", index + 1) for index, entry in enumerate(stages)
+            if total and not entry.get("followup") and entry.get("weight", 1.0) / total >= DECISIVE_SHARE
+            and entry["score"] < NOTHING_RIGHT]
 
 
 def _rubric(stages: list[dict]) -> dict:
