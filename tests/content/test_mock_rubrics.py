@@ -1195,6 +1195,15 @@ MOCK_CASES += [
 ]
 
 
+@pytest.mark.parametrize("answer", [
+    "把NCCL timeout调大到一个小时，再把TORCH_NCCL_BLOCKING_WAIT关掉就不会hang了。",  # typed in tmux
+    "Raise the NCCL timeout to an hour so the last step has time to finish.",
+])
+def test_raising_the_timeout_as_the_fix_is_named_not_just_scored_zero(answer):
+    verdict = grade(library().question("hang-uneven-batches"), answer, "fix")
+    assert not verdict.correct and verdict.details["contradicted"] == ["same-steps"], verdict.details
+
+
 @pytest.mark.parametrize(("qid", "step", "answer", "right"), MOCK_CASES,
                          ids=[f"{q}-{s or 'main'}-{i}" for i, (q, s, _, _) in enumerate(MOCK_CASES)])
 def test_a_mock_step_reads_the_answer_as_an_interviewer_would(qid, step, answer, right):
