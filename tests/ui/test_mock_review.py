@@ -43,6 +43,10 @@ async def test_home_opens_the_review_of_due_items(tutor_home, mock_content):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.query_one("#review-verdict", Markdown).source.startswith("### ✓ Right")
+        # the verdict in view, not left below the card's stack dumps (found in tmux at 120x36)
+        pane, shown = screen.query_one("#review-pane"), screen.query_one("#review-verdict", Markdown)
+        assert pane.max_scroll_y > 0
+        assert pane.scroll_y <= shown.virtual_region.y < pane.scroll_y + pane.scrollable_content_region.height
         await pilot.press("f6")
         await settle(pilot)
         assert "Done: 2 reviewed" in str(screen.query_one("#review-status", Static).render())

@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Markdown, Static
 
-from tutor.ui.guard import Guarded
+from tutor.ui.guard import Guarded, callback
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.text import T
@@ -168,10 +168,18 @@ class ReviewScreen(SubmitsAnswer, Screen, metaclass=Guarded):
         body = (verdict_markdown(plain_markdown.verdict(verdict), lang) if self.task.kind == "question"
                 else lab_feedback_markdown(verdict, lang))
         comes_back = when(self.result.due_next, lang)  # "2026-12-01 08:34 UTC", not an ISO stamp (polish 1)
-        self.query_one("#review-verdict", Markdown).update(
-            f"{body}\n{text('review.due_next', lang, when=comes_back)}\n\n*{text('review.next', lang)}*")
+        self.call_later(self._put_verdict,
+                        f"{body}\n{text('review.due_next', lang, when=comes_back)}\n\n*{text('review.next', lang)}*")
+
+    @callback
+    async def _put_verdict(self, body: str) -> None:
+        """Show the verdict, then bring its top into view once laid out: scrolled before the Markdown
+        was laid out, the pane stopped under a hang card's stack dumps with the verdict out of sight
+        (found in tmux at 120x36), as Mock's did before (walkthrough minor 18)."""
+        verdict = self.query_one("#review-verdict", Markdown)
+        await verdict.update(body)
         pane = self.query_one("#review-pane", VerticalScroll)
-        self.call_after_refresh(lambda: pane.scroll_end(animate=False))
+        self.call_after_refresh(lambda: pane.scroll_to_widget(verdict, animate=False, top=True))
 
     def action_hint(self) -> None:
         if self.task is None or self.result is not None:
