@@ -95,10 +95,37 @@ async def test_a_perf_run_shows_measurements_not_the_category_until_a_diagnosis_
         answer = screen.query_one("#lab-answer", Input)
         assert answer.display
         # a perf lab asks for a category and what shows it, not for ranks and lines
-        assert "which category" in answer.placeholder and "which line" not in answer.placeholder
+        hint = f"{answer.placeholder} {answer.tooltip or ''}"
+        assert "category" in hint.lower() and "line" not in hint
         screen._graded(screen.entry, {"correct": False, "score": 0.0, "feedback": []})
         await settle(pilot)
         assert "data-loading" in str(screen.query_one("#lab-metrics", Static).content)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_diagnosis_hint_fits_its_box_at_80x24(tutor_home, lang):
+    """At 80x24 the perf hint was cut at "what i" (found in tmux): the short one is shown there, the
+    long one as its tooltip; at 120 columns the long one fits."""
+    from rich.cells import cell_len
+
+    evidence = json.loads(EVIDENCE.read_text())
+    from tutor.ui.strings import text
+
+    for size, whole in (((80, 24), False), ((170, 40), True)):
+        app = TutorApp()
+        async with app.run_test(size=size) as pilot:
+            app.lang = lang
+            screen = await open_labs(pilot)
+            screen.open_lab("slow-dataloader")
+            await settle(pilot)
+            screen._restored("slow-dataloader", evidence, answered=False, diagnosed=False)
+            await settle(pilot)
+            answer = screen.query_one("#lab-answer", Input)
+            assert cell_len(answer.placeholder) <= answer.content_region.width, (size, answer.placeholder)
+            assert (answer.tooltip is None) is whole, size
+            assert answer.placeholder == text("labs.answer_perf" if whole else "labs.answer_perf.short", lang)
+            assert whole or answer.tooltip == text("labs.answer_perf", lang)
 
 
 def test_each_step_time_says_which_steps_it_is_from_and_bars_fit_the_pane():

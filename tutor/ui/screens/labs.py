@@ -10,6 +10,7 @@ first divergence is marked once the learner has answered.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -174,9 +175,26 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         # from one that hung (minor 7: the app had no diagnosis for perf labs).
         measured = self.entry.lab.kind == "perf" and self.evidence["outcome"] == "ok"
         answer.display = bool(self.entry.lab.diagnosis) and (hung or measured)
-        # a perf lab asks for a category and its evidence, not ranks and lines
-        answer.placeholder = text("labs.answer_perf" if self.entry.lab.kind == "perf" else "labs.answer", lang)
+        self._fit_answer_hint()
+        self.call_after_refresh(self._fit_answer_hint)  # shown just now: measured once laid out
         self._show_verdict()
+
+    def _fit_answer_hint(self) -> None:
+        """The diagnosis box's hint, whole: the long one where it fits, else the short one with the
+        long one as its tooltip (at 80x24 the perf hint was cut at "what i"; found in tmux). A perf
+        lab asks for a category and its evidence, not ranks and lines."""
+        if self.entry is None:
+            return
+        answer, lang = self.query_one("#lab-answer", Input), self.app.lang
+        key = "labs.answer_perf" if self.entry.lab.kind == "perf" else "labs.answer"
+        full, short = text(key, lang), text(f"{key}.short", lang)
+        room = answer.content_region.width
+        fits = room <= 0 or cell_len(full) <= room  # not laid out yet: on_resize comes next
+        answer.placeholder = full if fits else short
+        answer.tooltip = None if fits else full
+
+    def on_resize(self) -> None:
+        self._fit_answer_hint()
 
     def _shown_evidence(self) -> dict | None:
         """The evidence as the learner may see it now: before a diagnosis attempt, what the tools

@@ -41,6 +41,8 @@ register({
                     "你的诊断：哪些 rank、哪个调用、哪一行、为什么——回车评分"),
     "labs.answer_perf": T("Your diagnosis: which category, what in the evidence shows it, why — Enter to grade",
                          "你的诊断：哪一类问题、证据里哪一处说明了它、为什么——回车评分"),
+    "labs.answer.short": T("Ranks, call, line, why · Enter", "rank、调用、行号、原因·回车"),
+    "labs.answer_perf.short": T("Category, evidence, why · Enter", "类别、证据、原因·回车"),
     "labs.started": T("Copied to {path}", "已拷贝到 {path}"),
     "labs.already": T("Already started: {path}", "已经开始过了：{path}"),
     "labs.busy": T("A run is going: F7 stops it first.", "正在运行：先按 F7 停止。"),
