@@ -33,6 +33,10 @@ STRONG = [
                                 "longest. Split documents into chunks of the context length."),
     ("long-batch", "1号在第 4 步 OOM 了，0、2、3号在梯度 all-reduce 里等。它的 batch 里有一篇超长文档，整个 batch 被 pad 到最长，"
                    "显存不够。修法：把文档截到 max_len。"),
+    # more loader workers is a fix, as the model answer says (typed in tmux at 80x24: 58% ✗)
+    ("slow-dataloader", "data loading: 57% of each step is before the first op, the GPU waits for the loader; fix "
+                        "with more workers and prefetch"),
+    ("slow-dataloader", "数据加载：每个step开头57%的时间都在等，第一个算子之前空等；多开worker并且prefetch"),
 ]
 
 WRONG = [
@@ -70,3 +74,13 @@ def test_a_contradicted_why_is_named():
     verdict = _diagnose("crashed-rank", CRASH_RANKS + "Its memory stays flat the whole run.")
     why = [entry for entry in verdict["feedback"] if entry["item"] == "why"][0]
     assert any("flat" in text for text in why["missing"]), why
+
+
+@pytest.mark.parametrize("answer", [
+    "data loading: 57% of each step is before the first op, the GPU waits for the loader.",
+    "data loading: 57% of each step is before the first op; fix: fewer workers",
+])
+def test_the_category_and_its_evidence_without_a_fix_are_not_a_diagnosis(answer):
+    verdict = _diagnose("slow-dataloader", answer)
+    items = {entry["item"]: entry["ok"] for entry in verdict["feedback"]}
+    assert not verdict["correct"] and items["category"] and not items["fix"], items
