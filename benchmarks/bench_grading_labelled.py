@@ -14,7 +14,8 @@ Prints, per kind and part: false accepts (wrong answers graded right), false rej
 answers graded wrong), agreement; then the score calibration of free-text tiers; then the
 median grading time per answer (the baseline is `str.casefold` on the same texts, for scale).
 Targets (issue 14): free text FA <= 3% and FR <= 8% per kind on both parts (`mock`, the mock
-interview's own open steps, has a blind part only: blind_3.yaml); closed kinds
+interview's own open steps, has a blind part only: blind_3.yaml and blind_5.yaml; each blind batch
+is also counted apart); closed kinds
 >= 98% agreement; grading < 5 ms median per answer.
 
     python benchmarks/bench_grading_labelled.py [--kind open] [--show-misses] [--part blind]
@@ -85,11 +86,13 @@ def main() -> int:
     tiers: dict[tuple[str, str], list[float]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
     misses = []
+    graded: list[tuple] = []
     for case in cases:
         started = time.perf_counter()
         correct, score = grade_case(case)
         times[case.kind].append((time.perf_counter() - started) * 1000)
         rows[(case.kind, case.split)].append((case.right, correct))
+        graded.append((case, correct))
         if case.kind in FREE_KINDS and (case.split == "blind") == (args.part == "blind"):
             tiers[(case.kind, case.tier)].append(score)
         if correct != case.right:
@@ -108,6 +111,19 @@ def main() -> int:
             agree = 1 - (fa + fr) / len(pairs)
             print(f"{kind:10} {part:9} {len(pairs):4} {len(right):5} {fa:4} {fa / max(len(wrong), 1):7.1%}   "
                   f"{fr:4} {fr / max(len(right), 1):7.1%}   {agree:6.1%}")
+    batches = sorted({case.source for case in cases if case.split == "blind"})
+    if len(batches) > 1:
+        print("\nblind, each batch apart (counts only):")
+        for source in batches:
+            for kind in FREE_KINDS:
+                pairs = [(case.right, correct) for case, correct in graded
+                         if case.source == source and case.kind == kind]
+                if pairs:
+                    wrong = [got for label, got in pairs if not label]
+                    right = [got for label, got in pairs if label]
+                    fa, fr = sum(wrong), sum(not got for got in right)
+                    print(f"  {source:13} {kind:10} {len(pairs):4} FA {fa:3} {fa / max(len(wrong), 1):6.1%}"
+                          f"   FR {fr:3} {fr / max(len(right), 1):6.1%}")
     print(f"\nscore by tier (free text{', blind part only' if args.part == 'blind' else ', blind part left out'}): n, mean, max")
     for (kind, tier), scores in sorted(tiers.items()):
         print(f"  {kind:10} {tier:9} {len(scores):4} {statistics.mean(scores):5.2f} {max(scores):5.2f}"
