@@ -17,6 +17,11 @@ def test_a_wide_table_becomes_a_list_that_names_every_cell():
     table = "| Setting | GPUs | TP | PP | CP |\n|---|---|---|---|---|\n| 70B, 8K | 64 | 4 | 4 | 2 |\n"
     assert fit_tables(table, 200) == table
     assert fit_tables(table, 30).splitlines() == ["- **70B, 8K** — GPUs: 64 · TP: 4 · PP: 4 · CP: 2"]
+    # a row that starts with a bare figure keeps its column's name (Llama 3's table at 80 columns
+    # read "8,192 — TP: 8 …", found in tmux)
+    figures = "| GPUs | TP | PP |\n|---|---|---|\n| 8,192 | 8 | 16 |\n| 16,384 | 8 | 16 |\n"
+    assert fit_tables(figures, 12).splitlines() == ["- **GPUs: 8,192** — TP: 8 · PP: 16", "- **GPUs: 16,384** — TP: 8 · PP: 16"]
+    assert fit_tables(figures.replace("GPUs", "卡数"), 12).splitlines()[0] == "- **卡数：8,192** — TP: 8 · PP: 16"
 
 
 @pytest.mark.timeout(90)
