@@ -150,6 +150,9 @@ def test_reference_lines_name_sections_not_slugs_and_speak_chinese_in_chinese():
     assert "asked 3 times" not in chinese and "seq multiple" not in chinese and ".md" not in chinese
     assert "课程" in chinese and "参考资料 §6" in chinese and "Table 4 (CP 16)" in chinese
     assert source_text("Brown et al. 2020 §2 (unknown-slug)", "en", lessons) == "Brown et al. 2020 §2 (unknown-slug)"
+    formula = "lesson §recipe (1T × 16 bytes ÷ 80 GB)"
+    assert "16 bytes" in source_text(formula, "en", lessons)
+    assert "(1T × 16 字节 ÷ 80 GB)" in source_text(formula, "zh", lessons)
 
 
 @pytest.mark.timeout(60)

@@ -50,6 +50,9 @@ def source_text(source: str, lang: str, lessons: dict, remarks: bool = True) -> 
         shown = shown.replace(name, words[zh])
     if zh:
         shown = shown.replace(" and ", f" {WORDS['and'][1]} ").replace("; ", "；")
+        # a short remark kept in Chinese is a formula; its unit word is the one English left in it
+        # ("(1T × 16 bytes ÷ 80 GB)", found in tmux)
+        shown = re.sub(r"(?<=\d) bytes?\b", " 字节", shown)
     return " ".join(shown.split())
 
 
