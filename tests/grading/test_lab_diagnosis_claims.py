@@ -37,6 +37,16 @@ STRONG = [
     ("slow-dataloader", "data loading: 57% of each step is before the first op, the GPU waits for the loader; fix "
                         "with more workers and prefetch"),
     ("slow-dataloader", "数据加载：每个step开头57%的时间都在等，第一个算子之前空等；多开worker并且prefetch"),
+    # a clean exit said as "以0退出" (exit code 0), not only "退出了"
+    ("exit-hang", "rank 1还在：rank 0以0退出，rank 1的主线程已经返回，在解释器退出时join非daemon线程checkpoint-uploader，"
+                  "这个线程在queue.get()里永远等下一个任务。Uploader.close()只在except BaseException里调用，正常结束时"
+                  "没人放stop标记。修法：在finally里close。"),
+    # the lock named once, then "it": "the workers are forked while it's held"
+    ("stalled-loader", "rank 1: main thread waits in the DataLoader for the new epoch's first batch; its 2 workers block in "
+                       "TokenCache.encode on the cache lock. rank 0 waits in DDP's gradient all-reduce at the end of "
+                       "backward. The lock was taken by save_in_background in the main thread and is released by the "
+                       "writer thread; the workers are forked while it's held, so their copy is never released. Fix: "
+                       "hold the lock only to copy the cache (write the copy unlocked) or persistent_workers=True."),
 ]
 
 WRONG = [
@@ -84,3 +94,10 @@ def test_the_category_and_its_evidence_without_a_fix_are_not_a_diagnosis(answer)
     verdict = _diagnose("slow-dataloader", answer)
     items = {entry["item"]: entry["ok"] for entry in verdict["feedback"]}
     assert not verdict["correct"] and items["category"] and not items["fix"], items
+
+
+def test_a_fork_said_not_to_happen_while_the_lock_is_held_is_not_the_cause():
+    verdict = _diagnose("stalled-loader", "rank 1 waits in its DataLoader; rank 0 waits in the gradient all-reduce. The "
+                                          "workers are never forked while it's held, so the lock is fine. Fix: hold the "
+                                          "lock only to copy the cache.")
+    assert not verdict["correct"], verdict["feedback"]

@@ -52,7 +52,8 @@ CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
             "has not exited", "not exited"], ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出"])
-EXITED = (["exited", "has exited", "is gone", "exit code 0", "process ended"], ["已经退出", "退出了", "正常退出", "进程结束"])
+EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process ended"],
+          ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
 _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
 
