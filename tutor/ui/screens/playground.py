@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -520,6 +518,7 @@ def _sized_with(settings: dict, report: dict) -> dict[str, str]:
     used = {name: _number_text(getattr(train, name)) for name in ("seq", "micro_batch", "global_batch")}
     if isinstance(report.get("params"), (int, float)):
         # 70B, 8.03B, 1T: what the box accepts, two decimals at most (405.85B fits the narrow box).
-        number, suffix = re.fullmatch(r"([0-9.]+)\s*(\D*)", format_value(report["params"], "params", 2)).groups()
-        used["params"] = f"{float(number):g}{suffix}"
+        shown = format_value(report["params"], "params", 2)
+        number = shown.rstrip("KMBT")
+        used["params"] = f"{float(number):g}{shown[len(number):]}"
     return used
