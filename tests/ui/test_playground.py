@@ -146,3 +146,47 @@ async def test_at_80x24_the_form_leaves_the_results_most_of_the_width(tutor_home
         await settle(pilot)
         assert screen.query_one("#settings").outer_size.width == 40
         assert str(screen.query_one("#label-params").render()) in ("Params (override)", "参数量（覆盖）")
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang, auto", [("en", "auto: {}"), ("zh", "自动：{}")])
+async def test_an_emptied_box_says_what_the_sizing_uses_instead(tutor_home, lang, auto):
+    """Emptying Seq. length sized 4,096 tokens (the engine's default, half the example's 8,192)
+    and the box stayed blank; a learner saw the activations halve and no reason why."""
+    from tutor.sizing.scenario import report, specs
+
+    emptied = {name: value for name, value in SCENARIO.items() if name != "seq"}
+    _, train, *_ = specs({"model": SCENARIO["model"]})  # what the specs take when a box is empty
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.open_playground(SCENARIO)
+        await settle(pilot)
+        seq = app.screen.query_one("#field-seq", Input)
+        params = app.screen.query_one("#field-params", Input)
+        assert seq.placeholder == ""  # a value is typed: nothing to say
+        assert params.placeholder == auto.format("70B")  # the lesson's 70B, no box fills it
+        seq.value = ""
+        await settle(pilot)
+        assert seq.placeholder == auto.format(train.seq)
+        assert train.seq != SCENARIO["seq"]  # the sizing did change: the placeholder is why
+        activations = report(emptied)["memory"]["activations"]
+        assert activations < report(SCENARIO)["memory"]["activations"]
+        assert f"{activations / 1e9:.1f}" in _shown(app, "#memory-chart")
+        for name in ("micro_batch", "global_batch"):
+            app.screen.query_one(f"#field-{name}", Input).value = ""
+            await settle(pilot)
+            assert app.screen.query_one(f"#field-{name}", Input).placeholder == auto.format(getattr(train, name))
+        # A preset counted from its shape (Ψ not stated) shows the count the report sized.
+        await app.open_playground({**SCENARIO, "model": "gpt3-175b", "seq": 2048})
+        await settle(pilot)
+        assert params.placeholder == auto.format("174.6B")
+        # Sizing fails (micro-batch 0): the error stays and no box claims a value nothing uses.
+        app.screen.query_one("#field-micro_batch", Input).value = "0"
+        seq.value = ""
+        await settle(pilot)
+        assert "✗" in _shown(app, "#memory-chart")
+        assert seq.placeholder == "" and params.placeholder == ""
+        app.screen.query_one("#field-micro_batch", Input).value = "1"
+        await settle(pilot)
+        assert seq.placeholder == auto.format(train.seq) and params.placeholder == auto.format("174.6B")
+        assert app.ui_errors == []

@@ -76,7 +76,8 @@ def test_practice_screen_after_a_wrong_answer(snap_compare, fixture_content, lan
 @pytest.mark.parametrize("lang", LANGS)
 def test_playground_screen_when_memory_does_not_fit(snap_compare, fixture_content, lang, size):
     """Playground on the lesson's 70B example with CP 1: the settings form on the left (31 columns
-    with short labels at 80, 40 with long ones at 120); the memory
+    with short labels at 80, 40 with long ones at 120; the Params box, left empty by the example,
+    greyed "auto: 70B", the count the sizing uses); the memory
     bar running past capacity (85.0 GB of 80.0 GB, "does NOT fit", the part beyond the red edge
     marked) and the line asking for MFU and tokens for step time and days; the Pipeline tab with
     bubble line (2.3%), then the 1F1B timeline of 4 stages on screen, then how to read it."""

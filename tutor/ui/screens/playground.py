@@ -23,6 +23,8 @@ CHOICE_FIELDS = {"sharding": ("none", "distopt", "zero1", "zero2", "zero3"),
 SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
 COLOR_BY = ("tp", "cp", "pp", "dp", "ep")
+DEFAULTED_FIELDS = ("params", "seq", "micro_batch", "global_batch")
+"""Boxes that, left empty, take the model's count or the training defaults of the specs."""
 MAX_SIMULATED_PASSES = 40_000
 NARROW_BELOW = 100
 """Screen width (columns) under which the form narrows."""
@@ -219,6 +221,17 @@ class PlaygroundScreen(SectionScreen):
         self.query_one("#field-dp", Input).placeholder = ("" if s.get("dp") or dp is None
                                                           else text("playground.auto_value", lang, value=dp))
 
+    def _show_defaults(self, lang: str) -> None:
+        """An empty Params, Seq. length, Micro-batch or Global batch box shows, greyed, what the
+        report just sized with: an emptied Seq. length sized 4,096 tokens, half the example's 8,192,
+        and the activations halved with nothing on screen saying why (found in tmux, issue 16).
+        Blank while the settings do not size: no box claims a value nothing is using."""
+        used = {} if self._error is not None or self._report is None else _sized_with(self._settings, self._report)
+        for name in DEFAULTED_FIELDS:
+            value = used.get(name)
+            self.query_one(f"#field-{name}", Input).placeholder = (
+                "" if self._settings.get(name) or value is None else text("playground.auto_value", lang, value=value))
+
     def on_resize(self) -> None:
         """Below 100 columns the form narrows to 31 columns with short labels, so the results get the
         rest (at 80×24 the form took half the width and the charts wrapped into the fold)."""
@@ -261,6 +274,7 @@ class PlaygroundScreen(SectionScreen):
         if not picker.is_blank():
             # The picker's one line cuts the name ("The same 1T with interleaving (v ="): whole here.
             memory_panel.border_title += " · " + str(self._scenarios(lang)["_titles"].get(picker.value, ""))
+        self._show_defaults(lang)
         if self._error is not None:
             # Every panel that depends on the settings says why it is empty: no chart, bubble or
             # derivation of the last valid value stays on screen (walkthrough M5). Text, not
@@ -492,3 +506,19 @@ def _gpu_name(name: str) -> str:
     from tutor.sizing.hardware import gpu
 
     return gpu(str(name)).name
+
+
+def _sized_with(settings: dict, report: dict) -> dict[str, str]:
+    """The parameter count the report sized (a preset's own, or counted from its shape) and the
+    sequence and batches of the specs the report was built from, written as the boxes take them."""
+    from tutor.sizing.display import format_value
+    from tutor.sizing.scenario import specs
+
+    _model, train, *_ = specs(settings)  # the same specs `report` sized: the settings just sized
+    used = {name: _number_text(getattr(train, name)) for name in ("seq", "micro_batch", "global_batch")}
+    if isinstance(report.get("params"), (int, float)):
+        # 70B, 8.03B, 1T: what the box accepts, two decimals at most (405.85B fits the narrow box).
+        shown = format_value(report["params"], "params", 2)
+        number = shown.rstrip("KMBT")
+        used["params"] = f"{float(number):g}{shown[len(number):]}"
+    return used
