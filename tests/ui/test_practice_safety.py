@@ -153,6 +153,10 @@ def test_reference_lines_name_sections_not_slugs_and_speak_chinese_in_chinese():
     formula = "lesson §recipe (1T × 16 bytes ÷ 80 GB)"
     assert "16 bytes" in source_text(formula, "en", lessons)
     assert "(1T × 16 字节 ÷ 80 GB)" in source_text(formula, "zh", lessons)
+    # the short English remarks Chinese mode keeps are Chinese too; citations stay as written
+    assert (source_text("interview-topics.md §1.1 (OOM scenario); lesson §self-test (question 3)", "zh", lessons)
+            == "面试题目表 §1.1 (OOM 场景)；课程 「自测」 (第 3 题)")
+    assert "(question 3)" in source_text("lesson §self-test (question 3)", "en", lessons)
 
 
 @pytest.mark.timeout(60)

@@ -22,6 +22,13 @@ _DEEP_DIVE = re.compile(r"\bdeep dive ([a-z0-9-]+)(?: §([a-z0-9-]+))?")
 _MORE = re.compile(r"(?<=[\s(])§([a-z0-9-]+)")
 FILES = {"facts.md": ("reference facts", "参考资料"), "interview-topics.md": ("interview topics", "面试题目表")}
 WORDS = {"lesson": ("lesson", "课程"), "and": ("and", "和")}
+# The English words of the short remarks Chinese mode keeps (citations stay as written): found by
+# listing every question's reference line in Chinese ("(OOM scenario)", "(question 3)").
+REMARK_WORDS_ZH = ((r"\bquestion (\d+)", r"第 \1 题"), (r"\bstep (\d+)", r"第 \1 步"),
+                   (r"\bclarify first\b", "先澄清"), (r"\bquantify first\b", "先量化"),
+                   (r"\bdesign round\b", "设计题"), (r"\bscenario\b", "场景"), (r"\btraining tokens\b", "训练 token"),
+                   (r"\bshapes?\b", "形状"), (r"\bscaling limits\b", "扩展的上限"), (r"\bdata pipeline\b", "数据管道"),
+                   (r"\bcheck (?=m\b)", "检查 "), (r"(?<=\d) bytes?\b", " 字节"), (r"\bgradient bytes\b", "gradient 字节数"))
 
 
 def source_text(source: str, lang: str, lessons: dict, remarks: bool = True) -> str:
@@ -50,9 +57,10 @@ def source_text(source: str, lang: str, lessons: dict, remarks: bool = True) -> 
         shown = shown.replace(name, words[zh])
     if zh:
         shown = shown.replace(" and ", f" {WORDS['and'][1]} ").replace("; ", "；")
-        # a short remark kept in Chinese is a formula; its unit word is the one English left in it
-        # ("(1T × 16 bytes ÷ 80 GB)", found in tmux)
-        shown = re.sub(r"(?<=\d) bytes?\b", " 字节", shown)
+        # a short remark kept in Chinese: its few English words in Chinese ("(1T × 16 bytes ÷ 80 GB)",
+        # found in tmux)
+        for english, chinese in REMARK_WORDS_ZH:
+            shown = re.sub(english, chinese, shown)
     return " ".join(shown.split())
 
 
