@@ -23,8 +23,9 @@ CHOICE_FIELDS = {"sharding": ("none", "distopt", "zero1", "zero2", "zero3"),
 SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
 COLOR_BY = ("tp", "cp", "pp", "dp", "ep")
-DEFAULTED_FIELDS = ("params", "seq", "micro_batch", "global_batch")
-"""Boxes that, left empty, take the model's count or the training defaults of the specs."""
+DEFAULTED_FIELDS = ("params", "seq", "micro_batch", "global_batch", "gpus", "dp")
+"""Boxes that, left empty, take the model's count, the training defaults of the specs or the
+layout the engine resolves (GPUs = TP·PP·CP·DP, DP = GPUs/(TP·PP·CP))."""
 MAX_SIMULATED_PASSES = 40_000
 NARROW_BELOW = 100
 """Screen width (columns) under which the form narrows."""
@@ -199,33 +200,19 @@ class PlaygroundScreen(SectionScreen):
 
         try:
             self._settings = self._read_form()
-            self._show_derived(self._settings)
             self._report = report(self._settings, self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
             self._error = error.text(self.app.lang) if isinstance(error, SizingError) else str(error)
         self._draw(self.app.lang)
 
-    def _show_derived(self, s: dict) -> None:
-        """An empty GPUs or DP box shows, greyed, what the sizing uses: with GPUs cleared it sized
-        TP·PP·CP·DP GPUs and said "fits" without saying how many (found in tmux, issue 16)."""
-        try:
-            layout = int(s.get("tp") or 1) * int(s.get("pp") or 1) * int(s.get("cp") or 1)
-            gpus = int(s.get("gpus") or layout * int(s.get("dp") or 1))
-            dp = gpus // layout if layout and gpus % layout == 0 else None
-        except (TypeError, ValueError, OverflowError):
-            gpus, dp = None, None
-        lang = self.app.lang
-        self.query_one("#field-gpus", Input).placeholder = ("" if s.get("gpus") or gpus is None
-                                                            else text("playground.auto_value", lang, value=gpus))
-        self.query_one("#field-dp", Input).placeholder = ("" if s.get("dp") or dp is None
-                                                          else text("playground.auto_value", lang, value=dp))
-
     def _show_defaults(self, lang: str) -> None:
-        """An empty Params, Seq. length, Micro-batch or Global batch box shows, greyed, what the
-        report just sized with: an emptied Seq. length sized 4,096 tokens, half the example's 8,192,
-        and the activations halved with nothing on screen saying why (found in tmux, issue 16).
-        Blank while the settings do not size: no box claims a value nothing is using."""
+        """An empty Params, Seq. length, Micro-batch, Global batch, GPUs or DP box shows, greyed,
+        what the report just sized with: an emptied Seq. length sized 4,096 tokens, half the
+        example's 8,192, and the activations halved with nothing on screen saying why; with GPUs
+        cleared it sized TP·PP·CP·DP GPUs and said "fits" without saying how many (found in tmux,
+        issue 16). Blank while the settings do not size: no box claims a value nothing is using
+        (DP kept "auto: 2" under a TP typed as "e", and after GPUs went to 128 too)."""
         used = {} if self._error is not None or self._report is None else _sized_with(self._settings, self._report)
         for name in DEFAULTED_FIELDS:
             value = used.get(name)
@@ -509,13 +496,17 @@ def _gpu_name(name: str) -> str:
 
 
 def _sized_with(settings: dict, report: dict) -> dict[str, str]:
-    """The parameter count the report sized (a preset's own, or counted from its shape) and the
-    sequence and batches of the specs the report was built from, written as the boxes take them."""
+    """The parameter count the report sized (a preset's own, or counted from its shape), the
+    sequence and batches of the specs the report was built from and the GPUs and DP of its
+    resolved layout, written as the boxes take them."""
     from tutor.sizing.display import format_value
     from tutor.sizing.scenario import specs
+    from tutor.sizing.validate import resolve
 
-    _model, train, *_ = specs(settings)  # the same specs `report` sized: the settings just sized
+    _model, train, parallel, *_ = specs(settings)  # the same specs `report` sized: the settings just sized
+    layout = resolve(parallel)  # as `size` resolves it: GPUs and DP both known
     used = {name: _number_text(getattr(train, name)) for name in ("seq", "micro_batch", "global_batch")}
+    used.update(gpus=_number_text(layout.gpus), dp=_number_text(layout.dp))
     if isinstance(report.get("params"), (int, float)):
         # 70B, 8.03B, 1T: what the box accepts, two decimals at most (405.85B fits the narrow box).
         shown = format_value(report["params"], "params", 2)
