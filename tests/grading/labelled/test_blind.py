@@ -34,17 +34,21 @@ def test_blind_cases_cover_every_free_text_target_and_are_all_blind_and_labelled
     everything = blind_cases()
     cases = [case for case in everything if case.kind != "mock"]
     known = {case.target for case in free_text_cases()}
-    assert {case.target for case in cases} == known  # every target of the existing set, none other
+    # every target of the existing set; blind_4 also reaches the seven labs added after it was written
+    assert {case.target for case in cases} >= known
+    assert all(case.target.startswith(("q:", "lab:")) for case in cases)
     assert all(case.kind in FREE_KINDS for case in everything)
     assert all(case.split == "blind" and case.right == (case.tier == "strong") for case in everything)
     assert all(case.split != "blind" for case in free_text_cases())  # the hash split is untouched
-    assert 300 <= len(cases) <= 450, len(cases)
+    assert 300 <= len(cases) <= 700, len(cases)  # blind_1, 2 and 4 (the mock batches apart)
     assert not [key for key, n in Counter(case.key for case in cases).items() if n > 1]  # no answer twice
 
 
 def test_no_blind_answer_is_a_text_the_graders_have_seen():
+    # A `copy` is the questions pasted back: the same words whoever pastes them (blind_4 has six
+    # that the dev set has too). Every other answer must be new.
     seen = {case.text.strip().casefold() for case in free_text_cases()}
-    assert not [case.text for case in blind_cases() if case.text.strip().casefold() in seen]
+    assert not [case.text for case in blind_cases() if case.text.strip().casefold() in seen and case.tier != "copy"]
 
 
 def test_show_misses_lists_blind_cases_only_when_the_blind_part_is_asked_for():
