@@ -41,6 +41,16 @@ STRONG = [
     ("exit-hang", "rank 1还在：rank 0以0退出，rank 1的主线程已经返回，在解释器退出时join非daemon线程checkpoint-uploader，"
                   "这个线程在queue.get()里永远等下一个任务。Uploader.close()只在except BaseException里调用，正常结束时"
                   "没人放stop标记。修法：在finally里close。"),
+    # the others named once across Chinese commas, the culprit only as the one they wait for ("等rank0");
+    # "skipped evaluation" where they are, not a fix that drops the all-reduce
+    ("eval-rank0", "rank0卡在evaluate()里held-out loss的all_reduce，在eval group上，6秒超时先在这里触发；rank1~3根本没进"
+                   "evaluate，已经到了下一步，在backward的梯度all-reduce里等rank0。evaluate要每个rank都调用，但程序写在if "
+                   "ctx.rank == 0下面，所以rank0的all_reduce没有伙伴。修法：所有rank都调用evaluate，只让rank0打印日志。"),
+    ("eval-rank0", "Rank 0 is the one inside evaluate(): it waits in the all_reduce of the held-out sums on the eval "
+                   "group, whose 6 s timeout fires first. Ranks 1, 2 and 3 skipped evaluation and are in the following "
+                   "step's gradient all-reduce during backward. Because evaluate() is only called on rank 0, its "
+                   "collective never gets the other ranks and theirs never gets rank 0. The fix is to run evaluate() "
+                   "on every rank and keep only the print on rank 0."),
     # the lock named once, then "it": "the workers are forked while it's held"
     ("stalled-loader", "rank 1: main thread waits in the DataLoader for the new epoch's first batch; its 2 workers block in "
                        "TokenCache.encode on the cache lock. rank 0 waits in DDP's gradient all-reduce at the end of "
@@ -100,4 +110,11 @@ def test_a_fork_said_not_to_happen_while_the_lock_is_held_is_not_the_cause():
     verdict = _diagnose("stalled-loader", "rank 1 waits in its DataLoader; rank 0 waits in the gradient all-reduce. The "
                                           "workers are never forked while it's held, so the lock is fine. Fix: hold the "
                                           "lock only to copy the cache.")
+    assert not verdict["correct"], verdict["feedback"]
+
+
+def test_dropping_the_all_reduce_as_the_fix_is_still_named():
+    verdict = _diagnose("eval-rank0", "Rank 0 waits in the all_reduce inside evaluate(); ranks 1-3 wait in the gradient "
+                                      "all-reduce in backward. Fix: remove the all-reduce from evaluate so rank 0 "
+                                      "does not wait.")
     assert not verdict["correct"], verdict["feedback"]

@@ -105,7 +105,9 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     for part in (p.strip() for p in CLAUSE.split(answer)):
         if not part:
             continue
-        names_rank = mentions_ranks(part)
+        # A rank only waited for ("…里等rank0", "waiting for rank 0") is the object, not who the clause
+        # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
+        names_rank = mentions_ranks(_AWAITED.sub(" ", part))
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
         bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
@@ -121,6 +123,8 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     return units
 
 
+_AWAITED = re.compile(r"(?:等待?|\bwait(?:s|ing)? (?:for|on))\s*(?:the\s+)?(?:rank\s*\d+|r\d+\b|\d+\s*号)",
+                      re.IGNORECASE)
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
                         r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
