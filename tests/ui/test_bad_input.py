@@ -70,3 +70,55 @@ async def test_full_width_digits_and_thousands_separators_are_a_whole_number(tut
         assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✗")
     with Store() as store:
         assert [a.answer for a in attempts(store, LAYOUT_QUESTION)] == ["TP=16 PP=1 CP=1 DP=8"]
+
+
+def _paste(app, pasted: str) -> None:
+    """A terminal's bracketed paste, as the driver hands it to the app (to the focused widget)."""
+    from textual import events
+
+    event = events.Paste(pasted)
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
+@pytest.mark.timeout(90)
+async def test_control_characters_pasted_into_a_field_are_dropped(tutor_home):
+    """NUL, ESC, BEL, DEL and C1 from a terminal or a web page landed in the field, unseen, and went on
+    to the grader; a tab is a space. The answer area keeps its lines (CR LF and CR read as one)."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        search = app.screen.query_one("#question-search", Input)
+        search.focus()
+        _paste(app, "byt\x00\x1b\x07es\x7f\x9b")
+        await settle(pilot)
+        assert search.value == "bytes"
+        search.value = ""
+        app.screen.open_question("distopt-bytes-per-gpu")
+        await settle(pilot)
+        line = app.screen.query_one("#answer-line", Input)
+        line.focus()
+        _paste(app, "39.4\x00\x07\x1b\tGB")
+        burst(app, "ctrl+s")
+        await settle(pilot)
+        assert line.value == "39.4 GB"
+        assert app.screen.query_one("#verdict-text", Markdown).source.startswith("### ✓ Right")
+        app.screen.open_question("pitch-30-seconds")
+        await settle(pilot)
+        area = app.screen.query_one("#answer-text")
+        area.focus()
+        _paste(app, "one\x00\x1b[0m\r\ntwo\tthree\x07\rfour")
+        await settle(pilot)
+        assert area.text == "one[0m\ntwo three\nfour"
+        await pilot.press("escape", "g")
+        await settle(pilot)
+        gpus = app.screen.query_one("#field-gpus", Input)
+        gpus.focus()
+        gpus.value = ""
+        _paste(app, "\x1b64\x00")  # refused whole by the field's digits-only restrict before
+        await settle(pilot)
+        assert gpus.value == "64"
+        assert app.ui_errors == [] and app.is_running
+    with Store() as store:
+        assert [a.answer for a in attempts(store, "distopt-bytes-per-gpu")] == ["39.4 GB"]

@@ -9,12 +9,13 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextArea
+from textual.widgets.text_area import EditResult, Location
 
 from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
 from tutor.ui.widgets.layout_size import NotASize, read_size
 from tutor.ui.widgets.safe import keys_in_order
-from tutor.ui.widgets.text_field import TextField
+from tutor.ui.widgets.text_field import TextField, typed_lines
 from tutor.units import UNITLESS
 
 keys_in_order(TextArea)  # Backspace typed fast runs in order in free-text answers too (minor 1)
@@ -23,6 +24,15 @@ CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
 # A size is taken whole (sign, decimals, exponent and all), for the box to refuse what is not a
 # whole number: reading only its first digits made `TP=1e308` TP=1 and `PP=1.5` PP=1.
 LAYOUT = re.compile(r"\b(VPP|TP|PP|CP|EP|DP)\s*[=:×x]?\s*(-?\d[\d.,eE+-]*)", re.IGNORECASE)
+
+
+class AnswerArea(TextArea):
+    """The free-text answer, without control characters (text_field.py says why). Keys, a paste and
+    ctrl+v all come through `_replace_via_keyboard`, Textual's one hook for an edit the learner made;
+    the program's own edits (clearing it for the next step) do not."""
+
+    def _replace_via_keyboard(self, insert: str, start: Location, end: Location) -> EditResult | None:
+        return super()._replace_via_keyboard(typed_lines(insert), start, end)
 
 
 class AnswerBox(Vertical, metaclass=Guarded):
@@ -65,7 +75,7 @@ class AnswerBox(Vertical, metaclass=Guarded):
                     # any box, is spread over the boxes (walkthrough minor 11: TP became 816132).
                     yield TextField(id=f"config-{dim}", classes="config-field")
             yield SelectionList[str](id="answer-choices")
-            yield TextArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
+            yield AnswerArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
 
     def on_input_blurred(self, event: Input.Blurred) -> None:
         if event.input.has_class("config-field"):
