@@ -122,3 +122,49 @@ async def test_control_characters_pasted_into_a_field_are_dropped(tutor_home):
         assert app.ui_errors == [] and app.is_running
     with Store() as store:
         assert [a.answer for a in attempts(store, "distopt-bytes-per-gpu")] == ["39.4 GB"]
+
+
+@pytest.mark.timeout(60)
+async def test_the_playground_says_what_is_wrong_in_the_learners_language(tutor_home):
+    """In Chinese mode a Sequence length of 0 drew "✗ seq must be positive, got 0", a box that is not
+    a number "not a number: …": in English."""
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        app.lang = "zh"
+        await settle(pilot)
+        chart = app.screen.query_one("#memory-chart")
+        seq = app.screen.query_one("#field-seq", Input)
+        seq.value = "0"
+        await settle(pilot)
+        assert "✗ seq 必须大于 0" in str(chart.render()), str(chart.render())
+        seq.value = "."  # the box's restrict lets a lone point through
+        await settle(pilot)
+        assert "✗ 序列长度：不是数字" in str(chart.render()), str(chart.render())
+        app.lang = "en"
+        await settle(pilot)
+        assert "✗ Sequence length: not a number: '.'" in str(chart.render())
+        assert app.ui_errors == [] and app.is_running
+
+
+def test_count_and_sizing_errors_are_in_both_languages_and_english_by_default():
+    """What the playground shows in Chinese mode; `str()` stays the English the CLI prints."""
+    from tutor.sizing.engine import check_input
+    from tutor.sizing.errors import SizingError
+    from tutor.sizing.specs import check_number
+    from tutor.units import CountError, parse_count
+
+    cases = [(lambda: parse_count("abc"), CountError, "not a number: 'abc'", "不是数字：'abc'"),
+             (lambda: parse_count("1e999"), CountError, "number out of range: '1e999'", "超出可表示的范围"),
+             (lambda: check_number("seq", 0), SizingError, "seq must be positive, got 0", "seq 必须大于 0"),
+             (lambda: check_number("seq", 2.5), SizingError, "seq must be a whole number, got 2.5", "seq 必须是整数"),
+             (lambda: check_number("gpus", float("inf")), SizingError, "gpus must be a finite number", "gpus 要填有限的数"),
+             (lambda: check_input("layers", "x"), SizingError, "layers: not a number: 'x'", "layers：不是数字"),
+             (lambda: check_input("layers", "0"), SizingError, "layers must be a positive finite number", "必须是大于 0")]
+    for raise_it, kind, english, chinese in cases:
+        with pytest.raises(kind) as caught:
+            raise_it()
+        assert str(caught.value).startswith(english) and caught.value.text("en").startswith(english)
+        assert chinese in caught.value.text("zh") and english not in caught.value.text("zh")
+    assert issubclass(CountError, ValueError)  # callers that catch ValueError (content loading) still do
