@@ -17,14 +17,15 @@ class _Screen(SubmitsAnswer):
     ANSWER_BOX = "#box"
     EMPTY_ANSWER = "mock.empty"
 
-    def __init__(self, typed: str, taking: bool = True, lang: str = "en", kind: str = "numeric"):
-        self.typed, self.taking, self.kind = typed, taking, kind
+    def __init__(self, typed: str, taking: bool = True, lang: str = "en", kind: str = "numeric",
+                 problem: str | None = None):
+        self.typed, self.taking, self.kind, self.problem = typed, taking, kind, problem
         self.app = SimpleNamespace(lang=lang)
         self.read, self.notes, self.submitted = [], [], []
 
     def query_one(self, selector, kind):
         self.read.append(selector)
-        return SimpleNamespace(answer=lambda: self.typed, kind=self.kind)
+        return SimpleNamespace(answer=lambda: self.typed, kind=self.kind, problem=lambda lang: self.problem)
 
     def notify(self, message, severity="information"):
         self.notes.append((message, severity))
@@ -40,6 +41,13 @@ def test_an_answer_is_handed_on_as_typed():
     screen = _Screen("  1120 GB ")
     screen._submit_typed()
     assert screen.submitted == ["  1120 GB "] and screen.read == ["#box"] and screen.notes == []
+
+
+def test_an_answer_the_box_refuses_is_warned_of_not_handed_on():
+    # A layout box holding `-1` (issue 16: it was graded TP=1): the box's own words, nothing graded.
+    screen = _Screen("TP=-1", kind="config", problem="TP: a whole number")
+    screen._submit_typed()
+    assert screen.submitted == [] and screen.notes == [("TP: a whole number", "warning")]
 
 
 def test_a_blank_answer_is_the_screens_warning_in_its_language():

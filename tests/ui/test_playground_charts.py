@@ -108,11 +108,11 @@ async def test_a_bad_number_says_which_box_it_is_in(tutor_home):
         await settle(pilot)
         app.screen.query_one("#field-cp", Input).value = "."
         await settle(pilot)
-        assert _shown(app, "#memory-chart").startswith("✗ CP: not a number: '.'")
+        assert _shown(app, "#memory-chart").startswith("✗ CP：不是数字：'.'")  # in the learner's language (issue 16)
         app.screen.query_one("#field-cp", Input).value = "2"
         app.screen.query_one("#field-mfu", Input).value = "1e999"
         await settle(pilot)
-        assert "MFU（如 0.4）: number out of range" in _shown(app, "#memory-chart")
+        assert "MFU（如 0.4）：数字太大" in _shown(app, "#memory-chart")
 
 
 @pytest.mark.timeout(60)

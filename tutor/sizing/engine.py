@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, cast
 from tutor.sizing import compiled_formulas as generated
 from tutor.sizing.display import format_auto
 from tutor.sizing.errors import SizingError
-from tutor.units import parse_count
+from tutor.text import T
+from tutor.units import CountError, parse_count
 
 if TYPE_CHECKING:  # the specs' dataclasses are built only when a spec is used (a numeric check needs none)
     from tutor.sizing.rendering import Rendering
@@ -97,19 +98,21 @@ def check_input(symbol: str, value: object) -> float:
     if isinstance(value, str):
         try:
             value = parse_count(value)
-        except ValueError as error:
-            raise SizingError(f"{symbol}: {error}") from None
+        except CountError as error:
+            raise SizingError(T(f"{symbol}: {error.text('en')}", f"{symbol}：{error.text('zh')}")) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SizingError(f"{symbol} must be a number, got {value!r}")
+        raise SizingError(T(f"{symbol} must be a number, got {value!r}", f"{symbol} 要填数字，而不是 {value!r}"))
     number = float(value)
     if kind == COUNT0 and number == 0:
         return number
     if not math.isfinite(number) or number <= 0:
-        raise SizingError(f"{symbol} must be a positive finite number, got {value!r}")
+        raise SizingError(T(f"{symbol} must be a positive finite number, got {value!r}",
+                            f"{symbol} 必须是大于 0 的有限数，这里是 {value!r}"))
     if kind in (COUNT, COUNT0) and not number.is_integer():
-        raise SizingError(f"{symbol} must be a whole number, got {value!r}")
+        raise SizingError(T(f"{symbol} must be a whole number, got {value!r}", f"{symbol} 必须是整数，这里是 {value!r}"))
     if kind == FRACTION and number > 1:
-        raise SizingError(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)")
+        raise SizingError(T(f"{symbol} is a fraction in (0, 1], got {value!r} (write 40% as 0.4)",
+                            f"{symbol} 是 (0, 1] 之间的比例，这里是 {value!r}（40% 写作 0.4）"))
     if number > limit:
         from tutor.sizing.errors import too_large
 

@@ -90,6 +90,10 @@ STRINGS: dict[str, T] = {
     # item 6; tests/grading/test_no_leaks.py checks every question x 20 seeds against these).
     "answer.numeric": T("a number and its unit: e-notation, K/M/G and h/min are read{unit}",
                         "数值加单位：科学计数法、K/M/G、万/亿、小时/分钟都能识别{unit}"),
+    # A layout box holding a sign, a decimal, e-notation or a word (issue 16); no example size, as
+    # above: a size shown here could be this question's answer.
+    "answer.config.whole": T("{dim}: a whole number of GPUs, digits only (no sign, decimal point or e-notation).",
+                             "{dim}：请填 GPU 的个数，只写整数（不带正负号、小数点或科学计数法）。"),
     "answer.unit": T(" (unit: {unit})", "（单位：{unit}）"),
     "answer.formula": T("a formula in the question's symbols, e.g. (x + 1)/N; Psi for Ψ",
                         "用题中的符号写公式，如 (x + 1)/N；Ψ 可写作 Psi"),

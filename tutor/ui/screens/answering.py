@@ -41,6 +41,10 @@ class SubmitsAnswer(metaclass=Guarded):
         if not self.accepts_answer():
             return
         box = self.query_one(self.ANSWER_BOX, AnswerBox)
+        problem = box.problem(self.app.lang)
+        if problem is not None:
+            self.notify(problem, severity="warning")  # neither graded nor recorded
+            return
         answer = box.answer()
         if not answer.strip():
             # A choice with nothing ticked was told "Type an answer first", though there is nothing

@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Header, Input, Label, Select, Static, Tabb
 
 from tutor.ui.guard import callback
 from tutor.ui.screens.base import SectionScreen
+from tutor.text import T
 from tutor.ui.strings import STRINGS, text
 from tutor.ui.widgets.footer import TutorFooter
 from tutor.ui.widgets.text_field import TextField
@@ -158,7 +159,7 @@ class PlaygroundScreen(SectionScreen):
         self.recompute()
 
     def _read_form(self) -> dict:
-        from tutor.units import parse_count
+        from tutor.units import CountError, parse_count
 
         settings: dict = {"model": self.query_one("#field-model", Select).value,
                           "gpu": self.query_one("#field-gpu", Select).value}
@@ -167,10 +168,12 @@ class PlaygroundScreen(SectionScreen):
             if raw:
                 try:
                     settings[name] = parse_count(raw)
-                except ValueError as error:  # say which box: "not a number: '.'" alone did not
+                except CountError as error:  # say which box: "not a number: '.'" alone did not
                     # A pasted 5,000 digits were quoted whole and filled every panel (found in tmux).
-                    message = str(error).replace(raw, raw[:24] + "…") if len(raw) > 32 else str(error)
-                    raise ValueError(f"{text(f'field.{name}', self.app.lang)}: {message}") from None
+                    said = {lang: error.text(lang).replace(raw, raw[:24] + "…") if len(raw) > 32 else error.text(lang)
+                            for lang in ("en", "zh")}
+                    raise CountError(T(f"{text(f'field.{name}', 'en')}: {said['en']}",
+                                       f"{text(f'field.{name}', 'zh')}：{said['zh']}")) from None
         for name in CHOICE_FIELDS:
             settings[name] = self.query_one(f"#field-{name}", Select).value
         for name in SWITCH_FIELDS:
@@ -203,7 +206,9 @@ class PlaygroundScreen(SectionScreen):
             self._report = report(self._settings, self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
-            self._error = error.text(self.app.lang) if isinstance(error, SizingError) else str(error)
+            # In the learner's language: the engine's and the count reader's errors carry both.
+            said = getattr(error, "text", None)
+            self._error = said(self.app.lang) if callable(said) else str(error)
         self._draw(self.app.lang)
 
     def _show_defaults(self, lang: str) -> None:

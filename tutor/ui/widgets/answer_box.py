@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Input, Label, SelectionList, TextArea
+from textual.widgets.text_area import EditResult, Location
 
 from tutor.ui.guard import Guarded
 from tutor.ui.strings import text
+from tutor.ui.widgets.layout_size import NotASize, read_size
 from tutor.ui.widgets.safe import keys_in_order
-from tutor.ui.widgets.text_field import TextField
+from tutor.ui.widgets.text_field import TextField, typed_lines
 from tutor.units import UNITLESS
 
 keys_in_order(TextArea)  # Backspace typed fast runs in order in free-text answers too (minor 1)
 
 CONFIG_DIMS = ("tp", "pp", "cp", "ep", "dp", "vpp")
-LAYOUT = re.compile(r"\b(VPP|TP|PP|CP|EP|DP)\s*[=:×x]?\s*(\d+)", re.IGNORECASE)
+# A size is taken whole (sign, decimals, exponent and all), for the box to refuse what is not a
+# whole number: reading only its first digits made `TP=1e308` TP=1 and `PP=1.5` PP=1.
+LAYOUT = re.compile(r"\b(VPP|TP|PP|CP|EP|DP)\s*[=:×x]?\s*(-?\d[\d.,eE+-]*)", re.IGNORECASE)
+
+
+class AnswerArea(TextArea):
+    """The free-text answer, without control characters (text_field.py says why). Keys, a paste and
+    ctrl+v all come through `_replace_via_keyboard`, Textual's one hook for an edit the learner made;
+    the program's own edits (clearing it for the next step) do not."""
+
+    def _replace_via_keyboard(self, insert: str, start: Location, end: Location) -> EditResult | None:
+        return super()._replace_via_keyboard(typed_lines(insert), start, end)
 
 
 class AnswerBox(Vertical, metaclass=Guarded):
@@ -61,7 +75,7 @@ class AnswerBox(Vertical, metaclass=Guarded):
                     # any box, is spread over the boxes (walkthrough minor 11: TP became 816132).
                     yield TextField(id=f"config-{dim}", classes="config-field")
             yield SelectionList[str](id="answer-choices")
-            yield TextArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
+            yield AnswerArea(id="answer-text", soft_wrap=True, show_line_numbers=False)
 
     def on_input_blurred(self, event: Input.Blurred) -> None:
         if event.input.has_class("config-field"):
@@ -70,14 +84,14 @@ class AnswerBox(Vertical, metaclass=Guarded):
     def _spread(self, box: Input) -> None:
         """Named values typed in one box ("TP=8 PP=16 …") go to their own boxes; done when the
         learner leaves the box or submits, so typing it key by key is not cut short."""
-        value = box.value
+        value = unicodedata.normalize("NFKC", box.value)  # ＴＰ＝８ typed with a Chinese input method on
         matches = list(LAYOUT.finditer(value))
         if not matches:
             return
         own = box.id.removeprefix("config-")
-        mine = "".join(ch for ch in value[:matches[0].start()] if ch.isdigit())
+        mine = value[:matches[0].start()].strip(" ,;")
         for match in matches:
-            dim, number = match.group(1).lower(), match.group(2)[:6]
+            dim, number = match.group(1).lower(), match.group(2).rstrip(",.")
             if dim == own:
                 mine = number
             else:
@@ -146,15 +160,34 @@ class AnswerBox(Vertical, metaclass=Guarded):
         if self.kind in ("numeric", "formula"):
             return self.query_one("#answer-line", Input).value
         if self.kind == "config":
-            for dim in CONFIG_DIMS:
-                self._spread(self.query_one(f"#config-{dim}", Input))
-            values = {dim: "".join(ch for ch in self.query_one(f"#config-{dim}", Input).value if ch.isdigit())[:6]
-                      for dim in CONFIG_DIMS}
-            parts = [f"{dim.upper()}={value}" for dim, value in values.items() if value]
-            return " ".join(parts)
+            sizes = self._sizes()
+            return " ".join(f"{dim.upper()}={size}" for dim, size in sizes.items() if size)
         if self.kind == "choice":
             return ", ".join(self.query_one("#answer-choices", SelectionList).selected)
         return self.query_one("#answer-text", TextArea).text
+
+    def problem(self, lang: str) -> str | None:
+        """Why the answer cannot be graded as typed, in the learner's language; None when it can.
+        A layout box holding anything but a whole number is named (issue 16: `-1` was graded TP=1)."""
+        if self.kind != "config":
+            return None
+        for dim, size in self._sizes().items():
+            if size is None:
+                return text("answer.config.whole", lang, dim=dim.upper())
+        return None
+
+    def _sizes(self) -> dict[str, str | None]:
+        """Each layout box's size as digits ('' when empty), None where it is not a whole number:
+        left out of an answer taken when time is up, not misread."""
+        sizes: dict[str, str | None] = {}
+        for dim in CONFIG_DIMS:
+            box = self.query_one(f"#config-{dim}", Input)
+            self._spread(box)
+            try:
+                sizes[dim] = read_size(box.value)
+            except NotASize:
+                sizes[dim] = None
+        return sizes
 
     def focus_input(self) -> None:
         target = {"numeric": "#answer-line", "formula": "#answer-line", "config": "#config-tp",
