@@ -75,3 +75,27 @@ async def test_while_the_form_does_not_size_the_gpus_and_dp_boxes_claim_nothing(
         await settle(pilot)
         assert gpus.placeholder == text("playground.auto_value", lang, value=32)  # DP 1 when both are empty
         assert app.ui_errors == []
+
+
+@pytest.mark.timeout(90)
+async def test_full_width_digits_and_grouped_thousands_are_typed_and_read(tutor_home):
+    """Found in tmux: with a Chinese input method on, "１２８" typed into Seq. length vanished whole (the
+    box's filter took ASCII only) and the sizing went on with the default; "1,024" did the same."""
+    app = TutorApp(lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.open_playground(SCENARIO)
+        await settle(pilot)
+        seq, batch = app.screen.query_one("#field-seq", Input), app.screen.query_one("#field-global_batch", Input)
+        for box, keys in ((seq, "１６３８４"), (batch, "1,024")):
+            box.focus()
+            box.value = ""
+            await settle(pilot)
+            for key in keys:
+                await pilot.press(key)
+            await settle(pilot)
+        assert (seq.value, batch.value) == ("１６３８４", "1,024")
+        assert app.screen._error is None, app.screen._error
+        assert (app.screen._settings["seq"], app.screen._settings["global_batch"]) == (16384, 1024)
+        batch.value = "1,02,4"  # not groups of three: its error, not a misread 1024
+        await settle(pilot)
+        assert app.screen._error is not None

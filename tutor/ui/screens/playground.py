@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -24,6 +27,10 @@ CHOICE_FIELDS = {"sharding": ("none", "distopt", "zero1", "zero2", "zero3"),
 SWITCH_FIELDS = ("sp", "flash")
 SCHEDULES = ("auto", "gpipe", "1f1b", "interleaved")
 COLOR_BY = ("tp", "cp", "pp", "dp", "ep")
+# What a number box takes: digits, e-notation and K/M/B/G/T, also full-width (a Chinese input method
+# left on typed "１６", which the box dropped whole, as it did "1,024"; found in tmux), and commas
+# between groups of three (`_count_text`).
+NUMBER_CHARS = r"[0-9０-９.．eEｅＥkKMBGTｋＫＭＢＧＴ_,，]*"
 DEFAULTED_FIELDS = ("params", "seq", "micro_batch", "global_batch", "gpus", "dp")
 """Boxes that, left empty, take the model's count, the training defaults of the specs or the
 layout the engine resolves (GPUs = TP·PP·CP·DP, DP = GPUs/(TP·PP·CP))."""
@@ -80,7 +87,7 @@ class PlaygroundScreen(SectionScreen):
                 for name in NUMBER_FIELDS:
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
-                        yield TextField(id=f"field-{name}", restrict=r"[0-9.eEkKMBGT_]*", compact=True)
+                        yield TextField(id=f"field-{name}", restrict=NUMBER_CHARS, compact=True)
                 for name, choices in CHOICE_FIELDS.items():
                     with Horizontal(classes="field-row"):
                         yield Label(id=f"label-{name}", classes="field-label")
@@ -167,7 +174,7 @@ class PlaygroundScreen(SectionScreen):
             raw = self.query_one(f"#field-{name}", Input).value.strip()
             if raw:
                 try:
-                    settings[name] = parse_count(raw)
+                    settings[name] = parse_count(_count_text(raw))
                 except CountError as error:  # say which box: "not a number: '.'" alone did not
                     # A pasted 5,000 digits were quoted whole and filled every panel (found in tmux).
                     said = {lang: error.text(lang).replace(raw, raw[:24] + "…") if len(raw) > 32 else error.text(lang)
@@ -518,3 +525,13 @@ def _sized_with(settings: dict, report: dict) -> dict[str, str]:
         number = shown.rstrip("KMBT")
         used["params"] = f"{float(number):g}{shown[len(number):]}"
     return used
+
+
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?[kKMBGT]?")
+
+
+def _count_text(raw: str) -> str:
+    """A box's text as `parse_count` reads it: full-width forms as ASCII (NFKC), and `1,024` as 1024
+    when the commas sit between groups of three; any other comma is left for its error."""
+    written = unicodedata.normalize("NFKC", raw).strip()
+    return written.replace(",", "") if _GROUPED.fullmatch(written) else written
