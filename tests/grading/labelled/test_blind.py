@@ -40,8 +40,9 @@ def test_blind_cases_cover_every_free_text_target_and_are_all_blind_and_labelled
     assert all(case.kind in FREE_KINDS for case in everything)
     assert all(case.split == "blind" and case.right == (case.tier == "strong") for case in everything)
     assert all(case.split != "blind" for case in free_text_cases())  # the hash split is untouched
-    assert 300 <= len(cases) <= 700, len(cases)  # blind_1, 2 and 4 (the mock batches apart)
-    assert not [key for key, n in Counter(case.key for case in cases).items() if n > 1]  # no answer twice
+    assert 300 <= len(cases) <= 900, len(cases)  # blind_1, 2, 4 and 6 (the mock batches apart)
+    # no answer twice (a pasted-back copy of the questions is the same text in blind_4 and blind_6)
+    assert not [key for key, n in Counter(case.key for case in cases if case.tier != "copy").items() if n > 1]
 
 
 def test_no_blind_answer_is_a_text_the_graders_have_seen():
