@@ -22,6 +22,8 @@ def test_a_wide_table_becomes_a_list_that_names_every_cell():
     figures = "| GPUs | TP | PP |\n|---|---|---|\n| 8,192 | 8 | 16 |\n| 16,384 | 8 | 16 |\n"
     assert fit_tables(figures, 12).splitlines() == ["- **GPUs: 8,192** — TP: 8 · PP: 16", "- **GPUs: 16,384** — TP: 8 · PP: 16"]
     assert fit_tables(figures.replace("GPUs", "卡数"), 12).splitlines()[0] == "- **卡数：8,192** — TP: 8 · PP: 16"
+    # a row-number column stays the item's bare name (the mock report's stages)
+    assert fit_tables("| # | stage |\n|---|---|\n| 1 | The pitch |\n", 8).splitlines() == ["- **1** — stage: The pitch"]
 
 
 @pytest.mark.timeout(90)

@@ -9,6 +9,8 @@ import re
 from rich.cells import cell_len
 
 _NUMBER = re.compile(r"^[~≈<>]?\s*\d[\d,.\s]*(%|[kKMBGT]\b)?$")
+_INDEX_HEADERS = ("", "#", "No.", "序号", "编号")
+"""A first column that only numbers the rows: its figure is the item's name ("**1** — stage: …")."""
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -34,7 +36,7 @@ def _as_list(header: list[str], rows: list[list[str]]) -> list[str]:
     items = []
     for row in rows:
         first = row[0] if row else ""
-        if header and header[0] and _NUMBER.match(first):
+        if header and header[0] not in _INDEX_HEADERS and _NUMBER.match(first):
             # a bare figure says nothing without its column: "8,192 — TP: 8 …" was the GPU count of
             # Llama 3's table at 80 columns (found in tmux); a name ("70B, seq 8K") stands alone
             first = f"{header[0]}{_colon(header[0])}{first}"
