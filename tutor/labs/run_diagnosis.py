@@ -123,8 +123,10 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     return units
 
 
-_AWAITED = re.compile(r"(?:等待?|\bwait(?:s|ing)? (?:for|on))\s*(?:the\s+)?(?:rank\s*\d+|r\d+\b|\d+\s*号)",
-                      re.IGNORECASE)
+# "等rank0", "waiting for rank 1", "waiting in the all-reduce for rank 1": after a wait, "for" names
+# the rank waited for.
+_AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
+                      r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
                         r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
@@ -183,9 +185,14 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             # still says rank 0 alone is where the culprit pair is.
             in_own = (_place_specific(group, whole) and not any(_place_specific(twin, whole) for twin in twins)
                       if twins else _covers(own, whole))
-            if culprit and numbered(whole) and subject_ranks(whole, world_size) and in_own and not any(
-                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others):
-                wrong = True  # another set of ranks put in the culprit's place ("rank 3 failed first")
+            subject = subject_ranks(whole, world_size) if culprit and numbered(whole) else None
+            if subject and in_own and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others) and not any(
+                    set(other.ranks) == subject and _covers(_place(other), whole) for other in others):
+                # another set of ranks put in the culprit's place ("rank 3 failed first"); not when the
+                # clause puts them in their own place and only passes the culprit's line on the way
+                # ("rank 1 is in pieces(), called from make_batch in main (line 93)", rank 0 at line 93)
+                wrong = True
             continue
         named = True
         if decided:

@@ -55,6 +55,8 @@ _COLLECTIVE_ARROW = re.compile(rf"(?<![\w])({_COLLECTIVE}(?:\(\))?)\s+(?:→|->|
 
 
 def expand_shorthand(text: str) -> str:
+    if "!=" in text or "≠" in text:
+        text = _NOT_EQUAL.sub(" is not ", text)  # "longer timeout != fix": folding drops the sign
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
     if "→" in text or "->" in text or "⟶" in text:
@@ -66,6 +68,7 @@ def expand_shorthand(text: str) -> str:
     return text
 
 
+_NOT_EQUAL = re.compile(r"\s*(?:!=|≠)\s*")
 # Abbreviations of the domain, one word each, folded to the word in answers and phrases alike, so a
 # rubric that says "forward" reads "fwd" and one that says "grads" still reads "gradients".
 # Deliberately few and unambiguous here (AR/AG/RS: the collectives, as this interview writes them).
