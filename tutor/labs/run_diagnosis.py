@@ -51,8 +51,10 @@ CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
-            "has not exited", "not exited"], ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出"])
-EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process ended"],
+            "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
+           ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
+EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
+           "exited with 0"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
 _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
@@ -168,7 +170,8 @@ def _placing_step(unit: str) -> str:
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
-                   others: list[Group], culprit: bool = False, twins: list[Group] = ()) -> tuple[bool, bool, bool]:
+                   others: list[Group], culprit: bool = False, twins: list[Group] = (),
+                   everyone: list[Group] = ()) -> tuple[bool, bool, bool]:
     """(named, placed, misplaced): some clause names exactly these ranks; one such clause puts them in their
     place and no other group's, and none puts them only in another group's place.
 
@@ -177,9 +180,17 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     names neither, so between twins only the functions on their stacks tell the places apart."""
     own = _place(group)
     named = placed = wrong = decided = False
+    # Ranks of this group placed in its own place a few at a time: "ranks 0, 2 and 3 wait in the grads
+    # all-reduce on pg 1, rank 1 in the same all-reduce on pg 2" places all four (group-order, where
+    # the process group, not the call, tells them apart).
+    in_parts: set[int] = set()
     for whole in units:
         unit = _placing_step(whole)
         if not names_exactly(group.ranks, whole, world_size, majority):
+            part = subject_ranks(whole, world_size) if len(group.ranks) > 1 else None
+            if part and part < set(group.ranks) and _covers(own, unit) and not any(
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+                in_parts |= part  # alone, a part of the set is the wrong set (below); all the parts are the set
             # between twins: this group's function named, and not the twin's own place as well. The
             # whole clause, not its placing step: "Rank 0 does send then recv" beside both ranks in recv
             # still says rank 0 alone is where the culprit pair is.
@@ -188,7 +199,7 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             subject = subject_ranks(whole, world_size) if culprit and numbered(whole) else None
             if subject and in_own and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others) and not any(
-                    set(other.ranks) == subject and _covers(_place(other), whole) for other in others):
+                    set(other.ranks) == subject and _covers(_place(other), whole) for other in everyone or others):
                 # another set of ranks put in the culprit's place ("rank 3 failed first"); not when the
                 # clause puts them in their own place and only passes the culprit's line on the way
                 # ("rank 1 is in pieces(), called from make_batch in main (line 93)", rank 0 at line 93)
@@ -203,6 +214,8 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
+    if not decided and in_parts == set(group.ranks):
+        return True, True, False
     return named, placed and not wrong, wrong
 
 
@@ -292,7 +305,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         others = [other for other in found.groups if other is not group and other.op != group.op]
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
-        named, placed, misplaced = _said_together(group, units, found.world_size,
+        named, placed, misplaced = _said_together(group, units, found.world_size, everyone=found.groups,
                                                   majority=index > 0 and not majority_groups(found), others=others,
                                                   culprit=not (index > 0 and not majority_groups(found)),
                                                   twins=_twins(group, found))
