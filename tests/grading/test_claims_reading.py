@@ -442,3 +442,11 @@ def test_each_item_of_a_numbered_list_is_its_own_clause():
     reading = read("1) pretokenize offline 2) raise num_workers to 32 3) re-profile the step")
     assert len(reading.clauses) == 3 and not reading.bare
     assert read("1) data 2) compute 3) network").bare  # a numbered list of bare terms is still a list
+
+
+def test_a_contraction_typed_without_its_apostrophe_still_negates():
+    """Lower-case typing: "doesnt", "dont", "isnt" are "does not", "do not", "is not"."""
+    from tutor.grading.claims.folding import fold
+
+    assert fold("it doesnt fix anything, dont raise it, isnt a fix") == "it does not fix anything do not raise it is not a fix"
+    assert fold("cant") == "can not" and fold("wont") == "wont"  # "wont" is a word of its own

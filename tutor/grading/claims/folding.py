@@ -15,8 +15,11 @@ _CJK = re.compile(f"[{_CJK_CHAR}]")
 _BOUNDARY = re.compile(rf"(?<=[{_CJK_CHAR}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK_CHAR}])")
 
 
+# Lower-case typing drops the apostrophe too ("doesnt fix anything", "dont"): those read as "not".
 _CONTRACTIONS = [(re.compile(r"\bcan['’]t\b"), "can not"), (re.compile(r"\bwon['’]t\b"), "will not"),
-                 (re.compile(r"n['’]t\b"), " not")]
+                 (re.compile(r"n['’]t\b"), " not"),
+                 (re.compile(r"\b(does|do|did|is|are|was|were|has|have|had|would|should|could|must)nt\b"), r"\1 not"),
+                 (re.compile(r"\bcant\b"), "can not")]
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
