@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from tutor.errors import TutorError
 from tutor.text import T
 
 # The units of an answer that is a bare number (a count, a ratio): no unit is named for them,
@@ -20,16 +21,10 @@ _SUFFIX = {"": 1, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _COUNT = re.compile(r"^\s*([+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([kKMBGT]?)\s*$")
 
 
-class CountError(ValueError):
-    """A count that cannot be read, said in both languages: the playground shows it in the learner's
-    (it showed "not a number: …" in Chinese mode); `str()` is the English, as the CLI prints it."""
-
-    def __init__(self, message: T):
-        super().__init__(message.en)
-        self.message = message
-
-    def text(self, lang: str) -> str:
-        return self.message.get(lang)
+class CountError(TutorError, ValueError):
+    """A count that cannot be read, said in both languages (`TutorError.text`): the playground shows
+    it in the learner's (it showed "not a number: …" in Chinese mode); `str()` is the English, as the
+    CLI prints it. Still a ValueError, which the content models and the CLI's flags catch."""
 
 
 def parse_count(text: str) -> float | int:
