@@ -63,6 +63,7 @@ class PlaygroundScreen(SectionScreen):
         self._schedule = 0
         self._filling = False
         self._report: dict | None = None
+        self._specs: tuple = ()  # what `_report` was sized from (scenario.specs)
         self._error: str | None = None
         self._stale: set[str] = set()
         """Tabs whose panel shows older settings than the form (redrawn when opened)."""
@@ -205,17 +206,20 @@ class PlaygroundScreen(SectionScreen):
 
     def recompute(self) -> None:
         """Size the form's settings and redraw every panel (synchronous: the engine takes ~1 ms)."""
+        from tutor.errors import TutorError
         from tutor.sizing.errors import SizingError
-        from tutor.sizing.scenario import report
+        from tutor.sizing.report import size
+        from tutor.sizing.scenario import specs
 
         try:
             self._settings = self._read_form()
-            self._report = report(self._settings, self.app.lang)
+            # `scenario.report` in two steps: the empty boxes' placeholders read the same specs
+            self._specs = specs(self._settings)
+            self._report = size(*self._specs, lang=self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
             # In the learner's language: the engine's and the count reader's errors carry both.
-            said = getattr(error, "text", None)
-            self._error = said(self.app.lang) if callable(said) else str(error)
+            self._error = error.text(self.app.lang) if isinstance(error, TutorError) else str(error)
         self._draw(self.app.lang)
 
     def _show_defaults(self, lang: str) -> None:
@@ -225,7 +229,7 @@ class PlaygroundScreen(SectionScreen):
         cleared it sized TP·PP·CP·DP GPUs and said "fits" without saying how many (found in tmux,
         issue 16). Blank while the settings do not size: no box claims a value nothing is using
         (DP kept "auto: 2" under a TP typed as "e", and after GPUs went to 128 too)."""
-        used = {} if self._error is not None or self._report is None else _sized_with(self._settings, self._report)
+        used = {} if self._error is not None or self._report is None else _sized_with(self._specs, self._report)
         for name in DEFAULTED_FIELDS:
             value = used.get(name)
             self.query_one(f"#field-{name}", Input).placeholder = (
@@ -507,15 +511,14 @@ def _gpu_name(name: str) -> str:
     return gpu(str(name)).name
 
 
-def _sized_with(settings: dict, report: dict) -> dict[str, str]:
+def _sized_with(specs: tuple, report: dict) -> dict[str, str]:
     """The parameter count the report sized (a preset's own, or counted from its shape), the
     sequence and batches of the specs the report was built from and the GPUs and DP of its
     resolved layout, written as the boxes take them."""
     from tutor.sizing.display import format_value
-    from tutor.sizing.scenario import specs
     from tutor.sizing.validate import resolve
 
-    _model, train, parallel, *_ = specs(settings)  # the same specs `report` sized: the settings just sized
+    _model, train, parallel, *_ = specs
     layout = resolve(parallel)  # as `size` resolves it: GPUs and DP both known
     used = {name: _number_text(getattr(train, name)) for name in ("seq", "micro_batch", "global_batch")}
     used.update(gpus=_number_text(layout.gpus), dp=_number_text(layout.dp))
