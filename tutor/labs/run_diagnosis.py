@@ -187,7 +187,8 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     for whole in units:
         unit = _placing_step(whole)
         if not names_exactly(group.ranks, whole, world_size, majority):
-            part = subject_ranks(whole, world_size) if len(group.ranks) > 1 else None
+            about = subject_ranks(whole, world_size)
+            part = about if len(group.ranks) > 1 else None
             if part and part < set(group.ranks) and _covers(own, unit) and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
                 in_parts |= part  # alone, a part of the set is the wrong set (below); all the parts are the set
@@ -196,7 +197,7 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             # still says rank 0 alone is where the culprit pair is.
             in_own = (_place_specific(group, whole) and not any(_place_specific(twin, whole) for twin in twins)
                       if twins else _covers(own, whole))
-            subject = subject_ranks(whole, world_size) if culprit and numbered(whole) else None
+            subject = about if culprit and numbered(whole) else None
             if subject and in_own and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others) and not any(
                     set(other.ranks) == subject and _covers(_place(other), whole) for other in everyone or others):
