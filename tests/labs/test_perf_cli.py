@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_tutor
+from tutor.labs import experiments
 
 
 @pytest.mark.slow
@@ -26,7 +27,6 @@ def test_bandwidth_reports_algbw_and_busbw_as_nccl_tests_defines_them(monkeypatc
     # The table, from this run's report through the command's own text path (`tutor lab bandwidth`
     # without --json): a second run only for it cost a torchrun and two ranks' torch import, ~15 CPU-s.
     from tutor import cli
-    from tutor.labs import experiments
 
     monkeypatch.setattr(experiments, "bandwidth", lambda world_size, backend, sizes, iters: report)
     assert cli.main(["lab", "bandwidth", "--world-size", "2", "--backend", "gloo", "--sizes", "8,64K,1M",
@@ -47,7 +47,12 @@ def test_synthetic_data_experiment_convicts_the_slow_loader():
     assert (real["label"], synthetic["label"]) == ("its own loader", "synthetic data")
     # Before a diagnosis attempt: the measurements, not the tutor's conclusion (issue 19).
     assert real["category"] is None and "conclusion" not in report and "before the first op" in real["summary"]
-    assert report["speedup_with_synthetic"] > 1.5 and "synthetic data makes the step" in report["message"]
+    # The product's own verdict threshold, not a margin of the test's: on an idle machine the
+    # loader costs two thirds of a step (about 3×); the best-step comparison keeps a shared CI
+    # machine's bursts out of it (CI once measured 1.49× from two runs' medians).
+    assert report["speedup_with_synthetic"] >= experiments.LOADER_BOUND_SPEEDUP
+    assert "synthetic data makes the step" in report["message"]
+    assert synthetic["best_step_time_s"] <= synthetic["step_time_s"] and real["best_step_time_s"] <= real["step_time_s"]
     # A perf run's evidence, from the first of these runs (a `tutor lab run` of the lab: once a run
     # of the straggler lab of its own, ~20 CPU-s; the straggler's slowest rank is read in the perf
     # job, test_perf_labs.py): metrics per rank, step times, the traces and the summary.

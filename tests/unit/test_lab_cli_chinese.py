@@ -206,12 +206,12 @@ def test_experiments_and_the_bandwidth_table_are_chinese():
            "summary": "all 2 ranks finished in 3.0 s"}
     result = {"experiment": "data", "lab": "slow-dataloader", "speedup_with_synthetic": 3.0,
               "runs": [{**row, "label": "its own loader"}, {**row, "label": "synthetic data", "step_time_s": 0.04}],
-              "message": "synthetic data makes the step 3.00× as fast (120.0 → 40.0 ms)",
+              "message": "synthetic data makes the step 3.00× as fast (120.0 → 40.0 ms, best timed step)",
               "conclusion": "the loader is on the critical path"}
     lines = experiment_text(result, "zh")
     assert lines[0] == "slow-dataloader：控制变量实验，变量：数据"
     assert lines[1].startswith("  程序自己的 loader 正常结束 每步    120.0 ms") and lines[2].endswith("全部 2 个 rank 在 3.0 秒内跑完")
-    assert lines[-1] == "  换成合成数据后，每步快到 3.00 倍（120.0 → 40.0 ms）：loader 在关键路径上"
+    assert lines[-1] == "  换成合成数据后，每步快到 3.00 倍（120.0 → 40.0 ms，取最快的计时 step）：loader 在关键路径上"
     assert experiment_text(result)[-1] == f"  {result['message']}: {result['conclusion']}"
     table = bandwidth_text({"world_size": 2, "backend": "gloo", "outcome": "ok", "run_dir": "/r", "rows": [
         {"bytes": 8, "count": 2, "type": "float", "redop": "sum", "time_s": 1e-5, "algbw": 8e5, "busbw": 8e5,
