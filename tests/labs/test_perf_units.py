@@ -91,6 +91,28 @@ def test_a_straggler_is_the_rank_that_computes_longer_while_the_others_wait():
     assert "rank 1 computes 70.0 ms longer" in summary["message"]
 
 
+
+def test_on_cpu_a_rank_late_only_in_wall_clock_is_no_straggler_and_a_real_one_still_is():
+    from tutor.labs.measure import measurements_message
+    from tutor.labs.trace_summary import restate_straggler
+
+    # Rank 1 shares its core with another process: busy 70 ms longer in every traced step, so the
+    # traces call it a straggler over the launch overhead that is the program's own problem.
+    fast = cpu_trace(compute_ms=20, comm_ms=75, tiny_ops=1000)
+    slow = cpu_trace(compute_ms=90, comm_ms=5, tiny_ops=1000)
+    traced = combine({0: rank_steps(fast), 1: rank_steps(slow)})
+    assert traced["category"] == "straggler", traced["message"]
+    # ... but both ranks used the same CPU time per step in the timed rounds.
+    even = restate_straggler(traced, {0: 0.040, 1: 0.041}, 0.001)
+    assert (even["category"], even["finding"]) == ("compute", "launch-bound"), even["message"]
+    assert even["straggler_s"] == 0.001 and "slowest minus fastest rank's CPU time 1.0 ms" in measurements_message(even)
+    # A rank that does more work uses more CPU time too: still the straggler, said in CPU time.
+    uneven = restate_straggler(traced, {0: 0.020, 1: 0.090}, 0.070)
+    assert uneven["category"] == "straggler" and uneven["slowest_rank"]["rank"] == 1
+    assert "rank 1 computes 70.0 ms of CPU time longer per step than rank 0" in uneven["message"]
+    assert restate_straggler(traced, {0: 0.04}, 0.0) is traced  # one rank: nothing to compare
+
+
 def test_host_syncs_are_counted_per_step():
     summary = combine({0: rank_steps(cpu_trace(syncs=16))})
     assert summary["host_syncs_per_step"] == 16 and summary["slowest_rank"] is None

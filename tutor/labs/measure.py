@@ -212,11 +212,13 @@ def measurements_message(summary: dict) -> str:
         share = f" ({value / step:.0%})" if step else ""
         return f"{label} {value * 1e3:.1f} ms{share}"
 
+    straggler = ("slowest minus fastest rank's CPU time" if summary.get("straggler_clock") == "cpu"
+                 else "slowest minus fastest rank's busy time")
     busy = summary.get("per_rank_busy_s") or {}
     ranks = (", busy per rank " + ", ".join(f"{rank}: {seconds * 1e3:.1f} ms" for rank, seconds in
                                             sorted(busy.items(), key=lambda item: int(item[0])))) if busy else ""
     return (f"per profiled step: {step * 1e3:.1f} ms; " + "; ".join((
         part("before the first op", "data_wait_s"), part("collectives not overlapped with compute", "exposed_comm_s"),
-        part("gaps and tiny ops", "launch_overhead_s"), part("slowest minus fastest rank's busy time", "straggler_s")))
+        part("gaps and tiny ops", "launch_overhead_s"), part(straggler, "straggler_s")))
         + f"; {summary.get('ops_per_step') or 0} ops, {summary.get('host_syncs_per_step') or 0} host syncs per step"
         + ranks)

@@ -270,6 +270,28 @@ def combine(per_rank: dict[int, list[dict]], thresholds: dict[str, float] | None
     return summary
 
 
+def restate_straggler(summary: dict, per_rank_s: dict[int, float], skew_s: float,
+                      thresholds: dict[str, float] | None = None) -> dict:
+    """`summary` with its straggler time measured another way: each rank's own work per step
+    (`per_rank_s`, process CPU time on a CPU machine) and the slowest minus the fastest (`skew_s`),
+    and the category, finding and message decided again from it.
+
+    On an oversubscribed CPU a rank that shares its core with another process is busy longer in
+    wall-clock time in every profiled step, and the traces call it a straggler; its CPU time
+    does not grow (tutor.labs.rank.perfcheck times the rounds both ways).
+    """
+    if len(per_rank_s) < 2 or not summary.get("step_time_s"):
+        return summary
+    slowest, fastest = max(per_rank_s, key=per_rank_s.get), min(per_rank_s, key=per_rank_s.get)
+    restated = {**summary, "straggler_s": skew_s, "straggler_clock": "cpu",
+                "fractions": {**summary["fractions"], "straggler": round(skew_s / summary["step_time_s"], 4)},
+                "slowest_rank": {"rank": slowest, "by_s": skew_s, "fastest": fastest,
+                                 "ratio": per_rank_s[slowest] / per_rank_s[fastest] if per_rank_s[fastest] > 0 else None}}
+    restated["category"], restated["finding"] = _category(restated["fractions"], {**THRESHOLDS, **(thresholds or {})})
+    restated["message"] = _message(restated)
+    return restated
+
+
 def _category(fractions: dict[str, float], limits: dict[str, float]) -> tuple[str, str]:
     over = {key: value for key, value in fractions.items() if value >= limits[key]}
     if not over:
@@ -291,7 +313,8 @@ def _message(summary: dict) -> str:
                 f"of communication not overlapped with compute")
     if finding == "straggler":
         slow = summary["slowest_rank"]
-        return (f"straggler: rank {slow['rank']} computes {ms(slow['by_s'])} longer per step than rank "
+        clock = " of CPU time" if summary.get("straggler_clock") == "cpu" else ""
+        return (f"straggler: rank {slow['rank']} computes {ms(slow['by_s'])}{clock} longer per step than rank "
                 f"{slow['fastest']} ({fractions['straggler']:.0%} {step}); the others wait for it in the collective")
     if finding == "launch-bound":
         return (f"compute, launch-bound: {fractions['launch']:.0%} {step} is gaps between and inside tiny ops "
