@@ -450,3 +450,18 @@ def test_a_contraction_typed_without_its_apostrophe_still_negates():
 
     assert fold("it doesnt fix anything, dont raise it, isnt a fix") == "it does not fix anything do not raise it is not a fix"
     assert fold("cant") == "can not" and fold("wont") == "wont"  # "wont" is a word of its own
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the negation before the arrow denies "every layer", not the consequence after it
+    ("TP syncs activations every layer -> must stay on NVLink inside the node. DP's gradient all-reduce doesn't "
+     "happen every layer -> once per step, overlapped with backward, so DP can go across nodes.", True),
+    ("TP syncs activations every layer => NVLink, inside the node. DP: not per layer → once per step, hidden "
+     "behind bwd, so it goes across nodes.", True),
+    # the cheat in arrows: every claim turned around still fails
+    ("TP is light -> goes across nodes. DP all-reduces every layer -> must be on NVLink inside the node, never "
+     "once per step.", False),
+])
+def test_a_spaced_arrow_says_so_and_a_negation_before_it_stays_before_it(answer, right):
+    verdict = _check("why-dp-outermost", answer, "main")
+    assert verdict.correct is right, (verdict.score, verdict.details.get("covered"))

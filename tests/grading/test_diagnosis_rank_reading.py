@@ -312,7 +312,8 @@ def test_a_spaced_arrow_between_collectives_is_an_order():
 
     assert expand_shorthand("broadcast → all_gather, dist.recv() -> dist.send()") == (
         "broadcast then all_gather, dist.recv() then dist.send()")
-    assert expand_shorthand("~4 AR/layer → needs NVLink") == "~4 AR/layer → needs NVLink"  # a consequence
+    assert expand_shorthand("~4 AR/layer → needs NVLink") == "~4 AR/layer so needs NVLink"  # a consequence
+    assert expand_shorthand("确定性的hang→代码/数据") == "确定性的hang→代码/数据"
 
 
 @pytest.mark.parametrize(("answer", "right"), [

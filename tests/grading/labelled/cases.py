@@ -80,10 +80,13 @@ def free_text_cases() -> tuple[Case, ...]:
     data = yaml.safe_load((HERE / "free_text.yaml").read_text(encoding="utf-8"))
     # Later batches, written the same way, are merged into the same targets (tiers appended).
     batch_of: dict[str, int] = {}
+    # A later batch may bring targets of its own: the labs added since free_text.yaml, and the mock
+    # interview's open steps (free_text_mock.yaml, kind `mock`).
     for batch, name in enumerate(BATCHES[1:], start=2):
         for target, tiers in yaml.safe_load((HERE / name).read_text(encoding="utf-8")).items():
             if target not in data:
-                raise ValueError(f"{name}: {target} is not a target of free_text.yaml")
+                _known_target(name, target)
+                data[target] = {}
             for tier, texts in tiers.items():
                 data[target].setdefault(tier, []).extend(texts)
                 batch_of.update({text: batch for text in texts})
@@ -98,6 +101,12 @@ def free_text_cases() -> tuple[Case, ...]:
             step = find_step(question, step_id)
             kind = step.kind
             prompts = step_prompt(question, step, draw(question, 0))
+        elif target.startswith("i:"):
+            from tutor.interview.present import step_markdown
+
+            scenario, step = interview_step(target)
+            kind = "mock"
+            prompts = {lang: step_markdown(scenario, step, draw(scenario, 0), lang) for lang in ("en", "zh")}
         else:
             lab = content.labs[target[4:]].model
             kind = "diagnosis"
@@ -111,6 +120,15 @@ def free_text_cases() -> tuple[Case, ...]:
         cases.append(Case(kind, target, data[other]["strong"][0], False, "offtopic"))
         cases += [Case(kind, target, prompts[lang], False, "copy") for lang in ("en", "zh")]
     return tuple(cases)
+
+
+def _known_target(name: str, target: str) -> None:
+    content = _content()
+    known = (target.startswith("q:") and target[2:].split("/")[0] in content.questions
+             or target.startswith("lab:") and target[4:] in content.labs and content.labs[target[4:]].model.diagnosis
+             or target.startswith("i:") and interview_step(target) is not None)
+    if not known:
+        raise ValueError(f"{name}: {target} is not a question step, a lab with a diagnosis or a mock step")
 
 
 @lru_cache(maxsize=1)

@@ -48,8 +48,8 @@ _TIMES_SIGN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x](?=\s)", re.IGNORECA
 
 # "recv→send", "broadcast->all_gather": an arrow written between two words, without spaces, is a
 # sequence ("recv then send"). With spaces ("~4 AR/layer → needs NVLink") it joins a cause to its
-# consequence in one statement and is left as punctuation, and so it does against Chinese, which
-# has no spaces to leave out ("确定性的hang→代码/数据" is one statement).
+# consequence (`_CONSEQUENCE_ARROW`); against Chinese, which has no spaces to leave out, it is
+# left as punctuation ("确定性的hang→代码/数据" is one statement).
 _SEQUENCE_ARROW = re.compile(r"(?<=[A-Za-z0-9_)])(?:→|->|⟶)(?=[A-Za-z0-9_(])")
 # Between two collectives a spaced arrow is an order as well: "broadcast → all_gather".
 _COLLECTIVE = (r"(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|isend|irecv|"
@@ -57,13 +57,18 @@ _COLLECTIVE = (r"(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\
 _COLLECTIVE_ARROW = re.compile(rf"(?<![\w])({_COLLECTIVE}(?:\(\))?)\s+(?:→|->|⟶)\s+(?=(?:dist\.)?{_COLLECTIVE}(?![\w]))", re.IGNORECASE)
 
 
+# Any other arrow with spaces around it is "so": the statement after it follows from the one before,
+# which a negation before the arrow does not reach ("the index doesn't advance -> infinite loop").
+_CONSEQUENCE_ARROW = re.compile(r"(?<=\S)\s+(?:→|->|⟶|=>)\s+(?=\S)")
+
+
 def expand_shorthand(text: str) -> str:
     if "!=" in text or "≠" in text:
         text = _NOT_EQUAL.sub(" is not ", text)  # "longer timeout != fix": folding drops the sign
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
-    if "→" in text or "->" in text or "⟶" in text:
-        text = _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(" then ", text))
+    if "→" in text or "->" in text or "⟶" in text or "=>" in text:
+        text = _CONSEQUENCE_ARROW.sub(" so ", _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(" then ", text)))
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:
