@@ -456,3 +456,17 @@ def test_a_position_is_read_only_where_it_is_a_rank():
 ])
 def test_the_checkpoint_why_as_typed(answer, right):
     assert _diagnose("checkpoint-rank0", answer)["correct"] is right
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # two ranks, one each: the one named by its number, "the others" for the other, in either order
+    ("Rank 1 waits in its DataLoader for a batch; the others wait in the gradient all-reduce.", True),
+    ("The others wait in the gradient all-reduce; rank 1 waits in its DataLoader for a batch.", True),
+    ("rank 1主线程卡在DataLoader等batch，其他rank在backward的all_reduce里等。", True),
+    # the places swapped, or "the others" with no rank named by its number, is no answer
+    ("Rank 1 waits in the gradient all-reduce; the others wait in the DataLoader.", False),
+    ("The others wait in the gradient all-reduce.", False),
+])
+def test_with_two_ranks_the_others_is_the_rank_not_named(answer, right):
+    verdict = _diagnose("stalled-loader", answer)
+    assert verdict["feedback"][0]["ok"] is right, verdict["feedback"][0]

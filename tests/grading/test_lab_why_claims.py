@@ -216,3 +216,23 @@ _GATHER = ("The first rank to die got SIGABRT (exit code -6) from gloo's enforce
 ])
 def test_a_wrong_fix_beside_the_right_one_is_read_from_the_fix(lab, answer, right):
     assert _diagnose(lab, answer)["correct"] is right
+
+
+STALLED = "Rank 1 waits in its DataLoader for a batch; the others wait in the gradient all-reduce. "
+
+
+@pytest.mark.parametrize(("why", "right"), [
+    # the condition and what holds then, cut by a comma, are one statement
+    ("When the next epoch's workers are forked, the cache lock is still held by the writer thread, and no thread "
+     "in the worker releases it. Fix: copy the cache under the lock and write the copy without it.", True),
+    ("下一个epoch的DataLoader fork worker的时候，锁还被后台写线程持有，子进程里没人释放。修法：锁里只复制缓存，写的时候不持锁。", True),
+    # ... and the same condition with what holds denied is no cause
+    ("When the workers are forked, the lock is not held. Fix: copy the cache under the lock and write the copy "
+     "without it.", False),
+    ("fork worker的时候，锁没有被持有。修法：锁里只复制缓存，写的时候不持锁。", False),
+    # the fork and the lock in two statements of their own say nothing about each other
+    ("The workers are forked. The lock exists. Fix: copy the cache under the lock and write the copy without it.", False),
+])
+def test_a_condition_cut_by_a_comma_is_read_with_what_holds_then(why, right):
+    verdict = _diagnose("stalled-loader", STALLED + why)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -220,6 +220,12 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     return named, placed and not wrong, wrong
 
 
+def _placed_by_number(group: Group, units: list[str], found: Facts) -> bool:
+    others = [other for other in found.groups if other is not group and other.op != group.op]
+    return _said_together(group, units, found.world_size, majority=False, others=others, culprit=True,
+                          twins=_twins(group, found), everyone=found.groups)[1]
+
+
 def _twins(group: Group, found: Facts) -> list[Group]:
     return [other for other in found.groups if other is not group and group.op and other.op == group.op
             and other.site != group.site]
@@ -307,9 +313,16 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
         named, placed, misplaced = _said_together(group, units, found.world_size, everyone=found.groups,
-                                                  majority=index > 0 and not majority_groups(found), others=others,
-                                                  culprit=not (index > 0 and not majority_groups(found)),
+                                                  majority=index > 0 and not majority, others=others,
+                                                  culprit=not (index > 0 and not majority),
                                                   twins=_twins(group, found))
+        if not placed and not majority and len(found.odd) == 2 and (
+                _placed_by_number(group, units, found) if index else _placed_by_number(found.odd[1], units, found)):
+            # ... and the other way round: "rank 1 waits in its DataLoader; the others wait in the
+            # all-reduce" names rank 0 as the others, rank 1 by its number, in either order.
+            named, placed, misplaced = ((True, True, False) if index else
+                                        _said_together(group, units, found.world_size, majority=True, others=others,
+                                                       twins=_twins(group, found)))
         wrong_culprit |= misplaced and not placed
         denied = bool(cleared & set(group.ranks))  # "Rank 0 is not the problem": the culprit cleared
         wrong_culprit |= denied

@@ -92,7 +92,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         asides = _ASIDE.findall(raw)
         outside = _ASIDE.sub(" ", raw)
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
-        outside_pieces = _FRAGMENT.split(outside)
+        outside_pieces = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
             folded = fold(piece)
             if not folded:
@@ -146,6 +146,27 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# A clause that says when (or if) the next one holds, cut from it by a comma: "when the workers are
+# forked, the lock is still held", "fork worker的时候，锁还被持有". The two are one statement, whose
+# parts a claim may need together (`_FRAGMENT` would put the fork and the lock in two fragments).
+_LEADING_CONDITION = re.compile(r"^\s*(?:when|whenever|while|once|if|as soon as|at the moment|by the time|each time|"
+                                r"every time)\s", re.IGNORECASE)
+_TRAILING_CONDITION = re.compile(r"(?:的时候|时候|之时|的同时|期间|那一刻|时)\s*$")
+
+
+def _with_their_conditions(pieces: list[str]) -> list[str]:
+    """`pieces` with a condition joined to the piece after it: a clause's first piece that starts
+    with "when", "if" …, and a Chinese piece that ends with 时, 的时候 …"""
+    joined: list[str] = []
+    for index, piece in enumerate(pieces):
+        if joined and (_TRAILING_CONDITION.search(pieces[index - 1])
+                       or index == 1 and _LEADING_CONDITION.match(pieces[0])):
+            joined[-1] = f"{joined[-1]} {piece}"
+        else:
+            joined.append(piece)
+    return joined
 
 
 # The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
