@@ -465,3 +465,28 @@ def test_a_contraction_typed_without_its_apostrophe_still_negates():
 def test_a_spaced_arrow_says_so_and_a_negation_before_it_stays_before_it(answer, right):
     verdict = _check("why-dp-outermost", answer, "main")
     assert verdict.correct is right, (verdict.score, verdict.details.get("covered"))
+
+
+def test_an_enumeration_cut_at_its_commas_is_also_read_whole():
+    def joined(text):
+        return [f.text for clause in read(text).clauses for f in clause.fragments if f.base is not None]
+
+    assert "all reduce loss tokens and cut tokens in one tensor on every rank" in " ".join(
+        joined("Fix: at every log all-reduce loss, tokens and cut tokens in one tensor on every rank."))
+    assert any("对 loss token 数和截断数做一次 all reduce" in text for text in joined("所有rank每次对loss、token数和截断数做一次all-reduce"))
+    # two statements joined by ", and" are no enumeration; nor are two dimensions placed apart
+    assert not joined("rank 0 waits in the all_gather, and ranks 1-3 wait in the all-reduce")
+    assert not joined("DP inside the node, TP across nodes and PP across racks")
+
+
+@pytest.mark.parametrize(("fix", "right"), [
+    ("Fix: keep local sums and at every log all-reduce loss, tokens and cut tokens in one tensor on every rank.", True),
+    ("Fix: keep local sums and at every log all-reduce loss, tokens and cut tokens in one tensor, only on the rank "
+     "that cut.", False),
+])
+def test_a_fix_that_enumerates_what_it_reduces(fix, right):
+    why = ("Not the .item(): it only waits for an all_reduce issued earlier. The rank with the long document cut "
+           "tokens, so Metrics.add issued an extra all_reduce of the cut count on the metrics group that the other "
+           "ranks never issue; at the next log their stats all_reduce paired with it and nothing completed. ")
+    verdict = _diagnose("timeout-at-item", why + fix)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -119,7 +119,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # brackets; the head stays a statement, the terms state nothing but an enumeration
             aside_items, fragments = aside_extensions, fragments[:outside_count]
             aside_extensions = []
-        fragments += aside_extensions
+        fragments += aside_extensions + _enumeration_extensions(fragments[:outside_count])
         if label_words:  # a short label is the subject of every fragment after it
             fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
         elif label:
@@ -167,6 +167,47 @@ def _with_their_conditions(pieces: list[str]) -> list[str]:
         else:
             joined.append(piece)
     return joined
+
+
+# An enumeration cut at its commas: "all-reduce loss, tokens and cut tokens on every rank" is one
+# statement about its items, whose verb and tail `_FRAGMENT` puts in different fragments. Its middle
+# items are short, and its last one starts with "and"/"or" after a few words (和/及/与/或 in Chinese,
+# whose 、 is the enumeration comma: "对loss、token数和截断数做一次all-reduce").
+ENUMERATION_ITEM_WORDS = 3
+ENUMERATION_ITEMS = 8  # middle items: a longer run is a list of terms, and reading it costs O(n²)
+ENUMERATION_ITEM_CHARS = 8  # a Chinese item, in characters
+_LAST_ITEM = re.compile(r"^(?:\S+\s){0,2}?(?:and|or|plus|as well as)\s")
+_ZH_LAST_ITEM = re.compile(rf"^[^\s]{{0,{ENUMERATION_ITEM_CHARS}}}?(?:和|及|与|或|跟)")
+
+
+def _enumeration_extensions(fragments: list[Fragment]) -> list[Fragment]:
+    """A fragment for each enumeration over several of `fragments`: the head's fragment (the first
+    item at its end), at most ENUMERATION_ITEMS middle items, and the last item with what follows
+    it, joined."""
+    extensions = []
+    for start in range(len(fragments) - 1):
+        for end in range(start + 1, min(len(fragments), start + 2 + ENUMERATION_ITEMS)):
+            piece = fragments[end]
+            last = _LAST_ITEM.match(piece.text)
+            if last or _ZH_LAST_ITEM.match(piece.compact):
+                # ", and ranks 1-3 wait …" right after the head joins two statements; after an item
+                # it ends the list ("weights, Adam state, and the RNG in the checkpoint")
+                if not (last and last.group().split()[0] in _CONJUNCTIONS and end == start + 1):
+                    text = " ".join(fragment.text for fragment in fragments[start:end + 1])
+                    extensions.append(Fragment(text, text.replace(" ", ""), _negations(text), False, start))
+                break
+            if not _short_item(piece):
+                break
+    return extensions
+
+
+_CONJUNCTIONS = frozenset({"and", "or", "plus", "as"})
+
+
+def _short_item(fragment: Fragment) -> bool:
+    if _CJK.search(fragment.text):
+        return len(fragment.compact) <= ENUMERATION_ITEM_CHARS
+    return len(fragment.text.split()) <= ENUMERATION_ITEM_WORDS
 
 
 # The words before a bracket that its aside is about: those after the last comma, dash, sign or colon,
