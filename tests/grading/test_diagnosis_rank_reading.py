@@ -41,6 +41,11 @@ def _ranks(verdict: dict) -> dict:
     ("rank 0, 2 seconds later", {0}),
     ("rank 1, 3 steps later", {1}),
     ("rank 1, 2 GB more", {1}),
+    # a count after "rank" or "第…个" is no rank either
+    ("r0有37篇=10个batch, 其他rank 36篇=9个batch", {0}),
+    ("它在step 9(第10个batch)", None),
+    ("第0个 rank 卡在all_reduce", {0}),
+    ("the other rank 36 docs, rank 0 37", {0}),
 ])
 def test_a_list_after_a_singular_rank_is_the_set(text, ranks):
     assert named_ranks(text, 4) == ranks
@@ -469,4 +474,16 @@ def test_the_checkpoint_why_as_typed(answer, right):
 ])
 def test_with_two_ranks_the_others_is_the_rank_not_named(answer, right):
     verdict = _diagnose("stalled-loader", answer)
+    assert verdict["feedback"][0]["ok"] is right, verdict["feedback"][0]
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the pair named together, then each rank in the same call: a part of the set in its own place
+    ("both ranks are stuck in a recv: rank 0 is in dist.recv(theirs, src=1) and rank 1 in dist.recv(theirs, src=0), "
+     "train.py:109 in sync_tied_embedding.", True),
+    # ... but one of the pair put in the other call is still wrong
+    ("both ranks are stuck in a recv: rank 0 is in dist.send in sync_tied_embedding.", False),
+])
+def test_the_pair_then_each_of_its_ranks(answer, right):
+    verdict = _diagnose("pp-sendrecv", answer)
     assert verdict["feedback"][0]["ok"] is right, verdict["feedback"][0]

@@ -24,9 +24,10 @@ _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|
                    r"(?<![A-Za-z0-9_])(?:rank|r|gpu|卡)\s?(\d+(?:\s*(?:,|，|、|和|与|及|&|and)\s*(?:rank\s?|r|gpu\s?|卡)?\d+)+)"
                    r"(?![\d.]|\s*(?:,|，|、|和|and)\s*\d|\s?(?:seconds?|secs?|s|ms|min|minutes?|steps?|iterations?|"
                    r"gb|gib|mb|mib|kb|x|times|%|秒|步|分钟|个|次|倍)(?![A-Za-z]))", re.IGNORECASE)
-# "第4步" is a step, "第0个 rank" a rank.
-_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?#?(\d+)(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])(\d+)\s?号|"
-                     r"第\s?(\d+)\s?个)", re.IGNORECASE)
+# "第4步" is a step, "第0个 rank" a rank, "第10个batch" a batch; "其他rank 36篇" counts documents.
+_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?#?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
+                     r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+                     r"第\s?(\d+)\s?个\s?(?=rank|卡|gpu|进程|worker|节点|stage|$))", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
 _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
                      r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了|除(?=\s?(?:rank\s?|r)?\d)",
