@@ -198,12 +198,14 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             in_own = (_place_specific(group, whole) and not any(_place_specific(twin, whole) for twin in twins)
                       if twins else _covers(own, whole))
             subject = about if culprit and numbered(whole) else None
-            if subject and subject <= set(group.ranks) and group.op and not _covers(OP_PHRASES.get(group.op, ([], [])), whole) \
-                    and any(_covers(phrases, whole) for op, phrases in OP_PHRASES.items() if op != group.op):
-                wrong = True  # a part of the set put in another call ("both in recv: rank 0 is in send")
-            # a part of the set in its own place is no other set ("both ranks are in recv: rank 0 in
-            # recv(src=1), rank 1 in recv(src=0)"); alone it is the wrong set (below)
-            if subject and not subject <= set(group.ranks) and in_own and not any(
+            if subject and subject <= set(group.ranks) and group.op and not _covers(OP_PHRASES.get(group.op, ([], [])), unit) \
+                    and any(_covers(phrases, unit) for op, phrases in OP_PHRASES.items() if op != group.op):
+                # a part of the set put in another call ("both in recv: rank 0 is in send"), or first
+                # in one ("rank 0 does send→recv": in the send, `_placing_step`)
+                wrong = True
+            # a part of the set in its own place, after the set was placed, goes on about it ("both ranks
+            # are in recv: rank 0 in recv(src=1), rank 1 in recv(src=0)"); first, it is the wrong set
+            if subject and not (placed and subject <= set(group.ranks)) and in_own and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), whole) for other in others) and not any(
                     set(other.ranks) == subject and _covers(_place(other), whole) for other in everyone or others):
                 # another set of ranks put in the culprit's place ("rank 3 failed first"); not when the

@@ -97,9 +97,18 @@ LIST_ITEM_WORDS = 2.5
 
 def _listing(pieces: list[list[str]]) -> bool:
     """Pieces that make a list: a word or two each on average, none a statement, and not a plan of
-    steps ("开flight recorder，找共同节点，查ECC，换机器")."""
-    return (bool(pieces) and sum(map(len, pieces)) / len(pieces) < LIST_ITEM_WORDS
-            and not any(_statement_fragment(piece) for piece in pieces) and not _plan(pieces))
+    steps ("开flight recorder，找共同节点，查ECC，换机器"). A long run of terms stays a list with one
+    phrase among its items ("data loading, tokenizer, before the first op, MFU, synthetic data,
+    next_batch, BPE"); a statement first is a head its examples follow ("再查改了什么，代码、数据、节点"),
+    and one last what they do ("norms, softmax, optimizer, communication, and casting adds overhead")."""
+    if not pieces or sum(map(len, pieces)) / len(pieces) >= LIST_ITEM_WORDS or _plan(pieces):
+        return False
+    statements = [index for index, piece in enumerate(pieces) if _statement_fragment(piece)]
+    return not statements or (len(pieces) >= LONG_LIST_PIECES and len(statements) == 1
+                              and 0 < statements[0] < len(pieces) - 1)
+
+
+LONG_LIST_PIECES = 6
 
 
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
