@@ -236,3 +236,32 @@ STALLED = "Rank 1 waits in its DataLoader for a batch; the others wait in the gr
 def test_a_condition_cut_by_a_comma_is_read_with_what_holds_then(why, right):
     verdict = _diagnose("stalled-loader", STALLED + why)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+EXIT = "Rank 1 never exits: its main thread returned and waits at interpreter exit. "
+
+
+@pytest.mark.parametrize(("why", "right"), [
+    # every claim turned round: the thread named only as the subject of a denial, "not" beside close
+    ("Rank 1's process is not kept alive by its uploader thread: that thread has already returned, and close() is "
+     "called on every path, not only on an exception. A non-daemon thread does not stop the interpreter from "
+     "exiting, so there is nothing to add in a finally block.", False),
+    ("Its non-daemon uploader thread is still running, waiting in queue.get(), and the interpreter waits for it at "
+     "exit. close() is only called in the except branch, never after a normal end. Fix: call close() in a finally.",
+     True),
+])
+def test_exit_hang_needs_what_the_thread_does_not_only_its_name(why, right):
+    verdict = _diagnose("exit-hang", EXIT + why)
+    assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("表面上四个rank都timeout在.item()(train.py:80)，其实hang从更早开始：r1在截断长文档的那一步，Metrics.add(train.py:74)里条件性地"
+     "发了一个cut的all_reduce，别的rank没有这个调用。fix：本地累加cut，log时每个rank都all_reduce [loss_sum, tokens, cut]一个tensor。", True),
+    # the same, with the others said to issue it too: no rank-local collective
+    ("表面上四个rank都timeout在.item()(train.py:80)，其实hang从更早开始：r1在Metrics.add(train.py:74)里发了一个cut的all_reduce，"
+     "别的rank也都发了。fix：本地累加cut，log时每个rank都all_reduce [loss_sum, tokens, cut]一个tensor。", False),
+])
+def test_timeout_at_item_said_as_a_surface_and_a_conditional_collective(answer, right):
+    verdict = _diagnose("timeout-at-item", answer)
+    assert verdict["correct"] is right, verdict["feedback"]
