@@ -265,3 +265,25 @@ def test_exit_hang_needs_what_the_thread_does_not_only_its_name(why, right):
 def test_timeout_at_item_said_as_a_surface_and_a_conditional_collective(answer, right):
     verdict = _diagnose("timeout-at-item", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+BUSY = "r1在忙，不是在等：py-spy里是active，在pieces()里死循环(train.py:62)；r0在step 5的backward梯度all_reduce(train.py:93)里等r1。"
+
+
+@pytest.mark.parametrize(("why", "right"), [
+    # a negation inside the condition of the fix is the condition's, not the fix's
+    ("原因：表格比context还长，start原地不动，死循环。fix：找不到句子结尾时在start + max_len处切断。", True),
+    ("The table is one sentence longer than the context, so start never moves: an infinite loop. Fix: when no "
+     "sentence end fits, cut at the context (start + max_len).", True),
+    ("原因：当[start, start+max_len)里找不到EOS时，内层循环把end一直减到start，然后start = end，start没变，外层循环在同一个位置"
+     "无限转。修法：end退回到start时就在context处硬切，end = start + max_len。", True),
+    # ... while a fix denied outright stays denied
+    ("原因：表格比context还长，start原地不动，死循环。fix：不要在start + max_len处切断。", False),
+    ("The table is one sentence longer than the context, so start never moves: an infinite loop. Do not cut at the "
+     "context.", False),
+])
+def test_a_negation_in_a_condition_stays_in_it(why, right):
+    verdict = _diagnose("busy-rank", (BUSY if any("\u4e00" <= c <= "\u9fff" for c in why) else
+                                      "Rank 1 is busy in pieces() (train.py:62); rank 0 waits in the gradient all-reduce. ")
+                        + why)
+    assert verdict["correct"] is right, verdict["feedback"]

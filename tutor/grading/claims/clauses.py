@@ -92,7 +92,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         asides = _ASIDE.findall(raw)
         outside = _ASIDE.sub(" ", raw)
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
-        outside_pieces = _with_their_conditions(_FRAGMENT.split(outside))
+        outside_pieces, conditions = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
             folded = fold(piece)
             if not folded:
@@ -100,7 +100,9 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             previous = fragments[-1] if fragments and index < len(outside_pieces) else None
             inherited = (previous is not None and (previous.negations or previous.inherited)
                          and bool(_OR_ITEM.match(folded)) and len(folded.split()) <= OR_ITEM_WORDS)
-            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded), inherited))
+            condition = conditions[index] if index < len(conditions) else None
+            fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded), inherited,
+                                      condition_end=len(fold(condition)) if condition else None))
             pieces.append(_words(folded))
             words += pieces[-1]
             listed += index < len(outside_pieces)
@@ -154,19 +156,30 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
 _LEADING_CONDITION = re.compile(r"^\s*(?:when|whenever|while|once|if|as soon as|at the moment|by the time|each time|"
                                 r"every time)\s", re.IGNORECASE)
 _TRAILING_CONDITION = re.compile(r"(?:的时候|时候|之时|的同时|期间|那一刻|时)\s*$")
+# ... and a statement that says it holds at the moment just said: "fork出新的worker，这时锁是被持有的",
+# "the workers are forked, at which point the lock is held".
+_AT_THAT_MOMENT = re.compile(r"^\s*(?:这时|此时|那时|当时|这个时候|那个时候|这一刻|那一刻|at that (?:moment|point|time)|at which point|"
+                             r"by then|just then)", re.IGNORECASE)
 
 
-def _with_their_conditions(pieces: list[str]) -> list[str]:
+def _with_their_conditions(pieces: list[str]) -> tuple[list[str], list[str | None]]:
     """`pieces` with a condition joined to the piece after it: a clause's first piece that starts
-    with "when", "if" …, and a Chinese piece that ends with 时, 的时候 …"""
+    with "when", "if" …, and a Chinese piece that ends with 时, 的时候 …; and a piece that starts
+    with 这时, "at that moment" … joined to the piece before it. With each piece, the condition it
+    starts with, if it was joined to one (a negation inside it does not reach the rest:
+    `Fragment.condition_end`)."""
     joined: list[str] = []
+    conditions: list[str | None] = []
     for index, piece in enumerate(pieces):
-        if joined and (_TRAILING_CONDITION.search(pieces[index - 1])
-                       or index == 1 and _LEADING_CONDITION.match(pieces[0])):
+        condition = _TRAILING_CONDITION.search(pieces[index - 1]) or index == 1 and _LEADING_CONDITION.match(pieces[0])
+        if joined and (condition or _AT_THAT_MOMENT.match(piece)):
+            if condition and conditions[-1] is None:
+                conditions[-1] = joined[-1]
             joined[-1] = f"{joined[-1]} {piece}"
         else:
             joined.append(piece)
-    return joined
+            conditions.append(None)
+    return joined, conditions
 
 
 # An enumeration cut at its commas: "all-reduce loss, tokens and cut tokens on every rank" is one

@@ -28,6 +28,10 @@ class Fragment:
     says the latency grows), and the words before a bracket joined to each piece of the aside
     ("checkpoints (sharded, async)", "2 (fwd)"). Extensions are searched like the others but
     are not words of the answer: they count for no list or length rule."""
+    condition_end: int | None = None
+    """Where the condition this fragment starts with ends in `text`, when a condition cut off by a
+    comma was joined to it ("when no sentence end fits, cut at the context"): a negation inside
+    the condition does not reach what follows it."""
 
 
 @dataclass

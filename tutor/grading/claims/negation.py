@@ -70,6 +70,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
         bound = _bound(fragment.text, start, end)
         if bound is not None and not any(bound[0] <= low < bound[1] for low, _ in spans):
             continue  # "no more than once per step" bounds the count, it does not deny the claim
+        if fragment.condition_end is not None and end <= fragment.condition_end <= min(low for low, _ in spans):
+            continue  # "when no sentence end fits, cut at the context": the cue is the condition's own
         if start < end <= min(low for low, _ in spans) and _NEW_VERB.search(fragment.text[end:min(low for low, _ in spans)]):
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from
@@ -120,7 +122,9 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
 # "and" before a verb of its own starts a new verb phrase, which a negation before it does not reach:
 # "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
 _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
-                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么")
+                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么|"
+                       # "找不到句子结尾时在max_len处切": the cue is the condition's, which ends at 时
+                       r"的时候|时候|(?<![同及按准不])时(?!间)")
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
 
 
