@@ -76,6 +76,11 @@ CASES = [
      "序列短的时候藏不住，不划算。", RIGHT),
     ("followup-when-cp-pays-off", "activation是瓶颈的时候才值得开CP，比如128k的序列；CP不切权重，只切序列，序列短时K/V通信盖不住，"
      "得不偿失。", RIGHT),
+    ("followup-when-cp-pays-off", "Context parallel is worth it when the activations don't fit, which happens for long "
+     "sequences; CP slices the tokens, and its K/V exchange costs something that only hides at long lengths.", RIGHT),
+    # the other layouts named the cheapest at short lengths is no claim that CP pays off there
+    ("followup-when-cp-pays-off", "With short sequences, plain TP and DP are the cheapest. CP is for long context where "
+     "activations overflow; the ring attention K/V traffic hides behind the big attention.", RIGHT),
     ("followup-when-cp-pays-off", "CP makes sense for short sequences, since it adds no communication at all.", WRONG),
     ("followup-when-cp-pays-off", "Use CP to fit big models: it splits the weights across ranks, and activations don't "
      "grow with sequence length, so long sequences are not the point.", WRONG),
