@@ -53,6 +53,9 @@ _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|req
                                r"responsible|the culprit|happen|happens|occur|occurs|change|changes|improve|improves|make a difference|"
                                r"speed it up|speed up|cause it|cause this|cause that|causes it|explain it|explain this|"
                                r"explains it|be it|be the cause|be why)\b")
+# "CUDA Graphs or fusion would not shorten the gaps", "a bigger micro-batch won't help": a fix said not
+# to work, whatever the verb (contractions are expanded by then: "won't" reads "will not").
+_MODAL_BEFORE = re.compile(r"\b(?:would|will)\s$")
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
                             "没关系", "无关"})
 
@@ -75,7 +78,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
         if start < end <= min(low for low, _ in spans) and _NEW_VERB.search(fragment.text[end:min(low for low, _ in spans)]):
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from
-        if start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE:
+        if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
+                or _MODAL_BEFORE.search(fragment.text[:start])):
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
     # negated verbs joined by "and" are two negations ("did not fail and did not run out of memory").

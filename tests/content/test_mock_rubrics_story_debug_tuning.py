@@ -1,0 +1,90 @@
+"""The behavioural hang story and two debug stages (interview/behavioural.yaml, interview/debug.yaml),
+after the fifth labelled batch's tuning misses; each fix with the answer that showed it and answers
+written for this file, the cheats among them:
+
+- behavioural-hang-story: "按rank把日志拆开看" is reading every rank's logs (the action); "it would
+  freeze", "after that it ran fine", "I wrote up a rule for the team" are the situation, the result and
+  what changed; "what fixed it was raising the NCCL timeout" is the trap, said any way.
+- debug-exposed-communication/next: "the grad buckets get reduce-scattered while backward is still
+  going" is the overlap described; "communication is exposed, so turn overlap on" says nothing of how
+  to know it worked; TP's overlap is the wrong traffic, a contradiction.
+- debug-launch-bound/next: the word ".item()" is no fix ("the .item() call costs nothing"), and "CUDA
+  Graphs would not shorten the gaps" denies the fix (a modal negation after it).
+
+Each case: (scenario id, step id, answer, right).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from tutor.grading.dispatch import grade
+
+
+@lru_cache(maxsize=1)
+def library():
+    from tutor.interview.scenarios import Library
+
+    return Library.installed()
+
+
+RIGHT, WRONG = True, False
+STORY, EXPOSED, LAUNCH = "behavioural-hang-story", "debug-exposed-communication", "debug-launch-bound"
+
+CASES = [
+    # labelled (tuning)
+    (STORY, None, "之前做一个34B的SFT，256张卡，用srun起的。任务跑到某一步就不动了，过了NCCL timeout才报错，每次都停在同一步。我先按rank把日志拆开看"
+     "（之前只看rank0的日志），发现有一个rank在那一步打了CUDA OOM然后进程直接退出了，剩下255个rank都卡在backward里的all-reduce等它。原因是packing"
+     "没限制token数，那一步分到一条超长样本。修法是按token budget做packing，srun加--kill-on-bad-exit，一个rank挂了整个job立刻退出、自动重启。"
+     "之后再没出现过。", RIGHT),
+    (STORY, None, "We had an NCCL timeout on 64 GPUs. I ran py-spy and the flight recorder on every rank, but every rank was "
+     "in the same collective, so no rank was missing and it was not a rank-dependent branch. What fixed it was raising "
+     "the NCCL timeout to two hours, and it never came back.", WRONG),
+    # written here
+    (STORY, None, "ok so a 13b pre-training run on 128 gpus would freeze around step 9000 and the watchdog killed it. i "
+     "dumped every rank with py-spy and compared: rank 17 was in an all_gather inside eval, the rest in the gradient "
+     "all-reduce; only some ranks called eval's gather. after moving it out it ran fine, we had lost about 2 days. i "
+     "wrote up a rule for the team: no collectives under rank-dependent ifs.", RIGHT),
+    (STORY, None, "A 64-GPU job hung at step 300. We bumped the timeout to an hour and it ran again, about 3 hours "
+     "lost.", WRONG),
+    # labelled (tuning)
+    (EXPOSED, "next", "right so nccl-tests already says the network gives you the rated bus bandwidth, so i'm not going to "
+     "go chasing cables. the 27 percent is the reduce-scatter of gradients and the all-gather of parameters from the "
+     "distributed optimizer, sitting after the last backward kernel. the args have use-distributed-optimizer but not "
+     "overlap-grad-reduce and not overlap-param-gather. so i turn both on, then the grad buckets get reduce-scattered "
+     "while backward is still going and the param all-gather runs under the next forward. then i profile the same rank "
+     "again and expect that 27 percent chunk to vanish, step time from 13 s to about 10. if there's still some left "
+     "i'd play with the bucket size.", RIGHT),
+    (EXPOSED, "next", "The communication after backward is exposed, so I would turn on --overlap-grad-reduce and "
+     "--overlap-param-gather, which should make the step faster.", WRONG),
+    (EXPOSED, "next", "This is TP communication leaking out: with TP 8 the per-layer all-reduces are on the critical "
+     "path, so I would add --tp-comm-overlap (with --sequence-parallel) to overlap them with the GEMMs. Success is the "
+     "27% NCCL block shrinking and step time dropping toward 10 s.", WRONG),
+    # written here
+    (EXPOSED, "next", "Network is fine per nccl-tests. Turn on --overlap-grad-reduce and --overlap-param-gather so the "
+     "reduce-scatter runs during backward, tune the bucket size, then take a new trace and check the NCCL kernels run "
+     "beside the backward kernels, MFU up.", RIGHT),
+    # labelled (tuning)
+    (LAUNCH, "next", "The step is not launch-bound: the CPU being busy with cudaLaunchKernel is normal and the short "
+     "kernels are already efficient. Raising the micro-batch would not make kernels bigger, and CUDA Graphs or fusion "
+     "would not shorten the gaps. The loss.item() call costs nothing because it does not synchronize. nvidia-smi at "
+     "100% shows the GPU is saturated.", WRONG),
+    # written here
+    (LAUNCH, "next", "Capture the step in CUDA Graphs (or torch.compile to fuse the small kernels) so there are far "
+     "fewer launches, raise the micro-batch so each kernel does more work, drop the .item() and log every 50 steps, "
+     "then measure MFU again.", RIGHT),
+    (LAUNCH, "next", "CUDA Graphs won't help here and a bigger micro-batch won't either; the .item() is free.", WRONG),
+]
+
+
+@pytest.mark.parametrize(("qid", "step", "answer", "right"), CASES)
+def test_story_and_debug_stages_are_graded_as_an_interviewer_would(qid, step, answer, right):
+    verdict = grade(library().question(qid), answer, step)
+    assert verdict.correct is right, (verdict.score, verdict.details["covered"], verdict.details.get("contradicted"))
+
+
+def test_tp_overlap_is_named_as_the_wrong_traffic():
+    verdict = grade(library().question(EXPOSED), "It's TP traffic that is exposed, so add --tp-comm-overlap.", "next")
+    assert not verdict.correct and "overlap" in verdict.details["contradicted"], verdict.details
