@@ -32,6 +32,7 @@ def library():
 
 RIGHT, WRONG = True, False
 STORY, EXPOSED, LAUNCH = "behavioural-hang-story", "debug-exposed-communication", "debug-launch-bound"
+LED = "led-dense-400b"
 
 CASES = [
     # labelled (tuning)
@@ -76,6 +77,17 @@ CASES = [
      "fewer launches, raise the micro-batch so each kernel does more work, drop the .item() and log every 50 steps, "
      "then measure MFU again.", RIGHT),
     (LAUNCH, "next", "CUDA Graphs won't help here and a bigger micro-batch won't either; the .item() is free.", WRONG),
+    # labelled (tuning): memory said as its product, the time as tokens at an MFU; the questions under "scope:"
+    (LED, None, "我会按配方一步步来。1）先确认token数、seq长度、时间要求。2）memory：6.4 TB model state。3）TP 8机内，PP 16跨机，128卡一份、"
+     "每卡50 GB，DP 64加distributed optimizer降到约19 GB。4）global batch 16M token，每条pipeline 32个micro-batch，开interleaved"
+     "压bubble。5）算时间：15T token在40% MFU下约4个月，太长就减token或加卡。6）checkpoint异步分片、半小时一次，自动重启；监控MFU、loss和straggler。",
+     RIGHT),
+    (LED, None, "scope: tokens? seq? deadline? assume H100 80G, 8/node NVL, 8K seq, 15T tok. mem: 400B x 16 B = 6.4 TB. "
+     "layout: TP8 (in node) x PP16 = 128/replica; DP64 + dist-opt -> ~19 GB. time: 6ND = 3.6e25 / (8192 x 989T x 0.4) "
+     "≈ 128 d -> push back. FT: async sharded ckpt ~30 min, auto-restart. monitor MFU, loss spikes, per-rank step time.",
+     RIGHT),
+    # written here: the same figures as a run of terms
+    (LED, None, "scope, 6.4 TB, model state, tokens, MFU, months, TP 8, PP 16, DP 64, checkpoint, async, MTBF.", WRONG),
 ]
 
 

@@ -492,3 +492,11 @@ def test_a_fix_that_enumerates_what_it_reduces(fix, right):
            "ranks never issue; at the next log their stats all_reduce paired with it and nothing completed. ")
     verdict = _diagnose("timeout-at-item", why + fix)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+def test_a_very_long_run_of_terms_with_a_statement_and_a_setting_among_them_is_a_list():
+    assert read("all ranks call the collective, rank 0 writes, barrier, torch.distributed.checkpoint, "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL, flight recorder, torchfrtrace, smoke test, short timeout.").bare
+    # a short definition is still a statement, and so is a setting said with what it does
+    assert not read("Ring AR = reduce-scatter + all-gather").bare
+    assert not read("Set TORCH_DISTRIBUTED_DEBUG=DETAIL so the mismatch is named at once.").bare

@@ -101,14 +101,23 @@ def _listing(pieces: list[list[str]]) -> bool:
     phrase among its items ("data loading, tokenizer, before the first op, MFU, synthetic data,
     next_batch, BPE"); a statement first is a head its examples follow ("再查改了什么，代码、数据、节点"),
     and one last what they do ("norms, softmax, optimizer, communication, and casting adds overhead")."""
-    if not pieces or sum(map(len, pieces)) / len(pieces) >= LIST_ITEM_WORDS or _plan(pieces):
+    if not pieces or _plan(pieces):
         return False
+    average = sum(map(len, pieces)) / len(pieces)
     statements = [index for index, piece in enumerate(pieces) if _statement_fragment(piece)]
+    if len(pieces) >= VERY_LONG_LIST_PIECES and average < VERY_LONG_LIST_ITEM_WORDS:
+        # nine terms and a statement or two among them: "all ranks call the collective, rank 0 writes,
+        # barrier, torch.distributed.checkpoint, flight recorder, torchfrtrace, smoke test, short timeout"
+        return len(statements) <= len(pieces) // 4
+    if average >= LIST_ITEM_WORDS:
+        return False
     return not statements or (len(pieces) >= LONG_LIST_PIECES and len(statements) == 1
                               and 0 < statements[0] < len(pieces) - 1)
 
 
 LONG_LIST_PIECES = 6
+VERY_LONG_LIST_PIECES = 8
+VERY_LONG_LIST_ITEM_WORDS = 3.0
 
 
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
@@ -120,7 +129,9 @@ def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[
     "synchronous all-reduce after backward". Chinese clauses go by their chunks (`_bare_chinese`)."""
     if "?" in raw or "？" in raw or _definition(raw):
         return False
-    if fragments >= LIST_PIECES and len(words) / fragments < LIST_ITEM_WORDS and _listing(pieces or []):
+    average = len(words) / fragments if fragments else 0.0
+    if fragments >= LIST_PIECES and (average < LIST_ITEM_WORDS or fragments >= VERY_LONG_LIST_PIECES
+                                     and average < VERY_LONG_LIST_ITEM_WORDS) and _listing(pieces or []):
         return True
     if _CJK.search(raw):
         return _bare_chinese(raw, alone)
@@ -153,8 +164,13 @@ DEFINITION_LEFT_WORDS = 3
 DEFINITION_RIGHT_WORDS = 6
 
 
+_SETTING = re.compile(r"(?<![\w=])[A-Z][A-Z0-9_]{2,}=[\w.:-]+")
+
+
 def _definition(raw: str) -> bool:
-    """Some fragment of the clause is `subject = short right side`."""
+    """Some fragment of the clause is `subject = short right side` (an environment setting such as
+    TORCH_DISTRIBUTED_DEBUG=DETAIL is a term, not a statement)."""
+    raw = _SETTING.sub(" ", raw)
     if not _RELATION.search(raw):
         return False
     for piece in _FRAGMENT.split(raw):
