@@ -106,9 +106,9 @@ def _listing(pieces: list[list[str]]) -> bool:
     average = sum(map(len, pieces)) / len(pieces)
     statements = [index for index, piece in enumerate(pieces) if _statement_fragment(piece)]
     if len(pieces) >= VERY_LONG_LIST_PIECES and average < VERY_LONG_LIST_ITEM_WORDS:
-        # nine terms and a statement or two among them: "all ranks call the collective, rank 0 writes,
-        # barrier, torch.distributed.checkpoint, flight recorder, torchfrtrace, smoke test, short timeout"
-        return len(statements) <= len(pieces) // 4
+        # eight terms or more and a statement or two among them: "all ranks call the collective, rank 0
+        # writes, barrier, torch.distributed.checkpoint, flight recorder, torchfrtrace, smoke test"
+        return 3 * len(statements) <= len(pieces)
     if average >= LIST_ITEM_WORDS:
         return False
     return not statements or (len(pieces) >= LONG_LIST_PIECES and len(statements) == 1
@@ -117,7 +117,7 @@ def _listing(pieces: list[list[str]]) -> bool:
 
 LONG_LIST_PIECES = 6
 VERY_LONG_LIST_PIECES = 8
-VERY_LONG_LIST_ITEM_WORDS = 3.0
+VERY_LONG_LIST_ITEM_WORDS = 4.5
 
 
 def _bare(words: list[str], raw: str, fragments: int, alone: bool, pieces: list[list[str]] | None = None) -> bool:
