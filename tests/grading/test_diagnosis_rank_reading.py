@@ -487,3 +487,19 @@ def test_with_two_ranks_the_others_is_the_rank_not_named(answer, right):
 def test_the_pair_then_each_of_its_ranks(answer, right):
     verdict = _diagnose("pp-sendrecv", answer)
     assert verdict["feedback"][0]["ok"] is right, verdict["feedback"][0]
+
+
+def test_every_ranks_stack_names_every_rank():
+    assert named_ranks("The stacks all look identical, same line 70, same all_reduce", 4) == {0, 1, 2, 3}
+    assert named_ranks("all the stacks are in all_reduce", 4) == {0, 1, 2, 3}
+    assert named_ranks("rank 1's stack is in the loader", 4) == {1}
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the loader's wait said as what it waits for
+    ("Rank 1, the writer rank, is the odd one: its main thread waits for a batch in next(batches) at train.py:127; "
+     "rank 0 waits in the gradient all-reduce in loss.backward.", True),
+    ("Rank 0 waits for a batch in next(batches); rank 1 waits in the gradient all-reduce.", False),
+])
+def test_a_rank_waiting_for_a_batch_is_in_its_loader(answer, right):
+    assert _ranks(_diagnose("stalled-loader", answer))["ok"] is right

@@ -29,7 +29,10 @@ AT_EXIT_JOIN = re.compile(r"\bjoin\b[^\n]*threading\.py|threading\.py[^\n]*\bin 
 # Library frames that name a place the program's own frames do not: a main thread waiting for its
 # DataLoader's next batch is in torch's dataloader.py, under the program's `next(...)` line.
 # A rank in torch's autograd is in `loss.backward()` (DDP waits there for its gradient all-reduce).
-LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader"),
+# The wait said as what it waits for: "its main thread waits for a batch in next(batches)".
+LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader", "next batch", "next batches",
+                                                     "for a batch", "for its batch", "for the next batch", "下一个 batch",
+                                                     "等 batch"),
                   "torch/autograd/": ("backward",)}
 
 

@@ -38,6 +38,8 @@ _BARE_NUMBERS = re.compile(r"^\s*(\d+(?:\s*(?:,|and|&|、|和|/)\s*\d+)*)(?![\d.
 _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
                       re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
+                  # "the stacks all look identical, same all_reduce": every rank's stack
+                  r"\b(?:all|every|each)\s+(?:the\s+)?(?:rank['’]?s\s+)?stacks?\b|\bthe\s+stacks\s+(?:all|are\s+all)\b|"
                   r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",
                   re.IGNORECASE)
 # "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides")
