@@ -287,3 +287,18 @@ def test_a_negation_in_a_condition_stays_in_it(why, right):
                                       "Rank 1 is busy in pieces() (train.py:62); rank 0 waits in the gradient all-reduce. ")
                         + why)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # "compute" the verb, said of the ranks, is no compute category beside communication
+    ("Not a straggler, both ranks compute the same 2x32 tokens and their timelines look alike, and not the loader "
+     "either. It's exposed communication: in the trace backward finishes and then one small all-reduce per parameter "
+     "runs, in series, none during backward, and one rank alone is much faster per step. Replace the per-parameter "
+     "loop with DDP, whose bucketed all-reduces overlap backward.", True),
+    # ... while compute the category, asserted first, still clashes
+    ("It's compute-bound: the GEMMs are slow. In the trace the all-reduces run after backward, one per parameter. "
+     "Replace the loop with DDP.", False),
+])
+def test_compute_the_verb_is_no_category(answer, right):
+    verdict = _diagnose("exposed-comm", answer)
+    assert verdict["correct"] is right, verdict["feedback"]

@@ -175,6 +175,20 @@ def _dismissed(key: str, clause: Clause) -> bool:
     return False
 
 
+# "both ranks compute the same tokens", "rank 1 computes longer": compute the verb, said of ranks, is
+# what they do, not the compute category.
+_COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?computes?\b")
+
+
+def _computing_only(clause: Clause) -> bool:
+    from tutor.grading.claims.matching import find
+
+    en, zh = CATEGORIES["launch-bound"][:2]
+    return all(_COMPUTING.search(fragment.text) and find([word for word in [*en, *zh] if word != "compute"],
+                                                         fragment) is None
+               for fragment in clause.fragments if find([*en, *zh], fragment) is not None)
+
+
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
     """A category item whose category statement names another one too, or another one instead
     ("It's a straggler: … DataLoader workers"). The statement is the first clause that asserts a
@@ -188,7 +202,8 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
     stating = [clause for clause in reading.clauses if clause.states]
     for index, clause in enumerate(stating):
         named = {key for key, (en, zh, _, _) in CATEGORIES.items()
-                 if stated([[*en, *zh]], clause) and not _dismissed(key, clause)}
+                 if stated([[*en, *zh]], clause) and not _dismissed(key, clause)
+                 and not (key == "launch-bound" and _computing_only(clause))}
         own_said = any(judge(point, Reading([clause], 0, False, False)).counts and not _dismissed(point.id, clause)
                        for point in item.points if point.id in CATEGORIES)
         if not named and not own_said:
