@@ -14,8 +14,9 @@ Prints, per kind and part: false accepts (wrong answers graded right), false rej
 answers graded wrong), agreement; then the score calibration of free-text tiers; then the
 median grading time per answer (the baseline is `str.casefold` on the same texts, for scale).
 Targets (issue 14): free text FA <= 3% and FR <= 8% per kind on both parts (`mock`, the mock
-interview's own open steps, has a blind part only: blind_3.yaml and blind_5.yaml; each blind batch
-is also counted apart); closed kinds
+interview's own open steps, has tuning and held-out parts from free_text_mock.yaml and
+free_text_mock2.yaml, and blind ones in blind_3.yaml and blind_5.yaml; each blind batch is also
+counted apart); closed kinds
 >= 98% agreement; grading < 5 ms median per answer.
 
     python benchmarks/bench_grading_labelled.py [--kind open] [--show-misses] [--part blind]
@@ -73,8 +74,8 @@ def main() -> int:
     parser.add_argument("--show-misses", action="store_true", help="print every case graded against its label")
     parser.add_argument("--part", choices=list(PARTS), help="only list misses (and, for blind, the tier scores) of "
                                                              "this part; blind misses are listed only with --part blind")
-    parser.add_argument("--batch", type=int, help="free text: only the answers of this batch (1: free_text.yaml, "
-                                                  "2: free_text_more.yaml, 3: free_text_third.yaml, 4: free_text_fourth.yaml)")
+    parser.add_argument("--batch", type=int, help="free text: only the answers of this batch (its place in "
+                                                  "tests/grading/labelled/cases.py BATCHES, from 1: free_text.yaml)")
     args = parser.parse_args()
     cases = [case for case in all_cases() if args.kind in (None, case.kind)
              and (args.batch is None or case.kind not in FREE_KINDS or case.batch == args.batch)]
