@@ -19,6 +19,8 @@ answers written for this file, the cheats among them:
 - debug-straggler/next, followup-why-not-bigger-tp, debug-exposed-communication/next, the hang story:
   strong answers in other words ("take that node out", "onto InfiniBand at 50 GB/s", "I add both
   flags", "用torchfrtrace对比三次的dump", "写进了值班手册").
+- led-dense-400b: the scope said out loud as an assumption ("Assuming ~10T tokens at 8K: …") names the
+  settings the questions would ask; "just assume" names none.
 
 Each case: (scenario id, step id, answer, right).
 """
@@ -43,6 +45,7 @@ RIGHT, WRONG = True, False
 OOM, RANK0, UNEVEN = "hang-oom-dead-rank", "hang-checkpoint-rank0", "hang-uneven-batches"
 MOVING, TIMEOUT, FSDP, TP = "followup-moving-hang", "followup-raise-timeout", "followup-why-not-fsdp", "followup-why-not-bigger-tp"
 LAUNCH, STRAGGLER, EXPOSED, STORY = "debug-launch-bound", "debug-straggler", "debug-exposed-communication", "behavioural-hang-story"
+LED = "led-dense-400b"
 
 CASES = [
     # labelled (tuning)
@@ -187,6 +190,16 @@ CASES = [
     # written here
     (STORY, None, "A 64-GPU job hung at step 300. We bumped the timeout to an hour and it never hung again for weeks.",
      WRONG),
+    # labelled (tuning)
+    (LED, None, "Assuming ~10T tokens at 8K: 400B × 16 B = 6.4 TB of state, so TP 8 in the node × PP 16 = 128 GPUs per "
+     "replica (50 GB each), DP 64 on 8,192 GPUs with the distributed optimizer (~19 GB/GPU) plus SP and selective "
+     "recompute, interleaved 1F1B to keep the bubble near 10%; 6ND = 2.4e25 FLOPs at 40% MFU is ~86 days (~1.35M "
+     "tokens/s), with async sharded checkpoints every ~25 min, automatic node replacement and per-rank step-time, loss "
+     "and grad-norm monitoring.", RIGHT),
+    # written here
+    (LED, None, "假设 10T token、8K 序列：400B × 16 B = 6.4 TB，TP 8 机内、PP 16，DP 64 用 distributed optimizer 到每卡约 19 GB；"
+     "6ND = 2.4e25 FLOPs，40% MFU 约 86 天；异步分片 checkpoint，每 25 分钟一次，自动换节点重启，监控每个 rank 的 step time。", RIGHT),
+    (LED, None, "Just assume whatever and go: 400B × 16 B = 6.4 TB, TP 8 × PP 16, DP 64, checkpoints, monitoring.", WRONG),
 ]
 
 
