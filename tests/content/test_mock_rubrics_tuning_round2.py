@@ -6,7 +6,8 @@ answers written for this file, the cheats among them:
   repeats, and "the others are retrying the all-reduce" is not what the survivors do (contradictions);
   "same step" and "timeout" alone no longer credit a point; "rank 5: process gone" is the dead rank.
 - hang-checkpoint-rank0: "save_checkpoint is only called on rank 0" and "call the gathering part on all
-  8 ranks" are the points, said another way.
+  8 ranks" are the points, said another way; TORCH_DISTRIBUTED_DEBUG=DETAIL named in a list is not its
+  use ("run once with it", "in that test: the checks fail" are).
 - hang-uneven-batches/fix: the same number of steps is the goal, and the question asks how (the sampler's
   padding or drop_last, or a count agreed across ranks); drop_last on each rank's DataLoader is a wrong
   fix, named.
@@ -86,6 +87,15 @@ CASES = [
      "ranks that are already in the next step's all-reduce; step 1200 is the first save.", RIGHT),
     (RANK0, "fix", "Run the gather on all eight ranks and keep only the file write on rank 0; next time a save_every=2 "
      "smoke test with TORCH_DISTRIBUTED_DEBUG=DETAIL catches it in seconds.", RIGHT),
+    (RANK0, "fix", "Move the all_gather out of the if so every rank calls it, only rank 0 writes. Next time: "
+     "TORCH_DISTRIBUTED_DEBUG=DETAIL in a smoke test that saves at step 2.", RIGHT),
+    (RANK0, "fix", "让所有 rank 都调用 gather，只有 rank 0 写文件；下次用 TORCH_DISTRIBUTED_DEBUG=DETAIL 跑一次，再提前存一次 checkpoint 验证。",
+     RIGHT),
+    # labelled (tuning): the debug flag named in a run of terms is not its use
+    (RANK0, "fix", "all ranks call gather_full_state, only rank 0 writes, no collective under if rank == 0, DDP "
+     "state_dict, save_every=2 smoke test, TORCH_DISTRIBUTED_DEBUG=DETAIL, flight recorder, timeout 60 s.", WRONG),
+    # written here
+    (RANK0, "fix", "Every rank calls the gather, only rank 0 writes; TORCH_DISTRIBUTED_DEBUG, detail.", WRONG),
     # labelled (tuning)
     (UNEVEN, "fix", "The eight ranks have to run exactly the same number of training steps in the epoch; as long as "
      "rank 3 runs out one batch early, it reaches evaluate while the others still wait for it in the all-reduce, so the "
