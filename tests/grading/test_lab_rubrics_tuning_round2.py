@@ -6,8 +6,8 @@ Strong answers that were refused: a claim said in words the concept lists lacked
 `if cut:`", "只在 cut 非零时" where 非 read as a negation, "cut nothing and never issue it", "its time
 matches bytes / copy bandwidth", "the gather first in both branches"). Wrong answers that passed: a
 wrong fix beside the right cause (raise the memory limit; drop the long documents; fewer one-sequence
-micro-batches), a fix left out where the prompt asks for it (collective order, long batch: a required
-fix), and the FP8 formats placed with no why (a required reason: precision and range, or the
+micro-batches; pad the shards with repeated documents, which the brief rules out), a fix left out where the prompt asks for it (collective order, long batch, uneven
+batches: a required fix), and the FP8 formats placed with no why (a required reason: precision and range, or the
 per-tensor scale; the dev strong answers give one or the other)."""
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ LABELLED_STRONG = [
      "It's not the gradient all-reduce: the four all-reduces at line 77 all completed. The first collective where the ranks differ is #5: rank 0 is in broadcast at train.py:55 and the other three are in all_gather at train.py:46 (via line 58). The two branches of sync_schedule issue the same two collectives in opposite orders, and since ranks pair collectives by sequence, rank 0's broadcast faces the others' gather. Put the gather first in both branches, derive the lr on rank 0 from the gathered total, broadcast last."),
 ]
 
+UNEVEN = ("Rank 0 is in step 9's gradient all-reduce at train.py:50; ranks 1-3 wait in the all_gather at train.py:52. "
+          "Shard 0 holds one document more, so rank 0 has one extra batch. ")
 CKPT = ("Rank 0 waits in all_gather at train.py:42 in data_positions, called from save_checkpoint under if ctx.rank == 0; "
         "ranks 1-3 wait in the gradient all-reduce at train.py:65. ")
 ORDER = "Rank 0 is in the broadcast at train.py:55 in sync_schedule while ranks 1-3 are in the all_gather at train.py:46 in gather_tokens. "
@@ -105,12 +107,14 @@ OWN_STRONG = [
     ("crashed-rank", CRASH + "Rank 0 keeps every step's logits in `predictions`, so its memory grows each step. Fix: keep only the "
                      "count of right predictions and of real tokens, not the logits of the whole run."),
     ("long-batch", LONG + "Fix: truncate every document to max_len, or split it into windows."),
+    ("uneven-batches", UNEVEN + "Equalize the batches per rank: drop the remainder."),
     ("launch-bound", LAUNCH + "Fix: run the sixteen sequences as one micro-batch instead of micro-batches of one sequence, use "
                      "nn.LayerNorm, and keep the losses on the device until the end."),
 ]
 
 # the labelled tuning answers (wrong, graded right before)
 LABELLED_WRONG = [
+    ("uneven-batches", "Rank 0 has one extra batch (37 documents against 36) and is stuck in the gradient all-reduce of step 9 while the others wait in the final all_gather. Fix: pad the other three shards by repeating one of their documents, so each of them also gets 10 batches."),
     ('crashed-rank',
      "Rank 0 ran out of memory at train.py:56 in step 5 because it keeps every step's logits in `predictions`, while ranks 1-3 waited in the all-reduce. Fix: raise --device-memory-kib so rank 0 has room for the logits of the whole run."),
     ('long-batch',
@@ -126,6 +130,10 @@ LABELLED_WRONG = [
 ]
 
 OWN_WRONG = [
+    # the brief: every rank the same steps and no document twice
+    ("uneven-batches", UNEVEN + "Fix: duplicate one document in each of the other shards so they also get 10 batches."),
+    ("uneven-batches", UNEVEN + "修法：给其他三个 shard 各补一篇重复的文档，让它们也有 10 个 batch。"),
+    ("uneven-batches", UNEVEN + "Fix: make rank 0 skip its barrier."),
     ("crashed-rank", CRASH + "It appends every step's logits, so its memory grows. Fix: double --device-memory-kib so the logits of the whole run fit."),
     ("crashed-rank", CRASH + "0号每一步都把 logits 存进列表，显存每步都涨。修法：把 device_memory_kib 调大，让整个训练的 logits 都放得下。"),
     ("long-batch", LONG + "Fix: drop the long documents from the corpus, so they never reach the model."),
@@ -158,6 +166,8 @@ def test_wrong_answers_fail(lab, answer):
     ("launch-bound", LAUNCH + "Fix: drop the .item() calls and cut the step to 4 micro-batches of one sequence.", "fix",
      "fewer sequences per step"),
     ("fp8-matmul", FP8_FORMATS + "; E4M3 has more range.", "formats", "You give E4M3 the range"),
+    ("uneven-batches", UNEVEN + "Fix: pad the other shards by repeating a document, so each also gets 10 batches.", "why",
+     "trained twice"),
 ])
 def test_a_wrong_fix_or_reason_is_named(lab, answer, item, says):
     verdict = _diagnose(lab, answer)
@@ -170,6 +180,8 @@ def test_a_wrong_fix_or_reason_is_named(lab, answer, item, says):
     ("crashed-rank", CRASH + "It keeps every step's logits, so its memory grows until it hits the memory limit. Raising "
                      "--device-memory-kib would only delay it; keep two counts instead."),
     ("long-batch", LONG + "Fix: truncate documents to max_len; dropping the long documents would lose their data."),
+    ("uneven-batches", UNEVEN + "Fix: DistributedSampler(drop_last=True), so every rank has the same number of batches; "
+                       "padding by repeating documents would train one twice."),
     ("launch-bound", LAUNCH + "Fix: one micro-batch of 16 sequences instead of 16 micro-batches of one sequence, nn.LayerNorm, "
                      "no .item() per step."),
 ])
