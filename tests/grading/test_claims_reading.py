@@ -500,3 +500,12 @@ def test_a_very_long_run_of_terms_with_a_statement_and_a_setting_among_them_is_a
     # a short definition is still a statement, and so is a setting said with what it does
     assert not read("Ring AR = reduce-scatter + all-gather").bare
     assert not read("Set TORCH_DISTRIBUTED_DEBUG=DETAIL so the mismatch is named at once.").bare
+
+
+def test_a_list_of_rank_numbers_stays_one_subject_and_nonzero_is_no_denial():
+    from tutor.grading.claims.negation import _negations
+
+    assert [f.text for c in read("ranks 0, 2, 3 cut nothing and never issue it").clauses for f in c.fragments] == [
+        "ranks 0 2 3 cut nothing and never issue it"]
+    assert not _negations(fold("只在 cut 非零时发起一个 all-reduce"))
+    assert _negations(fold("非 daemon 线程")) and _negations(fold("并非 rank 0 的问题"))

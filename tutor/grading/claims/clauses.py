@@ -90,7 +90,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         words: list[str] = []
         pieces: list[list[str]] = []
         asides = _ASIDE.findall(raw)
-        outside = _ASIDE.sub(" ", raw)
+        # "ranks 0, 2, 3 cut nothing": a list of rank numbers is the subject, not three fragments
+        outside = _RANK_LIST.sub(lambda match: re.sub(r"\s?[,，、]\s?", " ", match.group()), _ASIDE.sub(" ", raw))
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
         outside_pieces, conditions = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
@@ -148,6 +149,9 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+_RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
 
 
 # A clause that says when (or if) the next one holds, cut from it by a comma: "when the workers are

@@ -30,6 +30,8 @@ _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", 
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺"})
 
 
+_NOT_NEGATED_AFTER_FEI = ("零", "0", " 0", "空")
+
 # The A-not-A question (要不要, 会不会, 是不是, 有没有, 能不能, 可不可以, 需不需要) asks; it negates
 # nothing, though jieba cuts it 要|不要 and the second half starts with a negation.
 _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
@@ -42,6 +44,8 @@ def _negations(folded: str) -> list[tuple[int, int]]:
         for token, start in _words_with_positions(folded):
             if any(low <= start < high for low, high in asking):
                 continue
+            if token == "非" and folded.startswith(_NOT_NEGATED_AFTER_FEI, start + 1):
+                continue  # "cut 非零时": nonzero, a value, not a denial (jieba cuts 非|零时)
             if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
                 spans.append((start, start + len(token)))
     return spans
