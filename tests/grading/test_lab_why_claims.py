@@ -302,3 +302,16 @@ def test_a_negation_in_a_condition_stays_in_it(why, right):
 def test_compute_the_verb_is_no_category(answer, right):
     verdict = _diagnose("exposed-comm", answer)
     assert verdict["correct"] is right, verdict["feedback"]
+
+
+@pytest.mark.parametrize(("fix", "right"), [
+    # a wrong fix said alone, as the answer's fix, is read there (a contradiction marked `fix`)
+    ("Fix: raise --device-memory-kib.", False),
+    ("Fix: keep two counts (right predictions and real tokens) instead of the logits.", True),
+])
+def test_a_wrong_fix_said_on_its_own_is_refused(fix, right):
+    why = ("Rank 0 died of an OutOfMemoryError at train.py:56 in train_step at step 5; ranks 1-3 then timed out in the "
+           "gradient all-reduce. Rank 0 keeps every step's logits for its accuracy report, so its memory grows each "
+           "step until it runs out. ")
+    verdict = _diagnose("crashed-rank", why + fix)
+    assert verdict["correct"] is right, verdict["feedback"]

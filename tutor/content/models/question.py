@@ -182,6 +182,9 @@ class Contradiction(ContentModel):
     """Concepts said together in one clause (e.g. [TP], [across nodes])."""
     feedback: Text
     """What the learner said and what is true ("you put TP across nodes; it belongs inside one")."""
+    fix: bool = False
+    """A wrong fix ("raise the timeout", "drop the long documents"): a lab diagnosis reads it from
+    the answer's fix too ("Fix: raise --device-memory-kib"), where a claim about the run is not read."""
 
 
 class KeyPoint(ContentModel):

@@ -94,7 +94,8 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     `describing`: the contradictions describe what happened (a lab diagnosis), so they are read
     only from clauses that do not prescribe a fix ("Fix: every rank has the same number of
     batches" is the fix, not a claim about the run), except for a point the answer's fix itself
-    states, whose contradictions are wrong fixes."""
+    states, whose contradictions are wrong fixes, and for a contradiction marked `fix`, a wrong fix
+    whatever the answer's fix says besides."""
     forms, contradictions = _forms(point)
     results = [polarity(form, reading) for form in forms]
     said = any(result is True for result in results)
@@ -103,6 +104,7 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     denied = not said and any(result is False for result in results)
     contradiction = None
     fixes = None
+    everything = reading
     if describing and contradictions:
         # A point the answer's own fix states is a fix, and a wrong fix said beside it ("Fix: copy the
         # cache under the lock, and raise the timeout") is its contradiction, read from the fix too.
@@ -110,10 +112,17 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         if not any(polarity(form, fixes) is True for form in forms):
             fixes = None
         reading = _describing(reading)
+    prescribed = None
     for item, concepts in contradictions:
         result = polarity(concepts, reading, extended=False, describing=describing)
         if result is not True and fixes is not None and polarity(concepts, fixes, extended=False) is True:
             result = True
+        if result is not True and describing and item.fix:
+            # a wrong fix said on its own ("Fix: raise --device-memory-kib") is read from the fix clauses
+            if prescribed is None:
+                prescribed = Reading([clause for clause in everything.clauses if clause.prescribes], everything.words,
+                                     False, False)
+            result = True if polarity(concepts, prescribed, extended=False) is True else result
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:
