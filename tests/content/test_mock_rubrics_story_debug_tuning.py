@@ -88,6 +88,31 @@ CASES = [
      RIGHT),
     # written here: the same figures as a run of terms
     (LED, None, "scope, 6.4 TB, model state, tokens, MFU, months, TP 8, PP 16, DP 64, checkpoint, async, MTBF.", WRONG),
+    # third batch (tuning): a fluent answer with one wrong cause or fix in it is refused for it
+    ("debug-data-loading", "next", "41% of the step is idle before the first forward, so the input pipeline is the "
+     "bottleneck. Because that idle means the GPU is waiting on the network to deliver the previous step's gradients, "
+     "I'd pre-tokenize offline and raise num_workers from 8 to 16 with pin_memory; then check the profiler and expect "
+     "the idle share to drop.", WRONG),
+    (LAUNCH, "next", "I'd move to CUDA Graphs and micro-batch 8 with torch.compile fusion. The reason is that the 1.3B "
+     "model's kernels are memory-bound on HBM bandwidth, and the 31% gaps are the GPU waiting on HBM reads between "
+     "kernels. Then I'd check that step time goes below 0.7 s.", WRONG),
+    # "Add both." acts on the two flags the clause before said were missing
+    (EXPOSED, "next", "Exposed DP communication: 27% of the 13 s step is reduce-scatter/all-gather after the last "
+     "backward with nothing beside it, and the script has --use-distributed-optimizer but not --overlap-grad-reduce / "
+     "--overlap-param-gather. Add both. The fabric is fine per nccl-tests. Success: that 27% block shrinks to a few "
+     "percent, step time toward ~10 s, MFU from ~27% to ~35%.", RIGHT),
+    ("hang-checkpoint-rank0", "fix", "Make every rank call the collective: keep save_checkpoint under `if rank == 0`, "
+     "and add a matching all-reduce on ranks 1-7 in the else branch so they have something to pair with rank 0's "
+     "all_gather. To catch it faster, use the flight recorder.", WRONG),
+    ("hang-oom-dead-rank", "fix", "Switch the launcher to torchrun and cap tokens per micro-batch. That's needed because "
+     "the OOM is caused by NCCL's buffers: the all-reduce on rank 5 reserved 12 GiB for communication.", WRONG),
+    # the wrong fixes named and dismissed ("only delays") before the right one
+    ("hang-uneven-batches", "fix", "Removing the barrier in eval.py wouldn't help: rank 3 would just run ahead. Raising "
+     "the timeout only delays the same deadlock. The root cause is unequal shard sizes from the hand-written sampler, "
+     "so the fix is equal step counts on every rank: pad the shorter shards (as DistributedSampler does) or drop the "
+     "remainder, or use DDP's join() for uneven inputs.", RIGHT),
+    ("hang-uneven-batches", "fix", "The shards are uneven, so turn on drop_last for rank 3, the short one, and pad the "
+     "other seven ranks up to ceil(N/8) samples.", WRONG),
 ]
 
 

@@ -509,3 +509,12 @@ def test_a_list_of_rank_numbers_stays_one_subject_and_nonzero_is_no_denial():
         "ranks 0 2 3 cut nothing and never issue it"]
     assert not _negations(fold("只在 cut 非零时发起一个 all-reduce"))
     assert _negations(fold("非 daemon 线程")) and _negations(fold("并非 rank 0 的问题"))
+
+
+def test_a_pronoun_object_takes_what_the_clause_before_named_and_only_delays_dismisses():
+    from tutor.grading.claims.negation import _negations
+
+    clauses = read("The script has --use-distributed-optimizer but not --overlap-grad-reduce / --overlap-param-gather. "
+                   "Add both.").clauses
+    assert "add overlap gradient reduce overlap parameter gather" in [f.text for f in clauses[-1].fragments]
+    assert _negations(fold("raising the timeout only delays the same deadlock"))

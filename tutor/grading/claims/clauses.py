@@ -144,6 +144,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         clauses.append(Clause(fragments, bare=bare, copied=copied,
                               question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
                               items=items))
+    _objects_said_before(clauses)
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
@@ -184,6 +185,30 @@ def _with_their_conditions(pieces: list[str]) -> tuple[list[str], list[str | Non
             joined.append(piece)
             conditions.append(None)
     return joined, conditions
+
+
+# "… has --use-distributed-optimizer but not --overlap-grad-reduce or --overlap-param-gather. Add both.":
+# an imperative whose object is only a pronoun acts on what the clause before it named, whatever
+# that clause said of it (here, that it was missing).
+_PRONOUN_OBJECT = re.compile(r"^(?:so |then |and )?(?:add|enable|turn on|turn|switch on|set|use|pass|flip on|apply)\s"
+                             r"(?:both|them|those|these|the two|both of them)(?:\s(?:on|flags|in|too))?$|"
+                             r"^(?:把)?(?:两个|它们|这两个|这俩)都?(?:打开|加上|开上|开启|开)$")
+
+
+def _objects_said_before(clauses: list[Clause]) -> None:
+    for previous, clause in zip(clauses, clauses[1:]):
+        if len(clause.fragments) != 1 or not _PRONOUN_OBJECT.match(clause.fragments[0].text):
+            continue
+        verb = clause.fragments[0].text.split()[0]
+        for fragment in previous.fragments:
+            if fragment.base is not None:
+                continue
+            kept, cursor = [], 0
+            for start, end in sorted(fragment.negations):
+                kept.append(fragment.text[cursor:start])
+                cursor = end
+            kept.append(fragment.text[cursor:])
+            clause.fragments.append(_extension(verb, Fragment(" ".join(" ".join(kept).split()), "", []), 0))
 
 
 # An enumeration cut at its commas: "all-reduce loss, tokens and cut tokens on every rank" is one

@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 # "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
 # instead of gathering everything on rank 0").
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
-                          r"rather than|instead of)\b")
+                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger))\b")
+# "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead.
+_DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s\w+")
 
 
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
@@ -83,7 +85,7 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
-                or _MODAL_BEFORE.search(fragment.text[:start])):
+                or _MODAL_BEFORE.search(fragment.text[:start]) or _DISMISSING_CUE.fullmatch(fragment.text[start:end])):
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
     # negated verbs joined by "and" are two negations ("did not fail and did not run out of memory").
