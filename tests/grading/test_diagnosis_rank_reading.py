@@ -503,3 +503,25 @@ def test_every_ranks_stack_names_every_rank():
 ])
 def test_a_rank_waiting_for_a_batch_is_in_its_loader(answer, right):
     assert _ranks(_diagnose("stalled-loader", answer))["ok"] is right
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # the fix first, then why, then where: the ranks are read outside the fix, wherever it stands
+    ("collective-order", "Fix: have every rank call the two collectives in the same order. Why: rank 0's branch "
+     "broadcasts before gathering while the other branch gathers before the broadcast. Where: rank 0 blocked in "
+     "broadcast at train.py:55, ranks 1, 2, 3 blocked in all_gather at train.py:46 (gather_tokens).", True),
+    # ... and a fix that names ranks still places none ("Fix: rank 0 gathers first")
+    ("collective-order", "Fix: rank 0 gathers first, then broadcasts, like ranks 1-3.", False),
+    # "Only rank 0 gets there" has a verb of its own: no bare subject of the clause after it
+    ("eval-rank0", "Only rank 0 gets there, in the all_reduce at line 53 in evaluate; ranks 1-3 skip the block, start "
+     "step 4 and wait in trainer.backward(loss) at line 69 for the DDP gradient all-reduce.", True),
+])
+def test_ranks_outside_the_fix_and_clauses_with_verbs_of_their_own(lab, answer, right):
+    assert _ranks(_diagnose(lab, answer))["ok"] is right
+
+
+def test_the_other_branch_is_no_rank():
+    from tutor.labs.rank_mentions import _OTHERS
+
+    assert not _OTHERS.search("while the other branch gathers before the broadcast")
+    assert _OTHERS.search("while the others gather") and _OTHERS.search("the other ranks wait")

@@ -42,8 +42,10 @@ _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\
                   r"\b(?:all|every|each)\s+(?:the\s+)?(?:rank['’]?s\s+)?stacks?\b|\bthe\s+stacks\s+(?:all|are\s+all)\b|"
                   r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",
                   re.IGNORECASE)
-# "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides")
-_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?|other ranks|the rest|remaining ranks|everyone else|everybody else|peers|"
+# "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides",
+# nor "the other branch": a code path, not ranks)
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:others?(?!\s+(?:branch|branches|thread|threads|side|sides|way|ways|group|groups|call|calls|"
+                     r"collective|collectives|line|lines|loop|half|buffer|tensor|order|function|path|paths|one|value|values)\b)|other ranks|the rest|remaining ranks|everyone else|everybody else|peers|"
                      r"survivors|surviving ranks|remaining (?:three|two|\d+)|rest(?=\s(?:are|is|wait|waits|sit|sits|hang|hangs|block|blocks|"
                      r"stay|stays|in|at)\b))\b|其他|其它|其余|别的|剩下|余下|"
                      r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))", re.IGNORECASE)

@@ -60,6 +60,27 @@ EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process 
 _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
 
 
+# Another part of the answer after its fix: "Fix: … Why: … Where: rank 0 is in …" puts the ranks last.
+_PART_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:why(?: it hangs| it happens)?|where|cause|root cause|the cause|ranks|"
+                         r"which ranks?|which process|what happens|how|mechanism|原因|为什么|位置|在哪|哪个 ?rank|现象)\s*[:：]",
+                         re.IGNORECASE)
+
+
+def without_fix(text: str) -> str:
+    """The answer without its fix: from a fix label to the next part's label (or the end). The ranks are
+    placed outside the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes, it does not
+    put rank 1 in the culprit's place."""
+    kept, cursor = [], 0
+    for fix in _FIX_LABEL.finditer(text):
+        if fix.start() < cursor:
+            continue
+        kept.append(text[cursor:fix.start()])
+        after = _PART_LABEL.search(text, fix.end())
+        cursor = after.start() if after else len(text)
+    kept.append(text[cursor:])
+    return " ".join(part.strip() for part in kept if part.strip())
+
+
 def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
     """Whether the clause says one of the phrases, not negated (`tutor.grading.claims`)."""
     from tutor.grading.claims.clauses import read
@@ -130,7 +151,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
 _AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
                       r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
-                        r"calls?|runs?|left|exited|enters?|does)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
+                        r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
 
 def _has_place(text: str) -> bool:
@@ -305,10 +326,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
     # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
-    # The ranks are placed before the fix: "Fix: rank 0 sends first, rank 1 receives first" prescribes,
-    # it does not put rank 1 in the culprit's place.
-    fix = _FIX_LABEL.search(text)
-    units = [] if whole.bare or whole.copied else clauses(_stays_in(text[:fix.start()] if fix else text), ", ")
+    # The ranks are placed outside the fix (`without_fix`).
+    units = [] if whole.bare or whole.copied else clauses(_stays_in(without_fix(text)), ", ")
     cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
     units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
