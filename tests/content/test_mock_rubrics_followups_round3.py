@@ -57,6 +57,8 @@ CASES = [
     (CP, "CP pays off for long sequences, when activations don't fit even with TP 8 and recompute: it splits the "
      "sequence, each rank keeps s/CP. The price is the K/V exchange (ring attention), which hides behind attention at "
      "128K; it is not a waste there, only at short sequences, where it can't hide.", RIGHT),
+    (CP, "CP is a waste for short sequences and pays off for long context, when activations don't fit: it splits the "
+     "sequence, and the K/V exchange must hide behind attention.", RIGHT),
     # labelled (tuning)
     (HANG, "I wouldn't start by bisecting the code around one step, because a code bug like a collective inside `if rank "
      "== 0` or a long batch that OOMs would hit the same step every run with the same data order. A moving hang points "
@@ -82,6 +84,8 @@ CASES = [
     (TIMEOUT, "No: the timeout is not the cause, a rank is missing and a longer timeout only waits longer. Keep it "
      "short: NCCL's default is 10 minutes (gloo's is 30), and dump the flight recorder on timeout, then fix the rank.",
      RIGHT),
+    (TIMEOUT, "No, the timeout is not the cause: a rank is missing, and a longer timeout only waits longer. Keep it short, "
+     "NCCL at 10 minutes and gloo at 30 minutes by default, and dump the flight recorder on timeout.", RIGHT),
     (TIMEOUT, "不行，timeout 不是病因，调大只会等更久。gloo 默认 10 分钟，超时时 dump flight recorder 就够了。", WRONG),
     # labelled (tuning)
     (SMI, "nvidia-smi only reports that some kernel is running, so small kernels or NCCL waiting show 100%. MFU is "
