@@ -125,3 +125,14 @@ def test_story_and_debug_stages_are_graded_as_an_interviewer_would(qid, step, an
 def test_tp_overlap_is_named_as_the_wrong_traffic():
     verdict = grade(library().question(EXPOSED), "It's TP traffic that is exposed, so add --tp-comm-overlap.", "next")
     assert not verdict.correct and "overlap" in verdict.details["contradicted"], verdict.details
+
+
+def test_a_reading_set_up_to_be_refuted_is_no_claim():
+    # "It's tempting to read 100% as saturated" sets the trap up; the answer then says what the counter means
+    answer = ("It's tempting to read 100% as 'the GPU is saturated', but nvidia-smi's utilization is the share of "
+              "sample time with at least one kernel resident; tiny launch-bound kernels or NCCL kernels spinning on a "
+              "late peer read 100% too. MFU, tokens/s × 6N over GPUs × peak, counts only useful matmul FLOPs.")
+    verdict = grade(library().question("followup-nvidia-smi"), answer, None)
+    assert verdict.correct and not verdict.details.get("contradicted"), verdict.details
+    assert not grade(library().question("followup-nvidia-smi"), "100% means the GPU is saturated, so MFU is fine.",
+                     None).correct
