@@ -151,8 +151,9 @@ def vary_data(entry: LabEntry, options: RunOptions, on_event=None, on_run=None) 
     with_synthetic = replace(options, program_args=(*options.program_args, "--synthetic-data"))
     synthetic = _row(LABELS["synthetic"].en, _run(run_spec(entry, with_synthetic), on_event, on_run))
     result = {"experiment": "data", "lab": entry.name, "runs": [real, synthetic], "speedup_with_synthetic": None}
-    if _compared_step(real) and _compared_step(synthetic):
-        result["speedup_with_synthetic"] = _compared_step(real) / _compared_step(synthetic)
+    slow, fast = _compared_step(real), _compared_step(synthetic)
+    if slow and fast:
+        result["speedup_with_synthetic"] = slow / fast
     result["message"] = message(result).en
     if result["speedup_with_synthetic"] is not None:
         result["conclusion"] = conclusion(result).en

@@ -248,9 +248,13 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     return named, placed and not wrong, wrong
 
 
+def _others(group: Group, found: Facts) -> list[Group]:
+    """The groups waiting in another call than `group`'s (its places are not `group`'s)."""
+    return [other for other in found.groups if other is not group and other.op != group.op]
+
+
 def _placed_by_number(group: Group, units: list[str], found: Facts) -> bool:
-    others = [other for other in found.groups if other is not group and other.op != group.op]
-    return _said_together(group, units, found.world_size, majority=False, others=others, culprit=True,
+    return _said_together(group, units, found.world_size, majority=False, others=_others(group, found), culprit=True,
                           twins=_twins(group, found), everyone=found.groups)[1]
 
 
@@ -335,7 +339,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     culprit_placed = False
     wrong_culprit = False  # another rank put in the culprit's place, or the culprit put elsewhere
     for index, group in enumerate(found.odd):
-        others = [other for other in found.groups if other is not group and other.op != group.op]
+        others = _others(group, found)
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
         # "the others" names the rest.
         named, placed, misplaced = _said_together(group, units, found.world_size, everyone=found.groups,
@@ -366,7 +370,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
         if group.site == "exited" and not _said_together(group, units, found.world_size, majority=True,
                                                          others=[])[0]:
             continue  # ranks that exited cleanly need not be named; named, they must be placed right
-        others = [other for other in found.groups if other is not group and other.op != group.op]
+        others = _others(group, found)
         named, placed, _ = _said_together(group, units, found.world_size, majority=True, others=others,
                                           twins=_twins(group, found))
         total += 1.0

@@ -103,26 +103,19 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         said = any(enumerates(forms, clause) for clause in reading.clauses)
     denied = not said and any(result is False for result in results)
     contradiction = None
-    fixes = None
-    everything = reading
+    prescribed = states_fix = None
     if describing and contradictions:
         # A point the answer's own fix states is a fix, and a wrong fix said beside it ("Fix: copy the
-        # cache under the lock, and raise the timeout") is its contradiction, read from the fix too.
-        fixes = Reading([clause for clause in reading.clauses if clause.prescribes], reading.words, False, False)
-        if not any(polarity(form, fixes) is True for form in forms):
-            fixes = None
+        # cache under the lock, and raise the timeout") is its contradiction, read from the fix too; so
+        # is a contradiction marked `fix`, said on its own ("Fix: raise --device-memory-kib").
+        prescribed = Reading([clause for clause in reading.clauses if clause.prescribes], reading.words, False, False)
+        states_fix = any(polarity(form, prescribed) is True for form in forms)
         reading = _describing(reading)
-    prescribed = None
     for item, concepts in contradictions:
         result = polarity(concepts, reading, extended=False, describing=describing)
-        if result is not True and fixes is not None and polarity(concepts, fixes, extended=False) is True:
+        if result is not True and prescribed is not None and (states_fix or item.fix) \
+                and polarity(concepts, prescribed, extended=False) is True:
             result = True
-        if result is not True and describing and item.fix:
-            # a wrong fix said on its own ("Fix: raise --device-memory-kib") is read from the fix clauses
-            if prescribed is None:
-                prescribed = Reading([clause for clause in everything.clauses if clause.prescribes], everything.words,
-                                     False, False)
-            result = True if polarity(concepts, prescribed, extended=False) is True else result
         if result is True and contradiction is None:
             contradiction = item
         elif result is False:
