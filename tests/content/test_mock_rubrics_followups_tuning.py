@@ -21,18 +21,11 @@ Each fix is a rule of the rubric, not of one wording:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
+from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
-
-@lru_cache(maxsize=1)
-def library():
-    from tutor.interview.scenarios import Library
-
-    return Library.installed()
 
 
 RIGHT, WRONG = True, False

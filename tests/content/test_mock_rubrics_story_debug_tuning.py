@@ -16,18 +16,11 @@ Each case: (scenario id, step id, answer, right).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
+from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
-
-@lru_cache(maxsize=1)
-def library():
-    from tutor.interview.scenarios import Library
-
-    return Library.installed()
 
 
 RIGHT, WRONG = True, False

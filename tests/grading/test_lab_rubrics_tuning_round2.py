@@ -14,18 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.labelled.cases import evidence
-from tutor.content import load
-from tutor.labs.diagnose import grade_lab
-
-
-def _diagnose(lab, answer):
-    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in answer) else "en"
-    return grade_lab(list(load().labs[lab].model.diagnosis), answer, evidence(lab), lang)
-
-
-def _item(verdict, item):
-    return next(entry for entry in verdict["feedback"] if entry["item"] == item)
+from tests.grading.diagnosing import diagnose as _diagnose
+from tests.grading.diagnosing import item as _item
 
 
 # the labelled tuning answers (strong, graded wrong before)

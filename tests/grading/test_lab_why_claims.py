@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.labelled.cases import evidence
+from tests.grading.diagnosing import diagnose as _diagnose
 from tutor.content import load
-from tutor.labs.diagnose import grade_lab
-
-
-def _diagnose(lab, answer):
-    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in answer) else "en"
-    return grade_lab(list(load().labs[lab].model.diagnosis), answer, evidence(lab), lang)
 
 
 CKPT = "Rank 0 waits in all_gather in data_positions, called from save_checkpoint under if ctx.rank == 0; ranks 1-3 wait in the gradient all-reduce. "
