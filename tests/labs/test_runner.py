@@ -82,6 +82,17 @@ def test_crash_names_the_first_failure_and_its_line(tmp_path):
 
 
 @pytest.mark.timeout(90)
+def test_a_slower_survivors_stack_is_taken_where_it_waits_not_where_it_still_computes(tmp_path):
+    # CI: long-batch's surviving rank was still in its forward pass when its peer's OOM was seen
+    _, evidence = _run(tmp_path, "50", "--crash-at", "2", "--lag", "1.5")
+    assert evidence["outcome"] == "crash"
+    survivor = evidence["ranks"][0]
+    assert evidence["at_failure"]["0"]["op"] == "all_reduce", evidence["at_failure"]
+    assert survivor["stack_source"] == "py-spy" and "wait" in survivor["stack"], survivor["stack"]
+    assert "sleep" not in survivor["stack"].split("loop.py")[-1], survivor["stack"]
+
+
+@pytest.mark.timeout(90)
 def test_cancel_midway_stops_every_process(tmp_path):
     run = LabRun(RunSpec(lab="loop", program=PROGRAMS / "loop.py", args=("100000",), world_size=2, run_root=tmp_path),
                  on_event=lambda event: run.cancel() if isinstance(event, RankProgress) and event.step == 2 else None)

@@ -40,6 +40,11 @@ from tutor.labs.runspec import Finished, LogLine, Phase, RankProgress, RunEvent,
 POLL_S = 0.1
 STOP_GRACE_S = 3.0
 DUMP_WAIT_S = 3.0
+# After a rank raised, how long the others get to reach the collective they will wait in before
+# their stacks are taken: on a loaded machine a slower peer is still in its forward pass when the
+# failure is seen (CI: long-batch's rank 0 was, so its stack showed no wait). Within boot.HOLD_S,
+# with py-spy's time and DUMP_WAIT_S after it.
+SETTLE_S = 4.0
 EXIT_GRACE_S = 15.0  # after every rank has exited, how long the launcher may take to follow
 RANK_LINE = re.compile(r"^\[rank(\d+)\]:(.*)$")
 RUN_ID_ENV = "TUTOR_LAB_RUN_ID"
@@ -281,6 +286,7 @@ class LabRun:
         states = self._states()
         waiting = [s for s in states if s.pid and not s.exception and s.exit_code is None and s.ready]
         if waiting:
+            self._settle(waiting)
             self._collect_hang_evidence(skip_raised=True)
             self._at_failure = {s.rank: dict(s.pending()) if s.pending() else None for s in waiting}
         elif any(s.pid and s.exit_code is None for s in states):
@@ -291,6 +297,16 @@ class LabRun:
             if state.exception and state.exception.get("traceback"):
                 state.stack, state.stack_source = state.exception["traceback"], "traceback"
         (self.run_dir / FAILURE_RELEASE).touch()
+
+    def _settle(self, waiting: list[RankState]) -> None:
+        """Until SETTLE_S, let each surviving rank run on to the collective it will wait in (or end),
+        as its peers on other nodes of a cluster would; what it is still doing then is its stack."""
+        deadline = time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline:
+            self._poll_events()
+            if all(state.pending() or state.exception or state.exit_code is not None for state in waiting):
+                return
+            time.sleep(POLL_S)
 
     def _stop_all(self) -> None:
         """End the launcher and every process it started; nothing survives a run."""
