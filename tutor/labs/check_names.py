@@ -261,9 +261,10 @@ DETAILS: dict[str, str] = {
         "原始程序计时的 {1} ms 里，你的进程用了 {0} ms CPU（允许 {2}）：后台线程里的计算拖慢了基线，自己却不计时",
     "{}: {} ms per step, shipped {} ms (needs ≤ {} of the shipped){}; the shipped program's trace, {}; yours, {}":
         "{0}：每步 {1} ms，原始程序 {2} ms（至多为原始程序的 {3}）{4}；原始程序的 trace：{5}；你的：{6}",
-    "{} vs {} {} shipped: {}× (needs ≥ {}×; best of the interleaved rounds of {} steps and the result(); "
-    "round by round {})": "你的 {0}，原始程序 {1}（{2}）：{3}×（至少要 {4}×；取 {5} 步交替各轮连同 result() 的"
-                          "最好一轮；逐轮 {6}）",
+    "{} vs {} {} shipped in each one's best round: {}×; round by round {}, median {}× (needs ≥ {}× by either; "
+    "interleaved rounds of {} steps and the result())":
+        "各取最好一轮：你的 {0}，原始程序 {1}（{2}）：{3}×；逐轮 {4}，中位数 {5}×（两种读法任一至少要 {6}×；"
+        "{7} 步交替各轮连同 result()）",
     "per profiled step: {} ms; before the first op {} ms{}; collectives not overlapped with compute {} ms{}; "
     "gaps and tiny ops {} ms{}; slowest minus fastest rank's busy time {} ms{}; {} ops, {} host syncs per step{}":
         "每个 profile 的 step：{0} ms；第一个算子之前 {1} ms{2}；没和计算重叠的集合通信 {3} ms{4}；"

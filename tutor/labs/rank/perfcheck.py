@@ -24,9 +24,10 @@ Five things must hold, all measured in this one check:
    rounds stands in for the trace's busy time in every summary's straggler measure (and so in
    its category), and for a straggler each rank's FLOPs must be balanced too: see
    `_check_category`;
-5. the step is faster: shipped / learner's time per step in each one's best round is at least
-   `min_speedup`. A round's time is as long as its slowest rank's (for a straggler on CPU, by
-   process CPU time: see `check_fix`).
+5. the step is faster: shipped / learner's time per step, in each one's best round or as the
+   median of the rounds' paired ratios, is at least `min_speedup` (`measured_speedup`). A
+   round's time is as long as its slowest rank's (for a straggler on CPU, by process CPU time:
+   see `check_fix`).
 
 lab.yaml `check:` sets `min_speedup`, `max_category_ratio`, `rounds`, `steps_per_round`,
 `rtol`, `atol`.
@@ -64,7 +65,7 @@ def check_fix(ctx, category: str) -> None:
     from tutor.labs.rank.checking import SHIPPED_ENV
 
     params = lab.check_params()
-    plan = _draw_rounds(int(params.get("rounds", 3)), int(params.get("steps_per_round", 3)))
+    plan = _draw_rounds(int(params.get("rounds", 5)), int(params.get("steps_per_round", 3)))
     baseline = Baseline(ctx, os.environ[SHIPPED_ENV])  # before the learner's code is imported
     try:
         baseline.call("build")
@@ -272,24 +273,42 @@ def _check_category(ctx, category: str, summaries: dict, max_ratio: float, flops
                   "yours_summary": _brief(yours)})
 
 
-def _check_speedup(ctx, samples: list[list[dict]], plan: list[int], min_speedup: float, clock: int = WALL) -> None:
-    """Each program's best round (its least time per step, by `clock`), shipped / yours.
+def measured_speedup(rounds: list[dict[str, float]]) -> tuple[float, float, float]:
+    """(speedup by best rounds, by the median of paired ratios, the larger) over the timed rounds.
 
-    The best round, not a single step: a round holds all the work its result depends on, so
-    work moved into one step of the round is still counted. The best one, not the mean: on a
-    shared machine other processes only ever add time, so each program's fastest round is the
-    closest to its own speed, and the alternating order gives both the same chances. The step
-    times reported are wall clock."""
-    rounds = _round_times(samples, plan, clock)
-    ratios = [row["shipped"] / row["yours"] if row["yours"] > 0 else float("inf") for row in rounds]
+    The speedup is the larger of two readings, each robust to one kind of load on a shared
+    machine, where other processes only ever add time. Each program's best round: bursts of load
+    that miss one round of each (under three lab jobs at once exposed-comm's honest fix read
+    1.22x by the paired median). The median of the rounds' paired ratios: load that lasts a
+    while and spares neither program's rounds but one (CI: slow-dataloader's solution read 1.67x
+    by best rounds, 112 ms shipped in the only light round, while its rounds' ratios were
+    3.07x and 2.32x). A fix that is not fast enough is read slow by both; a cheat that moves work
+    out of the timed steps is timed either way, since a round holds all its work.
+    """
     yours = min(row["yours"] for row in rounds)
-    shipped = min(row["shipped"] for row in rounds)
-    speedup = shipped / yours if yours > 0 else float("inf")
+    best = min(row["shipped"] for row in rounds) / yours if yours > 0 else float("inf")
+    paired = statistics.median(_ratios(rounds))
+    return best, paired, max(best, paired)
+
+
+def _ratios(rounds: list[dict[str, float]]) -> list[float]:
+    return [row["shipped"] / row["yours"] if row["yours"] > 0 else float("inf") for row in rounds]
+
+
+def _check_speedup(ctx, samples: list[list[dict]], plan: list[int], min_speedup: float, clock: int = WALL) -> None:
+    """`measured_speedup` of the rounds by `clock`. A round, not a single step: it holds all the
+    work its result depends on, so work moved into one step of the round is still counted. The
+    alternating order gives both programs the same chances. The step times reported are wall clock."""
+    rounds = _round_times(samples, plan, clock)
+    ratios = _ratios(rounds)
+    best, paired, speedup = measured_speedup(rounds)
+    yours, shipped = (min(row[name] for row in rounds) for name in ("yours", "shipped"))
     unit = "ms of the slowest rank's CPU time per step" if clock == CPU else "ms per step"
     ctx.check("faster than the shipped program", speedup >= min_speedup,
-              f"{yours * 1e3:.1f} vs {shipped * 1e3:.1f} {unit} shipped: {speedup:.2f}× (needs ≥ {min_speedup:g}×; "
-              f"best of the interleaved rounds of {', '.join(map(str, plan))} steps and the result(); "
-              f"round by round {', '.join(f'{ratio:.2f}×' for ratio in ratios)})",
+              f"{yours * 1e3:.1f} vs {shipped * 1e3:.1f} {unit} shipped in each one's best round: {best:.2f}×; "
+              f"round by round {', '.join(f'{ratio:.2f}×' for ratio in ratios)}, median {paired:.2f}× "
+              f"(needs ≥ {min_speedup:g}× by either; interleaved rounds of {', '.join(map(str, plan))} steps "
+              f"and the result())",
               speedup=speedup)
     walls = _round_times(samples, plan, WALL)
     ctx.report(speedup=speedup, round_speedups=ratios, step_time_s=min(row["yours"] for row in walls),
