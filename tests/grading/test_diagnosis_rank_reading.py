@@ -525,3 +525,16 @@ def test_the_other_branch_is_no_rank():
 
     assert not _OTHERS.search("while the other branch gathers before the broadcast")
     assert _OTHERS.search("while the others gather") and _OTHERS.search("the other ranks wait")
+
+
+@pytest.mark.parametrize(("answer", "placed"), [
+    # the stacks' file:line of the group's call names the place as the call's name does
+    ("Ranks 0 and 1 both wait at train.py:109 forever.", True),
+    ("两个rank都卡在train.py:109，一直等。", True),
+    ("Both ranks are stuck at train.py line 109.", True),
+    # another line of the program is not that place; a colon before a rank still ends a clause
+    ("Ranks 0 and 1 both wait at train.py:82 forever.", False),
+    ("两个rank都卡住了，都在recv:0号在dist.recv(theirs, src=1)，1号在dist.recv(theirs, src=0)。", True),
+])
+def test_the_file_and_line_from_the_stacks_place_the_ranks(answer, placed):
+    assert _ranks(_diagnose("pp-sendrecv", answer))["ok"] is placed

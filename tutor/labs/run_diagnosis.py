@@ -46,7 +46,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exce
 OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;:!?\n。；：！？]+|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
@@ -97,12 +97,24 @@ LEFT_LOOP = (["left the loop", "leaves the loop", "left the training loop", "bro
 
 def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
     en, zh = OP_PHRASES.get(group.op or "", ([], []))
-    names = [name.replace("_", " ") for name in group.funcs]
+    names = [name.replace("_", " ") for name in group.funcs] + _line_of(group.site)
     if "finish" in group.funcs or "end of training" in group.funcs:
         en, zh = [*en, *LEFT_LOOP[0]], [*zh, *LEFT_LOOP[1]]
     if "waits for a thread at exit" in group.funcs:
         en, zh = [*en, *AT_EXIT[0]], [*zh, *AT_EXIT[1]]
     return list(en) + names, list(zh) + names
+
+
+_FILE_LINE = re.compile(r"^(?P<file>[\w.-]+\.py):(?P<line>\d+)\b")
+
+
+def _line_of(site: str | None) -> list[str]:
+    """The line the evidence's stacks put the group at, as a candidate quotes it from them: it names
+    the call as well as the call's name does ("both wait at train.py:109 forever")."""
+    found = _FILE_LINE.match(site or "")
+    if found is None:
+        return []
+    return [f"{found['file']}:{found['line']}", f"{found['file']} line {found['line']}"]
 
 
 # A clause that goes on about the subject before it: it starts with "it" or with a verb ("then
