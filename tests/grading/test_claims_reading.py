@@ -518,3 +518,38 @@ def test_a_pronoun_object_takes_what_the_clause_before_named_and_only_delays_dis
                    "Add both.").clauses
     assert "add overlap gradient reduce overlap parameter gather" in [f.text for f in clauses[-1].fragments]
     assert _negations(fold("raising the timeout only delays the same deadlock"))
+
+
+def _mock(target: str, answer: str) -> bool:
+    from tests.grading.labelled.cases import interview_step
+
+    scenario, step = interview_step(target)
+    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct
+
+
+LOADER_NEXT = "i:debug-data-loading/next"
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # what the candidate takes back states nothing (written by hand, 2026-12-02: these passed at 0.90)
+    ("Swap in synthetic data to confirm the gap disappears, then the fix is to raise num_workers... actually no, "
+     "workers won't help here, so I'd move to a bigger global batch to amortize the loader, and re-measure MFU.", False),
+    ("先用synthetic数据确认空白消失。然后加num_workers，不对，worker没用，应该把global batch调大，再测MFU。", False),
+    ("Confirm with synthetic data. Fix: add DataLoader workers and pin_memory, scratch that, just raise the batch "
+     "size. Re-measure MFU.", False),
+    # a retraction that corrects to the right fix keeps it; a plain "no" answering the question is no retraction
+    ("Confirm with synthetic data; then a bigger batch. Actually no, more DataLoader workers and pin_memory, and "
+     "pre-tokenize offline. Re-measure MFU after.", True),
+    ("Confirm with synthetic data that the idle stretch vanishes. No, not the network: add DataLoader workers and "
+     "pre-tokenize offline, then measure MFU again.", True),
+])
+def test_what_a_candidate_takes_back_states_nothing(answer, right):
+    assert _mock(LOADER_NEXT, answer) is right
+
+
+def test_a_retraction_withdraws_the_fragments_before_it_or_the_clause_before_it():
+    inside = read("加num_workers，不对，worker没用")
+    assert [fragment.text for clause in inside.clauses for fragment in clause.fragments] == ["worker 没用"]
+    opening = read("Raise the timeout. Actually no, find the rank that never joined.")
+    assert [[fragment.text for fragment in clause.fragments] for clause in opening.clauses] == \
+        [[], ["find the rank that never joined"]]

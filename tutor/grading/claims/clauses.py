@@ -145,11 +145,39 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                               question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
                               items=items))
     _objects_said_before(clauses)
+    _withdraw_retracted(clauses)
     if lists:
         _terms_cut_by_stops(clauses)
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# A candidate taking back what they just said: "raise num_workers... actually no, workers won't help",
+# "加 num_workers，不对，…". Only explicit retractions: a bare "no" answers the question as often.
+_RETRACTION = re.compile(r"^(?:actually,? no|no,? wait|wait,? no|scratch that|on second thought|i take (?:that|it) back|"
+                         r"correction|let me correct (?:that|myself)|不对|说错了|更正一下|更正|收回|不不)$")
+
+
+def _withdraw_retracted(clauses: list[Clause]) -> None:
+    """What a retraction takes back states nothing: the fragments before it in its clause, or, when it
+    opens its clause, the clause before it; the retraction itself states nothing either."""
+    for index, clause in enumerate(clauses):
+        marks = [at for at, fragment in enumerate(clause.fragments)
+                 if fragment.base is None and _RETRACTION.match(fragment.text)]
+        if not marks:
+            continue
+        if marks[-1] == 0 and index > 0:
+            clauses[index - 1].fragments = []
+        cut = marks[-1]
+        kept = []
+        for at, fragment in enumerate(clause.fragments):
+            if at <= cut or (fragment.base is not None and fragment.base <= cut):
+                continue  # the reader's extensions of a withdrawn fragment go with it
+            if fragment.base is not None:
+                fragment.base -= cut + 1  # still the index of the fragment it extends
+            kept.append(fragment)
+        clause.fragments = kept
 
 
 _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
