@@ -32,15 +32,19 @@ def pattern(phrase: str) -> re.Pattern | None:
     if _CJK.search(folded):
         compact = folded.replace(" ", "")
         return re.compile(" ?".join(re.escape(char) for char in compact))
-    words = [re.escape(word) for word in folded.split(" ")]
+    words = folded.split(" ")
     last = folded[-1]
     doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
     # The adverb of a long word is the word ("asynchronously", "automatically"); not of a short one
     # ("full" is not "fully", "hard" not "hardly").
     final = folded.rsplit(" ", 1)[-1]
     adverb = "|ly|ally" if len(final) >= ADVERB_STEM and final.isalpha() else ""
-    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed.
-    return re.compile(r"(?<!\w)" + r" ?".join(words) + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
+    # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed. Not two
+    # numbers: "1/4" folds to "1 4", which must not be found in "14 GPUs" (nor "1/5" in "15/1024").
+    joined = re.escape(words[0])
+    for before, word in zip(words, words[1:]):
+        joined += (" " if before[-1:].isdigit() and word[:1].isdigit() else " ?") + re.escape(word)
+    return re.compile(r"(?<!\w)" + joined + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
 
 
 ADVERB_STEM = 6

@@ -1,0 +1,50 @@
+"""Mock stages against near misses and right answers written by hand as a hostile candidate would
+(2026-12-02; none from the labelled benchmark): agreeing with the colleague and raising the timeout,
+the memory of 1F1B put on m, and the bubble as a share of the whole step ((p − 1)/(m + p − 1), under
+a fifth at m = 4p). Each case: (scenario id, step id, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.content.interview_library import library
+from tutor.grading.claims.folding import fold
+from tutor.grading.claims.matching import pattern
+from tutor.grading.dispatch import grade
+from tutor.grading.normalize import LONG_LIMIT, clean
+
+RIGHT, WRONG = True, False
+TIMEOUT, M4P = "followup-raise-timeout", "followup-why-m-4p"
+
+CASES = [
+    (TIMEOUT, None, "I'd agree: the default 10 minutes is too short for big jobs, so raising it to an hour fixes the "
+                    "timeout, and we can check with py-spy later if it still hangs.", WRONG),
+    (TIMEOUT, None, "Good idea, bump it to 2 hours; most hangs are slow checkpoints, and if it still hangs we dump the "
+                    "flight recorder.", WRONG),
+    (TIMEOUT, None, "同意同事的建议，timeout调到2小时就不会报错了，真hang了再py-spy看。", WRONG),
+    (TIMEOUT, None, "I agree it makes the error go away, but it's not the fix: the timeout is the symptom of a rank "
+                    "missing from the collective, a longer one only waits longer while the cluster idles. Keep it "
+                    "short, dump the flight recorder on timeout, fix the missing rank.", RIGHT),
+    (M4P, None, "m ≥ 4p keeps the pipeline bubble (p−1)/m around 25%. Also 1F1B needs at least 4p micro-batches in "
+                "flight per stage, so memory grows with m — you trade memory for bubble.", WRONG),
+    (M4P, None, "Because the bubble is (p-1)/(m+p-1), and m ≥ 4p brings it under 20%. Going higher keeps shrinking "
+                "it, but each micro-batch gets smaller, so the GPU runs less efficient kernels; 4p is the knee.", RIGHT),
+    (M4P, None, "The bubble is (p-1)/m of the step, so at m = 4p it is under a quarter. Memory does not grow with m "
+                "under 1F1B: at most p micro-batches are in flight.", RIGHT),
+    (M4P, None, "The bubble is (p−1)/(m·p), so with m = 4p and p = 16 it is 15/1024, about 1.5%: negligible.", WRONG),
+]
+
+
+@pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
+def test_hand_written_near_misses_and_right_answers(scenario, step, answer, right):
+    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
+
+
+@pytest.mark.parametrize(("phrase", "text", "found"), [
+    ("1/4", "we use 14 gpus", False),
+    ("1/5", "it is 15/1024", False),
+    ("1/4", "about 1/4 of the step", True),
+    ("all reduce", "the allreduce waits", True),
+])
+def test_two_numbers_of_a_phrase_never_run_together(phrase, text, found):
+    assert bool(pattern(phrase).search(fold(clean(text, LONG_LIMIT)))) is found
