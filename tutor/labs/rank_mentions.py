@@ -34,6 +34,26 @@ _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|
                      re.IGNORECASE)
 # After "except" a bare number is a rank: "all ranks but 0", "every rank other than 1 and 2".
 _BARE_NUMBERS = re.compile(r"^\s*(\d+(?:\s*(?:,|and|&|、|和|/)\s*\d+)*)(?![\d.])")
+# A clause that opens with bare rank numbers after an earlier clause named a rank: "rank 0 hangs in
+# evaluate; 1,2,3 are in backward", "1-3 already moved on". Two numbers or more, then a verb or a
+# place: a lone "3 are stuck" counts ranks, and "1-2 seconds later" is no rank.
+_LEAD = re.compile(r"^\s*(?:(?:and|while|whereas|but|meanwhile)\s+)?(\d+)\s?(?:(?:-|–|~|to|through|到|至)\s?(\d+)|"
+                   r"((?:\s*(?:,|，|、|/|&|and)\s*\d+)+))(?=\s*(?:(?:are|were|is|have|had|already|all|both|wait|waits|"
+                   r"waiting|sit|sits|hang|hangs|hung|block|blocks|blocked|stay|stays|went|moved|move|go|get|got|keep|"
+                   r"kept|still|stuck|in|at|reached|passed|finished|enter|entered|ran|run|left|exited|stopped|never|did)\b|在|卡|都|已经|还|停|等|进))",
+                   re.IGNORECASE)
+
+
+def _lead_ranks(text: str, world_size: int) -> set[int]:
+    lead = _LEAD.match(text)
+    if lead is None:
+        return set()
+    first = int(lead.group(1))
+    ranks = (set(range(first, int(lead.group(2)) + 1)) if lead.group(2)
+             else {first, *(int(number) for number in re.findall(r"\d+", lead.group(3)))})
+    return ranks if max(ranks) < world_size and len(ranks) > 1 else set()
+
+
 # "the non-zero ranks", "ranks > 0", "非0号": every rank but rank 0.
 _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
                       re.IGNORECASE)
@@ -62,7 +82,7 @@ def named_ranks(text: str, world_size: int) -> set[int] | None:
         left_out = {int(number) for number in re.findall(r"\d+", bare.group(1))} if bare else named_ranks(after, world_size)
         if left_out:
             return set(range(world_size)) - left_out or None
-    found: set[int] = set()
+    found = _lead_ranks(text, world_size)
     if _NONZERO.search(text):
         found |= set(range(1, world_size))
         text = _NONZERO.sub(" ", text)
@@ -119,7 +139,7 @@ def subject_ranks(text: str, world_size: int) -> set[int] | None:
     if both:
         return both
     others = _OTHERS.search(text)
-    number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text)
+    number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _LEAD.match(text)
     excepted = _EXCEPT.search(text)
     if excepted and (number is None or excepted.start() < number.start()):
         return named_ranks(text, world_size)  # "every rank other than 0 waits": not "the others"
@@ -169,10 +189,11 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
 
 def numbered(unit: str) -> bool:
     """Names ranks by number ("rank 3", "the non-zero ranks"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
-    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit) or _NONZERO.search(unit))
+    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit) or _NONZERO.search(unit)
+                or _LEAD.match(unit))
 
 
 def mentions_ranks(text: str) -> bool:
     """Names a rank, a set of ranks, "the others" or "both"."""
     return bool(_SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _OTHERS.search(text)
-                or _BOTH.search(text) or _NONZERO.search(text))
+                or _BOTH.search(text) or _NONZERO.search(text) or _LEAD.match(text))

@@ -107,6 +107,21 @@ def _rank_spelling(match: re.Match) -> str:
 
 
 _RANK_TWICE = re.compile(r"\brank (?=rank\b)")
+# A run of ranks said in full reads as its ends, as "ranks 1-3" does: "ranks 1, 2 and 3", "rank 1,2,3",
+# "ranks 1 through 3", "1到3号" all read "rank(s) 1 3", so a rubric's "ranks 1 3" finds them. Only
+# consecutive numbers: "ranks 0, 2 and 3" stays as it is.
+_RANK_RUN = re.compile(r"\b(ranks?) (\d+)((?: (?:and |to |through |thru |到 )?\d+)+)(?![\d])|(?<![a-z0-9])(\d+) 到 rank (\d+)")
+
+
+def _rank_run(match: re.Match) -> str:
+    if match.group(4) is not None:
+        return f"rank {match.group(4)} {match.group(5)}"
+    numbers = [int(match.group(2)), *(int(n) for n in re.findall(r"\d+", match.group(3)))]
+    ranged = re.search(r"\b(?:to|through|thru|到)\b", match.group(3)) is not None
+    consecutive = numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    if (ranged and len(numbers) == 2 and numbers[0] < numbers[1]) or (consecutive and len(numbers) >= 3):
+        return f"{match.group(1)} {numbers[0]} {numbers[-1]}"
+    return match.group()
 
 
 def fold(text: str) -> str:
@@ -119,6 +134,7 @@ def fold(text: str) -> str:
     text = _DIMENSION_DEGREE.sub(r"\1 ", text)
     if "号" in text or "r" in text:
         text = _RANK_TWICE.sub("", _SPACES.sub(" ", _RANK_NUMBER.sub(_rank_spelling, text)).strip())
+        text = _RANK_RUN.sub(_rank_run, text)
     return _ABBREVIATION.sub(lambda match: _ABBREVIATIONS[match.group()], text)
 
 

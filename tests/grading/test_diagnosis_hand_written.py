@@ -1,0 +1,103 @@
+"""Lab diagnoses written by hand as candidates type them (2026-12-03; none from the labelled
+benchmark): terse notes, Chinese, code narrations, and near misses that put the wrong rank in the
+call, the symptom's fix or the wrong category. Each case: (lab, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.diagnosing import diagnose
+from tutor.grading.claims.folding import fold
+from tutor.labs.rank_mentions import named_ranks, subject_ranks
+
+R, W = True, False
+CASES = [
+ ("checkpoint-rank0", "rank0 is stuck in all_gather inside save_checkpoint, which only rank 0 runs; 1-3 are in the DDP gradient allreduce of the next step. fix: gather on every rank, only write the file on rank 0", R),
+ ("checkpoint-rank0", "0号在save_checkpoint里的all_gather卡住，1到3号在下一步backward的梯度all_reduce里等。原因：save_checkpoint只在rank 0上调用，但里面有all_gather。修复：所有rank都调用all_gather，只由rank 0写文件。", R),
+ ("checkpoint-rank0", "rank 0 waits in the gradient all_reduce; ranks 1-3 wait in all_gather in save_checkpoint. the checkpoint is saved only on rank 0.", W),
+ ("collective-order", "r0: broadcast (sync_schedule). r1-3: all_gather (gather_tokens). rank 0 calls broadcast then all_gather, the rest all_gather then broadcast -> collectives matched by order, deadlock. make every rank call them in the same order.", R),
+ ("collective-order", "rank 0 在 sync_schedule 的 broadcast 里等，rank 1-3 在 gather_tokens 的 all_gather 里等。rank 0 先 broadcast 再 all_gather，其他 rank 先 all_gather 再 broadcast，顺序不一致所以互相等。修复：所有 rank 按同一顺序调用。", R),
+ ("collective-order", "all four ranks wait in broadcast. the learning rate broadcast is too slow; raise the timeout.", W),
+ ("crashed-rank", "rank 0 died first: OOM in the forward. the other three were just waiting in the grad all-reduce and got torn down. rank 0 keeps appending the logits of every step to a list for accuracy, so memory grows until OOM. fix: store only the correct counts, not the logits", R),
+ ("crashed-rank", "0号最先挂，forward 里 OOM；1~3号在梯度 all-reduce 里等，0号没了它们才报错。0号每一步都把 logits 存进列表算准确率，显存一直涨。修复：只存统计数，不存 logits。", R),
+ ("crashed-rank", "rank 1 crashed first with OOM; ranks 0, 2, 3 waited in all_reduce. fix: lower the batch size.", W),
+ ("diverging-control-flow", "rank0 exits the loop early (its batch is all padding -> NaN loss -> stop flag) and sits in the final gather in finish(); 1-3 keep training and wait in the grad allreduce in backward. the stop flag is dist.reduce'd to rank 0 only so only rank 0 stops. fix: all_reduce the flag (MAX) so all ranks stop at the same step", R),
+ ("diverging-control-flow", "rank 0 在 finish 的 gather 里等，1-3 号在 backward 的梯度 all_reduce 里等。should_stop 用 reduce 只把结果给了 rank 0，所以只有 rank 0 退出循环。修复：改成 all_reduce，大家一起停。", R),
+ ("eval-rank0", "rank 0 hangs in evaluate's all_reduce; 1,2,3 are in backward of the next step waiting on the gradient allreduce. cause: evaluate is gated to rank 0 only. fix: call it everywhere, log on rank 0.", R),
+ ("eval-rank0", "rank 0 is in the all_reduce inside evaluate(); the other ranks are in the gradient all-reduce. evaluate only runs on rank 0. fix: raise the eval group's timeout so it has time to finish.", W),
+ ("uneven-batches", "rank 0 is one step behind... actually ahead: it still trains an extra step and waits in the grad all_reduce; 1-3 ran out of data and wait in the gather in finish(). shard 0 has one more doc -> one more batch. fix: DistributedSampler(drop_last=True) so every rank gets the same number of batches", R),
+ ("uneven-batches", "rank 0 还在训练，多了一步，在梯度 all_reduce 里等；1-3 号数据先用完，退出循环，在 finish 的 gather 里等。shard 0 多一个文档。修复：每个 rank 的 batch 数一样，比如 drop_last=True。", R),
+ ("uneven-batches", "ranks 1-3 are slower and still training in the gradient all-reduce; rank 0 finished and waits in the gather. fix: give rank 0 more data.", W),
+ ("long-batch", "rank 1 OOMs at step 4: its batch has a 600-token document and gets padded to that length. ranks 0,2,3 wait in the grad all-reduce. fix: truncate documents to max_len", R),
+ ("long-batch", "1号在第4步 OOM，因为 batch 里有一条 600 token 的长文档，整个 batch 被 pad 到 600。其他 rank 在梯度 all_reduce 里等。修复：把文档截断到 max_len。", R),
+ ("pp-sendrecv", "both stages (rank 0 and 1) are blocked in recv in sync_tied_embedding: each one does recv first then send, so nobody sends. fix: rank 0 sends first, rank 1 receives first (or batch_isend_irecv)", R),
+ ("pp-sendrecv", "rank 0 和 rank 1 都卡在 sync_tied_embedding 里的 recv，两边都先 recv 再 send，谁也发不出去。修复：一边先 send 一边先 recv，或者用 batch_isend_irecv。", R),
+ ("pp-sendrecv", "rank 0 waits in send and rank 1 waits in recv; the message is too big for the buffer. fix: send smaller chunks", W),
+ ("gather-sizes", "rank 2 aborted first (exit -6, SIGABRT) in the all_gather in gather_losses: gloo got 20 bytes where it expected 14, a size mismatch. the rest failed after it. each rank scored a different number of docs (short ones skipped) but all_gather needs equal shapes. fix: gather the counts first, pad to the max, gather, then trim", R),
+ ("gather-sizes", "2号最先退出（SIGABRT），在 gather_losses 的 all_gather 里，数据大小不一致。各个 rank 的 loss 数量不同，all_gather 要求形状相同。修复：先 all_gather 数量，pad 到最大，再 gather，最后截掉。", R),
+ ("gather-sizes", "rank 2 hung in all_gather because it was slower than the others; fix: set a longer timeout.", W),
+ ("group-order", "all 4 ranks in the all_reduce in average_gradients, but 0/2/3 are on pg 1 and rank 1 on pg 2 (flight recorder). rank 1 creates the metrics group first, so its group numbering is swapped. fix: create the groups in the same order on every rank", R),
+ ("group-order", "四个 rank 都在 average_gradients 的 all_reduce 里，但是 0、2、3 号在 pg 1，1号在 pg 2。1号先建了 metrics group，所以它的 grads group 编号不一样。修复：所有 rank 按同样的顺序创建 group。", R),
+ ("exit-hang", "training finished everywhere, but rank 1's process doesn't exit: its uploader thread is blocked in queue.get() waiting for the next item, and the interpreter joins non-daemon threads at exit. close() (which puts None) is only called in the except branch. fix: call uploader.close() in a finally", R),
+ ("exit-hang", "所有 rank 都训练完了，1号进程退不出去：上传线程卡在 queue.get() 等下一个任务，解释器退出时要 join 非 daemon 线程。close() 只在 except 里调用。修复：在 finally 里调用 close()。", R),
+ ("timeout-at-item", "it's not .item(): rank 1 issued an extra all_reduce on the metrics group at step 1 (Metrics.add, its batch had a doc over the context so cut>0 and the cut all-reduce is only issued if cut). after that rank 1's metrics collectives are off by one. fix: keep the cut count local and all-reduce loss, tokens and cut together at every log on every rank", R),
+ ("busy-rank", "rank 1 isn't waiting, it's spinning (py-spy shows it active) in pieces() called from make_batch; rank 0 waits in the DDP gradient all_reduce in backward. a page with a table longer than the context has no EOS in reach so end goes back to start and the loop never moves. fix: if end == start, cut at start + max_len", R),
+ ("busy-rank", "1号没在等，是在 pieces() 里死循环（py-spy 显示 active），0号在 backward 的梯度 all_reduce 里等它。某一页有一张比 context 还长的表，找不到 EOS，end 回到 start，循环不前进。修复：end == start 时硬切到 start + max_len。", R),
+ ("stalled-loader", "rank 1 is not in a collective: its main thread is in next() on the DataLoader, whose workers are blocked on the TokenCache lock. rank 0 waits in the grad all-reduce. the lock was held by the background save when the new epoch forked the workers, so the children got a locked lock nobody will release. fix: hold the lock only to copy the dict, or use spawn", R),
+ ("straggler", "straggler: rank 1 computes longer each step, rank 0 idles in the all_reduce waiting for it. shares are contiguous and length-sorted so rank 1 gets the long docs. fix: balance shares by tokens", R),
+ ("straggler", "慢节点：1号每步计算更久，0号在 all_reduce 里空等。数据按长度排序后连续切分，1号拿到的都是长文档。修复：按 token 数均衡分配。", R),
+ ("straggler", "communication: the all_reduce is slow because the network is congested; rank 1 waits in it. fix: use a faster interconnect", W),
+ ("slow-dataloader", "data loading: the GPU waits at the start of every step for the batch, about 2/3 of the step. the loader re-tokenizes each document with a python BPE every step. tokenize once up front and reuse the ids", R),
+ ("slow-dataloader", "数据加载：每一步开头都在等数据，大约占三分之二。loader 每步都用纯 Python 的 BPE 重新分词。修复：训练前一次性分词，之后直接切片。", R),
+ ("exposed-comm", "communication — the grad all-reduce runs after backward with nothing to overlap it, ~40% of the step. fix: bucket it and overlap with backward (DDP buckets / overlap_grad_reduce)", R),
+ ("exposed-comm", "通信：梯度 all_reduce 在 backward 之后串行执行，没有和计算重叠，占了约 40% 的 step。修复：用 DDP 的 bucket，在 backward 里边算边通信。", R),
+ ("launch-bound", "compute (launch-bound): ~2000 tiny ops per step, ~10us each, plus an .item() sync per micro-batch. the CPU launch overhead dominates. fix: bigger micro-batch, fused LayerNorm, no .item() in the loop", R),
+ ("launch-bound", "计算，launch bound：每步两千多个小算子，每个十微秒左右，还有每个 micro-batch 一次 .item() 同步。修复：更大的 micro-batch，用 nn.LayerNorm，loss 留在 GPU 上。", R),
+ ("kernel-fusion", "memory-bound: three elementwise kernels each read and write the whole tensor from HBM; fusing into one kernel reads once and writes once, ~3x less traffic", R),
+ ("kernel-fusion", "compute-bound: the kernels are slow because the GPU has too few FLOPs; fusing them does more math per second", W),
+ ("cuda-graphs", "launch-bound loop: kernels are shorter than their launch time, GPU sits idle in between. capture the loop once in a CUDA graph and replay it with one launch; shapes must be static", R),
+ ("fp8-matmul", "E4M3 for forward (weights and activations, more precision), E5M2 for gradients (more range), with per-tensor scaling from amax", R),
+
+ ("checkpoint-rank0", "Walking through the code: main() calls save_checkpoint(ctx, trainer, loader, path, step) on every rank at step 4, which is fine, but inside it the `if ctx.rank == 0:` guard wraps data_positions(), and data_positions does `dist.all_gather(positions, mine)` at line 42. So rank 0 enters the all_gather and waits there for three partners; ranks 1, 2 and 3 skip the whole block, return, start step 5 and block in DDP's gradient all-reduce in backward, waiting for rank 0. Each side waits in a different collective, so nothing completes until the timeout. Fix: call data_positions() on every rank before the guard (every rank must join the all_gather), and keep only torch.save/os.replace under `if ctx.rank == 0`.", R),
+ ("checkpoint-rank0", "So the trace: step 4 finishes normally on all four ranks (the all-reduces of train_step line up). Then (step+1) % save_every == 0, save_checkpoint runs, and only rank 0 goes into data_positions -> all_gather (train.py:42). The other ranks never call it; they carry on and their next all_reduce (gradient sync in loss.backward) waits for rank 0 forever. The bug is a collective inside a rank-0-only branch. Fix by moving the all_gather out of the if, so all ranks gather positions, and rank 0 alone writes.", R),
+ ("uneven-batches", "Reading the loader: ShardedLoader splits the corpus by rank, and shard 0 gets one document more, so len(loader) is one higher on rank 0. The loop `for step in ctx.steps(len(loader))` therefore runs one more iteration on rank 0. On the last step rank 0 is in loss.backward(), in DDP's gradient all_reduce, waiting for partners who already left the loop: ranks 1, 2 and 3 finished their batches and now sit in the gather inside trainer.finish(). Two different collectives, so both sides wait until the timeout. Fix: give every rank the same number of steps (DistributedSampler with drop_last=True, or take min(len) over ranks with an all_reduce(MIN) before the loop), or wrap the loop in DDP's join() context.", R),
+ ("crashed-rank", "Timeline: rank 0 is the first failure in torchrun's summary, with torch.OutOfMemoryError raised in the forward pass at step 6. Ranks 1-3 were at that point inside the gradient all_reduce of backward; their errors come later and only because their peer died (connection closed). Why rank 0: the accuracy code runs only on rank 0 and does predictions.append(logits) every step, holding the full logits tensor of every step in memory; memory grows linearly until the allocator gives up. Fix: keep running counts (correct, total) instead of the logits, or .detach().argmax() and store the small result.", R),
+ ("diverging-control-flow", "Code path: at the step where rank 0's batch is all padding, its loss is NaN, and should_stop() does dist.reduce(flag, dst=0), so only rank 0 sees flag > 0 and breaks out of the loop. It goes to trainer.finish() and waits in the final gather. Ranks 1-3 got nothing back from the reduce, so they continue to the next step and wait in the gradient all-reduce in backward. Fix: use dist.all_reduce(flag, op=MAX) so every rank reads the same flag and they all stop at the same step.", R),
+ ("long-batch", "What happened: rank 1 is the first to fail, with an OOM error at step 4 in the forward pass. Its batch at that step contains one 600-token document and the collate pads every sequence to the longest one, so its activations are several times the usual size. Ranks 0, 2 and 3 are waiting in the gradient all-reduce in backward when rank 1 dies and are torn down after it. Fix: truncate (or drop) documents longer than cfg.max_len in the dataset so no batch can be padded past max_len.", R),
+ ("collective-order", "In sync_schedule the branch for rank 0 does `dist.broadcast(lr, src=0)` first and then gather_tokens(), while the branch for the other ranks calls gather_tokens() (an all_gather) first and then the broadcast. Collectives are matched by the order they are issued on a process group, not by name, so rank 0's broadcast is paired with ranks 1-3's all_gather: rank 0 sits in broadcast, ranks 1-3 sit in all_gather, and neither finishes. Fix: one order on all ranks, gather first, then rank 0 computes the rate and broadcasts it.", R),
+ ("eval-rank0", "In main, after every eval interval, `if ctx.rank == 0: held = evaluate(ctx, trainer.model, eval_set, eval_group)` (line 72-73). evaluate() shards the held-out set and ends with dist.all_reduce(sums, group=group) at line 53, a collective on all four ranks of the eval group. Only rank 0 gets there, so rank 0 waits in that all_reduce; ranks 1-3 skipped the if, went into the next step and wait in the gradient all_reduce in backward (line 69). Fix: every rank calls evaluate() and does its share; only the logging stays under rank 0.", R),
+ ("fp8-matmul", "E5M2 for the forward pass and E4M3 for the gradients, since gradients need more precision", W),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES)
+def test_hand_written_diagnoses(lab, answer, right):
+    assert diagnose(lab, answer)["correct"] is right
+
+
+@pytest.mark.parametrize(("clause", "ranks"), [
+    # bare rank numbers that open a clause, after an earlier one named a rank
+    ("1,2,3 are in backward of the next step", {1, 2, 3}),
+    ("1-3 ran out of data and wait in the gather", {1, 2, 3}),
+    ("and 2, 3 wait in the all_reduce", {2, 3}),
+    # one number counts ranks; a number with a unit or past the world is no rank
+    ("3 are stuck in the all_reduce", None),
+    ("1-2 seconds later it times out", None),
+    ("4-7 are in backward", None),
+])
+def test_bare_rank_numbers_at_the_start_of_a_clause(clause, ranks):
+    assert named_ranks(clause, 4) == ranks
+    assert subject_ranks(clause, 4) == ranks
+
+
+@pytest.mark.parametrize(("text", "folded"), [
+    ("ranks 1, 2 and 3 skip it", "ranks 1 3 skip it"),
+    ("rank 1,2,3", "rank 1 3"),
+    ("ranks 1 through 3", "ranks 1 3"),
+    ("1到3号不调用", "rank 1 3 不调用"),
+    # not a run: the list stays as it is
+    ("ranks 0, 2 and 3 wait", "ranks 0 2 and 3 wait"),
+    ("rank 1 and 2", "rank 1 and 2"),
+])
+def test_a_run_of_ranks_reads_as_its_ends(text, folded):
+    assert fold(text) == folded
