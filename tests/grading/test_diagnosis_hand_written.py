@@ -69,8 +69,48 @@ CASES = [
  ("fp8-matmul", "E5M2 for the forward pass and E4M3 for the gradients, since gradients need more precision", W),
 ]
 
+# terser still: bullets, slashes, labels, mixed zh/en
+TERSE = [
+ ("pp-sendrecv", "- rank 0: blocked in dist.recv (sync_tied_embedding, line 109)\n- rank 1: same, dist.recv line 109\nWhy: both call recv before send -> classic deadlock, no one sends.\nFix: break symmetry: rank 0 send->recv, rank 1 recv->send, or batch_isend_irecv.", R),
+ ("pp-sendrecv", "Deadlock in the tied-embedding sync. Both pipeline ends post a blocking recv to each other first, so neither reaches its send. Order them (even rank sends first) or use isend/irecv.", R),
+ ("pp-sendrecv", "两个 stage 互相等：都先 recv 后 send，所以都卡在 recv。让 rank 0 先发，rank 1 先收。", W),
+ ("group-order", "Ranks: all four stuck in the same all_reduce (average_gradients, train.py:70) but on different process groups: rank 1 on pg 2, the others on pg 1.\nWhy: new_group ids are assigned in creation order and rank 1 (the log rank) creates the metrics group before grads.\nFix: create grads and metrics in the same order everywhere, before the MetricsWriter.", R),
+ ("group-order", "Rank 1 is slow to create its groups, so the all_reduce times out before it joins. Fix: add a barrier after creating groups.", W),
+ ("exit-hang", "Not a collective hang: training finished. Rank 1 never exits because a non-daemon thread (checkpoint-uploader) is still blocked on queue.get(); the interpreter waits for it in threading._shutdown. close() only runs on exceptions. Put close() in finally.", R),
+ ("exit-hang", "rank 1 is stuck in a barrier at the end of training waiting for the other ranks.", W),
+ ("gather-sizes", "First failure: rank 2, SIGABRT (exit -6) in gloo during all_gather in gather_losses — 'Received data size doesn't match expected size'. Others die afterwards. Each rank has a different number of losses because short docs are skipped; all_gather requires equal sizes. Fix: gather sizes, pad, gather, unpad (or all_gather_object).", R),
+ ("gather-sizes", "rank2最先崩(-6)，all_gather大小不匹配：每个rank的loss个数不一样。先gather长度，再pad到最长。", R),
+ ("stalled-loader", "rank 1 (the one that writes the cache) is not in any collective: it's in next(batches), waiting for DataLoader workers that are deadlocked on TokenCache's lock. They were forked while the background saver held the lock, so the lock is copied locked into the children. Rank 0 waits for it in the gradient all-reduce. Fix: don't hold the lock across the save (copy under the lock, write outside) or use the spawn start method.", R),
+ ("stalled-loader", "1号卡在 DataLoader 的 next() 里，worker 进程卡在 TokenCache 的锁上：fork 的时候后台保存线程正拿着锁，子进程复制了一把锁住的锁，永远没人释放。0号在梯度 all_reduce 里等它。修复：只在拷贝字典时加锁，或者用 spawn。", R),
+ ("busy-rank", "r1 busy-loops in pieces() (py-spy: active, not idle). r0 waits for it in DDP grad all_reduce. Root cause: a sentence longer than the context has no EOS within max_len, so end == start and the chunker never advances. Fix: force a cut when end == start.", W),
+ ("busy-rank", "rank 1 is deadlocked in an all_reduce with rank 0; fix by raising the timeout.", W),
+ ("timeout-at-item", "The .item() is a red herring — it's just where the async result is read. Real cause: rank 1's batch had a document longer than the context, so Metrics.add issued the cut-count all_reduce on rank 1 only, at step 1. From then on the metrics group's collectives are mismatched by one (1 element vs 2). Fix: always issue one fused all_reduce [loss, tokens, cut] on every rank.", R),
+ ("timeout-at-item", "不是 .item() 的问题，它只是读结果。1号 batch 里有超长文档，Metrics.add 里截断计数的 all_reduce 只有1号发了，之后 metrics group 的 collective 错开一位。修复：每次 log 所有 rank 都发同一个 all_reduce。", R),
+ ("timeout-at-item", "The bug is the .item() call: it's slow and blocks the GPU. Remove .item() and the hang goes away.", W),
+ ("collective-order", "r0 broadcast / r1-3 all_gather, mismatched order between the two branches of sync_schedule. Same order everywhere fixes it.", R),
+ ("diverging-control-flow", "rank 0: in finish()'s gather (it broke out of the loop); ranks 1-3: grad allreduce in backward. should_stop reduces to dst=0 so only rank 0 knows to stop. all_reduce the flag instead.", R),
+ ("diverging-control-flow", "ranks 1-3 stopped early and wait in finish; rank 0 continues training in the gradient all-reduce. fix: broadcast the flag.", W),
+ ("crashed-rank", "root cause rank 0, CUDA OOM in forward — it accumulates logits in a python list every step for accuracy. 1-3 were fine, just waiting in the grad allreduce when it died. Store argmax/counts only.", R),
+ ("uneven-batches", "r0 has one extra batch (shard 0 got one more doc): it's in the grad all_reduce of that extra step while r1-r3 are already in the final gather in finish. equalise the number of batches (drop_last / min over ranks) or use DDP join.", R),
+ ("long-batch", "r1: OOM in forward at step 4, a 600-token doc made its padded batch huge. r0/r2/r3: blocked in grad all_reduce. Cap length at max_len.", R),
+ ("long-batch", "rank 1 OOMed because its GPU has less memory than the others; swap the GPU.", W),
+ ("checkpoint-rank0", "r0 -> all_gather in data_positions (save_checkpoint, rank-0 only), r1..r3 -> grad all-reduce next step. collective in a rank-0 branch. Move the gather out of the if.", R),
+ ("eval-rank0", "r0 stuck in evaluate()'s all_reduce on the eval group, r1-3 in the gradient all-reduce of the next step. evaluate() is only called on rank 0 but contains a collective. Every rank must call evaluate(); only log on rank 0.", R),
+ ("exposed-comm", "Comm-bound. ~40% of each step is all-reduce after backward, nothing overlaps it. Overlap it with backward via bucketed DDP.", R),
+ ("exposed-comm", "Communication: NCCL is slow here, so use a bigger batch to hide it; the all-reduce itself is fine.", W),
+ ("launch-bound", "It's CPU/launch overhead: thousands of tiny kernels (~10 µs), GPU idle between them, plus .item() syncs. Batch the work into fewer, bigger ops.", R),
+ ("launch-bound", "Data loading: each step waits for the batch. Add more dataloader workers.", W),
+ ("slow-dataloader", "input pipeline: ~2/3 of every step is spent before the first op, waiting on the loader, which re-runs a pure-Python BPE on each doc every step. Pre-tokenize once.", R),
+ ("slow-dataloader", "compute: the model is too big, the forward dominates. use a smaller model.", W),
+ ("straggler", "One slow rank: rank 1's compute per step is longer (it gets the long documents: the shares are cut contiguously from a length-sorted list), rank 0 idles in all_reduce. Balance tokens per rank.", R),
+ ("kernel-fusion", "Memory-bandwidth bound elementwise chain: 3 separate kernels = 3 round trips to HBM. Fuse (torch.compile / a single kernel) -> one read, one write, ~3x.", R),
+ ("cuda-graphs", "Launch overhead dominates: kernels finish faster than the CPU can enqueue them. CUDA graphs record the sequence once and replay it with a single launch (static shapes/addresses required).", R),
+ ("cuda-graphs", "The kernels are memory-bound; CUDA graphs fuse them into one kernel so there is less HBM traffic.", W),
+ ("fp8-matmul", "Forward: E4M3 (more mantissa, precision). Backward grads: E5M2 (more exponent, range). Scale each tensor by its amax.", R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CASES)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE)
 def test_hand_written_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
 
@@ -88,6 +128,22 @@ def test_hand_written_diagnoses(lab, answer, right):
 def test_bare_rank_numbers_at_the_start_of_a_clause(clause, ranks):
     assert named_ranks(clause, 4) == ranks
     assert subject_ranks(clause, 4) == ranks
+
+
+@pytest.mark.parametrize(("answer", "placed"), [
+    # each rank of the pair placed on its own, then both: the parts are the set, not the wrong set
+    ("rank 0: blocked in recv. rank 1: blocked in recv. Both call recv before send.", True),
+    # one part placed, then only the order said of both: rank 1 is never said to be stuck
+    # (tests/grading/test_claims_reading.py::test_ranks_named_after_a_chinese_character)
+    ("rank 0: blocked in recv. Both call recv before send.", False),
+    # a part alone is the wrong set; a part put in another call too
+    ("rank 0 is blocked in recv.", False),
+    ("rank 0 is blocked in recv, rank 1 in send", False),
+])
+def test_a_part_of_the_pair_then_the_pair(answer, placed):
+    from tests.grading.diagnosing import item
+
+    assert item(diagnose("pp-sendrecv", answer), "ranks")["ok"] is placed
 
 
 @pytest.mark.parametrize(("text", "folded"), [

@@ -58,6 +58,9 @@ def _lead_ranks(text: str, world_size: int) -> set[int]:
 _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s?0(?![\d.])|非\s?(?:0\s?号|零号?|rank\s?0)",
                       re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
+                  # "all four stuck in the same all_reduce": the count alone, before where they are
+                  r"\ball\s+(?:two|three|four|eight|\d+)(?=\s+(?:are|were|of them|stuck|wait|waits|waiting|sit|sitting|"
+                  r"hang|hung|block|blocked|in|at)\b)|"
                   # "the stacks all look identical, same all_reduce": every rank's stack
                   r"\b(?:all|every|each)\s+(?:the\s+)?(?:rank['’]?s\s+)?stacks?\b|\bthe\s+stacks\s+(?:all|are\s+all)\b|"
                   r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",

@@ -46,7 +46,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exce
 OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
@@ -217,6 +217,7 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     # all-reduce on pg 1, rank 1 in the same all-reduce on pg 2" places all four (group-order, where
     # the process group, not the call, tells them apart).
     in_parts: set[int] = set()
+    part_first = False  # a part of the set put in its place before the whole set was
     for whole in units:
         unit = _placing_step(whole)
         if not names_exactly(group.ranks, whole, world_size, majority):
@@ -244,7 +245,10 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
                 # another set of ranks put in the culprit's place ("rank 3 failed first"); not when the
                 # clause puts them in their own place and only passes the culprit's line on the way
                 # ("rank 1 is in pieces(), called from make_batch in main (line 93)", rank 0 at line 93)
-                wrong = True
+                if subject < set(group.ranks) and part and _covers(own, unit):
+                    part_first = True  # wrong unless the other parts follow ("rank 0: in recv. rank 1: in recv")
+                else:
+                    wrong = True
             continue
         named = True
         if decided:
@@ -255,8 +259,11 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
-    if not decided and in_parts == set(group.ranks):
+    if in_parts == set(group.ranks) and not wrong and (placed or not decided):
         return True, True, False
+    # a part placed alone, the other parts never: the wrong set, even where the set's order is said after
+    # ("0号在recv上阻塞，两边都先recv后send" names only rank 0 as stuck)
+    wrong |= part_first
     return named, placed and not wrong, wrong
 
 
