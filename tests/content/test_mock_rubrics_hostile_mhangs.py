@@ -1,7 +1,10 @@
 """Hang stages against near misses and right answers written by hand as a hostile candidate would
-(2026-12-03; none from the labelled benchmark). Accepted before their contradictions: the roles of
-hang-checkpoint-rank0 reversed (rank 0 skips the gather, ranks 1-7 call it), and its fix moving the file
-write out of `if rank == 0` while the gather stays there. Each case: (scenario id, step id, answer, right)."""
+(2026-12-03; none from the labelled benchmark). Accepted before their contradictions: hang-checkpoint-rank0
+with the roles reversed (rank 0 skips the gather) and its fix that moves the file write out of `if rank == 0`
+but leaves the gather there; hang-oom-dead-rank with rank 5 "still alive and just slow", the survivors said to
+have exited too, srun said to tear the job down, a network issue, and as fixes a bigger GPU, recomputation
+turned off, NCCL buffers blamed for the 12 GiB, a raised timeout; hang-uneven-batches as in its cases below.
+Each case: (scenario id, step id, answer, right)."""
 
 from __future__ import annotations
 
@@ -11,93 +14,179 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-CK = "hang-checkpoint-rank0"
+CK, OOM = "hang-checkpoint-rank0", "hang-oom-dead-rank"
 
 CASES = [
-    (CK, 'why', 'Ranks 1-7 call an all_gather that rank 0 skips, and rank 0 went on to the gradient all-reduce, so they wait on each other. Step 1200 is the checkpoint step.',
-     WRONG),
-    (CK, 'why', 'Rank 0 is saving the checkpoint at step 1200 and the write to disk is slow, so the other ranks wait in the all-reduce until the watchdog fires.',
-     WRONG),
-    (CK, 'why', "save_checkpoint on rank 0 takes longer than the NCCL timeout at step 1200, so the others' all-reduce times out before rank 0 finishes gathering.",
-     WRONG),
-    (CK, 'why', "GPU utilization is 100%, so the GPUs are still computing: rank 0's all_gather of the full 1.3B state is just huge and takes a long time at the checkpoint step 1200.",
-     WRONG),
-    (CK, 'why', 'It could be that only rank 0 calls the all_gather, or it could be a bad GPU that freezes at step 1200.',
-     WRONG),
-    (CK, 'why', 'If the all_gather were only called by rank 0 it would hang; step 1200 is probably just the checkpoint step.',
-     WRONG),
-    (CK, 'why', 'rank 0, all_gather, save_checkpoint, if rank == 0, all-reduce, deadlock, step 1200 checkpoint.',
-     WRONG),
-    (CK, 'why', 'The all_gather is not under if rank == 0, every rank calls it; rank 0 just reaches it late at the checkpoint step 1200, after the others time out.',
-     WRONG),
-    (CK, 'why', 'rank 0 在存 checkpoint，写盘太慢，其他 rank 在 all-reduce 里等到超时；1200 步正好是存 checkpoint 的步。',
-     WRONG),
-    (CK, 'why', 'At step 1200 the loss goes NaN on rank 0 and its all_gather of NaN gradients blocks, while the others wait in the all-reduce. It is the checkpoint step too.',
-     WRONG),
-    (CK, 'why', '只有 rank 0 调用 all_gather 没错，但这不会 hang；hang 是因为第 1200 步 learning rate warmup 结束，loss 变 nan。',
-     WRONG),
-    (CK, 'why', "Different collectives, yes, but the root cause is rank 0's GPU: a faulty NVLink makes its all_gather never finish, always at step 1200.",
-     WRONG),
-    (CK, 'why', 'The ranks are in different collectives because rank 0 runs the gather with a different tensor shape than the others; step 1200 is the checkpoint step.',
-     WRONG),
-    (CK, 'why', "all_gather under if rank==0: only rank 0 calls it, ranks 1-7 are in the next step's all-reduce. Mismatched collectives; 1200 = checkpoint interval.",
-     RIGHT),
-    (CK, 'why', 'save_checkpoint 里的 all_gather 只有 rank 0 调用，其他 rank 跳过它进了下一步 backward 的 all-reduce，两边在不同的 collective 里互相等。1200 步是存 checkpoint 的步，是代码问题。',
-     RIGHT),
-    (CK, 'why', "So looking at the stacks, rank 0 is sitting in save_checkpoint, gather_full_state, all_gather, while everybody else is in backward. My guess is the checkpoint code is wrapped in an if rank == 0 block, which is fine for writing the file, but the gather inside it is a collective and the other seven ranks never call it: they went straight on to the next step, and DDP's gradient all-reduce there is waiting for rank 0. So each side waits on the other forever, that's the deadlock, and the 100% util is just NCCL spinning. It's always 1200 because that's when we checkpoint.",
-     RIGHT),
-    (CK, 'why', 'rank 0 自己进了 all_gather（在 if rank == 0 里），others skip it and sit in the gradient all-reduce，不匹配的 collective 互相等。1200 就是 checkpoint interval。',
-     RIGHT),
-    (CK, 'why', "The gather in save_checkpoint runs only on rank 0; the other ranks never call it and block in DDP's all-reduce of the next step, so the two collectives never match. Step 1200 is simply the checkpoint step, deterministic code, not hardware.",
-     RIGHT),
-    (CK, 'why', "rank 0 skipped the gather and is waiting in the next step's all-reduce, while ranks 1-7 sit in the all_gather; checkpoint step 1200.",
-     WRONG),
-    (CK, 'why', '其他 rank 都调用了 all_gather，只有 rank 0 跳过了，进了下一步的 all-reduce，所以互相等；1200 步存 checkpoint。',
-     WRONG),
-    (CK, 'why', "Only rank 0 calls the all_gather, ranks 1-7 skipped it and wait in the next step's all-reduce: different collectives. 1200 is the checkpoint step.",
-     RIGHT),
-    (CK, 'fix', 'Raise the NCCL timeout to an hour so rank 0 has time to finish the gather, and set TORCH_DISTRIBUTED_DEBUG=DETAIL next time.',
-     WRONG),
-    (CK, 'fix', 'Add a dist.barrier() right after save_checkpoint so all ranks sync up before the next step; keep the timeout short with the flight recorder on.',
-     WRONG),
-    (CK, 'fix', 'Wrap save_checkpoint in a try/except and retry the gather, and auto-restart the job from the last checkpoint when the watchdog fires.',
-     WRONG),
-    (CK, 'fix', 'Either make every rank call the gather or just raise the timeout, both work; the flight recorder helps next time.',
-     WRONG),
-    (CK, 'fix', "Maybe if every rank called the gather it would work, but I'd just restart the job for now.",
-     WRONG),
-    (CK, 'fix', 'every rank, all_gather, outside if rank == 0, sharded checkpoint, flight recorder, TORCH_DISTRIBUTED_DEBUG=DETAIL.',
-     WRONG),
-    (CK, 'fix', '把 NCCL timeout 调大到 2 小时，让 rank 0 有时间存完；下次开 TORCH_DISTRIBUTED_DEBUG=DETAIL 检查。',
-     WRONG),
-    (CK, 'fix', 'Only rank 0 should call the gather; make ranks 1-7 wait in a barrier in the else branch until rank 0 finishes, and keep the timeout short.',
-     WRONG),
-    (CK, 'fix', "Make the checkpoint save async in a background thread on rank 0 so the training loop doesn't block on it; keep the timeout short with the flight recorder on.",
-     WRONG),
-    (CK, 'fix', "Unset TORCH_NCCL_BLOCKING_WAIT so the collective doesn't block, and keep a short timeout with the flight recorder dumping on timeout.",
-     WRONG),
-    (CK, 'fix', "Change the checkpoint interval from 1200 to 1000 steps so it doesn't land on the bad step, and run past step 1200 to verify.",
-     WRONG),
-    (CK, 'fix', 'Move the file write out of the if rank == 0 so every rank writes the checkpoint, and keep the gather on rank 0; short timeout plus flight recorder.',
-     WRONG),
-    (CK, 'fix', '只让 rank 0 调用 gather，其他 rank 加一个 barrier 等它；timeout 设短，开 flight recorder。',
-     WRONG),
-    (CK, 'fix', 'Hoist the all_gather out of `if rank == 0` so all ranks call it, write only on rank 0. Short PG timeout + flight recorder dump, TORCH_DISTRIBUTED_DEBUG=DETAIL; save at step 10 to test.',
-     RIGHT),
-    (CK, 'fix', '让所有 rank 都调用 gather，只在 rank 0 写文件；或者用 torch.distributed.checkpoint 存分片 checkpoint。timeout 设短，开 flight recorder，超时 dump；先提前存一次 checkpoint 验证。',
-     RIGHT),
-    (CK, 'fix', "OK so the core problem is the gather is a collective and it lives inside the rank 0 branch, so the fix is to pull the gather out of that branch so that every rank calls it, and then only the actual torch.save stays under if rank == 0. Alternatively you'd switch to a sharded checkpoint where each rank writes its own piece. For next time, I'd keep the process group timeout at a few minutes, not the default, and turn on the flight recorder with dump on timeout, and I'd run a smoke test with TORCH_DISTRIBUTED_DEBUG=DETAIL which checks the collectives match. And verify it by checkpointing at step 5 and running past it.",
-     RIGHT),
-    (CK, 'fix', 'Use torch.distributed.checkpoint: every rank writes its own shard, so there is no rank-0-only collective. Run CI once with TORCH_DISTRIBUTED_DEBUG=DETAIL to catch mismatched collectives, and keep the timeout short with the flight recorder on.',
-     RIGHT),
-    (CK, 'fix', 'gather 挪到 if rank == 0 外面，all ranks call it, 只有写文件留在 rank 0。timeout 调小到几分钟 + flight recorder dump，CI 里跑一遍 checkpoint 逻辑。',
-     RIGHT),
-    (CK, 'fix', '把写文件挪出 if rank == 0，每个 rank 都写 checkpoint，gather 还在 rank 0 上不动；timeout 设短。',
-     WRONG),
-    (CK, 'fix', 'Keep the gather on all ranks and only the write on rank 0: move the all_gather out of the if. Short timeout, flight recorder on.',
-     RIGHT),
-    (CK, 'fix', '让所有 rank 都调用 gather 而写文件留在 rank 0；timeout 设短，开 flight recorder，提前存一次 checkpoint 验证。',
-     RIGHT),
+    (CK, "why", "Ranks 1-7 call an all_gather that rank 0 skips, and rank 0 went on to the gradient all-reduce, so "
+                "they wait on each other. Step 1200 is the checkpoint step.", WRONG),
+    (CK, "why", "Rank 0 is saving the checkpoint at step 1200 and the write to disk is slow, so the other ranks "
+                "wait in the all-reduce until the watchdog fires.", WRONG),
+    (CK, "why", "save_checkpoint on rank 0 takes longer than the NCCL timeout at step 1200, so the others' "
+                "all-reduce times out before rank 0 finishes gathering.", WRONG),
+    (CK, "why", "GPU utilization is 100%, so the GPUs are still computing: rank 0's all_gather of the full 1.3B "
+                "state is just huge and takes a long time at the checkpoint step 1200.", WRONG),
+    (CK, "why", "It could be that only rank 0 calls the all_gather, or it could be a bad GPU that freezes at step "
+                "1200.", WRONG),
+    (CK, "why", "If the all_gather were only called by rank 0 it would hang; step 1200 is probably just the "
+                "checkpoint step.", WRONG),
+    (CK, "why", "rank 0, all_gather, save_checkpoint, if rank == 0, all-reduce, deadlock, step 1200 checkpoint.", WRONG),
+    (CK, "why", "The all_gather is not under if rank == 0, every rank calls it; rank 0 just reaches it late at the "
+                "checkpoint step 1200, after the others time out.", WRONG),
+    (CK, "why", "rank 0 在存 checkpoint，写盘太慢，其他 rank 在 all-reduce 里等到超时；1200 步正好是存 checkpoint 的步。", WRONG),
+    (CK, "why", "At step 1200 the loss goes NaN on rank 0 and its all_gather of NaN gradients blocks, while the "
+                "others wait in the all-reduce. It is the checkpoint step too.", WRONG),
+    (CK, "why", "只有 rank 0 调用 all_gather 没错，但这不会 hang；hang 是因为第 1200 步 learning rate warmup 结束，loss 变 nan。", WRONG),
+    (CK, "why", "Different collectives, yes, but the root cause is rank 0's GPU: a faulty NVLink makes its "
+                "all_gather never finish, always at step 1200.", WRONG),
+    (CK, "why", "The ranks are in different collectives because rank 0 runs the gather with a different tensor "
+                "shape than the others; step 1200 is the checkpoint step.", WRONG),
+    (CK, "why", "all_gather under if rank==0: only rank 0 calls it, ranks 1-7 are in the next step's all-reduce. "
+                "Mismatched collectives; 1200 = checkpoint interval.", RIGHT),
+    (CK, "why", "save_checkpoint 里的 all_gather 只有 rank 0 调用，其他 rank 跳过它进了下一步 backward 的 all-reduce，两边在不同的 "
+                "collective 里互相等。1200 步是存 checkpoint 的步，是代码问题。", RIGHT),
+    (CK, "why", "So looking at the stacks, rank 0 is sitting in save_checkpoint, gather_full_state, all_gather, "
+                "while everybody else is in backward. My guess is the checkpoint code is wrapped in an if rank == "
+                "0 block, which is fine for writing the file, but the gather inside it is a collective and the "
+                "other seven ranks never call it: they went straight on to the next step, and DDP's gradient "
+                "all-reduce there is waiting for rank 0. So each side waits on the other forever, that's the "
+                "deadlock, and the 100% util is just NCCL spinning. It's always 1200 because that's when we "
+                "checkpoint.", RIGHT),
+    (CK, "why", "rank 0 自己进了 all_gather（在 if rank == 0 里），others skip it and sit in the gradient all-reduce，不匹配的 "
+                "collective 互相等。1200 就是 checkpoint interval。", RIGHT),
+    (CK, "why", "The gather in save_checkpoint runs only on rank 0; the other ranks never call it and block in "
+                "DDP's all-reduce of the next step, so the two collectives never match. Step 1200 is simply the "
+                "checkpoint step, deterministic code, not hardware.", RIGHT),
+    (CK, "why", "rank 0 skipped the gather and is waiting in the next step's all-reduce, while ranks 1-7 sit in "
+                "the all_gather; checkpoint step 1200.", WRONG),
+    (CK, "why", "其他 rank 都调用了 all_gather，只有 rank 0 跳过了，进了下一步的 all-reduce，所以互相等；1200 步存 checkpoint。", WRONG),
+    (CK, "why", "Only rank 0 calls the all_gather, ranks 1-7 skipped it and wait in the next step's all-reduce: "
+                "different collectives. 1200 is the checkpoint step.", RIGHT),
+    (CK, "fix", "Raise the NCCL timeout to an hour so rank 0 has time to finish the gather, and set "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL next time.", WRONG),
+    (CK, "fix", "Add a dist.barrier() right after save_checkpoint so all ranks sync up before the next step; keep "
+                "the timeout short with the flight recorder on.", WRONG),
+    (CK, "fix", "Wrap save_checkpoint in a try/except and retry the gather, and auto-restart the job from the last "
+                "checkpoint when the watchdog fires.", WRONG),
+    (CK, "fix", "Either make every rank call the gather or just raise the timeout, both work; the flight recorder "
+                "helps next time.", WRONG),
+    (CK, "fix", "Maybe if every rank called the gather it would work, but I'd just restart the job for now.", WRONG),
+    (CK, "fix", "every rank, all_gather, outside if rank == 0, sharded checkpoint, flight recorder, "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL.", WRONG),
+    (CK, "fix", "把 NCCL timeout 调大到 2 小时，让 rank 0 有时间存完；下次开 TORCH_DISTRIBUTED_DEBUG=DETAIL 检查。", WRONG),
+    (CK, "fix", "Only rank 0 should call the gather; make ranks 1-7 wait in a barrier in the else branch until "
+                "rank 0 finishes, and keep the timeout short.", WRONG),
+    (CK, "fix", "Make the checkpoint save async in a background thread on rank 0 so the training loop doesn't "
+                "block on it; keep the timeout short with the flight recorder on.", WRONG),
+    (CK, "fix", "Unset TORCH_NCCL_BLOCKING_WAIT so the collective doesn't block, and keep a short timeout with the "
+                "flight recorder dumping on timeout.", WRONG),
+    (CK, "fix", "Change the checkpoint interval from 1200 to 1000 steps so it doesn't land on the bad step, and "
+                "run past step 1200 to verify.", WRONG),
+    (CK, "fix", "Move the file write out of the if rank == 0 so every rank writes the checkpoint, and keep the "
+                "gather on rank 0; short timeout plus flight recorder.", WRONG),
+    (CK, "fix", "只让 rank 0 调用 gather，其他 rank 加一个 barrier 等它；timeout 设短，开 flight recorder。", WRONG),
+    (CK, "fix", "Hoist the all_gather out of `if rank == 0` so all ranks call it, write only on rank 0. Short PG "
+                "timeout + flight recorder dump, TORCH_DISTRIBUTED_DEBUG=DETAIL; save at step 10 to test.", RIGHT),
+    (CK, "fix", "让所有 rank 都调用 gather，只在 rank 0 写文件；或者用 torch.distributed.checkpoint 存分片 checkpoint。timeout 设短，开 "
+                "flight recorder，超时 dump；先提前存一次 checkpoint 验证。", RIGHT),
+    (CK, "fix", "OK so the core problem is the gather is a collective and it lives inside the rank 0 branch, so "
+                "the fix is to pull the gather out of that branch so that every rank calls it, and then only the "
+                "actual torch.save stays under if rank == 0. Alternatively you'd switch to a sharded checkpoint "
+                "where each rank writes its own piece. For next time, I'd keep the process group timeout at a few "
+                "minutes, not the default, and turn on the flight recorder with dump on timeout, and I'd run a "
+                "smoke test with TORCH_DISTRIBUTED_DEBUG=DETAIL which checks the collectives match. And verify it "
+                "by checkpointing at step 5 and running past it.", RIGHT),
+    (CK, "fix", "Use torch.distributed.checkpoint: every rank writes its own shard, so there is no rank-0-only "
+                "collective. Run CI once with TORCH_DISTRIBUTED_DEBUG=DETAIL to catch mismatched collectives, and "
+                "keep the timeout short with the flight recorder on.", RIGHT),
+    (CK, "fix", "gather 挪到 if rank == 0 外面，all ranks call it, 只有写文件留在 rank 0。timeout 调小到几分钟 + flight recorder "
+                "dump，CI 里跑一遍 checkpoint 逻辑。", RIGHT),
+    (CK, "fix", "把写文件挪出 if rank == 0，每个 rank 都写 checkpoint，gather 还在 rank 0 上不动；timeout 设短。", WRONG),
+    (CK, "fix", "Keep the gather on all ranks and only the write on rank 0: move the all_gather out of the if. "
+                "Short timeout, flight recorder on.", RIGHT),
+    (CK, "fix", "让所有 rank 都调用 gather 而写文件留在 rank 0；timeout 设短，开 flight recorder，提前存一次 checkpoint 验证。", RIGHT),
+    (OOM, "why", "The other ranks' all-reduce hung first, and rank 5 then ran out of memory waiting for them at "
+                 "step 3072; the 32K batch needs more memory and the data order is the same.", WRONG),
+    (OOM, "why", "All ranks run out of memory on the 32K batch at step 3072, rank 5 is just the one that printed "
+                 "it; same data order, same batch.", WRONG),
+    (OOM, "why", "The NCCL timeout is too short for the 32K batch: rank 5 is slow on the long sequence, the "
+                 "watchdog killed it, and the others wait under srun. Same data order every run.", WRONG),
+    (OOM, "why", "Rank 5's GPU has an ECC error, that's why it died at step 3072 every time; the others wait for "
+                 "it in the all-reduce.", WRONG),
+    (OOM, "why", "Rank 5 leaks memory: fragmentation grows every step until it runs out at 3072, which is "
+                 "deterministic because the leak grows at the same rate every run.", WRONG),
+    (OOM, "why", "Maybe rank 5 ran out of memory, or maybe it is still alive and just slow on the long batch; hard "
+                 "to say which.", WRONG),
+    (OOM, "why", "If rank 5 died of OOM on the 32K batch the others would wait forever, but it is probably a "
+                 "network issue on node017.", WRONG),
+    (OOM, "why", "rank 5, OOM, 32K tokens, all-reduce, srun, no agent, same data order.", WRONG),
+    (OOM, "why", "rank 5 显存泄漏，每次到第 3072 步刚好耗尽；其他 rank 在 all-reduce 里不停重试等它。", WRONG),
+    (OOM, "why", "The 12 GiB allocation is NCCL's buffer for the all-reduce of the 34B gradients, which overflows "
+                 "rank 5 at step 3072; the others then wait in the all-reduce, and srun does not stop them.", WRONG),
+    (OOM, "why", "srun restarts rank 5 from the same checkpoint every time, so it OOMs again at step 3072 and the "
+                 "others keep waiting.", WRONG),
+    (OOM, "why", "Rank 5 ran out of memory and exited, and srun tears the whole job down right away; it is the "
+                 "same step because the same data order gives the same 32K batch, which needs more activation "
+                 "memory.", WRONG),
+    (OOM, "why", "rank 5 OOM 了，但其他 rank 也已经跟着退出了，没有在等它；同一个 batch 有 32K token，显存更多，数据顺序固定。", WRONG),
+    (OOM, "why", "Rank 5 OOM'd on the 32K-token packed batch and died; srun has no agent to kill the rest, so "
+                 "seven ranks block in the all-reduce until the NCCL timeout. Fixed data order, so the same batch "
+                 "lands at step 3072 every run.", RIGHT),
+    (OOM, "why", "rank 5 在第 3072 步遇到最长 32768 token 的 batch，activation 随序列长度增长，显存不够退出了；srun 没有 agent 把任务停掉，其他 7 个 "
+                 "rank 在 all-reduce 里一直等，直到 NCCL timeout。数据顺序固定，同一步就是同一个 batch，不是硬件。", RIGHT),
+    (OOM, "why", "Right, so py-spy can't even find rank 5's process, and its log says CUDA out of memory while "
+                 "allocating 12 GiB, on a batch whose longest sequence is 32768 tokens. Activations scale with "
+                 "sequence length, so that particular batch just needs way more memory than the average one. Rank "
+                 "5 dies, but the other seven have no idea, they're sitting in the gradient all-reduce waiting for "
+                 "it, and since we launched with srun there's no agent watching that would tear the job down, so "
+                 "they wait until the NCCL timeout. And it's the same step every run because the data order is "
+                 "fixed, the same batch comes up at 3072, so it's the data, not the hardware.", RIGHT),
+    (OOM, "why", "rank 5 爆显存了 (OOM on the 32K batch)，process 已经 exited；no agent under srun，others 卡在 all-reduce "
+                 "一直等到 timeout。same data order → same batch，是数据不是硬件。", RIGHT),
+    (OOM, "why", "Rank 5 died of OOM on the 32K batch, the others are still alive and wait in the all-reduce; "
+                 "nothing tears the job down under srun, so it hangs until the timeout. Same data order, same "
+                 "batch.", RIGHT),
+    (OOM, "why", "Rank 5 OOMed on the 32K batch; srun kills the other ranks right after, so the job just stops; "
+                 "same data order, same batch each run.", WRONG),
+    (OOM, "why", "rank 5 只是算得慢，32K token 的 batch 要更多显存；其他 rank 在 all-reduce 里等它，srun 没人停掉任务。数据顺序固定。", WRONG),
+    (OOM, "fix", "Raise the NCCL timeout so the others wait until rank 5 comes back, and cap the sequence length "
+                 "at 8K when packing.", WRONG),
+    (OOM, "fix", "Add automatic restarts: when rank 5 dies, srun relaunches it and it rejoins the all-reduce; "
+                 "bucket sequences by length too.", WRONG),
+    (OOM, "fix", "Call torch.cuda.empty_cache() every step and set expandable_segments to avoid fragmentation on "
+                 "rank 5; launch with torchrun so a failure stops every worker.", WRONG),
+    (OOM, "fix", "Either cap the sequence length or just give rank 5 a bigger GPU; torchrun or srun, both are "
+                 "fine.", WRONG),
+    (OOM, "fix", "torchrun, cap seq len, recompute, CP, short timeout, every rank's log.", WRONG),
+    (OOM, "fix", "把 NCCL timeout 调大，等 rank 5 自己恢复；再把序列长度限制在 8K。", WRONG),
+    (OOM, "fix", "The 12 GiB is NCCL's buffers, so lower bucket_cap_mb to cut the memory they reserve, and launch "
+                 "with torchrun so a failure stops the job.", WRONG),
+    (OOM, "fix", "Wrap the step in try/except torch.OutOfMemoryError and retry the batch on rank 5; keep the "
+                 "process-group timeout short.", WRONG),
+    (OOM, "fix", "Raise max_seq_len to 65536 so the packer handles the 32K sequence, and launch with torchrun so "
+                 "its agent stops every worker when one fails.", WRONG),
+    (OOM, "fix", "Turn off activation recomputation to save memory on the longest sequences, and launch with "
+                 "torchrun so a dead rank ends the job.", WRONG),
+    (OOM, "fix", "不用改数据，换成 torchrun 启动，一个 rank 挂了 agent 就停掉所有 worker，timeout 设短。", WRONG),
+    (OOM, "fix", "Cap tokens per micro-batch when packing (or recompute / CP for the 32K sequences), launch with "
+                 "torchrun so one dead rank kills the job, short PG timeout, collect all ranks' logs.", RIGHT),
+    (OOM, "fix", "打包时限制序列长度或者按长度分桶，让最长的 batch 也放得下显存；用 torchrun 启动，一个 worker 失败 agent 就停掉所有 worker；timeout 设短；收集每个 "
+                 "rank 的日志。", RIGHT),
+    (OOM, "fix", "Well, two things really. The first one is that batch: a 32K-token packed sequence needs a lot "
+                 "more activation memory, so I'd bound it, either truncate or cap the sequence length in the "
+                 "packer, or bucket by length, or if we really need 32K context then turn on activation "
+                 "recomputation or context parallel so the longest sequence fits. The second is the hang itself, "
+                 "which is just because nobody kills the job; so launch with torchrun, its agent tears down all "
+                 "workers when one fails, and keep the process group timeout short. Oh and gather every rank's "
+                 "logs, we only saw the OOM because we looked at rank 5.", RIGHT),
+    (OOM, "fix", "Bucket sequences by length so no micro-batch exceeds the memory budget, and run srun "
+                 "--kill-on-bad-exit=1 so a dead task ends the step; keep the timeout short.", RIGHT),
+    (OOM, "fix", "max_len 限制到 16K 或者开 recompute 给 longest sequence；launch with torchrun，one rank fails 就 kill "
+                 "all；timeout 调小。", RIGHT),
+    (OOM, "fix", "Raise the NCCL timeout so the others wait until rank 5 comes back, cap the sequence length at 8K "
+                 "when packing, and launch with torchrun.", WRONG),
+    (OOM, "fix", "把序列长度限制在 8K，或者给 rank 5 换一张显存更大的卡；用 torchrun 启动，一个 worker 失败就停掉所有 worker。", WRONG),
+    (OOM, "fix", "Bucket sequences by length to reduce the peak memory, turn on recomputation for the longest "
+                 "sequences, and launch with torchrun so one failure stops every worker.", RIGHT),
 ]
 
 
