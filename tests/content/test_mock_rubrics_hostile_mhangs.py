@@ -3,7 +3,9 @@
 with the roles reversed (rank 0 skips the gather) and its fix that moves the file write out of `if rank == 0`
 but leaves the gather there; hang-oom-dead-rank with rank 5 "still alive and just slow", the survivors said to
 have exited too, srun said to tear the job down, a network issue, and as fixes a bigger GPU, recomputation
-turned off, NCCL buffers blamed for the 12 GiB, a raised timeout; hang-uneven-batches as in its cases below.
+turned off, NCCL buffers blamed for the 12 GiB, a raised timeout; hang-uneven-batches with the short shard put
+on the other seven, "maybe the eval barrier is just slow", a barrier said to pair with the all-reduce, and as a
+fix the batch count agreed by its maximum.
 Each case: (scenario id, step id, answer, right)."""
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-CK, OOM = "hang-checkpoint-rank0", "hang-oom-dead-rank"
+CK, OOM, UNEVEN = "hang-checkpoint-rank0", "hang-oom-dead-rank", "hang-uneven-batches"
 
 CASES = [
     (CK, "why", "Ranks 1-7 call an all_gather that rank 0 skips, and rank 0 went on to the gradient all-reduce, so "
@@ -187,6 +189,81 @@ CASES = [
     (OOM, "fix", "把序列长度限制在 8K，或者给 rank 5 换一张显存更大的卡；用 torchrun 启动，一个 worker 失败就停掉所有 worker。", WRONG),
     (OOM, "fix", "Bucket sequences by length to reduce the peak memory, turn on recomputation for the longest "
                  "sequences, and launch with torchrun so one failure stops every worker.", RIGHT),
+    (UNEVEN, "why", "Rank 3 has one batch more than the others, so it is still in the all-reduce while the rest "
+                    "already went into evaluate()'s barrier; the sampler doesn't pad.", WRONG),
+    (UNEVEN, "why", "Rank 3 is slower, its data loader lags behind, so it reaches evaluate()'s barrier late and "
+                    "the others give up waiting in the all-reduce.", WRONG),
+    (UNEVEN, "why", "The other seven ranks have one batch fewer, so they left the loop early and wait in "
+                    "evaluate()'s barrier while rank 3 is still in the all-reduce.", WRONG),
+    (UNEVEN, "why", "Maybe rank 3 has one batch fewer, or maybe the eval barrier is just slow; either way the "
+                    "sampler doesn't pad.", WRONG),
+    (UNEVEN, "why", "If rank 3's shard were one batch shorter it would hang like this, but I think it's an NCCL "
+                    "bug in the barrier.", WRONG),
+    (UNEVEN, "why", "rank 3, fewer batches, barrier, all-reduce, sampler, drop_last.", WRONG),
+    (UNEVEN, "why", "rank 3 的 shard 多一个 batch，其他 rank 先跑完，进了 evaluate 的 barrier 等它；sampler 没有 pad。", WRONG),
+    (UNEVEN, "why", "The barrier in evaluate() times out because eval takes too long on rank 3 and the others wait "
+                    "in the all-reduce; the sampler has a remainder.", WRONG),
+    (UNEVEN, "why", "The sampler uses drop_last, so rank 3 drops its last batch, runs out early and waits in the "
+                    "barrier while the others wait in the all-reduce.", WRONG),
+    (UNEVEN, "why", "Rank 3 has fewer batches, but a barrier and an all-reduce match each other, so that's fine; "
+                    "the hang is a timing issue in evaluate.", WRONG),
+    (UNEVEN, "why", "All ranks have the same number of batches; rank 3 just skipped a step because of a NaN loss "
+                    "and waits in evaluate()'s barrier while the others wait in the all-reduce.", WRONG),
+    (UNEVEN, "why", "rank 3 显存不够，evaluate 里 OOM 了，其他 rank 在 all-reduce 里等它；sampler 不 pad。", WRONG),
+    (UNEVEN, "why", "Rank 3's shard is one batch short (the sampler neither pads nor drops the remainder), so it "
+                    "exits the loop and sits in evaluate()'s barrier while the others wait in the gradient "
+                    "all-reduce.", RIGHT),
+    (UNEVEN, "why", "rank 3 那份数据少一个 batch，因为手写的 sampler 不 pad 也不丢余数；它提前跳出循环进了 evaluate 的 barrier，其他 rank 在 "
+                    "backward 的 all-reduce 里等它，不是同一个 collective，谁都走不了。", RIGHT),
+    (UNEVEN, "why", "OK, so looking at the dumps, seven ranks are in backward, in the DDP all-reduce, and rank 3 "
+                    "is in evaluate, in a barrier. That means rank 3 thinks the epoch is over and the others "
+                    "don't. The sampler is hand-written with no padding and no drop_last, so rank 3 simply got one "
+                    "batch fewer than everybody else and left the training loop one step early. Then it waits in "
+                    "the barrier, they wait in the all-reduce, different collectives, and it deadlocks.", RIGHT),
+    (UNEVEN, "why", "rank 3 少一个 batch (sampler no pad / no drop_last)，提前退出 loop 进 evaluate barrier；others 在 "
+                    "gradient all-reduce 等，collective 不匹配。", RIGHT),
+    (UNEVEN, "why", "其他 rank 的 batch 少一个，先跑完进了 evaluate 的 barrier，rank 3 还在 all-reduce 里；sampler 不 pad。", WRONG),
+    (UNEVEN, "why", "rank 3 has one batch fewer, so it waits in the barrier while the others wait in the "
+                    "all-reduce: the barrier can't match the all-reduce, so it hangs; the sampler doesn't pad.", RIGHT),
+    (UNEVEN, "why", "Rank 3 ran out of batches before the others and left the loop; it waits in evaluate()'s "
+                    "barrier, they wait in the gradient all-reduce. The sampler has no padding or drop_last.", RIGHT),
+    (UNEVEN, "why", "rank 3 少一个 batch，但 barrier 和 all-reduce 是能配对的，所以不是这个原因；是 evaluate 太慢了。", WRONG),
+    (UNEVEN, "fix", "Raise the NCCL timeout to an hour so rank 3's barrier waits for the others, and use "
+                    "DistributedSampler with drop_last later.", WRONG),
+    (UNEVEN, "fix", "Remove the barrier in evaluate(), then every rank gets through the epoch; the sampler can "
+                    "stay.", WRONG),
+    (UNEVEN, "fix", "Skip evaluate() at the end of the epoch so rank 3 never waits in its barrier, and set "
+                    "drop_last on rank 3.", WRONG),
+    (UNEVEN, "fix", "Set drop_last=True on each rank's DataLoader so the partial batch is dropped and every rank "
+                    "has the same number of batches.", WRONG),
+    (UNEVEN, "fix", "Either pad the shards with DistributedSampler or just raise the timeout; both work.", WRONG),
+    (UNEVEN, "fix", "If the sampler padded the shards it wouldn't hang; for now I'd add a barrier before "
+                    "evaluate() so all ranks sync up.", WRONG),
+    (UNEVEN, "fix", "DistributedSampler, drop_last, padding, Join, TORCH_DISTRIBUTED_DEBUG=DETAIL.", WRONG),
+    (UNEVEN, "fix", "把 NCCL timeout 调大到一小时，再给 rank 3 单独开 drop_last。", WRONG),
+    (UNEVEN, "fix", "Wrap evaluate() in DDP's Join context manager so its barrier waits for everyone; "
+                    "TORCH_DISTRIBUTED_DEBUG=DETAIL next time.", WRONG),
+    (UNEVEN, "fix", "Call dist.barrier() at the end of every step so the ranks stay in sync and reach the last "
+                    "step together.", WRONG),
+    (UNEVEN, "fix", "All-reduce the batch count with MAX up front so every rank runs the same number of steps, the "
+                    "longest shard's.", WRONG),
+    (UNEVEN, "fix", "在 evaluate 前面再加一个 barrier，让所有 rank 同步一下，step 数就一样了。", WRONG),
+    (UNEVEN, "fix", "DistributedSampler(drop_last=True), or padding, so every rank gets the same number of "
+                    "batches; or DDP's Join. TORCH_DISTRIBUTED_DEBUG=DETAIL names the mismatch next time.", RIGHT),
+    (UNEVEN, "fix", "用带 drop_last 的 DistributedSampler（或者 pad），让每个 rank 的 step 数一样；也可以用 DDP 的 Join 上下文管理器。下次开 "
+                    "TORCH_DISTRIBUTED_DEBUG=DETAIL 找出不匹配的 collective。", RIGHT),
+    (UNEVEN, "fix", "So the root problem is the ranks disagree on how many steps the epoch has, and the "
+                    "hand-written sampler is why. I'd throw it away and use DistributedSampler, and I'd pass "
+                    "drop_last=True so that every rank gets exactly the same number of samples, or leave the "
+                    "default padding, which repeats a few samples so the shards come out even. If you really want "
+                    "to keep uneven shards, wrap the training loop in DDP's Join context manager. And next time, "
+                    "TORCH_DISTRIBUTED_DEBUG=DETAIL would point straight at the mismatched collective.", RIGHT),
+    (UNEVEN, "fix", "All-reduce each rank's batch count with MIN up front and stop every rank at that step, so "
+                    "they all run the same number of steps.", RIGHT),
+    (UNEVEN, "fix", "sampler 改成 pad 补齐 或 drop_last，every rank same number of batches；或者 Join context manager。", RIGHT),
+    (UNEVEN, "fix", "各 rank 的 batch 数 all_reduce 取最大值，让所有 rank 跑一样多的 step。", WRONG),
+    (UNEVEN, "fix", "Use DDP's Join context manager so the ranks with fewer batches shadow the collectives of the "
+                    "longest shard; or pad with DistributedSampler so every rank has the same number of batches.", RIGHT),
 ]
 
 
