@@ -5,7 +5,10 @@ but leaves the gather there; hang-oom-dead-rank with rank 5 "still alive and jus
 have exited too, srun said to tear the job down, a network issue, and as fixes a bigger GPU, recomputation
 turned off, NCCL buffers blamed for the 12 GiB, a raised timeout; hang-uneven-batches with the short shard put
 on the other seven, "maybe the eval barrier is just slow", a barrier said to pair with the all-reduce, and as a
-fix the batch count agreed by its maximum.
+fix the batch count agreed by its maximum. A second round (the same day): the checkpoint step blamed on a memory
+leak, the weights said not to fit, the OOM put on the other ranks, NCCL blamed, rank 5 said to rejoin after a
+torchrun restart, rank 3's shard padded by hand; and refused before, a cap on the tokens per micro-batch and the
+batch count all-reduced with MIN.
 Each case: (scenario id, step id, answer, right)."""
 
 from __future__ import annotations
@@ -264,6 +267,53 @@ CASES = [
     (UNEVEN, "fix", "各 rank 的 batch 数 all_reduce 取最大值，让所有 rank 跑一样多的 step。", WRONG),
     (UNEVEN, "fix", "Use DDP's Join context manager so the ranks with fewer batches shadow the collectives of the "
                     "longest shard; or pad with DistributedSampler so every rank has the same number of batches.", RIGHT),
+    (CK, "why", "rank 0 is the only one in the all_gather; the others skipped it because of the rank check and "
+                "wait in the next step's all-reduce. Deadlock. Checkpoint every 1200 steps.", RIGHT),
+    (CK, "why", "Only rank 0 enters save_checkpoint, so its all_gather never gets partners, while ranks 1-7 wait "
+                "in DDP's all-reduce; the hang lands on step 1200 since that's the checkpoint interval.", RIGHT),
+    (CK, "why", "Rank 0 is in the all_gather and the others are in the all-reduce, which is fine because NCCL "
+                "queues them; the real hang is the 100% GPU utilization at step 1200, a kernel spinning forever.", WRONG),
+    (CK, "why", "只有 rank 0 调用 all_gather，其他 rank 在下一步 all-reduce 等，互相等；但 1200 步是因为显存泄漏到那一步刚好满了。", WRONG),
+    (CK, "why", "The checkpoint write is on rank 0 only, which is the bug: writing a file from one rank hangs "
+                "NCCL. Others wait in the all-reduce; step 1200 is the checkpoint step.", WRONG),
+    (CK, "why", "Every rank calls the all_gather, but rank 0 calls it with a bigger tensor, so they mismatch and "
+                "wait on each other at the checkpoint step 1200.", WRONG),
+    (CK, "fix", "Wrap the all_gather in a timeout and retry it if it does not finish; keep the flight recorder on.", WRONG),
+    (CK, "fix", "Put a dist.barrier() before save_checkpoint so every rank arrives at step 1200 together; run past "
+                "1200 to verify.", WRONG),
+    (CK, "fix", "Call gather_full_state on every rank outside the if, then only rank 0 does torch.save. Flight "
+                "recorder on with a 10 minute timeout.", RIGHT),
+    (CK, "fix", "每个 rank 都调用 all_gather，只有 rank 0 写盘；timeout 设短到几分钟，打开 flight recorder；把 checkpoint 提前到第 10 步验证。", RIGHT),
+    (OOM, "why", "Rank 5 exited with CUDA OOM on the 32K-token batch; the others are still in the all-reduce and "
+                 "nothing kills them because srun has no agent. Same data order, same batch at 3072.", RIGHT),
+    (OOM, "why", "rank 5 OOM 退出了，其他 7 个 rank 还活着在 all-reduce 里等；srun 没有 agent，不会停掉任务。同一个 batch（32K）每次都在 3072 步。", RIGHT),
+    (OOM, "why", "Rank 5 ran out of memory because 34B parameters don't fit on one GPU; the others wait in the "
+                 "all-reduce under srun; it is the same step because the data order is fixed.", WRONG),
+    (OOM, "why", "Rank 5 hit a CUDA OOM on the long batch, but that's unrelated: the others hang because NCCL "
+                 "deadlocks on long sequences. Same data order each run.", WRONG),
+    (OOM, "why", "The other ranks OOM first on the 32K batch and rank 5 waits for them; srun doesn't stop "
+                 "anything; same data order.", WRONG),
+    (OOM, "fix", "Switch from srun to torchrun so the agent restarts rank 5 automatically and it rejoins the "
+                 "all-reduce; cap the sequence length too.", WRONG),
+    (OOM, "fix", "Cap tokens per micro-batch at 16K in the packer, and use srun --kill-on-bad-exit=1 so one failed "
+                 "task stops the whole step.", RIGHT),
+    (OOM, "fix", "Lower the learning rate so the long batch doesn't blow up memory, and launch with torchrun so "
+                 "the agent stops every worker when one fails.", WRONG),
+    (UNEVEN, "why", "Rank 3 got one batch less from the sampler (no pad, no drop_last), so it's already in "
+                    "evaluate()'s barrier while the others are still in the backward all-reduce.", RIGHT),
+    (UNEVEN, "why", "rank 3 比其他 rank 少一个 batch，先跳出循环到了 evaluate 的 barrier；其他 rank 还在 all-reduce 里，collective "
+                    "对不上。sampler 没 pad。", RIGHT),
+    (UNEVEN, "why", "Rank 3 has one more batch than the rest and is still training while the others sit in the "
+                    "barrier; the sampler doesn't pad.", WRONG),
+    (UNEVEN, "why", "Rank 3 has fewer batches because its shard is smaller, but the hang itself comes from "
+                    "evaluate() running out of GPU memory on rank 3.", WRONG),
+    (UNEVEN, "fix", "Use DistributedSampler with drop_last=True so every rank gets the same number of batches.", RIGHT),
+    (UNEVEN, "fix", "Pad rank 3's shard by hand with a copy of its last batch so it has as many batches as the "
+                    "others.", WRONG),
+    (UNEVEN, "fix", "Move evaluate() to rank 0 only, so rank 3 no longer waits in its barrier; every rank then "
+                    "runs the same number of steps.", WRONG),
+    (UNEVEN, "fix", "Compute the number of batches on each rank, all_reduce it with MIN and have every rank stop "
+                    "at that step; or Join.", RIGHT),
 ]
 
 
