@@ -314,6 +314,27 @@ CASES = [
                     "runs the same number of steps.", WRONG),
     (UNEVEN, "fix", "Compute the number of batches on each rank, all_reduce it with MIN and have every rank stop "
                     "at that step; or Join.", RIGHT),
+    (CK, "why", "Rank 0 never skips the gather, it is the only one that calls it: ranks 1-7 skip it under the if "
+                "rank == 0 and wait in the next step's all-reduce. Different collectives; 1200 is the checkpoint "
+                "step, not a memory leak.", RIGHT),
+    (CK, "fix", "Keep the file write on rank 0 but move the gather out of the if so every rank calls it; short "
+                "timeout with the flight recorder; save a checkpoint early to test.", RIGHT),
+    (OOM, "why", "Rank 5 is not slow, it is dead: CUDA OOM on the 32K batch. The other ranks did not exit, they "
+                 "wait in the all-reduce; srun does not tear the job down, so they wait until the timeout. Same "
+                 "data order, same batch.", RIGHT),
+    (OOM, "why", "Rank 5 OOMs on the 32K-token batch and exits while the others wait in the all-reduce; the model "
+                 "itself fits fine, it's the activations of that batch. No agent under srun, so nothing stops "
+                 "them. Fixed data order, same batch every run.", RIGHT),
+    (OOM, "fix", "Cap the sequence length in the packer so the longest batch fits in memory; torchrun restarts "
+                 "every worker when one fails rather than letting the others hang, and keep the timeout short.", RIGHT),
+    (OOM, "fix", "Don't turn off recomputation; turn it on for the longest sequences, or cap the length. Use "
+                 "torchrun so a dead rank ends the job, and keep the timeout short.", RIGHT),
+    (UNEVEN, "why", "Rank 3 has one batch fewer than the others have, so it's in evaluate()'s barrier while they "
+                    "wait in the all-reduce; a barrier can't complete an all-reduce. The sampler doesn't pad.", RIGHT),
+    (UNEVEN, "fix", "Use DistributedSampler with padding so every rank has the same number of batches, not a max "
+                    "over ranks; or wrap the loop in DDP's Join.", RIGHT),
+    (UNEVEN, "why", "The other ranks have one batch fewer than rank 3, so they already sit in evaluate()'s barrier "
+                    "and rank 3 is still in the all-reduce.", WRONG),
 ]
 
 
