@@ -1,0 +1,65 @@
+"""Follow-up stages against near misses and right answers written by hand as a hostile candidate
+would (2026-12-03; none from the labelled benchmark). Each case: (scenario id, step id, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.content.interview_library import library
+from tutor.grading.dispatch import grade
+
+RIGHT, WRONG = True, False
+CP = "followup-when-cp-pays-off"
+
+CASES = [
+    # when CP pays off: the condition reversed, CP called free, put on the weights, the growths swapped, TP
+    # across nodes or recomputation off before CP
+    (CP, None, "CP pays off for short sequences: the K/V exchange is cheap there, and at long sequences the ring "
+               "attention traffic grows too fast to hide, so it's a waste at 128K.", WRONG),
+    (CP, None, "CP splits the sequence so each rank holds part of the activations; it adds no real cost since ring "
+               "attention overlaps perfectly, so turn it on always, even at 4K.", WRONG),
+    (CP, None, "Use CP when the model weights don't fit: CP shards the weights across ranks, and the K/V exchange is "
+               "the price. For short sequences it's a waste.", WRONG),
+    (CP, None, "CP 在序列短的时候最划算，长序列的时候 K/V 通信太大藏不住，不值得开。", WRONG),
+    (CP, None, "long sequences, activation memory, ring attention, K/V exchange, DP x CP", WRONG),
+    (CP, None, "It could pay off for long sequences or maybe not, depends; the K/V exchange may or may not hide "
+               "behind attention.", WRONG),
+    (CP, None, "CP pays off when activations don't fit at long sequences: it splits the sequence, each rank holds "
+               "s/CP. The K/V exchange is small because it grows with s² while attention compute grows only with s, "
+               "so it always hides.", WRONG),
+    (CP, None, "For long context where activations don't fit: CP splits the sequence, and the KV communication grows "
+               "quadratically with s while attention compute grows linearly, so CP is cheap; at short sequences it's "
+               "a waste.", WRONG),
+    (CP, None, "Long sequences, activations too big: CP splits the sequence, K/V exchanged via ring attention; but "
+               "first turn off recomputation and raise TP to 16 across nodes before CP.", WRONG),
+    (CP, None, "长序列 activation 放不下才开 CP，CP 切序列；但先把 TP 开到 16 跨机，放不下再上 CP，K/V 交换靠 ring attention。", WRONG),
+    (CP, None, "长序列 activation 放不下时开 CP，把序列切开；CP 不需要交换 K/V，所以没有通信开销。", WRONG),
+    (CP, None, "CP 划算是在长序列时，activation 放不下，CP 切序列；CP 的 rank 各自持有不同的 weight 分片，所以 optimizer 只按 DP 切。", WRONG),
+    (CP, None, "Long context only (64K+), when activations OOM even at TP8 with full recompute: CP shards s, each rank "
+               "s/CP; cost is the ring-attention K/V exchange, hidden by attention compute (s² vs s). At 4K-8K it's "
+               "pure overhead.", RIGHT),
+    (CP, None, "序列很长、TP 8 加重计算后 activation 还是放不下的时候才值得开 CP。CP 把序列切给各个 rank，代价是 rank 之间交换 K/V"
+               "（ring attention），要靠 attention 计算藏住；序列短的时候计算太少藏不住，开了反而变慢。", RIGHT),
+    (CP, None, "So basically, the way I think about it, CP is worth it for long sequences, like 128k, because activation "
+               "memory grows with sequence length and at some point even TP 8 plus recomputation doesn't fit. CP then "
+               "splits the sequence dimension so each rank only keeps its slice of the tokens. The catch is that ranks "
+               "have to pass K/V around in a ring, and that traffic needs to hide behind attention compute, which only "
+               "works when the sequence is long. For short sequences it's a waste, you just slow things down. Also the "
+               "CP ranks have the same weights so the optimizer shards over DP x CP.", RIGHT),
+    (CP, None, "长序列 activation 放不下时用 CP，CP 切的是 sequence，each rank 存 s/CP 的 activation；代价是 K/V exchange via "
+               "ring attention，short sequence 藏不住，就是 waste。", RIGHT),
+    (CP, None, "When the sequence is so long that activations don't fit even after TP 8 and recompute. It splits the "
+               "sequence across ranks; the K/V ring exchange hides behind attention at long context but not at short, "
+               "where CP just slows the step.", RIGHT),
+    (CP, None, "For long sequences when activations don't fit: CP splits the sequence. Attention grows with s² while "
+               "the K/V exchange grows with s, so the ring exchange hides; at short sequences it doesn't, CP just slows "
+               "the step.", RIGHT),
+    (CP, None, "Only at long context, once activations don't fit with TP 8, which can't go across nodes, and recompute "
+               "on: CP splits the sequence; the K/V ring exchange hides behind attention, at short sequences it's a "
+               "waste.", RIGHT),
+]
+
+
+@pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
+def test_hand_written_near_misses_and_right_answers(scenario, step, answer, right):
+    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
