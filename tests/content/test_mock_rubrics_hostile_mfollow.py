@@ -9,7 +9,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-CP = "followup-when-cp-pays-off"
+CP, TP = "followup-when-cp-pays-off", "followup-why-tp-in-node"
 
 CASES = [
     # when CP pays off: the condition reversed, CP called free, put on the weights, the growths swapped, TP
@@ -57,6 +57,46 @@ CASES = [
     (CP, None, "Only at long context, once activations don't fit with TP 8, which can't go across nodes, and recompute "
                "on: CP splits the sequence; the K/V ring exchange hides behind attention, at short sequences it's a "
                "waste.", RIGHT),
+    # why TP stays in the node: the links the wrong way round, the gap made small, the reason put on memory, the
+    # traffic said to hide across nodes, TP across nodes all the same
+    (TP, None, "TP only does one all-reduce at the end of each step, but NVLink is 10x faster than IB, so keeping it in "
+               "the node saves time.", WRONG),
+    (TP, None, "Because InfiniBand is faster than NVLink for large messages, TP's all-reduces in every layer would "
+               "actually prefer IB; it stays in node only for topology reasons.", WRONG),
+    (TP, None, "TP communicates every layer, and NVLink is about 2x faster than InfiniBand, so it's a bit better to keep "
+               "it in the node; across nodes you just overlap it with compute.", WRONG),
+    (TP, None, "TP all-reduces every layer, NVLink ~450 GB/s vs IB 50 GB/s; but you could just put TP 16 across two nodes "
+               "and hide the traffic behind the GEMMs, that's fine.", WRONG),
+    (TP, None, "TP 每层都要通信，但可以 overlap 藏在计算后面，所以跨机也没问题，只是 NVLink 快一点。", WRONG),
+    (TP, None, "NVLink, every layer, all-reduce, critical path, 8 GPUs per node", WRONG),
+    (TP, None, "Maybe because TP communicates every layer, or maybe not, I think it's mostly about memory; NVLink is "
+               "faster than IB.", WRONG),
+    (TP, None, "TP must stay in node because TP shards the optimizer state and needs the node's shared memory; NVLink is "
+               "faster, every layer waits.", WRONG),
+    (TP, None, "If TP went across nodes, every layer would wait on IB; NVLink is faster than IB. But honestly I'd put TP "
+               "across nodes anyway for a 1T model, TP 64.", WRONG),
+    (TP, None, "TP 每一层都要 all-reduce，在关键路径上；机内 NVLink 比 IB 慢，所以要用 8 卡以内。", WRONG),
+    (TP, None, "TP communicates in every layer, on the critical path, but TP across nodes can be overlapped with the "
+               "GEMMs; NVLink is faster than IB, that's all.", WRONG),
+    (TP, None, "Per-layer collectives on the critical path; NVLink ~450 GB/s vs ~50 GB/s IB per GPU, so TP ≤ 8 in-node.", RIGHT),
+    (TP, None, "TP 每一层 forward、backward 都要做 all-reduce，而且在关键路径上，没法藏在计算后面。机内 8 张卡走 NVLink，比机间 IB "
+               "快差不多十倍，所以 TP 最多 8，放在机内。", RIGHT),
+    (TP, None, "Well, so the thing with tensor parallel is that every single layer has to do an all-reduce, or "
+               "reduce-scatter and all-gather with sequence parallel, in the forward and in the backward, and the next "
+               "GEMM has to wait for it, so it's really on the critical path and you can't hide it much. Inside a node "
+               "you have 8 GPUs on NVLink, which is roughly an order of magnitude more bandwidth than InfiniBand between "
+               "nodes. So if you stretched TP across nodes every layer would stall on IB. That's why TP is at most 8 and "
+               "stays in the node.", RIGHT),
+    (TP, None, "TP 每层都有 all-reduce，critical path 上；NVLink 比 IB 快 ~9x；跨机就每层 stall，所以 TP ≤ 8 in-node。", RIGHT),
+    (TP, None, "Because TP communicates in every layer and that can't be hidden; NVLink is ten times faster than IB, and "
+               "across nodes TP stalls every layer. IB is not faster than NVLink for this, whatever the message size.", RIGHT),
+    (TP, None, "TP talks every layer, fwd and bwd, and the next GEMM waits on it. It's not about memory, it's bandwidth: "
+               "NVLink is ~10x IB. DP across nodes can be hidden behind the backward, TP can't.", RIGHT),
+    (TP, None, "NVLink 900 GB/s vs a node's 8 GPUs, every layer, all-reduce", WRONG),
+    (TP, None, "Put TP across nodes and every layer's all-reduce crawls over IB, 50 GB/s against NVLink's 450; TP talks "
+               "in every layer, on the critical path, so it stays within the node's 8 GPUs.", RIGHT),
+    (TP, None, "TP all-reduces in every layer, on the critical path: NVLink gives 450 GB/s vs 50 GB/s between nodes, so "
+               "TP ≤ 8.", RIGHT),
 ]
 
 
