@@ -9,7 +9,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-CP, TP = "followup-when-cp-pays-off", "followup-why-tp-in-node"
+CP, TP, SMI = "followup-when-cp-pays-off", "followup-why-tp-in-node", "followup-nvidia-smi"
 
 CASES = [
     # when CP pays off: the condition reversed, CP called free, put on the weights, the growths swapped, TP
@@ -97,6 +97,48 @@ CASES = [
                "in every layer, on the critical path, so it stays within the node's 8 GPUs.", RIGHT),
     (TP, None, "TP all-reduces in every layer, on the critical path: NVLink gives 450 GB/s vs 50 GB/s between nodes, so "
                "TP ≤ 8.", RIGHT),
+    # nvidia-smi at 100% with a low MFU: the column read as the tensor cores' use, the column trusted over MFU, the
+    # forward's 2N as the formula, the gap put on throttled GPUs
+    (SMI, None, "They can't both be true: if nvidia-smi shows 100% the tensor cores are saturated, so the MFU formula "
+                "must be wrong; recompute MFU with 2N per token.", WRONG),
+    (SMI, None, "nvidia-smi utilization is the share of time some kernel was running, so 100% means the GPU is fully "
+                "used; MFU is low because of the network.", WRONG),
+    (SMI, None, "Utilization is the fraction of time a kernel is active. MFU is low because the rest is spent on "
+                "communication, so add more GPUs to speed it up.", WRONG),
+    (SMI, None, "nvidia-smi 的利用率就是算力利用率，100% 说明 tensor core 跑满了，MFU 低是 MFU 公式算错了。", WRONG),
+    (SMI, None, "nvidia-smi utilization measures SM occupancy, the fraction of SMs busy, so 100% means all SMs are "
+                "active; MFU counts useful FLOPs against the peak, so maybe the peak is wrong.", WRONG),
+    (SMI, None, "Utilization is the share of time a kernel runs, not efficiency. MFU is 6N times tokens/s over peak, but "
+                "MFU is unreliable, so trust nvidia-smi's 100% and just increase the batch size.", WRONG),
+    (SMI, None, "利用率只是有 kernel 在跑的时间占比；MFU 低是因为 kernel 太大了，tensor core 处理不过来，把 batch 调小就好。", WRONG),
+    (SMI, None, "Utilization is the share of time some kernel was running; small kernels show 100% too. MFU is useful "
+                "FLOPs over peak, computed as 2 × params × tokens/s over peak.", WRONG),
+    (SMI, None, "Utilization is the share of time some kernel was running; small kernels show 100% too. The useful FLOPs "
+                "are 2 × params × tokens/s, and MFU is that over the peak.", WRONG),
+    (SMI, None, "Utilization is the share of time some kernel was running; small kernels show 100% too. MFU is the "
+                "useful FLOPs over peak, I compute it as 2N per token times tokens/s.", WRONG),
+    (SMI, None, "利用率只是有 kernel 在跑的时间占比，小 kernel 也显示 100%；MFU 按 2N 乘 tokens/s 除以峰值算，该看 MFU。", WRONG),
+    (SMI, None, "utilization 是有 kernel 在跑的时间占比；tiny kernels 也会显示 100%；MFU 低就是 GPU 过热降频了，换卡就行。", WRONG),
+    (SMI, None, "smi util = % of sample time with ≥1 kernel resident, says nothing about SM/tensor-core use; tiny or "
+                "memory-bound kernels read 100%. MFU = 6N·tok/s over peak is the real number; profile to see why.", RIGHT),
+    (SMI, None, "nvidia-smi 的利用率只是采样时间里有没有 kernel 在跑，不代表算力用了多少。一串小 kernel 或者 memory-bound 的 kernel "
+                "也会显示 100%，tensor core 其实大部分时间在闲着。MFU 是模型有效 FLOPs 除以峰值，该看它，再用 profiler 看时间花在哪。", RIGHT),
+    (SMI, None, "Yeah so that's a classic one. The utilization column in nvidia-smi just tells you what fraction of the "
+                "time some kernel was running on the GPU, it doesn't care how big that kernel is or whether it's using "
+                "the tensor cores. So if your step is a long stream of tiny elementwise ops or memory-bound kernels, or "
+                "you're launch bound, the GPU looks 100% busy while the tensor cores are mostly idle. MFU on the other "
+                "hand is the model's useful FLOPs divided by peak, so it tells you the truth. I'd trust MFU and grab a "
+                "profiler trace to see where the time goes.", RIGHT),
+    (SMI, None, "utilization 只是 time some kernel is running 的占比，not efficiency；small kernels 也能刷到 100%，tensor core "
+                "闲着；MFU 是 useful FLOPs over peak，要看它，再看 profiler trace。", RIGHT),
+    (SMI, None, "Both are true because nvidia-smi only reports whether a kernel was running during the sample, not how "
+                "much of the GPU it used; memory-bound kernels keep it at 100% while the tensor cores wait on HBM. MFU "
+                "counts the model's FLOPs against the peak, that's what to trust.", RIGHT),
+    (SMI, None, "Utilization only means some kernel was running; don't trust nvidia-smi for efficiency, small kernels "
+                "read 100% while tensor cores idle. Rule out throttling, then take a profiler trace; MFU, useful FLOPs "
+                "over peak, is the number.", RIGHT),
+    (SMI, None, "Utilization is only the share of time some kernel ran; small kernels read 100%. MFU is 6N·tokens/s over "
+                "peak — not 2N·tokens/s, that's the forward alone.", RIGHT),
 ]
 
 
