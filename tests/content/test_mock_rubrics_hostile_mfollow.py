@@ -10,6 +10,7 @@ from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
 CP, TP, SMI = "followup-when-cp-pays-off", "followup-why-tp-in-node", "followup-nvidia-smi"
+MOVING = "followup-moving-hang"
 
 CASES = [
     # when CP pays off: the condition reversed, CP called free, put on the weights, the growths swapped, TP
@@ -139,6 +140,53 @@ CASES = [
                 "over peak, is the number.", RIGHT),
     (SMI, None, "Utilization is only the share of time some kernel ran; small kernels read 100%. MFU is 6N·tokens/s over "
                 "peak — not 2N·tokens/s, that's the forward alone.", RIGHT),
+    # a hang that moves: the inference turned round (hardware said to repeat on schedule), "nothing changes", the
+    # node kept (a longer timeout, a plain restart on the same nodes), a different rank taken for a different node
+    (MOVING, None, "A hang that moves means it's a race condition in our code, probably a bug in the data loader; I'd add "
+                   "retries around the collective and restart from checkpoint.", WRONG),
+    (MOVING, None, "Since it moves, it's not hardware — a bad node would hang at the same step every run. So it points at "
+                   "a nondeterministic code path; I'd py-spy all ranks.", WRONG),
+    (MOVING, None, "Nothing really changes: still find the missing rank with the flight recorder and py-spy, and raise "
+                   "the NCCL timeout so the job survives the flaky node.", WRONG),
+    (MOVING, None, "位置不固定说明是数据问题，某些 batch 特别长；照样用 py-spy 找缺席的 rank。", WRONG),
+    (MOVING, None, "hardware, network, flight recorder, py-spy, nccl-tests, Xid, drain the node", WRONG),
+    (MOVING, None, "It could be hardware or it could be code, hard to say; find the missing rank with the flight "
+                   "recorder, map it to a node, and run nccl-tests.", WRONG),
+    (MOVING, None, "Moving hang is more likely the network, so I'd just set NCCL_IB_DISABLE=1 to go over sockets and "
+                   "restart from the last checkpoint.", WRONG),
+    (MOVING, None, "It's probably hardware, so just restart the job from the last checkpoint on the same nodes and it "
+                   "will usually go through; find the missing rank with py-spy.", WRONG),
+    (MOVING, None, "Probably a flaky node, not code. Find the missing rank with the flight recorder, map it to its node, "
+                   "and restart on the same nodes; it usually goes through the second time.", WRONG),
+    (MOVING, None, "多半是硬件或者网络，不是代码。flight recorder 找到缺席的 rank，对应到节点；然后把 NCCL timeout 调到一小时，坏节点"
+                   "自己会恢复。", WRONG),
+    (MOVING, None, "A moving hang is likely a flaky node. Find the missing rank with the flight recorder and map it to its "
+                   "node; a different rank each run means a different node, so blame the switch.", WRONG),
+    (MOVING, None, "Non-deterministic position → suspect HW/network, not code. Same drill to find the absent rank (FR "
+                   "dump, py-spy), map rank→host across runs, look for the common node; nccl-tests on pairs, check "
+                   "Xid/ECC, drain it, resume from ckpt.", RIGHT),
+    (MOVING, None, "位置不固定的 hang 更像是硬件或网络问题，代码或数据的 bug 每次都会卡在同一步。还是先用 flight recorder 和 py-spy 找出"
+                   "缺席的 rank，对应到机器，看几次是不是同一台；再两两跑 nccl-tests、查 Xid 和 ECC，把坏节点摘掉，从上一个 checkpoint "
+                   "恢复。", RIGHT),
+    (MOVING, None, "OK so if it hangs at a different step each time, that changes my prior quite a bit. A code bug, like "
+                   "a rank-dependent branch or a bad batch, would repeat on schedule, at the same step every run. One that "
+                   "moves around is much more typical of hardware or the network, a flaky link, a GPU throwing Xid "
+                   "errors, that kind of thing. I'd still do the same first step, find the rank that is missing with the "
+                   "flight recorder and py-spy, but then I'd map each run's missing rank to its hostname and see whether "
+                   "the same node keeps showing up. Then I test that node directly with nccl-tests between pairs and a "
+                   "health check, and if it's bad I cordon it and restart from the last checkpoint.", RIGHT),
+    (MOVING, None, "hang 不固定 → 更可能是 hardware 或 network，不是 code。还是用 flight recorder 找 missing rank，map 到 node，看 "
+                   "across runs 有没有 same node，然后跑 nccl-tests、看 Xid，drain 掉坏节点。", RIGHT),
+    (MOVING, None, "It points at hardware or the network rather than code: a code bug repeats at the same step. Find which "
+                   "node the missing rank sits on in each run, even if the rank differs the node can be the same; test it "
+                   "with nccl-tests and drain it.", RIGHT),
+    (MOVING, None, "More likely hardware or the network than code. A longer timeout won't fix it, the bad node hangs "
+                   "again: find the missing rank, map it to its node, run nccl-tests, drain it and restart from the "
+                   "checkpoint.", RIGHT),
+    (MOVING, None, "多半是硬件或者网络，不是代码。不要调大 timeout，也不能在原来的节点上重启：找出缺席的 rank，对应到机器，跑 nccl-tests，"
+                   "把坏节点摘掉再从 checkpoint 恢复。", RIGHT),
+    (MOVING, None, "Hardware or network more likely than code. Find the missing rank; a different rank each run can still "
+                   "be the same node, so map ranks to hosts and look for the common one, then nccl-tests and drain it.", RIGHT),
 ]
 
 
