@@ -109,8 +109,49 @@ TERSE = [
  ("fp8-matmul", "Forward: E4M3 (more mantissa, precision). Backward grads: E5M2 (more exponent, range). Scale each tensor by its amax.", R),
 ]
 
+# the rubric's words avoided: synonyms and paraphrases, in both languages
+PARAPHRASED = [
+ ("checkpoint-rank0", "Rank 0 is parked in an all_gather that lives inside save_checkpoint; the rest of the ranks have moved on and are blocked in DDP's allreduce during backward. The gather is guarded by rank == 0, so the other three never post it and it can't complete. Have every rank take part in the gather and only rank 0 write to disk.", R),
+ ("checkpoint-rank0", "0号停在 save_checkpoint 的 all_gather，其余三个 rank 已经跑到下一步，在反向传播的梯度 all-reduce 里等。因为这个 gather 写在 if rank == 0 里，别的 rank 根本不会参与。应该让所有 rank 一起做 gather，只有0号负责落盘。", R),
+ ("collective-order", "Rank 0 is blocked in broadcast, ranks 1–3 in all_gather. The two code paths issue the same two collectives in swapped sequence, and since collectives are matched positionally, rank 0's broadcast lines up with everyone else's all_gather. Reorder so all ranks gather and then broadcast.", R),
+ ("crashed-rank", "Rank 0 blew up first with CUDA out of memory during the forward; ranks 1-3 were sitting in the gradient all-reduce and only errored because their peer disappeared. The leak: rank 0 stashes each step's logits for accuracy, so its memory climbs every step. Only keep the tallies.", R),
+ ("crashed-rank", "0号先OOM（forward里），1-3号是被连带挂掉的，它们当时在梯度all-reduce里等。0号每步都把logits攒起来算accuracy，显存越用越多。只保留计数就好。", R),
+ ("diverging-control-flow", "Rank 0 bailed out of the loop and waits in the gather in finish(); ranks 1-3 are still training and block in the grad all-reduce. Only rank 0 learns it should stop, since the stop decision is reduced onto rank 0 rather than shared. Make it an all_reduce with max so every rank sees the same decision.", R),
+ ("diverging-control-flow", "0号提前退出了训练循环，在 finish 里的 gather 上等；1到3号还在训练，卡在 backward 的梯度 all_reduce。停止标志是 reduce 到 0号的，只有0号知道要停。改成 all_reduce(MAX)，所有 rank 同时停。", R),
+ ("uneven-batches", "rank 0 has one batch more than the others (its shard is one document longer), so it's alone in an extra step's gradient all-reduce while ranks 1-3 already left the loop and sit in finish()'s gather. Make the batch count identical across ranks, e.g. drop the remainder, or use Join.", R),
+ ("uneven-batches", "0号比别人多一个 batch，所以多跑了一步，停在那一步的梯度 all_reduce；1到3号数据已经用完，退出循环，在 finish 的 gather 里等。让每个 rank 的 batch 数相同就行（drop_last 或 DDP Join）。", R),
+ ("long-batch", "Rank 1 ran out of memory at step 4: one 600-token document in its batch forced padding to 600, blowing up activation memory. The other ranks are stuck in the gradient all-reduce. Clamp every document at max_len before batching.", R),
+ ("long-batch", "1号第4步显存爆了：batch里有一篇600 token的文档，pad之后激活太大。其余rank卡在梯度all_reduce。在组batch之前把文档截到max_len。", R),
+ ("pp-sendrecv", "Ranks 0 and 1 are both blocked in recv inside sync_tied_embedding (line 109). Each side posts a blocking receive before its send, so neither send is ever reached. This code only runs once the embedding unfreezes (step 4), which is why earlier steps work. Fix: let one side send first, or use batch_isend_irecv.", R),
+ ("pp-sendrecv", "两个rank都卡在 sync_tied_embedding 第109行的 recv：双方都先收后发，谁都发不出去。这段只在 embedding 解冻之后才执行，所以前几步没事。修复：一方先发，另一方先收，或者用 batch_isend_irecv。", R),
+ ("exposed-comm", "The bottleneck is communication. In the trace the gradient all-reduce sits after backward on its own, around 40% of the step, with no compute alongside. Fix: let DDP's bucketed all-reduce start during backward so it overlaps.", R),
+ ("exposed-comm", "瓶颈是通信：trace 里 backward 结束后才做梯度 all-reduce，大约占 step 的 40%，旁边没有计算。修复：让 DDP 分桶，在 backward 过程中就开始 all-reduce，与计算重叠。", R),
+ ("exposed-comm", "Compute: backward is slow, the all-reduce overlaps fine. Use a bigger GPU.", W),
+ ("launch-bound", "Category: compute, but not FLOPs — overhead. Each step dispatches ~2000 tiny ops of ~10 µs, so launch cost dominates, plus a .item() sync per micro-batch stalls the CPU. Fix: fewer, larger ops: bigger micro-batches, nn.LayerNorm instead of the hand-written one, keep losses on device.", R),
+ ("launch-bound", "计算类，但瓶颈是 kernel launch：每步两千来个十微秒的小算子，另外每个 micro-batch 都有一次 .item() 同步。修复：合并成更少更大的算子，micro-batch 调大，用 nn.LayerNorm。", R),
+ ("slow-dataloader", "Data loading: the step starts with a long idle gap (about two thirds of it) before the first op, and with synthetic data the step shrinks to just compute. The loader tokenizes every document with a pure-Python BPE on each step. Fix: tokenize once ahead of training and slice the cached ids.", R),
+ ("slow-dataloader", "数据加载：每一步开始前都有一大段空闲（约2/3），换成合成数据后 step 只剩计算时间。loader 每一步都用纯 Python BPE 给文档分词。修复：训练前先分好词，之后只切片。", R),
+ ("slow-dataloader", "Communication: the gradient all-reduce is exposed. Overlap it with backward.", W),
+ ("straggler", "Straggler: rank 1 is the slow one; each step it computes longer while rank 0 idles in the all-reduce waiting. The shares are contiguous slices of a length-sorted list, so rank 1 gets the longest documents. Fix: balance the shares by token count.", R),
+ ("straggler", "慢 rank：1号每步算得更久，0号在 all_reduce 里空等。数据按长度排好后连续切给各 rank，1号分到的都是长文档。修复：按 token 数均分。", R),
+ ("kernel-fusion", "Memory-bound: the chain of elementwise ops each makes a full pass over HBM. One fused kernel reads the input once and writes the output once, roughly a third of the bytes, so about 3x.", R),
+ ("kernel-fusion", "访存受限：三个逐元素 kernel 各自把整个张量读写一遍 HBM；融合成一个 kernel 只读一次写一次，流量约为三分之一，快约 3 倍。", R),
+ ("cuda-graphs", "CPU launch overhead: the kernels are so small that the GPU finishes each before the CPU issues the next. Capture the loop in a CUDA graph and replay it: one launch for the whole sequence. Needs static shapes and memory.", R),
+ ("cuda-graphs", "launch 开销：kernel 太小，GPU 算完一个 CPU 还没发下一个。用 CUDA graph 把整个循环录下来重放，一次 launch 跑完，要求形状和地址固定。", R),
+ ("fp8-matmul", "Use E4M3 (3 mantissa bits) for weights and activations in the forward for precision, E5M2 (5 exponent bits) for the gradients in the backward for dynamic range, each tensor scaled by its amax.", R),
+ ("fp8-matmul", "前向的权重和激活用 E4M3（精度更高），反向的梯度用 E5M2（范围更大），每个张量按 amax 缩放。", R),
+ ("fp8-matmul", "E4M3 everywhere, including the gradients; no scaling needed.", W),
+ ("eval-rank0", "Rank 0 waits in the all_reduce inside evaluate(); the other ranks have gone into the next step and wait in the gradient all-reduce. The evaluation is done by rank 0 alone but it contains a collective for all ranks. Let all ranks run evaluate (each on its share) and print only on rank 0.", R),
+ ("eval-rank0", "0号卡在 evaluate() 里的 all_reduce，其他 rank 已经进了下一步，在梯度 all-reduce 里等。evaluate 只在0号上跑，但里面有所有 rank 都要参加的集合通信。修复：所有 rank 都跑 evaluate，只在0号打印。", R),
+ ("timeout-at-item", "Looks like .item() hangs, but .item() just waits on an async all-reduce issued earlier. Rank 1 had a too-long document at step 1 so Metrics.add did an extra cut all-reduce only on rank 1; afterwards its metrics collectives are one off from everyone else's. Always do a single all-reduce of [loss, tokens, cut] on every rank at each log.", R),
+ ("gather-sizes", "Rank 2 was killed by SIGABRT inside gloo during the all_gather in gather_losses ('Received data size doesn't match'); the others fail after. The ranks scored different numbers of documents, but all_gather assumes equal sizes. Fix: all_gather the counts, pad everyone's losses to the max, gather, then cut each back.", R),
+ ("stalled-loader", "Rank 1 is not in any collective: its main thread waits in next() on the DataLoader, whose worker processes are stuck on TokenCache's lock. Rank 0 waits in the gradient all-reduce. The workers were forked while the background save held the lock, so each child has a locked copy that nobody will ever release. Fix: hold the lock only to copy the cache and write the copy outside it.", R),
+ ("exit-hang", "Every rank finished training, but rank 1's process stays alive: the non-daemon 'checkpoint-uploader' thread blocks in queue.get() forever, and the interpreter joins it at exit. Only the except path calls close(), which sends the None sentinel. Fix: close the uploader in a finally block.", R),
+ ("group-order", "All four ranks sit in the all_reduce in average_gradients, but rank 1 is on a different process group (pg 2) from the others (pg 1): rank 1 creates its metrics group before the grads group, and group ids follow creation order. Fix: create the groups in the same order on every rank.", R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE + PARAPHRASED)
 def test_hand_written_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
 
@@ -144,6 +185,20 @@ def test_a_part_of_the_pair_then_the_pair(answer, placed):
     from tests.grading.diagnosing import item
 
     assert item(diagnose("pp-sendrecv", answer), "ranks")["ok"] is placed
+
+
+@pytest.mark.parametrize(("answer", "placed"), [
+    # a failure that follows the culprit's puts the others nowhere new
+    ("0号先OOM，1-3号是被连带挂掉的，它们当时在梯度all-reduce里等。", True),
+    ("Rank 0 OOMed first; ranks 1-3 were waiting in the gradient all-reduce and got torn down.", True),
+    # ... but the others said to fail first is the wrong culprit
+    ("1-3号先挂了，0号在梯度all-reduce里等", False),
+    ("ranks 1-3 were killed first; rank 0 waited in the all-reduce", False),
+])
+def test_a_failure_that_follows_the_culprits(answer, placed):
+    from tests.grading.diagnosing import item
+
+    assert item(diagnose("crashed-rank", answer), "ranks")["ok"] is placed
 
 
 @pytest.mark.parametrize(("text", "folded"), [

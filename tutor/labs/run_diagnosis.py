@@ -295,8 +295,16 @@ _NEVER_LEAVES = re.compile(r"\b(?:never|does not|doesn['’]t|did not|didn['’]
                            re.IGNORECASE)
 
 
+# A failure that follows the culprit's ("1-3号是被连带挂掉的", "the others got torn down") puts no rank
+# in the culprit's place: they were taken down where they waited.
+_COLLATERAL = re.compile(r"\b(?:got|were|are|get|was|is)\s+(?:then\s+|just\s+|only\s+)?(?:torn down|taken down|brought down|"
+                         r"killed(?!\s+by\s+(?:a\s+)?sig))|\b(?:tore|torn|take|took|taken|brought|bring)\s+(?:them\s+)?down\b|"
+                         r"被?连带(?:着)?(?:挂掉|挂了|挂|崩掉|崩了|崩|退出|杀掉)?|跟着(?:挂掉|挂了|挂|崩掉|崩了|崩|退出)|被(?:带崩|拖垮|拖死|杀掉|杀死|杀|\s?kill\w*)",
+                         re.IGNORECASE)
+
+
 def _stays_in(text: str) -> str:
-    return _NEVER_LEAVES.sub("stays in", text)
+    return _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text))
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
