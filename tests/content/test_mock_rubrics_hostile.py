@@ -48,3 +48,19 @@ def test_hand_written_near_misses_and_right_answers(scenario, step, answer, righ
 ])
 def test_two_numbers_of_a_phrase_never_run_together(phrase, text, found):
     assert bool(pattern(phrase).search(fold(clean(text, LONG_LIMIT)))) is found
+
+
+@pytest.mark.parametrize(("scenario", "answer"), [
+    # a negation in the first half of an "and" does not reach a second half with a subject of its own
+    ("hang-uneven-batches", "The job hangs because the dataset size isn't divisible evenly and rank 3 simply got one "
+                            "batch fewer, so it left the training loop early and waits in the barrier while the others "
+                            "wait in the all-reduce."),
+    # "don't just X" dismisses X as a fix; it is not "not only X but Y"
+    ("followup-moving-hang", "Don't just raise the timeout or restart on the same nodes: a hang that moves between "
+                             "steps and ranks points at a flaky node or link. Map each run's missing rank to its node "
+                             "with the flight recorder; if it's the same node, drain it."),
+])
+def test_negations_that_reach_only_their_own_half(scenario, answer):
+    model = library().interview.scenarios[scenario].model
+    step = "why" if len(model.steps) > 1 else None
+    assert grade(model, answer, step, 0).correct

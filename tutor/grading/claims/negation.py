@@ -126,6 +126,8 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
     if text[start:end] in _ZH_BOUNDS:
         return start, end
     match = _EN_BOUND.match(text[end:])
+    if match and text[:start].endswith("do ") and match.group().strip() in ("only", "just", "merely", "simply"):
+        return None  # "don't just raise the timeout": the fix dismissed as not enough, not "not only"
     return (end, end + match.end()) if match else None
 
 
@@ -133,6 +135,8 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
 # "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
 _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
                        r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么|"
+                       # "and" before a subject of its own: "the size isn't divisible and rank 3 got one batch fewer"
+                       r"\b(?:and|so)\s(?:then\s|so\s)?(?:it|they|we|rank\s\d+|ranks\s\d+(?:\s\d+)?)\s|"
                        # "找不到句子结尾时在max_len处切": the cue is the condition's, which ends at 时
                        r"的时候|时候|(?<![同及按准不])时(?!间)")
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
