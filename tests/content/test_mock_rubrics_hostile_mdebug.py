@@ -13,39 +13,36 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-DATA = "debug-data-loading"
+DATA, EXPOSED = "debug-data-loading", "debug-exposed-communication"
 
 CASES = [
     # debug-data-loading: accepted before were the knob turned the wrong way (a bare "num_workers" said
-    # the fix), the hedge, and the denied network
+    # the fix), the hedge, and the network or compute denied as the cause
     (DATA, "next", "The workers are fighting the main thread for CPU, so I'd cut num_workers from 8 to 4, then "
                    "measure MFU again.", WRONG),
+    (DATA, "next", "nvidia-smi already shows 70–100%, so the GPUs are busy; I'd just increase the batch size so each "
+                   "step does more work, and check MFU again.", WRONG),
+    (DATA, "next", "Turn on gradient-reduce overlap so the NCCL time hides under backward, then measure MFU again to "
+                   "confirm.", WRONG),
+    (DATA, "next", "GPU 在等网络把梯度送过来，先把 NCCL 超时调大，再重新测 MFU。", WRONG),
+    (DATA, "next", "Could be the dataloader, could be the network — maybe add more workers, maybe not; I'd re-measure "
+                   "MFU and see.", WRONG),
+    (DATA, "next", "num_workers, pin_memory, prefetch, synthetic data, MFU.", WRONG),
     (DATA, "next", "Set num_workers=0 and pin_memory off so the data is loaded in the main thread without IPC "
                    "overhead, then check the idle stretch is gone.", WRONG),
-    (DATA, "next", "Could be the dataloader, could be the network — maybe add more workers, maybe not; I'd "
-                   "re-measure MFU and see.", WRONG),
-    (DATA, "next", "The network is not the problem, so I'd re-measure MFU.", WRONG),
-    (DATA, "next", "NCCL 只占 4%，不是网络的问题；再测一次 MFU。", WRONG),
-    (DATA, "next", "It's not compute and not the network; profile again to see.", WRONG),
-    (DATA, "next", "nvidia-smi already shows 70–100%, so the GPUs are busy; I'd just increase the batch size so "
-                   "each step does more work, and check MFU again.", WRONG),
-    (DATA, "next", "Turn on gradient-reduce overlap so the NCCL time hides under backward, then measure MFU again "
-                   "to confirm.", WRONG),
-    (DATA, "next", "GPU 在等网络把梯度送过来，先把 NCCL 超时调大，再重新测 MFU。", WRONG),
-    (DATA, "next", "num_workers, pin_memory, prefetch, synthetic data, MFU.", WRONG),
     (DATA, "next", "The tokenizer runs on the GPU and stalls it; move tokenization into the DataLoader workers, then "
                    "re-measure step time.", WRONG),
     (DATA, "next", "增加 DataLoader worker 没用，CPU 已经满了，应该减少 worker 数量，然后再测 MFU。", WRONG),
     (DATA, "next", "Synthetic data makes the gap disappear, so train on synthetic data from now on and measure MFU "
                    "again.", WRONG),
-    (DATA, "next", "The loader workers are probably stuck; restart the job and check afterwards that the idle "
-                   "stretch is gone.", WRONG),
-    (DATA, "next", "More workers won't help and pre-tokenizing isn't worth it; the real problem is compute, the "
-                   "GEMMs are too slow, so re-profile.", WRONG),
+    (DATA, "next", "The loader workers are probably stuck; restart the job and check afterwards that the idle stretch "
+                   "is gone.", WRONG),
+    (DATA, "next", "More workers won't help and pre-tokenizing isn't worth it; the real problem is compute, the GEMMs "
+                   "are too slow, so re-profile.", WRONG),
     (DATA, "next", "I'd add more workers, but honestly the bottleneck is the NCCL communication, so re-measure "
                    "after.", WRONG),
-    (DATA, "next", "Input-bound: swap in synthetic batches to confirm the 41% gap vanishes, then pre-tokenize "
-                   "offline and add workers; re-measure MFU.", RIGHT),
+    (DATA, "next", "Input-bound: swap in synthetic batches to confirm the 41% gap vanishes, then pre-tokenize offline "
+                   "and add workers; re-measure MFU.", RIGHT),
     (DATA, "next", "先用合成数据跑一下，确认开头的空等消失；然后把 tokenize 挪到训练前离线做好，再多开几个 DataLoader "
                    "worker，最后重新测 MFU 和 step time。", RIGHT),
     (DATA, "next", "So the first thing I notice is the GPU sits idle for 41% of the step before the first forward, "
@@ -57,8 +54,60 @@ CASES = [
                    "again and expect the idle block at the start gone and the step time down to roughly 10 s.", RIGHT),
     (DATA, "next", "先 pre-tokenize 数据，离线存成 binary shards，worker 只读 token；改完再录一次 trace，看 forward "
                    "之前的空白没了，MFU 上去。", RIGHT),
-    (DATA, "next", "The loader is the bottleneck: tokenize ahead of time and cache the tokens, raise num_workers, "
-                   "and confirm with a new profile that the idle before forward is gone and step time drops.", RIGHT),
+    (DATA, "next", "The loader is the bottleneck: tokenize ahead of time and cache the tokens, raise num_workers, and "
+                   "confirm with a new profile that the idle before forward is gone and step time drops.", RIGHT),
+    (DATA, "next", "The network is not the problem, so I'd re-measure MFU.", WRONG),
+    (DATA, "next", "NCCL 只占 4%，不是网络的问题；再测一次 MFU。", WRONG),
+    (DATA, "next", "It's not compute and not the network; profile again to see.", WRONG),
+    # debug-exposed-communication: accepted before were TP's overlap as the fix, TP denied as the cause,
+    # and overlap read as already on (a bare "overlap" said the fix)
+    (EXPOSED, "next", "The fabric is too slow for DP 32 across nodes; upgrade to 400G InfiniBand and re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "Overlap won't help since the reduce-scatter has to finish before the optimizer step; instead "
+                      "make the buckets bigger, then take a new trace.", WRONG),
+    (EXPOSED, "next", "Turn on --tp-comm-overlap so TP's all-reduce hides under the GEMMs, then measure MFU "
+                      "again.", WRONG),
+    (EXPOSED, "next", "打开 overlap 没用，通信本来就得等 backward 结束；应该把 DP 改成 16 减少通信量，再重新测 "
+                      "MFU。", WRONG),
+    (EXPOSED, "next", "Maybe turn on --overlap-grad-reduce, or maybe the network is the bottleneck; re-measure MFU to "
+                      "see.", WRONG),
+    (EXPOSED, "next", "If the network checks out we could try overlap; first I'd re-run nccl-tests and measure "
+                      "again.", WRONG),
+    (EXPOSED, "next", "--overlap-grad-reduce, --overlap-param-gather, bucket size, nccl-tests, MFU.", WRONG),
+    (EXPOSED, "next", "TP overlap isn't the problem here; measure MFU again after.", WRONG),
+    (EXPOSED, "next", "The network is not the problem since nccl-tests reach rated bandwidth, so I'd just re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "Turn off --use-distributed-optimizer so it's one plain all-reduce instead of reduce-scatter "
+                      "plus all-gather; then check the new trace.", WRONG),
+    (EXPOSED, "next", "Increase gradient accumulation so the reduce-scatter runs less often, then measure MFU "
+                      "again.", WRONG),
+    (EXPOSED, "next", "Set NCCL_ALGO=Tree and raise NCCL_BUFFSIZE so the collectives run faster; then re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "The script is fine; the real problem is PP 4's bubble, so raise the number of micro-batches "
+                      "and re-measure.", WRONG),
+    (EXPOSED, "next", "Overlap is already on with the distributed optimizer, so the exposed 27% must be the network — "
+                      "check the switches and re-measure.", WRONG),
+    (EXPOSED, "next", "网络带宽不够，跨机的 reduce-scatter 太慢；换更快的 IB 网卡，再测 MFU。", WRONG),
+    (EXPOSED, "next", "Exposed DP comm: add --overlap-grad-reduce and --overlap-param-gather, tune the bucket size; a "
+                      "new trace should show NCCL beside backward, MFU up.", RIGHT),
+    (EXPOSED, "next", "是通信没盖住：加上 --overlap-grad-reduce 和 --overlap-param-gather，让 reduce-scatter 在 "
+                      "backward 期间按 bucket 做；nccl-tests 达标，不是网络问题。改完重新测 MFU，再录 trace 确认 NCCL "
+                      "kernel 和 backward 并行。", RIGHT),
+    (EXPOSED, "next", "OK so 27% of the step is reduce-scatter and all-gather sitting after the last backward kernel "
+                      "with nothing next to them, and the network itself is fine since nccl-tests hit the rated bus "
+                      "bandwidth, so it's not a bandwidth problem, it's scheduling. The script came from a "
+                      "single-node job and is missing the overlap flags, so I'd add --overlap-grad-reduce and "
+                      "--overlap-param-gather, so gradients get reduce-scattered bucket by bucket while backward is "
+                      "still running and the param all-gather hides under the next forward. Maybe tune the bucket "
+                      "size after that. To know it worked, I'd take another profile and expect that 27% block to "
+                      "mostly disappear, and the step time to drop toward 10 s.", RIGHT),
+    (EXPOSED, "next", "开 overlap（--overlap-grad-reduce、--overlap-param-gather），bucket size 调一下；再 profile "
+                      "一次，看 NCCL kernel 是不是跟 backward 同时跑，step time 降下来。", RIGHT),
+    (EXPOSED, "next", "Missing overlap flags: turn both on, then re-measure MFU.", RIGHT),
+    (EXPOSED, "next", "Don't bother with tp-comm-overlap; just measure MFU again.", WRONG),
+    (EXPOSED, "next", "不是网络的问题；重新测一下 MFU。", WRONG),
+    (EXPOSED, "next", "Turn on overlap for the DP reduce-scatter and all-gather, then measure MFU again.", RIGHT),
+    (EXPOSED, "next", "打开 overlap，再重新测 MFU，trace 里 NCCL 应该和 backward 并行。", RIGHT),
 ]
 
 
