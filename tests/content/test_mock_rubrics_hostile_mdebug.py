@@ -13,7 +13,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-DATA, EXPOSED = "debug-data-loading", "debug-exposed-communication"
+DATA, EXPOSED, LAUNCH = "debug-data-loading", "debug-exposed-communication", "debug-launch-bound"
 
 CASES = [
     # debug-data-loading: accepted before were the knob turned the wrong way (a bare "num_workers" said
@@ -108,6 +108,41 @@ CASES = [
     (EXPOSED, "next", "不是网络的问题；重新测一下 MFU。", WRONG),
     (EXPOSED, "next", "Turn on overlap for the DP reduce-scatter and all-gather, then measure MFU again.", RIGHT),
     (EXPOSED, "next", "打开 overlap，再重新测 MFU，trace 里 NCCL 应该和 backward 并行。", RIGHT),
+    # debug-launch-bound: accepted before were the GEMMs or HBM denied as the cause, the tools turned
+    # off, the hedge, and the collectives fused
+    (LAUNCH, "next", "nvidia-smi reads 100%, so the GPU is saturated; the gaps must be NCCL, so turn on overlap and "
+                     "re-measure MFU.", WRONG),
+    (LAUNCH, "next", "The GEMMs aren't the problem; measure MFU again.", WRONG),
+    (LAUNCH, "next", "HBM bandwidth isn't the bottleneck; profile again after the change.", WRONG),
+    (LAUNCH, "next", "Add more DataLoader workers and prefetch so the GPU gets data faster, then check the gaps "
+                     "disappear.", WRONG),
+    (LAUNCH, "next", "Use a smaller micro-batch so each kernel is shorter and there are more of them to pipeline; "
+                     "re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Disable torch.compile and CUDA Graphs, since they add compile overhead every step, then measure "
+                     "step time again.", WRONG),
+    (LAUNCH, "next", "CUDA graphs, torch.compile, micro-batch, item, MFU.", WRONG),
+    (LAUNCH, "next", "Maybe CUDA Graphs, maybe not — it could just as well be memory-bound; re-measure MFU.", WRONG),
+    (LAUNCH, "next", "kernel 太小说明是 memory-bound，应该换更快的 HBM 或者用 FP8 减少访存；再测 MFU。", WRONG),
+    (LAUNCH, "next", "The CPU is the bottleneck, so move to nodes with faster CPUs and more cores per GPU, then "
+                     "re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Remove the loss.item() in the logging and re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Fuse the NCCL all-reduces into one big bucket and re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Spread it over 128 GPUs so each one has less work per step; check MFU again.", WRONG),
+    (LAUNCH, "next", "用 CUDA Graphs 没用，kernel launch 不是瓶颈，瓶颈是 GEMM 太慢；重新测 MFU。", WRONG),
+    (LAUNCH, "next", "Launch-bound: CUDA Graphs / torch.compile to cut launches, bigger micro-batch, drop the "
+                     "per-step .item(); re-measure MFU, the gaps should vanish.", RIGHT),
+    (LAUNCH, "next", "这是 launch-bound：用 CUDA Graphs 和 torch.compile 把小 kernel 融合、减少发射次数，loss 每 N "
+                     "步才打印一次，不要每步 .item()；改完重新测 MFU，kernel 之间的空隙应该消失。", RIGHT),
+    (LAUNCH, "next", "Looking at it, the kernels are tiny, most under 20 µs, and there are gaps of a few µs between "
+                     "them while the CPU is launching non-stop, so the GPU is basically waiting on the Python and "
+                     "launch overhead; nvidia-smi's 100% is misleading here. I'd wrap the step in CUDA Graphs, or "
+                     "torch.compile with reduce-overhead mode, which captures graphs, and fuse the elementwise ops, "
+                     "and since the micro-batch is 1, bump it to 4 or 8 so each kernel has more work. Also get rid of "
+                     "the loss.item() every step and log every 50 steps. Then re-profile: the gaps between kernels "
+                     "should mostly be gone and MFU should go up.", RIGHT),
+    (LAUNCH, "next", "先上 torch.compile + CUDA graphs 减少 kernel launch，micro-batch 从 1 加到 8；再跑一次 "
+                     "profiler，看空隙是不是没了，MFU 上去。", RIGHT),
+    (LAUNCH, "next", "Cut kernel launches with CUDA Graphs, then measure MFU again.", RIGHT),
 ]
 
 
