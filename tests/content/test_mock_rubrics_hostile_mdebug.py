@@ -13,7 +13,8 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-DATA, EXPOSED, LAUNCH = "debug-data-loading", "debug-exposed-communication", "debug-launch-bound"
+DATA, EXPOSED = "debug-data-loading", "debug-exposed-communication"
+LAUNCH, STRAGGLER = "debug-launch-bound", "debug-straggler"
 
 CASES = [
     # debug-data-loading: accepted before were the knob turned the wrong way (a bare "num_workers" said
@@ -143,6 +144,48 @@ CASES = [
     (LAUNCH, "next", "先上 torch.compile + CUDA graphs 减少 kernel launch，micro-batch 从 1 加到 8；再跑一次 "
                      "profiler，看空隙是不是没了，MFU 上去。", RIGHT),
     (LAUNCH, "next", "Cut kernel launches with CUDA Graphs, then measure MFU again.", RIGHT),
+    # debug-straggler: accepted before were the network denied as the cause, the hedge, and the trace
+    # read backwards (213 taken for the healthy rank, ranks 0 and 212 replaced)
+    (STRAGGLER, "next", "The network is not the problem; measure MFU again.", WRONG),
+    (STRAGGLER, "next", "NCCL 不是瓶颈，重新测一下 MFU。", WRONG),
+    (STRAGGLER, "next", "The reduce-scatter is too slow: turn on overlap so it hides under backward, then re-measure "
+                        "MFU.", WRONG),
+    (STRAGGLER, "next", "Rank 213 is the fastest — it spends 92% computing and barely waits — so the others are slow; "
+                        "replace the nodes of ranks 0 and 212 and re-measure.", WRONG),
+    (STRAGGLER, "next", "Raise the NCCL timeout so the other ranks don't fail while they wait for rank 213, then "
+                        "check MFU again.", WRONG),
+    (STRAGGLER, "next", "Restart the job from the checkpoint on the same nodes so the clocks reset, then measure MFU "
+                        "again.", WRONG),
+    (STRAGGLER, "next", "Replace the InfiniBand switch on rank 213's rack and re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Could be rank 213's node, could be the network; maybe replace the node, maybe not — "
+                        "re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "per-rank step times, DCGM, throttling, Xid, replace node, MFU.", WRONG),
+    (STRAGGLER, "next", "网络太慢，reduce-scatter 在等数据；升级交换机，再测 MFU。", WRONG),
+    (STRAGGLER, "next", "rank 213 没问题，它计算占 92% 说明它最快；把 rank 0 和 212 那两台换掉，再重新测 "
+                        "MFU。", WRONG),
+    (STRAGGLER, "next", "Give rank 213 a smaller share of the batch so it keeps up, then re-measure step "
+                        "time.", WRONG),
+    (STRAGGLER, "next", "Lower the clocks on all the other GPUs to match rank 213 so nobody waits; check the wait "
+                        "shrinks.", WRONG),
+    (STRAGGLER, "next", "Drain rank 212's node and restart from the checkpoint; re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Straggler: compare per-rank step times, check 213's node for thermal or power throttling "
+                        "(DCGM, Xid), drain it and resume from the checkpoint on a spare; MFU should recover and the "
+                        "reduce-scatter waits shrink.", RIGHT),
+    (STRAGGLER, "next", "先对比所有 rank 的 step time，确认就是 rank 213 那台机器；查它的 GPU "
+                        "频率、温度和功耗降频、Xid/ECC 报错；然后把这台机器下线，换备用节点从 checkpoint "
+                        "续训。最后重新测 MFU，其他 rank 在 reduce-scatter 里的等待应该变短。", RIGHT),
+    (STRAGGLER, "next", "So the tell here is that everybody's 24% inside the reduce-scatter is really just waiting "
+                        "for 213, which is computing at 92%, and its clocks are low under load, so it's a hardware "
+                        "issue on that one node, probably thermal or power throttling, not the network at all. I'd "
+                        "first confirm by looking at per-rank step times across all 512 ranks to make sure it's only "
+                        "that node, then pull its nvidia-smi -q and DCGM health and check for Xid errors. Then I'd "
+                        "cordon that node, bring up a spare, and restart from the last checkpoint. To know it worked: "
+                        "the step time should go back to last week's number and the reduce-scatter wait on the other "
+                        "ranks should drop to near zero.", RIGHT),
+    (STRAGGLER, "next", "把 rank 213 那台 node 踢掉，换 spare node 从 checkpoint 重启；之后再测 MFU，看 "
+                        "reduce-scatter 的等待是不是降下来了。", RIGHT),
+    (STRAGGLER, "next", "Replace the throttling node and re-measure: the other ranks' wait in the reduce-scatter "
+                        "should drop.", RIGHT),
 ]
 
 
