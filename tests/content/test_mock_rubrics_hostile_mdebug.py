@@ -60,6 +60,18 @@ CASES = [
     (DATA, "next", "The network is not the problem, so I'd re-measure MFU.", WRONG),
     (DATA, "next", "NCCL 只占 4%，不是网络的问题；再测一次 MFU。", WRONG),
     (DATA, "next", "It's not compute and not the network; profile again to see.", WRONG),
+    # the new contradictions do not refuse these (a hedge is not "it might be tempting to …")
+    (DATA, "next", "It might be tempting to blame the network, but NCCL is 4%; add workers, pre-tokenize offline, "
+                   "re-measure MFU.", RIGHT),
+    (DATA, "next", "Not the network (4%), it's the loader: tokenize offline, more workers, then measure MFU "
+                   "again.", RIGHT),
+    (DATA, "next", "I'd set num_workers to 16 and pin_memory=True, pre-tokenize, and re-profile: the idle before "
+                   "forward should be gone.", RIGHT),
+    (DATA, "next", "More workers will reduce the idle; also take tokenizing out of the loop by pre-tokenizing; "
+                   "measure MFU again.", RIGHT),
+    (DATA, "next", "It could be tempting to blame the network, but NCCL is only 4%: pre-tokenize offline, more "
+                   "workers, measure MFU again.", RIGHT),
+    (DATA, "next", "It might be the network as well; add more workers and re-measure MFU.", WRONG),
     # debug-exposed-communication: accepted before were TP's overlap as the fix, TP denied as the cause,
     # and overlap read as already on (a bare "overlap" said the fix)
     (EXPOSED, "next", "The fabric is too slow for DP 32 across nodes; upgrade to 400G InfiniBand and re-measure "
@@ -109,6 +121,15 @@ CASES = [
     (EXPOSED, "next", "不是网络的问题；重新测一下 MFU。", WRONG),
     (EXPOSED, "next", "Turn on overlap for the DP reduce-scatter and all-gather, then measure MFU again.", RIGHT),
     (EXPOSED, "next", "打开 overlap，再重新测 MFU，trace 里 NCCL 应该和 backward 并行。", RIGHT),
+    # TP named as not the cause, beside the right fix
+    (EXPOSED, "next", "TP is inside the node, so it's not TP; turn on --overlap-grad-reduce and "
+                      "--overlap-param-gather, re-measure MFU.", RIGHT),
+    (EXPOSED, "next", "Add the overlap flags: this is exposed DP traffic, TP traffic stays in the node. New trace: "
+                      "NCCL beside backward, step time down.", RIGHT),
+    (EXPOSED, "next", "Enable --overlap-grad-reduce so the reduce-scatter hides under backward (TP overlap wouldn't "
+                      "help, TP is intra-node); check in a new trace that NCCL runs beside backward.", RIGHT),
+    (EXPOSED, "next", "The network is fine, nccl-tests are at rated bandwidth; overlap is simply off. Turn on both "
+                      "overlap flags and re-measure MFU.", RIGHT),
     # debug-launch-bound: accepted before were the GEMMs or HBM denied as the cause, the tools turned
     # off, the hedge, and the collectives fused
     (LAUNCH, "next", "nvidia-smi reads 100%, so the GPU is saturated; the gaps must be NCCL, so turn on overlap and "
@@ -144,6 +165,13 @@ CASES = [
     (LAUNCH, "next", "先上 torch.compile + CUDA graphs 减少 kernel launch，micro-batch 从 1 加到 8；再跑一次 "
                      "profiler，看空隙是不是没了，MFU 上去。", RIGHT),
     (LAUNCH, "next", "Cut kernel launches with CUDA Graphs, then measure MFU again.", RIGHT),
+    # "turn off" beside the tools, about something else; the other causes denied
+    (LAUNCH, "next", "Turn off per-step logging and turn on CUDA graphs; re-measure MFU, the gaps should "
+                     "shrink.", RIGHT),
+    (LAUNCH, "next", "It's not memory-bound or GEMM-bound, it's launch overhead: torch.compile with reduce-overhead "
+                     "mode, then measure MFU again.", RIGHT),
+    (LAUNCH, "next", "Use CUDA Graphs to launch the whole step at once; NCCL is only 5%, leave it. Check MFU again "
+                     "after.", RIGHT),
     # debug-straggler: accepted before were the network denied as the cause, the hedge, and the trace
     # read backwards (213 taken for the healthy rank, ranks 0 and 212 replaced)
     (STRAGGLER, "next", "The network is not the problem; measure MFU again.", WRONG),
@@ -186,6 +214,16 @@ CASES = [
                         "reduce-scatter 的等待是不是降下来了。", RIGHT),
     (STRAGGLER, "next", "Replace the throttling node and re-measure: the other ranks' wait in the reduce-scatter "
                         "should drop.", RIGHT),
+    # ranks 0 and 212 named as the ones whose wait shrinks, not replaced
+    (STRAGGLER, "next", "It's not the network — likely thermal or power throttling on 213's node; drain it, restart "
+                        "from the checkpoint on a spare, re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "Swap rank 213's node for a spare and resume from the checkpoint; the waiting ranks 0 and 212 "
+                        "should drop to about 1% wait, measure MFU again.", RIGHT),
+    (STRAGGLER, "next", "rank 213 那台降频了，把它下线，换备机从 checkpoint 恢复；再测 MFU，rank 0 和 212 "
+                        "的等待应该降到很小。", RIGHT),
+    (STRAGGLER, "next", "Replace 213's node; afterwards rank 0 and rank 212 should stop waiting in the "
+                        "reduce-scatter; re-measure MFU to confirm.", RIGHT),
+    (STRAGGLER, "next", "It could be the switches too; drain 213's node and re-measure MFU.", WRONG),
 ]
 
 
