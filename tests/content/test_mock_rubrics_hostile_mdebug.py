@@ -18,7 +18,7 @@ LAUNCH, STRAGGLER = "debug-launch-bound", "debug-straggler"
 
 CASES = [
     # debug-data-loading: accepted before were the knob turned the wrong way (a bare "num_workers" said
-    # the fix), the hedge, and the network or compute denied as the cause
+    # the fix), the hedge, the network or compute denied as the cause, and fewer workers denied
     (DATA, "next", "The workers are fighting the main thread for CPU, so I'd cut num_workers from 8 to 4, then "
                    "measure MFU again.", WRONG),
     (DATA, "next", "nvidia-smi already shows 70–100%, so the GPUs are busy; I'd just increase the batch size so each "
@@ -60,6 +60,7 @@ CASES = [
     (DATA, "next", "The network is not the problem, so I'd re-measure MFU.", WRONG),
     (DATA, "next", "NCCL 只占 4%，不是网络的问题；再测一次 MFU。", WRONG),
     (DATA, "next", "It's not compute and not the network; profile again to see.", WRONG),
+    (DATA, "next", "Don't reduce num_workers; just re-measure MFU.", WRONG),
     # the new contradictions do not refuse these (a hedge is not "it might be tempting to …")
     (DATA, "next", "It might be tempting to blame the network, but NCCL is 4%; add workers, pre-tokenize offline, "
                    "re-measure MFU.", RIGHT),
@@ -73,7 +74,7 @@ CASES = [
                    "workers, measure MFU again.", RIGHT),
     (DATA, "next", "It might be the network as well; add more workers and re-measure MFU.", WRONG),
     # debug-exposed-communication: accepted before were TP's overlap as the fix, TP denied as the cause,
-    # and overlap read as already on (a bare "overlap" said the fix)
+    # overlap read as already on (a bare "overlap" said the fix), and overlap put on the pipeline bubble
     (EXPOSED, "next", "The fabric is too slow for DP 32 across nodes; upgrade to 400G InfiniBand and re-measure "
                       "MFU.", WRONG),
     (EXPOSED, "next", "Overlap won't help since the reduce-scatter has to finish before the optimizer step; instead "
@@ -121,6 +122,9 @@ CASES = [
     (EXPOSED, "next", "不是网络的问题；重新测一下 MFU。", WRONG),
     (EXPOSED, "next", "Turn on overlap for the DP reduce-scatter and all-gather, then measure MFU again.", RIGHT),
     (EXPOSED, "next", "打开 overlap，再重新测 MFU，trace 里 NCCL 应该和 backward 并行。", RIGHT),
+    (EXPOSED, "next", "Turn on overlap between the pipeline stages to shrink the 7% bubble, then re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "Enable interleaved 1F1B so the bubble overlaps the reduce-scatter; re-measure MFU.", WRONG),
     # TP named as not the cause, beside the right fix
     (EXPOSED, "next", "TP is inside the node, so it's not TP; turn on --overlap-grad-reduce and "
                       "--overlap-param-gather, re-measure MFU.", RIGHT),
@@ -130,8 +134,10 @@ CASES = [
                       "help, TP is intra-node); check in a new trace that NCCL runs beside backward.", RIGHT),
     (EXPOSED, "next", "The network is fine, nccl-tests are at rated bandwidth; overlap is simply off. Turn on both "
                       "overlap flags and re-measure MFU.", RIGHT),
+    (EXPOSED, "next", "Turn on --overlap-grad-reduce and --overlap-param-gather; the 7% pipeline bubble is a separate "
+                      "matter. Re-measure MFU.", RIGHT),
     # debug-launch-bound: accepted before were the GEMMs or HBM denied as the cause, the tools turned
-    # off, the hedge, and the collectives fused
+    # off, the tools' "off" denied, the hedge, and fusion of the collectives or of anything
     (LAUNCH, "next", "nvidia-smi reads 100%, so the GPU is saturated; the gaps must be NCCL, so turn on overlap and "
                      "re-measure MFU.", WRONG),
     (LAUNCH, "next", "The GEMMs aren't the problem; measure MFU again.", WRONG),
@@ -165,6 +171,8 @@ CASES = [
     (LAUNCH, "next", "先上 torch.compile + CUDA graphs 减少 kernel launch，micro-batch 从 1 加到 8；再跑一次 "
                      "profiler，看空隙是不是没了，MFU 上去。", RIGHT),
     (LAUNCH, "next", "Cut kernel launches with CUDA Graphs, then measure MFU again.", RIGHT),
+    (LAUNCH, "next", "Don't disable torch.compile; measure MFU again.", WRONG),
+    (LAUNCH, "next", "Fuse the loss.item() into the backward and re-measure MFU.", WRONG),
     # "turn off" beside the tools, about something else; the other causes denied
     (LAUNCH, "next", "Turn off per-step logging and turn on CUDA graphs; re-measure MFU, the gaps should "
                      "shrink.", RIGHT),
@@ -172,8 +180,11 @@ CASES = [
                      "mode, then measure MFU again.", RIGHT),
     (LAUNCH, "next", "Use CUDA Graphs to launch the whole step at once; NCCL is only 5%, leave it. Check MFU again "
                      "after.", RIGHT),
+    (LAUNCH, "next", "torch.compile to fuse the elementwise kernels, plus CUDA graphs; then re-measure MFU.", RIGHT),
+    (LAUNCH, "next", "把小 kernel 融合成大 kernel（算子融合），减少 launch 次数；再测 MFU，空隙应该变小。", RIGHT),
     # debug-straggler: accepted before were the network denied as the cause, the hedge, and the trace
-    # read backwards (213 taken for the healthy rank, ranks 0 and 212 replaced)
+    # read backwards (213 taken for the healthy rank, ranks 0 and 212 replaced), and a
+    # network part of the node replaced
     (STRAGGLER, "next", "The network is not the problem; measure MFU again.", WRONG),
     (STRAGGLER, "next", "NCCL 不是瓶颈，重新测一下 MFU。", WRONG),
     (STRAGGLER, "next", "The reduce-scatter is too slow: turn on overlap so it hides under backward, then re-measure "
@@ -214,6 +225,8 @@ CASES = [
                         "reduce-scatter 的等待是不是降下来了。", RIGHT),
     (STRAGGLER, "next", "Replace the throttling node and re-measure: the other ranks' wait in the reduce-scatter "
                         "should drop.", RIGHT),
+    (STRAGGLER, "next", "Swap the NIC on rank 213's node and re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Replace the network cables on 213's host, then measure MFU again.", WRONG),
     # ranks 0 and 212 named as the ones whose wait shrinks, not replaced
     (STRAGGLER, "next", "It's not the network — likely thermal or power throttling on 213's node; drain it, restart "
                         "from the checkpoint on a spare, re-measure MFU.", RIGHT),
@@ -224,6 +237,8 @@ CASES = [
     (STRAGGLER, "next", "Replace 213's node; afterwards rank 0 and rank 212 should stop waiting in the "
                         "reduce-scatter; re-measure MFU to confirm.", RIGHT),
     (STRAGGLER, "next", "It could be the switches too; drain 213's node and re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Its clocks are low, so it's the GPUs and not the NIC: drain the node, resume from the "
+                        "checkpoint on a spare, re-measure MFU.", RIGHT),
 ]
 
 
