@@ -61,6 +61,9 @@ CASES = [
     (DATA, "next", "NCCL 只占 4%，不是网络的问题；再测一次 MFU。", WRONG),
     (DATA, "next", "It's not compute and not the network; profile again to see.", WRONG),
     (DATA, "next", "Don't reduce num_workers; just re-measure MFU.", WRONG),
+    (DATA, "next", "worker 不用加，问题在 NCCL 通信；开 overlap，再测 MFU。", WRONG),
+    (DATA, "next", "先别动 worker，重启一下任务，看 forward 前的空白有没有消失。", WRONG),
+    (DATA, "next", "把 pin_memory 关掉、prefetch 关掉，省 CPU，然后再测 MFU。", WRONG),
     # the new contradictions do not refuse these (a hedge is not "it might be tempting to …")
     (DATA, "next", "It might be tempting to blame the network, but NCCL is 4%; add workers, pre-tokenize offline, "
                    "re-measure MFU.", RIGHT),
@@ -125,6 +128,9 @@ CASES = [
     (EXPOSED, "next", "Turn on overlap between the pipeline stages to shrink the 7% bubble, then re-measure "
                       "MFU.", WRONG),
     (EXPOSED, "next", "Enable interleaved 1F1B so the bubble overlaps the reduce-scatter; re-measure MFU.", WRONG),
+    (EXPOSED, "next", "不用开 overlap，把 bucket 调大就行，然后再录一次 trace 看 NCCL 变短。", WRONG),
+    (EXPOSED, "next", "TP 没问题；再测 MFU。", WRONG),
+    (EXPOSED, "next", "nccl-tests 达标说明网络没问题，所以通信也不是瓶颈；重新测 MFU 确认。", WRONG),
     # TP named as not the cause, beside the right fix
     (EXPOSED, "next", "TP is inside the node, so it's not TP; turn on --overlap-grad-reduce and "
                       "--overlap-param-gather, re-measure MFU.", RIGHT),
@@ -173,6 +179,9 @@ CASES = [
     (LAUNCH, "next", "Cut kernel launches with CUDA Graphs, then measure MFU again.", RIGHT),
     (LAUNCH, "next", "Don't disable torch.compile; measure MFU again.", WRONG),
     (LAUNCH, "next", "Fuse the loss.item() into the backward and re-measure MFU.", WRONG),
+    (LAUNCH, "next", "GEMM 不慢，再测一次 MFU。", WRONG),
+    (LAUNCH, "next", "micro-batch 调小到 1 以下不行，那就关掉 CUDA graph 再测 MFU。", WRONG),
+    (LAUNCH, "next", "瓶颈是 GEMM，开 torch.compile 也没用；再测 MFU。", WRONG),
     # "turn off" beside the tools, about something else; the other causes denied
     (LAUNCH, "next", "Turn off per-step logging and turn on CUDA graphs; re-measure MFU, the gaps should "
                      "shrink.", RIGHT),
@@ -227,6 +236,9 @@ CASES = [
                         "should drop.", RIGHT),
     (STRAGGLER, "next", "Swap the NIC on rank 213's node and re-measure MFU.", WRONG),
     (STRAGGLER, "next", "Replace the network cables on 213's host, then measure MFU again.", WRONG),
+    (STRAGGLER, "next", "网络没问题，再测 MFU。", WRONG),
+    (STRAGGLER, "next", "把 rank 0 那台机器换掉，再测 MFU。", WRONG),
+    (STRAGGLER, "next", "可能是网络，也可能是 213 那台；先换网卡，再测 MFU。", WRONG),
     # ranks 0 and 212 named as the ones whose wait shrinks, not replaced
     (STRAGGLER, "next", "It's not the network — likely thermal or power throttling on 213's node; drain it, restart "
                         "from the checkpoint on a spare, re-measure MFU.", RIGHT),
