@@ -553,3 +553,39 @@ def test_a_retraction_withdraws_the_fragments_before_it_or_the_clause_before_it(
     opening = read("Raise the timeout. Actually no, find the rank that never joined.")
     assert [[fragment.text for fragment in clause.fragments] for clause in opening.clauses] == \
         [[], ["find the rank that never joined"]]
+
+
+def test_a_hedge_takes_back_what_it_is_said_of_and_no_more():
+    def texts(answer):
+        return [[fragment.text for fragment in clause.fragments] for clause in read(answer).clauses]
+
+    # on its own, the fragment before it; at a fragment's end, that fragment
+    assert texts("the loader is slow, i'm not sure, profile it") == [["profile it"]]
+    assert texts("maybe CP helps if activations don't fit, I'm not sure; it splits the sequence") == \
+        [[], ["it splits the sequence"]]
+    # the alternatives it is unsure between, all of them
+    assert texts("maybe it is the share of time a kernel runs, or maybe it's real usage, not sure") == [[]]
+    # "not sure, but ..." commits to what follows
+    assert texts("not sure, but it is the loader") == [[], ["it is the loader"]]
+    assert texts("MFU 才是真实的，我不确定") == [[]]
+
+
+@pytest.mark.parametrize(("target", "answer"), [
+    ("i:followup-when-cp-pays-off/main", "If the activations don't fit maybe CP helps, I'm not sure; it splits the "
+                                         "sequence and exchanges K/V via ring attention."),
+    ("i:followup-nvidia-smi/main", "Maybe utilization is the share of time some kernel runs, or maybe it's real usage, "
+                                   "not sure; MFU is model FLOPs over peak."),
+    # a step put off until its cause "turns out" to be true
+    ("i:debug-data-loading/next", "If it turns out to be the loader we could add more workers later; for now I'd just "
+                                  "re-measure MFU over more steps."),
+    ("i:debug-launch-bound/next", "If launches turn out to be the issue, CUDA Graphs might help; first I'd re-measure "
+                                  "MFU over more steps."),
+    ("i:debug-straggler/next", "If rank 213 turns out to be slow we could replace its node later; for now just "
+                               "re-measure over more steps."),
+])
+def test_hedged_and_deferred_answers_are_refused(target, answer):
+    from tests.grading.labelled.cases import interview_step
+    from tutor.grading.dispatch import grade
+
+    scenario, step = interview_step(target)
+    assert not grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct

@@ -159,10 +159,18 @@ _RETRACTION = re.compile(r"^(?:actually,? no|no,? wait|wait,? no|scratch that|on
                          r"correction|let me correct (?:that|myself)|不对|说错了|更正一下|更正|收回|不不)$")
 
 
+# A candidate who says they do not know what they just said: "maybe CP helps, I'm not sure", "……，我不确定".
+# The hedge ends the fragment (or is all of it); "not sure, but it is the loader" commits to what follows.
+_HEDGE = re.compile(r"(?:^|\s)(?:(?:i m|i am|but i m|but i am|though i m|though i am)\s)?(?:not (?:really |entirely |totally |100 )?sure|"
+                    r"not certain|unsure|(?:i )?do not know|no idea)(?:\s(?:though|tbh|honestly|about that|about this|"
+                    r"about it))?$|(?:我|但我|但是我)?(?:不太?确定|说不准|拿不准|不知道对不对|不太清楚)(?:吧|啊)?$")
+
+
 def _withdraw_retracted(clauses: list[Clause]) -> None:
     """What a retraction takes back states nothing: the fragments before it in its clause, or, when it
     opens its clause, the clause before it; the retraction itself states nothing either."""
     for index, clause in enumerate(clauses):
+        _withdraw_hedged(clause)
         marks = [at for at, fragment in enumerate(clause.fragments)
                  if fragment.base is None and _RETRACTION.match(fragment.text)]
         if not marks:
@@ -178,6 +186,40 @@ def _withdraw_retracted(clauses: list[Clause]) -> None:
                 fragment.base -= cut + 1  # still the index of the fragment it extends
             kept.append(fragment)
         clause.fragments = kept
+
+
+# A step put off until a cause is confirmed: "if it turns out to be the loader we could add workers later".
+_DEFERRED = re.compile(r"^(?:if|in case|once|should)\s(?:\w+\s){0,6}?turns?\sout\b|^(?:如果|要是|假如)(?:真|确实|最后|后来)(?:是|发现)")
+_ALTERNATIVE = re.compile(r"^(?:or|either)\s|^(?:或者|还是|要么)")
+
+
+def _withdraw_hedged(clause: Clause) -> None:
+    """A hedge takes back only what it is said of: the fragment it ends, or, said on its own, the
+    fragment before it ("maybe CP helps, I'm not sure") and the alternatives that one closes. A step
+    put off until its cause "turns out" to be true is not taken either."""
+    dropped: set[int] = set()
+    for at, fragment in enumerate(clause.fragments):
+        if fragment.base is None and _DEFERRED.search(fragment.text):
+            dropped.add(at)
+            continue
+        hedge = _HEDGE.search(fragment.text) if fragment.base is None else None
+        if hedge is None:
+            continue
+        dropped.add(at)
+        if hedge.start() == 0 and at > 0:
+            written = [before for before in range(at) if clause.fragments[before].base is None]
+            dropped.add(written[-1])
+            # the alternatives it is unsure between, all of them: "maybe A, or maybe B, not sure"
+            while len(written) > 1 and _ALTERNATIVE.match(clause.fragments[written[-1]].text):
+                written.pop()
+                dropped.add(written[-1])
+    if dropped:
+        clause.fragments = [fragment for at, fragment in enumerate(clause.fragments) if at not in dropped
+                            and (fragment.base is None or fragment.base not in dropped)]
+        # what extends a kept fragment points at its new place
+        for fragment in clause.fragments:
+            if fragment.base is not None:
+                fragment.base -= sum(1 for at in dropped if at < fragment.base)
 
 
 _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
