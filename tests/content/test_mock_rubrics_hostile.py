@@ -64,3 +64,23 @@ def test_negations_that_reach_only_their_own_half(scenario, answer):
     model = library().interview.scenarios[scenario].model
     step = "why" if len(model.steps) > 1 else None
     assert grade(model, answer, step, 0).correct
+
+
+@pytest.mark.parametrize(("phrase", "text", "found"), [
+    # a silent e goes before -ing: "replacing", "using", "tokenizing"
+    ("replace", "after replacing 213's node", True),
+    ("use", "using bf16 everywhere", True),
+    ("tokenize", "tokenizing every document", True),
+    ("replace", "it was replaced", True),
+    # not a short word's: "the" is not "thing", "are" not "aring"
+    ("the", "one thing at a time", False),
+    ("free", "freeing the buffers", True),
+])
+def test_a_verb_with_a_silent_e_is_found_with_ing(phrase, text, found):
+    assert bool(pattern(phrase).search(fold(clean(text, LONG_LIMIT)))) is found
+
+
+def test_a_replacement_said_before_its_effect_is_the_fix():
+    model = library().interview.scenarios["debug-straggler"].model
+    answer = "After replacing 213's node, rank 0 and rank 212 should stop waiting in the reduce-scatter; re-measure MFU to confirm."
+    assert grade(model, answer, "next", 0).correct

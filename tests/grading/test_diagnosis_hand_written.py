@@ -133,6 +133,8 @@ PARAPHRASED = [
  ("slow-dataloader", "数据加载：每一步开始前都有一大段空闲（约2/3），换成合成数据后 step 只剩计算时间。loader 每一步都用纯 Python BPE 给文档分词。修复：训练前先分好词，之后只切片。", R),
  ("slow-dataloader", "Communication: the gradient all-reduce is exposed. Overlap it with backward.", W),
  ("straggler", "Straggler: rank 1 is the slow one; each step it computes longer while rank 0 idles in the all-reduce waiting. The shares are contiguous slices of a length-sorted list, so rank 1 gets the longest documents. Fix: balance the shares by token count.", R),
+ # "computing" said of a rank is what it does, not the compute category
+ ("straggler", "Balance the shares by tokens, not documents. The shares are contiguous cuts of a length-sorted batch, so rank 1 gets the long documents: its trace shows it computing much longer every step while rank 0 idles in the all-reduce. Category: straggler.", R),
  ("straggler", "慢 rank：1号每步算得更久，0号在 all_reduce 里空等。数据按长度排好后连续切给各 rank，1号分到的都是长文档。修复：按 token 数均分。", R),
  ("kernel-fusion", "Memory-bound: the chain of elementwise ops each makes a full pass over HBM. One fused kernel reads the input once and writes the output once, roughly a third of the bytes, so about 3x.", R),
  ("kernel-fusion", "访存受限：三个逐元素 kernel 各自把整个张量读写一遍 HBM；融合成一个 kernel 只读一次写一次，流量约为三分之一，快约 3 倍。", R),

@@ -177,7 +177,7 @@ def _dismissed(key: str, clause: Clause) -> bool:
 
 # "both ranks compute the same tokens", "rank 1 computes longer": compute the verb, said of ranks, is
 # what they do, not the compute category.
-_COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?computes?\b")
+_COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?(?:computes?|computing|computed)\b")
 
 
 def _computing_only(clause: Clause) -> bool:

@@ -44,7 +44,11 @@ def pattern(phrase: str) -> re.Pattern | None:
     joined = re.escape(words[0])
     for before, word in zip(words, words[1:]):
         joined += (" " if before[-1:].isdigit() and word[:1].isdigit() else " ?") + re.escape(word)
-    return re.compile(r"(?<!\w)" + joined + rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?(?!\w)")
+    ending = rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?"
+    if final.endswith("e") and not final.endswith("ee") and (len(final) >= 4 or final == "use") and final.isalpha():
+        # a silent e goes before -ing and -able: "replacing", "using", "tokenizing"
+        return re.compile(r"(?<!\w)(?:" + joined + ending + "|" + joined[:-1] + r"(?:ing|able))(?!\w)")
+    return re.compile(r"(?<!\w)" + joined + ending + r"(?!\w)")
 
 
 ADVERB_STEM = 6
