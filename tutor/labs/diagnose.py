@@ -175,9 +175,10 @@ def _dismissed(key: str, clause: Clause) -> bool:
     return False
 
 
-# "both ranks compute the same tokens", "rank 1 computes longer": compute the verb, said of ranks, is
-# what they do, not the compute category.
-_COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?(?:computes?|computing|computed)\b")
+# "both ranks compute the same tokens", "rank 1 computes longer", "its trace shows it computing longer":
+# compute the verb, said of ranks, is what they do, not the compute category.
+_COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?(?:computes?|computing|computed)\b|"
+                        r"\bit\s(?:computes|computing|computed)\b")
 
 
 def _computing_only(clause: Clause) -> bool:
