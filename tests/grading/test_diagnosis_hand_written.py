@@ -152,8 +152,27 @@ PARAPHRASED = [
  ("group-order", "All four ranks sit in the all_reduce in average_gradients, but rank 1 is on a different process group (pg 2) from the others (pg 1): rank 1 creates its metrics group before the grads group, and group ids follow creation order. Fix: create the groups in the same order on every rank.", R),
 ]
 
+# perf labs told as a walk through the trace, the category said last
+PERF_NARRATED = [
+ ("exposed-comm", "I opened the two ranks' traces. The summary says roughly 40% of the step is communication that doesn't overlap anything, and in Perfetto the gloo all_reduce slices come one after another once backward is done, while the main thread just waits. Running with one rank the step is far shorter. So it's communication. The cause is that the code loops over model.parameters() after loss.backward() and calls dist.all_reduce on each gradient synchronously, 53 tiny collectives, each paying full latency. Wrapping the model in DistributedDataParallel buckets the gradients and launches each bucket's all-reduce asynchronously as backward produces it, so communication hides under the remaining backward — same gradients, same results.", R),
+ ("exposed-comm", "分类：通信。证据：trace 汇总里大约 40% 的时间是没有被计算掩盖的通信，Perfetto 里 backward 结束后 gloo 的 all_reduce 一个接一个，主线程在等；单卡跑时 step 快很多。原因：backward 之后对每个参数单独同步 all_reduce，53 次，每次都付延迟。修复：换成 DDP，梯度分桶，backward 还在算的时候就异步发 all_reduce，结果不变。", R),
+ ("exposed-comm", "It's communication, but the fix is to all-reduce less often: only sync gradients every 4 steps.", W),
+ ("launch-bound", "Looking at the trace summary: ~2,000 ops per step, median ~12 µs each, and most of the step attributed to launch overhead; 16 .item() host syncs per step; MFU a few percent. That's the compute category, specifically launch-bound — the GPU (here CPU) spends its time on fixed per-op costs, not math. Cause: the step runs sixteen micro-batches of one sequence each, and the LayerNorm is hand-written as eight elementwise ops, so every op is tiny; plus a .item() per micro-batch stalls the host. Fix without changing results: one micro-batch of all sixteen sequences (mean loss is the same), nn.LayerNorm instead of the handwritten one, accumulate the loss on device and read it once at the end.", R),
+ ("launch-bound", "类别：计算（launch-bound）。trace 里每步大约 2000 个算子，中位数十几微秒，大部分时间是 launch 开销；每步 16 次 .item() 同步。原因：16 个只有一条序列的 micro-batch，加上手写的 8 个逐元素算子组成的 LayerNorm。修复：把 16 条序列合成一个 micro-batch（平均 loss 不变），用 nn.LayerNorm，loss 留在设备上最后再读。", R),
+ ("launch-bound", "compute-bound: the matmuls are too big for the device. Fix: run only 8 of the 16 micro-batches per step and scale the loss by 2.", W),
+ ("slow-dataloader", "The trace summary has about two thirds of every step before the first op; in Perfetto the main thread does nothing at the beginning of each step. With --synthetic the step shrinks to just the compute. Category: data loading. Cause: the loader runs a pure-Python BPE on each full document every step just to cut one window. Fix: tokenize all documents once before training and slice the stored token ids; results are identical. On GPU, DataLoader workers with prefetch would also hide it.", R),
+ ("slow-dataloader", "类别：数据加载。trace 里每步前 2/3 都是空的，第一个算子之前主线程什么都没干；用 synthetic 数据之后 step 只剩计算。原因：每一步都用纯 Python 的 BPE 把整篇文档重新分词，只为切一个窗口。修复：训练前一次性分好词，存下 token id，之后直接切片，结果不变。", R),
+ ("slow-dataloader", "Data loading. Fix: cache the batches by skipping tokenization of long documents (just drop them).", W),
+ ("straggler", "Per-rank traces side by side: rank 1 computes noticeably longer in every step, and rank 0 sits idle in the gradient all-reduce waiting for it — always the same rank. That's a straggler, load imbalance. The global batch is sorted by length and cut into contiguous shares, so the last rank always gets the long 1024-token documents and pads its other rows up to them. Fix: assign documents by token count (greedy longest-first to the least-loaded rank) and normalise the loss by global tokens so the math is unchanged.", R),
+ ("straggler", "It's a straggler: rank 1 is slower. Fix: give rank 1 a faster GPU.", W),
+ ("kernel-fusion", "Memory-bound elementwise chain. Each of the three ops launches its own kernel that reads the full tensor from memory and writes it back, so bytes moved are ~3x what's needed, and time is bytes / bandwidth. A fused kernel (torch.compile or a hand-written one) reads x once and writes the result once: ~1/3 of the traffic, ~3x faster, same result.", R),
+ ("kernel-fusion", "It's compute-bound, fusion gives ~3x because it does a third of the FLOPs.", W),
+ ("cuda-graphs", "Launch-bound: each kernel is a few microseconds of GPU work, shorter than the CPU time to launch it, so the GPU waits for the CPU between kernels. With a CUDA graph, the whole sequence is captured once and replayed with one launch, so the kernels run back to back. Requirement: static shapes and the same buffers (copy inputs into the captured tensors).", R),
+ ("fp8-matmul", "In the forward, weights and activations go in E4M3: it has 3 mantissa bits, more precision, and forward values have a moderate range. Gradients go in E5M2: 5 exponent bits, more dynamic range, since gradients span many orders of magnitude. Each tensor gets a per-tensor scale from its amax so its values use the format's range.", R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE + PARAPHRASED)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE + PARAPHRASED + PERF_NARRATED)
 def test_hand_written_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
 
@@ -201,6 +220,23 @@ def test_a_failure_that_follows_the_culprits(answer, placed):
     from tests.grading.diagnosing import item
 
     assert item(diagnose("crashed-rank", answer), "ranks")["ok"] is placed
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # the labelled category decides, whatever the evidence before it calls what is left
+    ("With synthetic data the step shrinks to just the compute. Category: data loading.", True),
+    ("Each step idles at its start; with synthetic data the step drops to the compute. Category: compute.", False),
+    # two categories as the answer are not one
+    ("data loading and communication", False),
+    ("It's data loading or communication.", False),
+    ("Category: data loading, also compute.", False),
+    # another category in a longer clause is detail
+    ("Data loading: each step idles before its first op, while the all-reduce communication is tiny.", True),
+])
+def test_exactly_one_category(answer, right):
+    from tests.grading.diagnosing import item
+
+    assert item(diagnose("slow-dataloader", answer), "category")["ok"] is right
 
 
 @pytest.mark.parametrize(("text", "folded"), [

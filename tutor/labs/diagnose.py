@@ -190,6 +190,10 @@ def _computing_only(clause: Clause) -> bool:
                for fragment in clause.fragments if find([*en, *zh], fragment) is not None)
 
 
+CATEGORY_WORDS = 8  # a clause this short that names two categories names them as the answer, not as detail
+_CATEGORY_LABEL = re.compile(r"^(?:the\s)?(?:category|categories|bottleneck category|类别|分类|类型|归类)\b|^(?:类别|分类|类型|归类)")
+
+
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
     """A category item whose category statement names another one too, or another one instead
     ("It's a straggler: … DataLoader workers"). The statement is the first clause that asserts a
@@ -201,6 +205,10 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
     if not own:
         return []
     stating = [clause for clause in reading.clauses if clause.states]
+    # "Category: data loading" says which one, wherever it stands: the evidence before it may name
+    # compute as what is left ("with synthetic data the step shrinks to just the compute")
+    labelled = [clause for clause in stating if clause.fragments and _CATEGORY_LABEL.match(clause.fragments[0].text)]
+    stating = labelled or stating
     for index, clause in enumerate(stating):
         named = {key for key, (en, zh, _, _) in CATEGORIES.items()
                  if stated([[*en, *zh]], clause) and not _dismissed(key, clause)
@@ -213,7 +221,10 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
                 stated([[*en, *zh]], later) for later in stating[index + 1:] for en, zh, _, _ in CATEGORIES.values()):
             continue
         others = [key for key in CATEGORIES if key in named and key not in own]
-        if own_said or not others:
+        words = sum(len(fragment.text.split()) for fragment in clause.fragments if fragment.base is None)
+        if own_said and others and (clause in labelled or words <= CATEGORY_WORDS):
+            pass  # two categories as the answer: "data loading or communication", "Category: data loading, compute"
+        elif own_said or not others:
             return []  # "Straggler — rank 1 computes longer": its own category, then the detail
         shown = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
         return [{"en": f"exactly one category is the cause; you named {shown}",
