@@ -222,7 +222,8 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
             continue
         others = [key for key in CATEGORIES if key in named and key not in own]
         words = sum(len(fragment.text.split()) for fragment in clause.fragments if fragment.base is None)
-        if own_said and others and (clause in labelled or words <= CATEGORY_WORDS):
+        conceded = _CONCEDED.search(" ".join(fragment.text for fragment in clause.fragments))
+        if own_said and others and (clause in labelled or words <= CATEGORY_WORDS) and not conceded:
             pass  # two categories as the answer: "data loading or communication", "Category: data loading, compute"
         elif own_said or not others:
             return []  # "Straggler — rank 1 computes longer": its own category, then the detail

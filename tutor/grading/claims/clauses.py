@@ -190,7 +190,7 @@ def _withdraw_retracted(clauses: list[Clause]) -> None:
 
 # A step put off until a cause is confirmed: "if it turns out to be the loader we could add workers later".
 _DEFERRED = re.compile(r"^(?:if|in case|once|should)\s(?:\w+\s){0,6}?turns?\sout\b|^(?:如果|要是|假如)(?:真|确实|最后|后来)(?:是|发现)")
-_ALTERNATIVE = re.compile(r"^(?:or|either)\s|^(?:或者|还是|要么)")
+_OR_ELSE = re.compile(r"^(?:or|either)\s|^(?:或者|还是|要么)")
 
 
 def _withdraw_hedged(clause: Clause) -> None:
@@ -210,7 +210,7 @@ def _withdraw_hedged(clause: Clause) -> None:
             written = [before for before in range(at) if clause.fragments[before].base is None]
             dropped.add(written[-1])
             # the alternatives it is unsure between, all of them: "maybe A, or maybe B, not sure"
-            while len(written) > 1 and _ALTERNATIVE.match(clause.fragments[written[-1]].text):
+            while len(written) > 1 and _OR_ELSE.match(clause.fragments[written[-1]].text):
                 written.pop()
                 dropped.add(written[-1])
     if dropped:
