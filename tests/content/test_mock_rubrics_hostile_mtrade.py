@@ -10,7 +10,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-MORE_PP = "followup-why-not-more-pp"
+MORE_PP, FSDP = "followup-why-not-more-pp", "followup-why-not-fsdp"
 
 CASES = [
     # followup-why-not-more-pp
@@ -47,6 +47,43 @@ CASES = [
                     "stages make the bubble bigger. And the first stage still stores p micro-batches of activations "
                     "under 1F1B, so memory doesn't really drop. Plus extra stages are harder to balance with the "
                     "embedding and LM head. So PP stays as small as fits.", RIGHT),
+    # followup-why-not-fsdp
+    (FSDP, None, "FSDP's all-gathers of the weights are cheaper than DDP's all-reduce, but the global batch gets too "
+                 "small per GPU, so we add TP and PP.", WRONG),
+    (FSDP, None, "The global batch is too large for FSDP, since every GPU gets too many tokens; and it all-gathers "
+                 "weights across nodes which is heavy.", WRONG),
+    (FSDP, None, "FSDP moves about half of DDP's bytes since it only all-gathers the weights once; the problem is the "
+                 "global batch divided over thousands of ranks leaves too few tokens per GPU.", WRONG),
+    (FSDP, None, "Honestly FSDP would be fine here; TP and PP are just tradition. Maybe the batch per GPU is a limit, "
+                 "and maybe the all-gather traffic across nodes, not sure.", WRONG),
+    (FSDP, None, "I agree FSDP alone fits, and we'd just increase the global batch so each GPU has enough tokens; the "
+                 "all-gather of each layer's weights over IB is then hidden.", WRONG),
+    (FSDP, None, "Just increase the batch: with FSDP the weight all-gathers across nodes are 1.5x DDP, so more tokens "
+                 "per GPU hide them.", WRONG),
+    (FSDP, None, "FSDP 的 all-gather 通信和 DDP 一样，没有额外通信；问题是 global batch 分到每卡太少。", WRONG),
+    (FSDP, None, "单用 FSDP 这里就够了，TP 和 PP 只是惯例；global batch 分下来每卡少一点，weight all-gather 跨机多一点，无所谓。",
+     WRONG),
+    (FSDP, None, "FSDP fails because it runs out of memory: each GPU has to hold the whole model during the "
+                 "all-gather, so we need TP to split the weights.", WRONG),
+    (FSDP, None, "global batch, tokens per GPU, all-gather, 1.5x DDP, HSDP.", WRONG),
+    (FSDP, None, "Because FSDP all-gathers every layer's weights across nodes, about 1.5x DDP traffic, and the global "
+                 "batch divided by thousands of ranks leaves too few tokens per GPU to hide it; TP and PP cut the DP "
+                 "degree.", RIGHT),
+    (FSDP, None, "GBS / #GPUs is <1 seq per GPU at this scale, and ZeRO-3 weight all-gathers (~1.5x DDP bytes) over IB "
+                 "can't be hidden; TP+PP shrink DP.", RIGHT),
+    (FSDP, None, "At 16M tok GBS you'd have <1 seq/GPU with pure FSDP, and the per-layer weight all-gathers cross IB.",
+     RIGHT),
+    (FSDP, None, "全用 FSDP 的话每张卡都是一个 DP rank，global batch 分给几千个 rank 每卡 token 太少；而且每层 weight 都要跨机 "
+                 "all-gather，通信约是 DDP 的 1.5 倍，藏不住。", RIGHT),
+    (FSDP, None, "With FSDP everywhere each GPU gets too few tokens to hide the weight all-gathers across nodes, 1.5x "
+                 "DDP bytes.", RIGHT),
+    (FSDP, None, "You can't just raise the global batch, convergence caps it; so with FSDP everywhere each GPU gets too "
+                 "few tokens to hide the weight all-gathers across nodes, 1.5x DDP bytes.", RIGHT),
+    (FSDP, None, "Well, so, you could do FSDP, it would fit, but then think about what it means: every GPU is now a "
+                 "data-parallel rank, right, and the global batch is fixed by convergence, something like 16M tokens, "
+                 "so across, like, 16k GPUs you get about one sequence each, which is too few tokens per GPU. And FSDP "
+                 "all-gathers every layer's weights in forward and backward, across nodes, which is more traffic than "
+                 "DDP, and with so little compute per GPU you can't hide it. With TP and PP the DP degree drops.", RIGHT),
 ]
 
 
