@@ -10,7 +10,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-MORE_PP, FSDP = "followup-why-not-more-pp", "followup-why-not-fsdp"
+MORE_PP, FSDP, TP16 = "followup-why-not-more-pp", "followup-why-not-fsdp", "followup-why-not-bigger-tp"
 
 CASES = [
     # followup-why-not-more-pp
@@ -84,6 +84,43 @@ CASES = [
                  "so across, like, 16k GPUs you get about one sequence each, which is too few tokens per GPU. And FSDP "
                  "all-gathers every layer's weights in forward and backward, across nodes, which is more traffic than "
                  "DDP, and with so little compute per GPU you can't hide it. With TP and PP the DP degree drops.", RIGHT),
+    # followup-why-not-bigger-tp
+    (TP16, None, "TP 16 spans two nodes, but InfiniBand is only about 2x slower than NVLink, so it's a small hit; the "
+                 "real issue is the KV heads.", WRONG),
+    (TP16, None, "TP 16 puts the all-reduces across nodes on IB, which is a bit slower than NVLink; with SHARP "
+                 "in-network reduction that gap closes, so TP 16 is fine.", WRONG),
+    (TP16, None, "TP 16 would cross nodes, so the all-reduces go over IB; we can just overlap them with the GEMMs, so "
+                 "it's fine.", WRONG),
+    (TP16, None, "Sure, TP 16 is fine: NVLink spans the whole rack, so 16 GPUs are still on NVLink.", WRONG),
+    (TP16, None, "TP 16 crosses nodes onto IB, which is fine because TP only communicates once per step, unlike PP "
+                 "which sends activations every micro-batch.", WRONG),
+    (TP16, None, "PP across nodes is expensive because it sends all the activations, so TP 16 over IB is the cheaper "
+                 "way to cross nodes.", WRONG),
+    (TP16, None, "TP 16 crosses two nodes and IB bandwidth per GPU is ~50 GB/s vs ~450 for NVLink, but PP across nodes "
+                 "is worse since the p2p activations are huge, so TP 16 is the better trade.", WRONG),
+    (TP16, None, "TP 16 跨两台机器，走 IB，不过 IB 和 NVLink 带宽差不多，问题不大。", WRONG),
+    (TP16, None, "TP 16 跨机走 IB，只慢一点点，而且 GEMM 变大了，效率更高。", WRONG),
+    (TP16, None, "TP, NVLink, InfiniBand, all-reduce, KV heads, GEMM.", WRONG),
+    (TP16, None, "Maybe TP 16 crosses nodes, or maybe not, depends on the cluster; it could be slower.", WRONG),
+    (TP16, None, "TP 16 crosses nodes, IB is 9x slower, so we'd bump the NCCL buffer size and use more channels to make "
+                 "it fast enough.", WRONG),
+    (TP16, None, "TP 16 would span two nodes and IB is slower, so we'd add retries and raise NCCL_TIMEOUT to keep it "
+                 "stable.", WRONG),
+    (TP16, None, "TP 16 spans two nodes so the all-reduces cross IB, slightly slower but the GEMMs get bigger so it "
+                 "evens out.", WRONG),
+    (TP16, None, "TP 16 crosses nodes over IB, about 9x slower, but the GEMMs get bigger which raises arithmetic "
+                 "intensity, so it's roughly a wash.", WRONG),
+    (TP16, None, "TP 16 leaves the 8-GPU NVLink node, so its per-layer all-reduces go over IB at ~1/9 the bandwidth; PP "
+                 "across nodes only sends one activation per micro-batch.", RIGHT),
+    (TP16, None, "TP16 = 2 nodes → per-layer AR on IB, ~9x slower, critical path.", RIGHT),
+    (TP16, None, "TP 16 要跨两台机器，每层的 all-reduce 从 NVLink 落到 IB，单卡慢 9 倍左右，而且在关键路径上；跨机用 PP 更便宜。", RIGHT),
+    (TP16, None, "TP 8 is fine inside the node; TP 16 spans two nodes and puts every layer's all-reduces on IB, nine "
+                 "times slower per GPU. A bigger PP only adds a little bubble, far cheaper.", RIGHT),
+    (TP16, None, "OK so the node has eight GPUs connected by NVLink, and TP wants to live inside that, because tensor "
+                 "parallel does an all-reduce, actually a couple of them, in every layer, forward and backward, right on "
+                 "the critical path. If you go to 16 you span two nodes, and now those all-reduces run over InfiniBand, "
+                 "which per GPU is around 50 GB/s versus 450 for NVLink, so like nine times slower. Also the GEMMs get "
+                 "thinner. PP is the cheaper way across.", RIGHT),
 ]
 
 
