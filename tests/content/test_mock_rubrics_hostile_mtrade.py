@@ -10,6 +10,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
+HANG = "behavioural-hang-story"
 MORE_PP, FSDP, TP16 = "followup-why-not-more-pp", "followup-why-not-fsdp", "followup-why-not-bigger-tp"
 
 CASES = [
@@ -121,6 +122,57 @@ CASES = [
                  "the critical path. If you go to 16 you span two nodes, and now those all-reduces run over InfiniBand, "
                  "which per GPU is around 50 GB/s versus 450 for NVLink, so like nine times slower. Also the GEMMs get "
                  "thinner. PP is the cheaper way across.", RIGHT),
+    # behavioural-hang-story
+    (HANG, None, "Our 512-GPU pretraining run hung at step 20k with an NCCL timeout. I looked at the logs of every rank, "
+                 "saw nothing obvious, so I raised NCCL_TIMEOUT to two hours and restarted; it ran fine after that for "
+                 "days, and we added an alert on step time.", WRONG),
+    (HANG, None, "A 128-GPU run froze at step 9,000. I dumped every rank's stacks with py-spy; we just restarted from "
+                 "the last checkpoint and it ran again within an hour, and we added auto-restart in the launcher so it "
+                 "never bothered us again.", WRONG),
+    (HANG, None, "A 64-node job hung with a watchdog timeout. I read the NCCL_DEBUG logs on every rank; the root cause "
+                 "was that NCCL is flaky at scale, so we added retries around the all-reduce. It ran again in 2 hours "
+                 "and we added a retry wrapper to the default config.", WRONG),
+    (HANG, None, "Our 256-GPU run hung at step 41k. I dumped all ranks' stacks: all 256 ranks were in the same "
+                 "all-reduce, so the cause was that the network was just slow and the timeout too short; raising it "
+                 "fixed it the same day, and we added a test for it.", WRONG),
+    (HANG, None, "A job on 32 nodes got stuck with an NCCL timeout. I compared every rank's stack with py-spy; maybe it "
+                 "was a bad link, or maybe uneven batches, we never really found out. It ran again after a restart in a "
+                 "few hours and we wrote a runbook.", WRONG),
+    (HANG, None, "NCCL timeout, py-spy, flight recorder, every rank, uneven batches, fixed in hours, added a test.", WRONG),
+    (HANG, None, "256卡的预训练在第3万步卡住，报NCCL超时。我用py-spy把每个rank的调用栈dump下来对比，结论是超时时间太短，把timeout调大到1小时"
+                 "就好了，当天恢复，之后加了告警。", WRONG),
+    (HANG, None, "A 1k-GPU run hung at step 5,000 with an NCCL timeout. I set NCCL_P2P_DISABLE=1 and NCCL_IB_DISABLE=1 "
+                 "on every rank and it ran again; it took us about 6 hours, and we made those env vars the default.",
+     WRONG),
+    (HANG, None, "A 1k-GPU run hung at step 5,000 with an NCCL timeout. I dumped every rank's stacks with py-spy, all in "
+                 "the all-reduce, then set NCCL_IB_DISABLE=1 on every rank and it ran again; fixed in 6 hours, and we "
+                 "added it to the default config.", WRONG),
+    (HANG, None, "Our 64-GPU job hung at step 800. I used py-spy on every rank and found rank 3 was slower than the "
+                 "others because its GPU was throttling, so the others timed out; we raised the timeout to 1 hour, it "
+                 "ran again in minutes, and added an alert.", WRONG),
+    (HANG, None, "64卡任务在第2000步卡住，报watchdog超时。我看了每个rank的日志，发现是NCCL不稳定，加了重试就跑起来了，之后两周没再hang，"
+                 "写进了值班手册。", WRONG),
+    (HANG, None, "Situation: a 256-GPU pre-training run froze at step 41,000 and died with an NCCL watchdog timeout. "
+                 "Action: py-spy dump on every rank — 255 in the gradient all-reduce, rank 0 in an all_gather in "
+                 "checkpoint code. Cause: the gather sat under if rank == 0, so only rank 0 called it. Result: fixed the "
+                 "same day after losing ~14 hours; we turned on dump-on-timeout by default and added a two-rank test of "
+                 "the save path.", RIGHT),
+    (HANG, None, "64 GPUs, hung at end of epoch 3 with a watchdog timeout. Flight recorder on every rank showed rank 5 "
+                 "one all-reduce short: uneven batches, its shard had one batch fewer. Added drop_last, ran clean in 2 "
+                 "hours, and a test that asserts equal len(loader) per rank.", RIGHT),
+    (HANG, None, "我们一个 512 卡的任务在第 12000 步卡住，十分钟后 NCCL watchdog 超时。我用 py-spy dump 了每个 rank 的调用栈，发现 rank 37 "
+                 "停在 eval 里的 all_gather，其他 rank 在梯度 all-reduce：只有部分 rank 调用了那个 collective。把 eval 的 gather 改成所有 "
+                 "rank 都走，当天修好，之前损失了大概 10 小时；之后默认打开了超时自动 dump。", RIGHT),
+    (HANG, None, "So this was at my last job, we had a fine-tune on like 128 GPUs, 16 nodes, and it would just hang, "
+                 "usually around step 3000, and then the NCCL watchdog would kill it after ten minutes. At first people "
+                 "wanted to bump the timeout but I said no, let's see where each rank is. I ran py-spy dump on every "
+                 "rank, and one node's ranks were sitting in a different collective, a barrier in the logging code, "
+                 "while everyone else was in the all-reduce. Turned out only some ranks called that barrier, behind a "
+                 "condition on local rank. We moved it out, the job ran again that afternoon after losing maybe a day, "
+                 "and I added a lint check for collectives under rank conditions.", RIGHT),
+    (HANG, None, "A 2k-GPU run hung at step 60k, NCCL timeout. py-spy on all ranks: everyone in the same all-reduce. "
+                 "NCCL_DEBUG logs and the IB counters pointed to node 117, whose link had errors; we drained the node, "
+                 "the job ran again in 40 minutes, and we added a link-error alert.", RIGHT),
 ]
 
 
