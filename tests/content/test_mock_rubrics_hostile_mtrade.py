@@ -10,7 +10,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-HANG = "behavioural-hang-story"
+HANG, PITCH = "behavioural-hang-story", "pitch-recipe"
 MORE_PP, FSDP, TP16 = "followup-why-not-more-pp", "followup-why-not-fsdp", "followup-why-not-bigger-tp"
 
 CASES = [
@@ -173,6 +173,56 @@ CASES = [
     (HANG, None, "A 2k-GPU run hung at step 60k, NCCL timeout. py-spy on all ranks: everyone in the same all-reduce. "
                  "NCCL_DEBUG logs and the IB counters pointed to node 117, whose link had errors; we drained the node, "
                  "the job ran again in 40 minutes, and we added a link-error alert.", RIGHT),
+    # pitch-recipe
+    (PITCH, None, "Memory first: 16 bytes per param plus activations. PP inside the node on NVLink, TP across nodes; m ≥ "
+                  "4p, interleaved; CP for long sequences, EP for MoE; rest is DP with ZeRO-1. Overlap comms, FP8 GEMMs, "
+                  "40% MFU. Slow: profile into data, comms, compute, stragglers; hung: find the rank not in the same "
+                  "collective.", WRONG),
+    (PITCH, None, "Memory first: about 2 bytes per parameter in bf16 tells you the GPUs. TP inside the node, up to 8; PP "
+                  "across nodes, m ≥ 4p, interleaved; rest is DP with the distributed optimizer. Overlap, FP8, 40% MFU. "
+                  "If slow, profile; if it hangs, find the missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP in the node, PP across nodes with m = p micro-batches, rest DP "
+                  "with ZeRO-1. Overlap comms, FP8, 40% MFU. When slow, profile the four buckets; when hung, find the "
+                  "rank not in the same collective.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP in the node, PP across nodes, m ≥ 4p, rest DP with ZeRO-1. "
+                  "Overlap comms, FP8, aim for 90% MFU. When slow, profile the four buckets; when hung, find the rank not "
+                  "in the same collective.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP up to 64 over NVLink and IB, PP across nodes, m ≥ 4p; rest DP "
+                  "with ZeRO-1; overlap, FP8, 40% MFU; slow: profile; hang: find which rank is missing.", WRONG),
+    (PITCH, None, "Start with memory, 16 bytes a parameter. TP 8 inside the node, PP across nodes, interleaved; rest is "
+                  "DP with distributed optimizer; FP8 and overlap for ~40% MFU. Slow: add more GPUs. Hangs: raise the "
+                  "NCCL timeout and restart from the checkpoint.", WRONG),
+    (PITCH, None, "先算显存，每参数 16 字节。TP 放机内，PP 跨机，interleaved；剩下给 DP 配 distributed optimizer；overlap，FP8，MFU "
+                  "40%。慢了就加卡；hang 了就把 NCCL timeout 调大再重启。", WRONG),
+    (PITCH, None, "先算显存，每参数 2 字节。TP 放机内最多 8 卡，PP 跨机，m ≥ 4p；剩下给 DP 配 ZeRO-1；通信 overlap，FP8，MFU 90%；慢了 "
+                  "profile；hang 了找缺席的 rank。", WRONG),
+    (PITCH, None, "先算显存，每参数 16 字节。PP 放机内走 NVLink，TP 跨机；m ≥ 4p，interleaved；剩下给 DP 配 ZeRO-1；通信 overlap，FP8，"
+                  "MFU 40%；慢了 profile 四类；hang 了找缺席的 rank。", WRONG),
+    (PITCH, None, "memory, 16 bytes, TP, NVLink, PP, interleaved, CP, EP, DP, ZeRO-1, overlap, FP8, 40% MFU, profile, "
+                  "stragglers, missing rank.", WRONG),
+    (PITCH, None, "Start with DP everywhere, add FSDP when memory runs out; TP in the node maybe, PP maybe across nodes "
+                  "if needed; overlap, FP8, 40% MFU; if slow profile, if hung check which rank.", WRONG),
+    (PITCH, None, "Memory first: 16 bytes a parameter plus activations gives the GPUs per copy. TP inside the node, at "
+                  "most 8; PP across nodes, m ≥ 4p, interleaved; CP for long context, EP for MoE; rest DP with "
+                  "distributed optimizer. Overlap comms, FP8 GEMMs, ~40% MFU. Slow: profile into compute, data, "
+                  "stragglers, exposed comms. Hung: find the rank not in the same collective.", RIGHT),
+    (PITCH, None, "Memory → GPUs per copy (16 B/param + acts). TP≤8 in node, PP across nodes m≥4p interleaved, CP/EP if "
+                  "needed, rest DP + ZeRO-1. Overlap, FP8, ~40% MFU. Slow → profile 4 buckets. Hang → rank missing from "
+                  "the collective.", RIGHT),
+    (PITCH, None, "先算显存，每参数约 16 字节加 activation，得出一份模型几张卡。TP 放机内最多 8 卡，PP 跨机，m ≥ 4p，interleaved；长序列开 "
+                  "CP，MoE 开 EP；剩下给 DP 配 distributed optimizer。通信 overlap，FP8，MFU 40% 左右。慢了 profile 拆四类，hang 了找没进同"
+                  "一个 collective 的 rank。", RIGHT),
+    (PITCH, None, "Memory first: 16 bytes a param, 2 for bf16 weights, 2 for grads, 12 for fp32 master and Adam. TP 8 in "
+                  "the node, not TP 16; PP across nodes, m ≥ 4p; rest DP with ZeRO-1. Overlap, FP8, 40% MFU, not 90%. "
+                  "Slow: profile; hung: find the missing rank.", RIGHT),
+    (PITCH, None, "Memory first, 16 B/param. TP ≤ 8 in node, PP across nodes, m ≥ 4p, rest DP + ZeRO-1, overlap, FP8, "
+                  "40% MFU. Slow: profile. Hang: don't raise the timeout, find the rank missing from the collective.",
+     RIGHT),
+    (PITCH, None, "So, um, first I'd work out memory, like sixteen bytes per parameter for weights, grads and Adam, plus "
+                  "activations, which tells me how many GPUs one copy needs; then tensor parallel inside the node, up to "
+                  "eight GPUs, pipeline across nodes with at least four micro-batches per stage, and whatever's left is "
+                  "data parallel with a sharded optimizer. Overlap comms, FP8, around 40% MFU. If slow, profile; if hung, "
+                  "find the missing rank.", RIGHT),
 ]
 
 
