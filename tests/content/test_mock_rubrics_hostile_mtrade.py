@@ -10,7 +10,7 @@ from tests.content.interview_library import library
 from tutor.grading.dispatch import grade
 
 RIGHT, WRONG = True, False
-HANG, PITCH = "behavioural-hang-story", "pitch-recipe"
+HANG, PITCH, LED = "behavioural-hang-story", "pitch-recipe", "led-dense-400b"
 MORE_PP, FSDP, TP16 = "followup-why-not-more-pp", "followup-why-not-fsdp", "followup-why-not-bigger-tp"
 
 CASES = [
@@ -223,6 +223,60 @@ CASES = [
                   "eight GPUs, pipeline across nodes with at least four micro-batches per stage, and whatever's left is "
                   "data parallel with a sharded optimizer. Overlap comms, FP8, around 40% MFU. If slow, profile; if hung, "
                   "find the missing rank.", RIGHT),
+    # led-dense-400b
+    (LED, None, "First I'd ask tokens, deadline, sequence length and interconnect. Memory: 16 bytes per parameter, so "
+                "6.4 TB of model state. Layout: TP 8 inside the node, PP 16 across nodes, rest DP with distributed "
+                "optimizer. Time: 2·N·D FLOPs over 8,000 × 989 TFLOP/s at 100% MFU, about 2 days for 15T tokens. "
+                "Checkpoints once a week are enough since H100s rarely fail.", WRONG),
+    (LED, None, "I'd ask about tokens, deadline and the interconnect first. Memory: 16 bytes per param, 6.4 TB. Layout: "
+                "TP 64 across 8 nodes to split the weights, DP for the rest. Time: 6ND over GPUs × peak × 40% MFU, "
+                "around 70 days. Reliability: sharded async checkpoints every 30 minutes with automatic restart. "
+                "Monitor loss spikes and per-rank step time.", WRONG),
+    (LED, None, "Questions first: tokens, deadline, seq len. Memory: 16 bytes per parameter is 6.4 GB, so the model "
+                "fits on one H100 and plain DDP works. Time: 6ND at 40% MFU, ~70 days. Checkpoint async every hour, "
+                "monitor MFU and loss.", WRONG),
+    (LED, None, "First I'd ask tokens and deadline. Memory: 16 B/param → 6.4 TB, so FSDP over all 8,000 GPUs gives "
+                "under 1 GB each, that's the layout, no TP or PP needed. Time: 6ND / (8000 × 989T × 40%) ≈ 70 days for "
+                "15T. Checkpoints sharded async every 30 min, auto restart; monitor loss, grad norm, step time.", WRONG),
+    (LED, None, "I'd ask the token count and deadline. Memory is 16 bytes per parameter, about 6.4 TB. TP 8 in the "
+                "node, PP across nodes, DP rest. Time: 6ND at 40% MFU, about 70 days. At this scale failures are rare, "
+                "so we checkpoint once a day synchronously and restart by hand. Monitor loss.", WRONG),
+    (LED, None, "先问 token 数、截止时间和互联。显存：每参数 16 字节，400B 就是 6.4 TB。并行：TP 8 机内，PP 跨机，剩下 DP。时间：MFU 按 90% "
+                "算，6ND 除以卡数乘峰值，大概 20 天。可靠性：分片异步 checkpoint、自动重启。监控 loss 和 step time。", WRONG),
+    (LED, None, "Maybe I'd ask about tokens, or maybe just assume. Memory could be 16 bytes per parameter or maybe 2. TP "
+                "in the node probably, PP maybe. Time depends on MFU, days or months. Checkpoints sometime, monitor "
+                "loss.", WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len and network. Memory: 16 bytes per param, 6.4 TB. Layout: TP 8 "
+                "in node, PP across nodes, DP rest. Time: 6ND at 40% MFU, ~70 days. Reliability: checkpoints every day, "
+                "restart from the last one. Monitor loss and MFU.", WRONG),
+    (LED, None, "tokens, deadline, 16 bytes per parameter, 6.4 TB, TP 8, PP 16, DP, 6ND, 40% MFU, async checkpoints, "
+                "MTBF, loss spikes, stragglers.", WRONG),
+    (LED, None, "Assume 15T tokens at 8K on IB, no need to ask. Memory: 16 bytes per param, 6.4 TB. TP 8 in node, PP 16 "
+                "across nodes, DP 64 with ZeRO-1. Time: 6ND/(8k×989T×0.4) ≈ 70 days. Reliability: sharded async "
+                "checkpoints at an MTBF interval, auto restart. Monitor MFU, loss spikes and per-rank step time.", WRONG),
+    (LED, None, "First I'd ask how many tokens, the deadline, sequence length and interconnect. Memory: 16 B/param, 6.4 "
+                "TB of state plus activations, so dozens of GPUs per copy. Layout: TP 8 in each node, PP 16 across "
+                "nodes, DP the rest with the distributed optimizer, like Llama 3 405B. Time: 6·N·D = 6 × 400B × 15T ≈ "
+                "3.6e25 FLOPs over 8,000 × 989 TFLOP/s × 40% MFU ≈ 130 days, check the deadline. Reliability: a failure "
+                "every few hours, sharded async checkpoints at an MTBF-based interval, auto restart. Monitoring: MFU, "
+                "loss and grad-norm spikes, per-rank step time.", RIGHT),
+    (LED, None, "Qs first: tokens? deadline? seq len? network? Memory: 16 B/param → 6.4 TB + acts. TP8 intra-node, PP16 "
+                "inter-node, DP rest + ZeRO-1. Time: 6ND/(N_gpu·989T·0.4). Reliability: async sharded ckpt every ~30 "
+                "min, auto-restart. Monitor MFU, loss/grad-norm spikes, per-rank step time.", RIGHT),
+    (LED, None, "我会先问清楚：训多少 token、什么时候要训完、序列长度、什么互联。显存：每参数约 16 字节，6.4 TB 的 model state 再加 activation，"
+                "一份模型要几十张卡。并行：机内 TP 8，跨机 PP 16，剩下给 DP 配 distributed optimizer。时间：6ND 除以 8000 × 989 TFLOP/s × "
+                "40% MFU，15T token 大约 4 个月。可靠性：几小时一次故障，按 MTBF 定间隔做分片异步 checkpoint，自动重启。监控 MFU、loss 尖峰、"
+                "每个 rank 的 step time。", RIGHT),
+    (LED, None, "先问 token 数、截止时间和互联。显存：每参数 16 字节，400B 就是 6.4 TB。并行：TP 8 机内，PP 跨机，剩下 DP。时间：6ND 除以 "
+                "8000 × 989T × 40% MFU，大概 70 天。可靠性：分片异步 checkpoint、自动重启。监控 loss 和 step time。", RIGHT),
+    (LED, None, "Okay, so before any math I'd want to know how many tokens we're training on, when it has to be done, "
+                "the sequence length, and what the network looks like. Then memory, which is like 16 bytes a parameter "
+                "with Adam, so 6.4 terabytes for the states, and activations on top, meaning one copy is dozens of "
+                "GPUs. Then layout, TP 8 inside each node on NVLink, pipeline across nodes, not TP 16 since that would "
+                "cross IB, and the rest data parallel with a sharded optimizer. Then time with 6ND over the GPUs times "
+                "peak times maybe 40% MFU, so a few months, and check that against the deadline. And then reliability, "
+                "because something will fail every few hours, so async sharded checkpoints and auto restart, and "
+                "monitoring for loss spikes and per-rank step time.", RIGHT),
 ]
 
 
