@@ -277,6 +277,42 @@ CASES = [
                 "peak times maybe 40% MFU, so a few months, and check that against the deadline. And then reliability, "
                 "because something will fail every few hours, so async sharded checkpoints and auto restart, and "
                 "monitoring for loss spikes and per-rank step time.", RIGHT),
+    # right answers that say the near misses' words to deny them, or in a narrower claim: the contradictions above must
+    # not catch them
+    (MORE_PP, None, "Doubling PP is not free: with the global batch fixed m stays the same, so the bubble (p-1)/m "
+                    "roughly doubles. Interleaving shrinks the bubble but multiplies the p2p traffic.", RIGHT),
+    (MORE_PP, None, "More PP is only fine if m grows with it; at a fixed global batch the bubble gets bigger, and the "
+                    "first stage still holds p micro-batches.", RIGHT),
+    (FSDP, None, "FSDP is fine for smaller models; here the global batch over 8k ranks leaves too few tokens per GPU, "
+                 "and FSDP moves 1.5x DDP's bytes, not less than DDP, in weight all-gathers across nodes.", RIGHT),
+    (FSDP, None, "Pure FSDP would make every GPU a DP rank: too few tokens per GPU to hide per-layer weight all-gathers "
+                 "over IB, about 1.5x DDP.", RIGHT),
+    (FSDP, None, "Sure, FSDP alone works here for memory, but every GPU becomes a DP rank, so the global batch leaves "
+                 "too few tokens per GPU to hide the weight all-gathers across nodes, about 1.5x DDP.", RIGHT),
+    (FSDP, None, "Memory-wise FSDP is fine here, but at 8k ranks each GPU gets too few tokens, and the per-layer weight "
+                 "all-gathers over IB, 1.5x DDP, can't hide.", RIGHT),
+    (TP16, None, "TP 8 is fine; TP 16 isn't, because it spans two nodes and its per-layer all-reduces go over IB, nine "
+                 "times slower per GPU than NVLink.", RIGHT),
+    (TP16, None, "On GB200 NVL72 TP 16 is fine since NVLink spans the rack; on 8-GPU H100 nodes TP 16 spans two nodes "
+                 "and its per-layer all-reduces go over IB, ~9x slower. PP crosses nodes cheaper.", RIGHT),
+    (HANG, None, "A 256-GPU run hung at step 30k with an NCCL timeout. Everyone said NCCL is flaky, but I dumped every "
+                 "rank's stack with py-spy: rank 12 was in a barrier in eval, the others in all-reduce; only some ranks "
+                 "called it. We fixed it the same day after losing 8 hours, and added a test.", RIGHT),
+    (HANG, None, "128 GPUs froze at step 2k, watchdog timeout. We didn't just restart: py-spy on every rank showed rank "
+                 "7 died with an OOM and the rest waited in the all-reduce. Fixed the packing in 3 hours, added an alert "
+                 "on rank exits.", RIGHT),
+    (HANG, None, "A 64-node job hung with a watchdog timeout. I read the NCCL_DEBUG logs on every rank; the root cause "
+                 "was that NCCL is flaky at scale. It ran again in 2 hours and we added an alert.", WRONG),
+    (PITCH, None, "Memory first: 16 bytes a param. TP ≤ 8 in the node, PP across nodes, m ≥ 4p, rest DP with ZeRO-1. "
+                  "Overlap, FP8, ~40% MFU. Slow: profile, don't just add GPUs. Hang: find the rank missing from the "
+                  "collective.", RIGHT),
+    (PITCH, None, "Memory first, 16 B/param. TP ≤ 8 on NVLink and PP over IB, m ≥ 4p, rest DP + ZeRO-1, overlap, FP8, "
+                  "40% MFU. Slow: profile. Hang: find the rank missing from the collective.", RIGHT),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB, not 6.4 GB, plus "
+                "activations. Layout: not pure FSDP; TP 8 in node, PP 16 across nodes, DP rest with ZeRO-1. Time: 6ND "
+                "at 40% MFU, about 130 days for 15T. Reliability: failures every few hours, so sharded async "
+                "checkpoints every 30 minutes, not once a day, with automatic restart. Monitor MFU, loss spikes, "
+                "per-rank step time.", RIGHT),
 ]
 
 
