@@ -313,6 +313,28 @@ CASES = [
                 "at 40% MFU, about 130 days for 15T. Reliability: failures every few hours, so sharded async "
                 "checkpoints every 30 minutes, not once a day, with automatic restart. Monitor MFU, loss spikes, "
                 "per-rank step time.", RIGHT),
+    # a second round on the lead and the pitch
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 bytes per param, 6.4 TB, so 80 GPUs hold "
+                "one copy. Layout: TP 8 in node, PP 16 across nodes, DP rest. Time: 6ND at 40% MFU, roughly 5 days for "
+                "15T tokens. Reliability: sharded async checkpoints, auto restart. Monitor loss and step time.", WRONG),
+    (LED, None, "First I'd ask tokens and deadline. Memory: 16 bytes per parameter, so 6.4 TB. TP 8 in node, PP across "
+                "nodes, DP rest. Time: 6ND at 40% MFU, ~130 days. Checkpoint async and sharded, restart automatically. "
+                "Monitor loss and MFU. Failures at this scale are once a month.", WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 bytes per param, 6.4 TB. Layout: PP 8 "
+                "inside the node, TP across nodes, DP rest. Time: 6ND at 40% MFU, about 130 days. Reliability: sharded "
+                "async checkpoints at MTBF interval, auto restart. Monitor MFU, loss spikes.", WRONG),
+    (LED, None, "我会先问 token 和截止时间。显存每参数 16 字节，6.4 TB。TP 16 跨两台机器，PP 8，剩下 DP。时间 6ND，MFU 40%，大约 130 天。可靠性："
+                "分片异步 checkpoint，自动重启。监控 loss 尖峰、step time。", WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB plus activations. TP 8 in "
+                "node, PP 16 across nodes, DP rest with ZeRO-1. Time: 6ND at 40% MFU is about 130 days, so for a 90-day "
+                "deadline we'd need more GPUs or fewer tokens. Reliability: failures every few hours, sharded async "
+                "checkpoints, auto restart. Monitor MFU, loss spikes, step time.", RIGHT),
+    (PITCH, None, "Memory first, 16 bytes per param. TP in the node up to 8, PP across nodes, m ≥ 4p, rest DP with "
+                  "ZeRO-3 everywhere. No overlap needed, FP8, 40% MFU. Slow: profile; hang: find the missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. DP first inside the node, TP across nodes, PP wherever fits, m ≥ "
+                  "4p; ZeRO-1; overlap, FP8, 40% MFU. Slow: profile; hang: find the missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP in the node up to 8, PP across nodes, m ≥ 4p, rest DP with "
+                  "ZeRO-1. Overlap comms, FP8, 40% MFU. Slow: profile; hang: find the missing rank.", RIGHT),
 ]
 
 
