@@ -84,3 +84,25 @@ def test_a_replacement_said_before_its_effect_is_the_fix():
     model = library().interview.scenarios["debug-straggler"].model
     answer = "After replacing 213's node, rank 0 and rank 212 should stop waiting in the reduce-scatter; re-measure MFU to confirm."
     assert grade(model, answer, "next", 0).correct
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # advice under a condition is advice: its wrong fixes are read as said
+    ("Start with memory, 16 bytes a parameter. TP 8 inside the node, PP across nodes, interleaved; rest is DP with "
+     "distributed optimizer; FP8 and overlap for ~40% MFU. If it's slow add more GPUs; if it hangs, raise the NCCL "
+     "timeout and restart from the checkpoint.", WRONG),
+    ("Memory first: 16 bytes a parameter. TP 8 inside the node, PP across nodes with m ≥ 4p, the rest DP with ZeRO-1; "
+     "overlap the communication, FP8, about 40% MFU. If it's slow, find the cause with a trace before adding anything; "
+     "if it hangs, dump the flight recorder and find the missing rank.", RIGHT),
+])
+def test_advice_under_a_condition(answer, right):
+    assert grade(library().interview.scenarios["pitch-recipe"].model, answer, None, 0).correct is right
+
+
+def test_a_supposition_is_still_no_claim():
+    from tutor.grading.claims.matching import _asserted
+
+    text = "if tp went across nodes every layer would wait"
+    assert not _asserted(text, [(3, 5), (11, 23)], False)
+    text = "if it hangs raise the nccl timeout"
+    assert _asserted(text, [(12, 17), (27, 34)], False)

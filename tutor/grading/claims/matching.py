@@ -111,10 +111,20 @@ _COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相�
 _NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
 
 
+# Advice under a condition is advice: "if it hangs, raise the NCCL timeout", "if it's slow add more GPUs"
+# prescribe what to do, as the same words without "if" do; only the condition itself is supposed.
+_ADVICE = re.compile(r"^(?:if|when|whenever|once)\s(?:\S+\s){1,5}?(?:(?:then|just|simply|i d|i would|i will|we d|we would|"
+                     r"we will|we can|you can|i can)\s)?(?P<verb>raise|increase|add|restart|bump|buy|disable|turn off|drop|"
+                     r"remove|replace|retry|reduce|lower|double|halve|switch|rerun|kill|ignore|extend|scale|throw|skip|"
+                     r"set)\b")
+
+
 def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
     ordered = sorted(spans)
     first, last = ordered[0][0], max(end for _, end in ordered)
-    if _SUPPOSING.search(text[:first]) or _JUDGED_AFTER.search(text[last:]):
+    advice = _ADVICE.match(text)
+    supposed = text[advice.start("verb"):first] if advice and first >= advice.start("verb") else text[:first]
+    if _SUPPOSING.search(supposed) or _JUDGED_AFTER.search(text[last:]):
         return False
     if describing and _PRESCRIBING.search(text[:first]):
         return False
