@@ -106,3 +106,10 @@ def test_a_supposition_is_still_no_claim():
     assert not _asserted(text, [(3, 5), (11, 23)], False)
     text = "if it hangs raise the nccl timeout"
     assert _asserted(text, [(12, 17), (27, 34)], False)
+
+
+def test_a_wrong_figure_inside_a_list_is_still_said():
+    # "时间：6ND 除以 8000 × 989T × 90% MFU" is read as a list of terms, which earns nothing; its 90% MFU is still said
+    answer = ("先问 token 数、截止时间和互联。显存：每参数 16 字节，400B 就是 6.4 TB。并行：TP 8 机内，PP 跨机，剩下 DP。"
+              "时间：6ND 除以 8000 × 989T × 90% MFU，大概 20 天。可靠性：分片异步 checkpoint、自动重启。监控 loss 和 step time。")
+    assert not grade(library().interview.scenarios["led-dense-400b"].model, answer, None, 0).correct

@@ -148,11 +148,14 @@ def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int
     return spans
 
 
-def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False) -> bool | None:
-    """Across the answer: True when some stating clause affirms it, False when it is only denied."""
+def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False,
+             listed: bool = False) -> bool | None:
+    """Across the answer: True when some stating clause affirms it, False when it is only denied.
+    `listed`: a bare list of terms is read too (a contradiction: "时间：6ND 除以 8000 × 989T × 90% MFU"
+    earns nothing as a list, but the wrong figure in it is still said)."""
     seen = None
     for clause in reading.clauses:
-        if not clause.states:
+        if clause.copied or (clause.bare and not listed):
             continue
         said = stated(concepts, clause, extended, describing)
         if said:

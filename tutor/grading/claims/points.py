@@ -112,7 +112,7 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         states_fix = any(polarity(form, prescribed) is True for form in forms)
         reading = _describing(reading)
     for item, concepts in contradictions:
-        result = polarity(concepts, reading, extended=False, describing=describing)
+        result = polarity(concepts, reading, extended=False, describing=describing, listed=True)
         if result is not True and prescribed is not None and (states_fix or item.fix) \
                 and polarity(concepts, prescribed, extended=False) is True:
             result = True
