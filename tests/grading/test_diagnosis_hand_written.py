@@ -71,6 +71,7 @@ CASES = [
 
 # terser still: bullets, slashes, labels, mixed zh/en
 TERSE = [
+ ("crashed-rank", "torchrun's root cause is local_rank: 0, OutOfMemoryError in the forward; local_rank 1-3 were waiting in the gradient all-reduce and died after it. Rank 0 appends every step's logits to a list for the accuracy, so its memory grows; keep only the counts.", R),
  ("pp-sendrecv", "- rank 0: blocked in dist.recv (sync_tied_embedding, line 109)\n- rank 1: same, dist.recv line 109\nWhy: both call recv before send -> classic deadlock, no one sends.\nFix: break symmetry: rank 0 send->recv, rank 1 recv->send, or batch_isend_irecv.", R),
  ("pp-sendrecv", "Deadlock in the tied-embedding sync. Both pipeline ends post a blocking recv to each other first, so neither reaches its send. Order them (even rank sends first) or use isend/irecv.", R),
  ("pp-sendrecv", "两个 stage 互相等：都先 recv 后 send，所以都卡在 recv。让 rank 0 先发，rank 1 先收。", W),
@@ -237,6 +238,20 @@ def test_exactly_one_category(answer, right):
     from tests.grading.diagnosing import item
 
     assert item(diagnose("slow-dataloader", answer), "category")["ok"] is right
+
+
+@pytest.mark.parametrize(("clause", "ranks"), [
+    # ranks as torchrun's report and the code write them
+    ("local_rank: 1 (pid 77) failed first", {1}),
+    ("local_rank 1-3 were waiting", {1, 2, 3}),
+    ("the process with rank=1 died", {1}),
+    ("rank_1 died", {1}),
+    # not a compound adjective: "a rank-0 branch"
+    ("a rank-0 branch holds the gather", None),
+    ("proc 2 aborted", {2}),
+])
+def test_ranks_as_torchrun_and_code_write_them(clause, ranks):
+    assert named_ranks(clause, 4) == ranks
 
 
 @pytest.mark.parametrize(("text", "folded"), [

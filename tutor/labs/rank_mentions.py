@@ -13,7 +13,7 @@ from tutor.labs.rank_words import others_count
 
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "1号到3号", "ranks 0, 2 and 3".
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
-_RANGE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
+_RANGE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_))(?:ranks?|r|gpus?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:号\s?)?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
 _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"
@@ -25,7 +25,8 @@ _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|
                    r"(?![\d.]|\s*(?:,|，|、|和|and)\s*\d|\s?(?:seconds?|secs?|s|ms|min|minutes?|steps?|iterations?|"
                    r"gb|gib|mb|mib|kb|x|times|%|秒|步|分钟|个|次|倍)(?![A-Za-z]))", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank, "第10个batch" a batch; "其他rank 36篇" counts documents.
-_SINGLE = re.compile(r"(?:(?<![A-Za-z0-9_])(?:ranks?|r|gpu|worker|process|卡)\s?#?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
+# As torchrun and code write them too: "local_rank: 1", "rank=1", "rank_1", "proc 1".
+_SINGLE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_)|(?<=global_))(?:ranks?|r|gpu|worker|process|proc|卡)\s?(?:[#=:_]\s?)?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
                      r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|(?<![A-Za-z0-9_.])(\d+)\s?号|"
                      r"第\s?(\d+)\s?个\s?(?=rank|卡|gpu|进程|worker|节点|stage|$))", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.

@@ -46,7 +46,7 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exce
 OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py)(?<!rank):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
                     r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
