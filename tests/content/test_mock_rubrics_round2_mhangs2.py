@@ -1,0 +1,52 @@
+"""Hang stages, second round (2026-12-03): honest partial answers (one or two true things, the question's
+reason missing), answers right on one point and wrong on another, and strong answers in the ways candidates
+talk (terse, rambling, Chinese mixed with English, bullets, synonyms). None from the labelled benchmark.
+Graded wrong before the round-2 rubric changes are named in interview/hangs.yaml ("round 2").
+Each case: (scenario id, step id, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.content.interview_library import library
+from tutor.grading.dispatch import grade
+
+RIGHT, WRONG = True, False
+CK, OOM, UNEVEN = "hang-checkpoint-rank0", "hang-oom-dead-rank", "hang-uneven-batches"
+
+CASES = [
+    (CK, "why", "Rank 0 is stuck in an all_gather inside save_checkpoint while the other ranks are in backward.", WRONG),
+    (CK, "why", "It's a deadlock: the ranks are waiting on each other in different collectives.", WRONG),
+    (CK, "why", "Step 1200 is the checkpoint step, so it's something in the checkpoint code, not the hardware.", WRONG),
+    (CK, "why", "Distributed hangs are almost always a collective mismatch: some rank did something different at "
+                "step 1200.", WRONG),
+    (CK, "why", "Only rank 0 calls the all_gather in save_checkpoint, so the others wait in the all-reduce; it is "
+                "at 1200 because the dataloader hits a corrupt sample there.", WRONG),
+    (CK, "why", "Only rank 0 calls the gather, and ranks 1-7 have already exited, so rank 0 waits forever. 1200 is "
+                "the checkpoint step.", WRONG),
+    (CK, "why", "The checkpoint is only saved by rank 0, which is normal; step 1200 is the checkpoint step.", WRONG),
+    (CK, "why", "Collective inside a rank-0-only branch. Others never enter it, they're in the next step's DDP "
+                "all-reduce. Mismatch = deadlock. 1200 = save interval.", RIGHT),
+    (CK, "why", "So, hmm, the thing is... rank 0's stack shows gather_full_state, so it's gathering the full state "
+                "dict, and I bet that whole save is guarded by if rank == 0, which, you know, is the classic "
+                "pattern, only rank 0 should write. But the gather is a collective, so the other seven never show "
+                "up for it; they've gone on into backward and are blocked in the gradient allreduce. Both sides "
+                "block. And 1200, that's just our save frequency, it's deterministic.", RIGHT),
+    (CK, "why", "gather_full_state 是个 collective，但被包在 if rank == 0 里，所以只有 rank 0 进去了；rank 1~7 没进，直接跑到下一个 step 的 "
+                "backward，在 DDP 的 allreduce 上等。两边等的不是同一个 collective，就死锁了。1200 是 checkpoint 频率。", RIGHT),
+    (CK, "why", "- rank 0: all_gather in save_checkpoint, only called under rank==0\n- ranks 1-7: next step's "
+                "backward, gradient all-reduce\n- mismatched collectives -> deadlock\n- 1200 = save_every", RIGHT),
+    (CK, "why", "The state gather is a collective that only the master rank executes; the worker ranks bypass it "
+                "and block on the gradient reduction in backward. Nobody can make progress. Step 1200 is when we "
+                "save, so it's reproducible: a code bug, not flaky hardware.", RIGHT),
+    (CK, "why", "Rank zero alone enters the all-gather because of the rank guard; the remaining seven ranks are "
+                "already in the next iteration's all-reduce, so they're stuck in different collectives. It happens "
+                "at 1200 as that's the checkpoint cadence.", RIGHT),
+    (CK, "why", "只有 rank 0 进了 save_checkpoint 里的 all_gather，其他 7 个 rank 根本没调用它，已经在下一步的 all-reduce 里了，两边互相等。第 1200 "
+                "步就是保存 checkpoint 的那一步。", RIGHT),
+]
+
+
+@pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
+def test_partial_answers_and_right_answers_in_candidates_words(scenario, step, answer, right):
+    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
