@@ -44,6 +44,38 @@ CASES = [
                 "at 1200 as that's the checkpoint cadence.", RIGHT),
     (CK, "why", "只有 rank 0 进了 save_checkpoint 里的 all_gather，其他 7 个 rank 根本没调用它，已经在下一步的 all-reduce 里了，两边互相等。第 1200 "
                 "步就是保存 checkpoint 的那一步。", RIGHT),
+    (CK, "fix", "Move the all_gather out of the if rank == 0 so every rank calls it.", WRONG),
+    (CK, "fix", "Make every rank call the gather, and raise the NCCL timeout so slow saves don't trip it.", WRONG),
+    (CK, "fix", "Keep the timeout short with the flight recorder dumping on timeout, and run once with "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL.", WRONG),
+    (CK, "fix", "Have every rank call the gather; to catch it sooner, add more logging on rank 0.", WRONG),
+    (CK, "fix", "Make every rank call the gather, and disable the NCCL watchdog so it never kills a long job "
+                "again; verify by running past 1200.", WRONG),
+    (CK, "fix", "Make every rank call the gather, and verify by running past step 1200.", WRONG),
+    (CK, "fix", "Move the gather out of the if so all ranks call it, and turn off TORCH_NCCL_BLOCKING_WAIT so the "
+                "collective returns right away; run past step 1200 to check.", WRONG),
+    (CK, "fix", "A collective must be called by every rank, so find the one that isn't and fix it; keep logs from "
+                "every rank.", WRONG),
+    (CK, "fix", "Gather on all ranks, torch.save on rank 0 only. Short PG timeout + flight recorder; DETAIL debug "
+                "in CI.", RIGHT),
+    (CK, "fix", "Right, so, um, the actual fix is boring: the gather has to happen on every rank, so hoist it "
+                "above the rank check and leave just the file write inside it. And the second part, making it show "
+                "up faster... honestly the default 30 minute timeout is what hurts, so I'd set the process group "
+                "timeout to something like two minutes and turn on the flight recorder so we get a dump of who's "
+                "in which collective. Oh and run a few steps with TORCH_DISTRIBUTED_DEBUG=DETAIL in CI.", RIGHT),
+    (CK, "fix", "把 all_gather 从 rank 0 的分支里拿出来，让 8 个 rank 都调用，只在 rank 0 上 torch.save。下次：init_process_group 的 "
+                "timeout 设成几分钟，开 flight recorder，CI 里用 TORCH_DISTRIBUTED_DEBUG=DETAIL 跑一遍 checkpoint。", RIGHT),
+    (CK, "fix", "- fix: call gather_full_state on every rank; only rank 0 writes\n- faster: short NCCL timeout (5 "
+                "min) + flight recorder dump on timeout\n- CI: save at step 2 so the checkpoint path runs in "
+                "minutes", RIGHT),
+    (CK, "fix", "Use DCP (torch.distributed.checkpoint) so each rank saves its own shard and nothing collective is "
+                "rank-gated; lower the process group timeout and enable the NCCL flight recorder so the next hang "
+                "produces a trace within minutes.", RIGHT),
+    (CK, "fix", "Collectives must be called by all ranks: do the all-gather unconditionally, gate only the write. "
+                "Then TORCH_DISTRIBUTED_DEBUG=DETAIL would have flagged the mismatch right away, and a 5-minute "
+                "timeout with the flight recorder makes it fail fast.", RIGHT),
+    (CK, "fix", "所有 rank 一起做 gather，写盘只在 rank 0；timeout 从默认的 30 分钟改成 5 分钟，flight recorder 打开，超时自动 dump 各 rank 在哪个 "
+                "collective。", RIGHT),
 ]
 
 
