@@ -76,6 +76,42 @@ CASES = [
                 "timeout with the flight recorder makes it fail fast.", RIGHT),
     (CK, "fix", "所有 rank 一起做 gather，写盘只在 rank 0；timeout 从默认的 30 分钟改成 5 分钟，flight recorder 打开，超时自动 dump 各 rank 在哪个 "
                 "collective。", RIGHT),
+    (OOM, "why", "Rank 5 died, its log says CUDA out of memory.", WRONG),
+    (OOM, "why", "Rank 5 OOMed on the 32K-token batch.", WRONG),
+    (OOM, "why", "Rank 5 ran out of memory on the long batch: 32768 tokens need far more activation memory.", WRONG),
+    (OOM, "why", "The others are stuck in the all-reduce because rank 5 never arrives; it's the same step because "
+                 "the data order is fixed.", WRONG),
+    (OOM, "why", "Rank 5 ran out of memory on the 32K-token batch and the others wait in the all-reduce; it "
+                 "repeats at 3072 because GPU 5 has less free memory than the other GPUs.", WRONG),
+    (OOM, "why", "Rank 5 OOM'd on the long 32K batch and the others are stuck in the all-reduce since srun doesn't "
+                 "kill them; it's the same step because fragmentation builds up until 3072.", WRONG),
+    (OOM, "why", "Rank 5 hit CUDA OOM on the 32K batch; the other ranks crash right after it and srun restarts "
+                 "them, which is why it's always 3072.", WRONG),
+    (OOM, "why", "A rank went away and the collective can't complete, so everyone waits; it's deterministic.", WRONG),
+    (OOM, "why", "r5 OOM on the 32K seq batch -> dead; no torchrun agent under srun, so the other 7 block in AR "
+                 "until NCCL timeout. Fixed data order => same batch, same step.", RIGHT),
+    (OOM, "why", "Hmm, so, the thing that jumps out is py-spy says No such process for rank 5, so it's not hung, "
+                 "it's dead. And its log, yeah, CUDA OOM trying to grab 12 GiB, on a batch where the longest "
+                 "sequence is 32768. Long packed sequences mean big activations, they all scale with the length, "
+                 "so that batch blows past the 80 GB. Meanwhile everyone else is sitting in the all-reduce for the "
+                 "gradients, and since we used srun there's no agent noticing a worker died, so they just sit "
+                 "there till the NCCL timeout. Same step every time because the data order is the same, so it's "
+                 "the same batch, data, not a bad GPU.", RIGHT),
+    (OOM, "why", "rank 5 因为 32K 长序列的 batch activation 太大 OOM 挂了；srun 不会 kill 其他 rank，所以剩下 7 个 rank 卡在 all-reduce "
+                 "直到 NCCL timeout。shuffle seed 固定，3072 步永远是同一个 batch。", RIGHT),
+    (OOM, "why", "- rank 5: CUDA OOM (12 GiB alloc) on a batch with a 32768-token sequence, process gone\n- ranks "
+                 "0-4, 6, 7: alive, blocked in the gradient all-reduce\n- srun: no agent, nothing tears it down, "
+                 "so it hangs until the timeout\n- same step: the fixed data order puts that batch at 3072", RIGHT),
+    (OOM, "why", "The job isn't deadlocked so much as orphaned: rank 5 hit an out-of-memory error on an unusually "
+                 "long packed sample (32K tokens, activation memory scales with length) and terminated. The "
+                 "surviving seven are parked in the gradient all-reduce, and srun doesn't propagate the failure, "
+                 "so they wait for the NCCL timeout. Deterministic data ordering means the same sample arrives at "
+                 "step 3072 each time.", RIGHT),
+    (OOM, "why", "Rank 5 is dead, not stuck: OOM on the batch with a 32K-token sequence, whose activations are "
+                 "several times bigger. The other seven wait for it in the all-reduce forever, since under srun "
+                 "nobody kills them. Same data order, so the same batch every run.", RIGHT),
+    (OOM, "why", "5 号卡 OOM 退出了（那个 batch 最长 32768 token，activation 跟序列长度成正比）；srun 下没人把 job 杀掉，其余 7 张卡一直在 allreduce "
+                 "里等，等到 NCCL 超时。数据顺序没变，所以每次都是同一个 batch、同一步，不是硬件问题。", RIGHT),
 ]
 
 
