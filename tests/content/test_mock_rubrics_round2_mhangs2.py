@@ -112,6 +112,38 @@ CASES = [
                  "nobody kills them. Same data order, so the same batch every run.", RIGHT),
     (OOM, "why", "5 号卡 OOM 退出了（那个 batch 最长 32768 token，activation 跟序列长度成正比）；srun 下没人把 job 杀掉，其余 7 张卡一直在 allreduce "
                  "里等，等到 NCCL 超时。数据顺序没变，所以每次都是同一个 batch、同一步，不是硬件问题。", RIGHT),
+    (OOM, "fix", "Cap the sequence length at 16K when packing.", WRONG),
+    (OOM, "fix", "Cap the sequence length at 16K when packing, and collect every rank's log, not only rank 0's.", WRONG),
+    (OOM, "fix", "Launch with torchrun so a dead rank ends the job, and keep the process-group timeout short.", WRONG),
+    (OOM, "fix", "Shuffle the data differently every run so the long batch doesn't always land on step 3072, and "
+                 "launch with torchrun so one failure stops all workers.", WRONG),
+    (OOM, "fix", "Cap the sequence length at 32K so that batch fits, and launch with torchrun so one dead rank "
+                 "stops the others.", WRONG),
+    (OOM, "fix", "Catch the OOM exception on rank 5, skip that batch and carry on; launch with torchrun so a real "
+                 "failure stops every worker.", WRONG),
+    (OOM, "fix", "Turn on recomputation for the longest sequences, and collect the logs of all ranks.", WRONG),
+    (OOM, "fix", "Make sure one rank dying can't hang the others.", WRONG),
+    (OOM, "fix", "max_seq_len 8K (or length-bucketed packing); torchrun so one dead worker kills the rest; 5-min "
+                 "PG timeout; aggregate all ranks' stderr.", RIGHT),
+    (OOM, "fix", "OK so two things, really. First, the actual memory problem: that one batch with the 32K "
+                 "sequence, we need to stop it being a surprise, so either cap the packed length, say at 16K, or "
+                 "if we actually need long context, turn on activation checkpointing or context parallel so the "
+                 "long sequence fits. Second, and this is the part that made it a hang instead of a crash: srun "
+                 "with no agent. I'd launch with torchrun so when a worker dies the agent tears down the others, "
+                 "or at least srun --kill-on-bad-exit=1. And shorter NCCL timeouts while we're at it.", RIGHT),
+    (OOM, "fix", "packing 时把 max length 限制到 16K 或按长度分桶；换成 torchrun 启动，一个 worker 挂了 agent 会把其他的都停掉；NCCL timeout "
+                 "设短一点；收集所有 rank 的 log。", RIGHT),
+    (OOM, "fix", "- memory: truncate or bucket sequences so no micro-batch exceeds ~16K tokens, or enable "
+                 "activation recomputation for the long ones\n- hang: torchrun (the agent kills all workers on a "
+                 "failure) or srun --kill-on-bad-exit=1\n- short process-group timeout", RIGHT),
+    (OOM, "fix", "Put a token budget on each packed micro-batch so the worst case is bounded, or use selective "
+                 "activation checkpointing for the long context; and run under an elastic launcher that fails the "
+                 "whole job when any worker exits, with a short collective timeout.", RIGHT),
+    (OOM, "fix", "Limit packed sequences to 8192 tokens, a quarter of the 32768 that blew up, and let torchrun's "
+                 "agent kill every worker when one dies.", RIGHT),
+    (OOM, "fix", "把最长序列截到 8K（原来 32K 的四分之一），或者给长序列开重计算；用 torchrun，一个 rank 挂了就全停，timeout 设短。", RIGHT),
+    (OOM, "fix", "把最大长度限制在 32K，用 torchrun 启动，一个 rank 挂了就全停。", WRONG),
+    (OOM, "fix", "把 32K 的长序列限制到 8K，用 torchrun 启动，一个 rank 挂了就全停。", RIGHT),
 ]
 
 
