@@ -144,6 +144,43 @@ CASES = [
     (OOM, "fix", "把最长序列截到 8K（原来 32K 的四分之一），或者给长序列开重计算；用 torchrun，一个 rank 挂了就全停，timeout 设短。", RIGHT),
     (OOM, "fix", "把最大长度限制在 32K，用 torchrun 启动，一个 rank 挂了就全停。", WRONG),
     (OOM, "fix", "把 32K 的长序列限制到 8K，用 torchrun 启动，一个 rank 挂了就全停。", RIGHT),
+    (UNEVEN, "why", "Rank 3 has one batch fewer, because the hand-written sampler doesn't pad.", WRONG),
+    (UNEVEN, "why", "Rank 3 is in evaluate()'s barrier while the others are in the all-reduce: different "
+                    "collectives.", WRONG),
+    (UNEVEN, "why", "The dataset size isn't divisible by 8 and the sampler doesn't handle the remainder.", WRONG),
+    (UNEVEN, "why", "Rank 3 has one batch fewer and waits in evaluate()'s barrier while the others wait in the "
+                    "all-reduce; that's because the sampler uses drop_last.", WRONG),
+    (UNEVEN, "why", "Rank 3 got one batch fewer because its DataLoader worker crashed; it waits in evaluate's "
+                    "barrier while the others wait in the all-reduce.", WRONG),
+    (UNEVEN, "why", "Rank 3 finished the epoch first because its GPU is the fastest; it waits in the barrier while "
+                    "the others are still in the all-reduce.", WRONG),
+    (UNEVEN, "why", "Some rank ran out of data, so the collectives don't line up at the end of the epoch.", WRONG),
+    (UNEVEN, "why", "Rank 3 has one batch fewer, so it sits in the barrier, and the barrier's timeout is shorter "
+                    "than the all-reduce's, so it gives up first.", WRONG),
+    (UNEVEN, "why", "Uneven shards: rank 3 gets N-1 batches (no pad or drop_last), exits the loop early into "
+                    "evaluate's barrier; the other 7 sit in the backward all-reduce. Barrier != all-reduce, "
+                    "deadlock.", RIGHT),
+    (UNEVEN, "why", "So what's going on, I think, is the classic uneven-data thing. The sampler is hand-rolled and "
+                    "it just splits the indices, so when the dataset size doesn't divide by eight, some ranks get "
+                    "one more batch than others, and here rank 3 is the unlucky one with one less. So, on the last "
+                    "step, rank 3 has nothing left, it falls out of the for loop and goes to evaluate, which "
+                    "starts with a barrier. Everyone else still has a batch, does forward, backward, and backward "
+                    "does the DDP all-reduce, which needs rank 3. Rank 3's barrier needs them. Nobody moves.", RIGHT),
+    (UNEVEN, "why", "数据集大小不能被 8 整除，手写 sampler 又没做 padding / drop_last，rank 3 分到的 batch 比别人少一个。最后一步 rank 3 已经 break "
+                    "出 loop 进 evaluate() 的 barrier，其他 7 个 rank 还在 backward 的 all-reduce，collective 对不上，deadlock。", RIGHT),
+    (UNEVEN, "why", "- rank 3's shard: one batch short (sampler: no pad, no drop_last)\n- rank 3: done with the "
+                    "epoch, so evaluate() and its barrier\n- ranks 0-2, 4-7: last step's backward, gradient "
+                    "all-reduce\n- a barrier and an all-reduce never pair, so it hangs", RIGHT),
+    (UNEVEN, "why", "Rank 3 exhausted its iterator one iteration before its peers, since the custom sampler leaves "
+                    "the remainder unevenly distributed. It then blocks in the evaluation barrier, while its peers "
+                    "block in DDP's gradient reduction, a collective rank 3 will never issue.", RIGHT),
+    (UNEVEN, "why", "rank 3 has 1 fewer step than everyone else (like 124 vs 125) since the sampler neither pads "
+                    "nor drops; so it's already in evaluate's barrier while the rest are in the grad all-reduce of "
+                    "step 125. mismatched collectives, hang.", RIGHT),
+    (UNEVEN, "why", "3 号 rank 的数据少了一个 batch（sampler 不补齐也不丢尾巴），提前结束训练循环，卡在 evaluate 的 barrier；别的 rank 在等梯度 "
+                    "all-reduce，两边等的不是同一个通信操作。", RIGHT),
+    (UNEVEN, "why", "Rank 3 has one batch fewer since the sampler neither pads nor uses drop_last; it waits in "
+                    "evaluate's barrier while the others wait in the all-reduce.", RIGHT),
 ]
 
 
