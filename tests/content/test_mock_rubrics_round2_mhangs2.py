@@ -181,6 +181,36 @@ CASES = [
                     "all-reduce，两边等的不是同一个通信操作。", RIGHT),
     (UNEVEN, "why", "Rank 3 has one batch fewer since the sampler neither pads nor uses drop_last; it waits in "
                     "evaluate's barrier while the others wait in the all-reduce.", RIGHT),
+    (UNEVEN, "fix", "Make sure every rank runs the same number of steps.", WRONG),
+    (UNEVEN, "fix", "Use DistributedSampler with drop_last=True, and raise the NCCL timeout for the barrier too.", WRONG),
+    (UNEVEN, "fix", "Give every rank the same number of batches by padding, and wrap evaluate() in DDP's Join so "
+                    "its barrier can't hang.", WRONG),
+    (UNEVEN, "fix", "Shuffle the data before sharding so the shards come out even.", WRONG),
+    (UNEVEN, "fix", "Use no_sync() on the last step so DDP skips the all-reduce there and every rank reaches "
+                    "evaluate().", WRONG),
+    (UNEVEN, "fix", "Catch the NCCL timeout, then restart from the last checkpoint; turn on "
+                    "TORCH_DISTRIBUTED_DEBUG=DETAIL next time.", WRONG),
+    (UNEVEN, "fix", "Set TORCH_DISTRIBUTED_DEBUG=DETAIL and the flight recorder so the mismatch is named next "
+                    "time.", WRONG),
+    (UNEVEN, "fix", "Pad every shard with DistributedSampler so every rank has the same number of batches, and put "
+                    "evaluate() on rank 0 only.", WRONG),
+    (UNEVEN, "fix", "DistributedSampler(drop_last=True) -> equal steps per rank. Or pad. Or Join.", RIGHT),
+    (UNEVEN, "fix", "Hmm, so the root cause is the sampler, so that's what I'd fix. Honestly I'd just delete the "
+                    "hand-rolled one and use torch's DistributedSampler, which by default pads by repeating a few "
+                    "indices, so every rank ends up with exactly ceil(N/8) samples, or pass drop_last=True if "
+                    "you'd rather throw the remainder away. Either way the step count is identical across ranks. "
+                    "If for some reason the shards have to stay uneven, DDP has the Join context manager for "
+                    "exactly this. And I'd turn on TORCH_DISTRIBUTED_DEBUG=DETAIL in the smoke test.", RIGHT),
+    (UNEVEN, "fix", "换成 DistributedSampler，drop_last=True 或者默认的 padding，保证 8 个 rank 的 step 数完全一致；不想改 sampler 的话就用 "
+                    "DDP 的 Join。", RIGHT),
+    (UNEVEN, "fix", "- sampler: pad to a multiple of world_size (or drop_last)\n- every rank: same number of "
+                    "batches\n- alt: model.join() for uneven inputs\n- CI: TORCH_DISTRIBUTED_DEBUG=DETAIL", RIGHT),
+    (UNEVEN, "fix", "Trim the dataset so its length is divisible by world_size times batch_size, so each rank gets "
+                    "an identical number of iterations; alternatively use DDP's Join so finished ranks shadow the "
+                    "collectives.", RIGHT),
+    (UNEVEN, "fix", "Compute steps_per_epoch as the min over ranks (all_reduce with ReduceOp.MIN) and break every "
+                    "rank's loop at that step.", RIGHT),
+    (UNEVEN, "fix", "每个 rank 的 batch 数 all_reduce 取最小值，大家都只跑这么多步；或者让 sampler 补齐到 8 的倍数。", RIGHT),
 ]
 
 
