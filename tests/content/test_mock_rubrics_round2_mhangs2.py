@@ -211,6 +211,35 @@ CASES = [
     (UNEVEN, "fix", "Compute steps_per_epoch as the min over ranks (all_reduce with ReduceOp.MIN) and break every "
                     "rank's loop at that step.", RIGHT),
     (UNEVEN, "fix", "每个 rank 的 batch 数 all_reduce 取最小值，大家都只跑这么多步；或者让 sampler 补齐到 8 的倍数。", RIGHT),
+    (CK, "why", "Classic rank-gated collective. ckpt gather runs only on r0, r1-r7 are in bwd AR of step 1201. "
+                "Deadlock. 1200 % save_interval == 0.", RIGHT),
+    (CK, "why", "rank 0 在做 checkpoint 的 gather，其他卡在 backward；是死锁。", WRONG),
+    (CK, "why", "Only rank 0 calls the all_gather; the others wait for it in the all-reduce, and it's step 1200 "
+                "because that's when the learning rate warmup ends.", WRONG),
+    (CK, "why", "Only rank 0 enters the all_gather; the other ranks are in the all-reduce of step 1201. The hang "
+                "is at 1200 because rank 0's GPU overheats there.", WRONG),
+    (CK, "fix", "Gather on every rank and save on rank 0; TORCH_DISTRIBUTED_DEBUG=DETAIL catches it in a 2-GPU "
+                "test.", RIGHT),
+    (CK, "fix", "Put the gather behind a dist.barrier() so the others wait for rank 0 before they start the next "
+                "step, and turn on the flight recorder.", WRONG),
+    (CK, "fix", "Every rank calls the gather. Then raise the timeout to 2 hours so the next one has time to show "
+                "up in the flight recorder.", WRONG),
+    (OOM, "why", "Rank 5 OOMs on the 32K batch; the other 7 sit in the all-reduce waiting for a rank that's gone.", RIGHT),
+    (OOM, "why", "rank 5 被 OOM 杀掉了。", WRONG),
+    (OOM, "why", "rank5 OOM（32K 长序列，activation 暴涨）→ 进程没了；其他 rank 傻等在 allreduce，srun 不管；数据顺序固定所以每次 3072。", RIGHT),
+    (OOM, "fix", "Use torchrun, or srun --kill-on-bad-exit=1, so the job dies instead of hanging; and bucket by "
+                 "length so no batch goes past 16K tokens.", RIGHT),
+    (OOM, "fix", "Reduce the global batch size by 4x (a quarter) so everything fits, and launch with torchrun.", WRONG),
+    (OOM, "fix", "Lower the micro-batch token budget to a quarter (8K instead of 32K) and have torchrun stop every "
+                 "worker on failure.", RIGHT),
+    (OOM, "fix", "Drop the long sequences from the dataset, and switch to torchrun so a dead rank stops the job; "
+                 "short NCCL timeout.", RIGHT),
+    (UNEVEN, "why", "rank 3 is short one batch, so it's sitting in the eval barrier while ranks 0-2 and 4-7 are in "
+                    "the last backward's all-reduce. A barrier can't satisfy an all-reduce.", RIGHT),
+    (UNEVEN, "why", "Data imbalance across ranks.", WRONG),
+    (UNEVEN, "fix", "Make the sampler pad, every rank then sees ceil(N/8) samples.", RIGHT),
+    (UNEVEN, "fix", "Use DDP's Join context manager around the training loop; it's built for uneven inputs.", RIGHT),
+    (UNEVEN, "fix", "Add a dist.barrier() at the top of evaluate() on the other ranks too so they all meet there.", WRONG),
 ]
 
 
