@@ -240,6 +240,31 @@ CASES = [
     (UNEVEN, "fix", "Make the sampler pad, every rank then sees ceil(N/8) samples.", RIGHT),
     (UNEVEN, "fix", "Use DDP's Join context manager around the training loop; it's built for uneven inputs.", RIGHT),
     (UNEVEN, "fix", "Add a dist.barrier() at the top of evaluate() on the other ranks too so they all meet there.", WRONG),
+    (CK, "why", "It hangs because the GPUs are all at 100% and the NCCL watchdog eventually times out, at step "
+                "1200 every run.", WRONG),
+    (CK, "why", "嗯，我看一下……rank 0 的栈是 save_checkpoint -> gather_full_state -> all_gather，其他 rank 都在 backward。那基本就是 "
+                "gather 被写在 if rank == 0 里了，只有 rank 0 在调这个 collective，其他人早就进了下一步的梯度 all-reduce，双方都在等对方。至于为什么总是 "
+                "1200，因为 checkpoint 每 1200 步存一次嘛。", RIGHT),
+    (CK, "fix", "Honestly, first thing: the gather. It's a collective, so, you know, it can't live inside if rank "
+                "== 0. Pull it out, every rank does the gather, rank 0 alone does torch.save. Then for catching "
+                "these faster: I'd drop the NCCL timeout from 30 min to like 3 min and have the flight recorder on "
+                "so the dump tells me who is in which collective.", RIGHT),
+    (CK, "fix", "Switch from NCCL to gloo for the checkpoint gather so it can't hang, and keep the timeout short.", WRONG),
+    (OOM, "why", "It stops at step 3072 on every run because the data order doesn't change.", WRONG),
+    (OOM, "why", "- rank 5 is gone (no such process), CUDA OOM in its log\n- the 32K-token batch: activations "
+                 "scale with sequence length\n- the others block in the all-reduce; srun has no agent to kill "
+                 "them\n- same data order every run", RIGHT),
+    (OOM, "fix", "Honestly the main thing is that one dead rank shouldn't freeze seven others, so torchrun, or "
+                 "srun with --kill-on-bad-exit. Oh, and the memory: bucket by sequence length or cap it at 16K so "
+                 "that 32K batch can't happen.", RIGHT),
+    (OOM, "fix", "Give rank 5 more memory by moving part of its layers to the other GPUs, and use torchrun.", WRONG),
+    (UNEVEN, "why", "The last step of the epoch hangs because one rank is in a different place than the others.", WRONG),
+    (UNEVEN, "why", "嗯……其实就是数据没分匀：手写 sampler 没 pad，rank 3 比别人少一个 batch，先退出 loop 去 evaluate 里的 barrier 等着了；其他 7 个 "
+                    "rank 还在最后一步 backward 的 all-reduce 里等 rank 3，两边互相等。", RIGHT),
+    (UNEVEN, "fix", "So, the clean fix: make the step count identical on every rank. DistributedSampler does that "
+                    "for you: by default it pads, repeating a handful of samples, or with drop_last=True it trims. "
+                    "I'd go with that.", RIGHT),
+    (UNEVEN, "fix", "Rewrite the sampler so rank 3 gets the remainder samples too.", WRONG),
 ]
 
 
