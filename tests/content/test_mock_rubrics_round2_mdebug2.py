@@ -1,0 +1,74 @@
+"""The low-utilization debug stages' "what next" step, second round (2026-12-03): honest partial answers
+(one or two true things, the fix missing or only half of it, or right on one point and wrong on another)
+and right answers written the way candidates talk (terse, rambling, bullets, Chinese with English terms,
+numbers written as fractions or percentages, synonyms). None from the labelled benchmark; the first
+round's cases are in test_mock_rubrics_hostile_mdebug.py. Each case: (scenario id, step id, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.content.interview_library import library
+from tutor.grading.dispatch import grade
+
+RIGHT, WRONG = True, False
+DATA, EXPOSED = "debug-data-loading", "debug-exposed-communication"
+LAUNCH, STRAGGLER = "debug-launch-bound", "debug-straggler"
+
+CASES = [
+    # debug-data-loading: accepted before were pin_memory and prefetching alone as the fix (the workers are
+    # CPU-bound tokenizing; a deeper queue does not make them faster); refused were "scale up the worker pool",
+    # tokenizing in "a separate preprocessing job" and "the step should fall by roughly 40%"
+    # partial / half-wrong
+    (DATA, "next", "It's the data pipeline: the GPU is starved by the loader, not the network. Re-measure MFU after "
+                   "fixing it.", WRONG),
+    (DATA, "next", "Swap in synthetic batches: if the 41% idle vanishes, it's confirmed to be the loader, and MFU "
+                   "goes up.", WRONG),
+    (DATA, "next", "Speed up the data loading, then check MFU again.", WRONG),
+    (DATA, "next", "Turn on pin_memory and raise prefetch_factor, then measure MFU again.", WRONG),
+    (DATA, "next", "Pre-tokenize the corpus offline, and since the workers eat CPU, cut num_workers to 2; "
+                   "re-measure MFU.", WRONG),
+    (DATA, "next", "Add more DataLoader workers, and also turn on overlap because NCCL is the real bottleneck; "
+                   "measure MFU again.", WRONG),
+    (DATA, "next", "GPU utilization is low because the GPU is idle 41% of the step; we need to make the GPU busy "
+                   "and then check MFU again.", WRONG),
+    (DATA, "next", "Use a bigger global batch so the loader's cost is amortized over more tokens, then measure "
+                   "MFU again.", WRONG),
+    (DATA, "next", "The main thread waits in __next__, so the DataLoader is the bottleneck; I'd confirm with a new "
+                   "profile.", WRONG),
+    # right, in candidates' styles
+    (DATA, "next", "Input-bound. Pre-tokenize offline + more workers; verify the idle goes to ~0 and MFU rises.", RIGHT),
+    (DATA, "next", "So, hmm, the thing is, the 8 workers are pegged at 100% doing decode and tokenize, and the main "
+                   "thread is just sitting in __next__, so the GPU is starved, right? NCCL is a rounding error at 4%. "
+                   "What I'd actually do: first a quick sanity check with random token tensors of the right shape, "
+                   "and if the gap goes away we know. Then, and this is the real fix, tokenize the whole corpus once "
+                   "up front in a preprocessing job, store token ids, and have the loader just read them. I might "
+                   "also raise the worker count. Success looks like the step dropping from 17 s to something like "
+                   "10 s.", RIGHT),
+    (DATA, "next", "瓶颈是 data loading：把 tokenization 挪到 offline 预处理，存成 token id；num_workers 从 8 调到 "
+                   "32；然后重新 profile，forward 前面那 41% 的 idle 应该没了，step time 从 17s 降到 10s 左右。", RIGHT),
+    (DATA, "next", "- confirm: feed synthetic batches, the idle should vanish\n- fix: num_workers 8 -> 32, read "
+                   "pre-tokenized shards\n- verify: idle before forward ~0, step ~10 s", RIGHT),
+    (DATA, "next", "The idle is about two fifths of the step; tokenize the corpus once ahead of time and give the "
+                   "loader more processes, and the step should fall by roughly 40%, from 17 s to about 10 s.", RIGHT),
+    (DATA, "next", "Scale up the dataloader worker pool and move tokenization into a separate preprocessing job; "
+                   "then re-profile to see the GPU no longer stalls on __next__.", RIGHT),
+    (DATA, "next", "Cache the tokenized dataset to disk as a numpy memmap so the loader only slices arrays, double "
+                   "the workers, and check the timeline: the first forward kernel should start right away.", RIGHT),
+    (DATA, "next", "先用 dummy data 跑一下确认；然后 worker 加到 16、预先 tokenize 好存成 .bin；改完 step time "
+                   "应该掉四成左右，MFU 明显上去。", RIGHT),
+    (DATA, "next", "Set pin_memory=True and use non_blocking copies so the host-to-device transfer overlaps; check "
+                   "the idle shrinks.", WRONG),
+    (DATA, "next", "先开 prefetch 和 pin_memory，再把 num_workers 加倍；重新测 MFU。", RIGHT),
+    (DATA, "next", "Add workers (8 → 32) and prefetch_factor 4; done when the idle share drops from 41% to near "
+                   "0%.", RIGHT),
+    (DATA, "next", "开 pin_memory、prefetch 调大到 8，再测 MFU。", WRONG),
+    (DATA, "next", "num_workers 调到 64，再重新 profile 一次，看空白没了。", RIGHT),
+    (DATA, "next", "把num_workers从8调到2，再测 MFU。", WRONG),
+    # @@NEXT@@
+]
+
+
+@pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
+def test_round2_partial_and_right_answers(scenario, step, answer, right):
+    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
