@@ -65,6 +65,55 @@ CASES = [
     (DATA, "next", "开 pin_memory、prefetch 调大到 8，再测 MFU。", WRONG),
     (DATA, "next", "num_workers 调到 64，再重新 profile 一次，看空白没了。", RIGHT),
     (DATA, "next", "把num_workers从8调到2，再测 MFU。", WRONG),
+    # debug-exposed-communication: accepted before were the right flags with no check that they worked, and
+    # the right flags beside a wrong change (TP moved across nodes, overlap with the optimizer step, DP cut,
+    # PP raised); refused was the step "about 1/4 shorter, 13 s down to about 9.5 s"
+    (EXPOSED, "next", "Turn on --overlap-grad-reduce and --overlap-param-gather; the network is fine, and tune the "
+                      "bucket size.", WRONG),
+    (EXPOSED, "next", "The 27% is exposed DP communication because overlap is off; the network is fine per "
+                      "nccl-tests, so it's scheduling.", WRONG),
+    (EXPOSED, "next", "Turn on overlap and also swap the layout, DP inside the node and TP across nodes, so the "
+                      "gradient traffic rides NVLink; measure MFU again.", WRONG),
+    (EXPOSED, "next", "Overlap the reduce-scatter with the optimizer step so they run concurrently, then measure MFU "
+                      "again.", WRONG),
+    (EXPOSED, "next", "Enable --overlap-grad-reduce, then run nccl-tests again to confirm the bus bandwidth is at "
+                      "the rated value.", WRONG),
+    (EXPOSED, "next", "Make the buckets larger so there are fewer reduce-scatters; the network is fine. Re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "Turn on overlap, and cut DP from 32 to 16 to halve the gradient traffic; re-measure MFU.", WRONG),
+    (EXPOSED, "next", "Turn on overlap, and also raise PP to 8 so the bubble shrinks; check MFU again.", WRONG),
+    (EXPOSED, "next", "Communication is 27% of the step; reduce it and check MFU again.", WRONG),
+    # right
+    (EXPOSED, "next", "Overlap's off. --overlap-grad-reduce --overlap-param-gather; expect the ~27% NCCL tail gone, "
+                      "step ≈ 9.5 s.", RIGHT),
+    (EXPOSED, "next", "Right, so, hmm, the thing is the reduce-scatter and all-gather are just sitting there after "
+                      "backward, 27% of the step, nothing running beside them. And it's not the fabric, nccl-tests "
+                      "were fine. The launch script came from a single-node job, so, yeah, nobody turned on the "
+                      "overlap flags, which on one node you'd never notice. I'd add --overlap-grad-reduce and "
+                      "--overlap-param-gather, maybe play with the bucket size. Then take another trace and I'd "
+                      "expect the NCCL kernels stacked under the backward kernels instead of after them.", RIGHT),
+    (EXPOSED, "next", "DP 的 reduce-scatter/all-gather 完全 exposed，因为没开 overlap。加上 --overlap-grad-reduce、"
+                      "--overlap-param-gather，让梯度同步和 backward 重叠；之后 step time 应该少掉差不多四分之一，"
+                      "profile 里 NCCL 和 compute kernel 叠在一起。", RIGHT),
+    (EXPOSED, "next", "- cause: DP comm exposed, overlap flags missing\n- fix: --overlap-grad-reduce, "
+                      "--overlap-param-gather\n- check: new trace, NCCL alongside backward; step 13 s -> ~10 s", RIGHT),
+    (EXPOSED, "next", "Roughly a quarter of the step is un-hidden gradient sync. Turn on grad-reduce and param-gather "
+                      "overlap; the step should get about 1/4 shorter, 13 s down to about 9.5 s.", RIGHT),
+    (EXPOSED, "next", "Overlap the gradient sync with the backward pass (Megatron's overlap-grad-reduce) and prefetch "
+                      "the parameter all-gather during forward; re-profile: the communication should be hidden "
+                      "behind compute.", RIGHT),
+    (EXPOSED, "next", "Enable async gradient reduction, overlap_grad_reduce=True and overlap_param_gather=True in the "
+                      "DDP config; confirm the timeline shows the NCCL stream concurrent with the backward GEMMs.",
+     RIGHT),
+    (EXPOSED, "next", "把 overlap 打开（grad reduce 和 param gather 两个都开），再 profile 一下，NCCL 应该藏到 backward "
+                      "下面去了，MFU 能涨 25% 左右。", RIGHT),
+    (EXPOSED, "next", "Keep TP 8 inside the node and DP 32 across nodes, the layout is fine; turn on both overlap "
+                      "flags and re-measure MFU.", RIGHT),
+    (EXPOSED, "next", "Don't raise PP or cut DP; add --overlap-grad-reduce and --overlap-param-gather and take a new "
+                      "trace: NCCL should sit under backward.", RIGHT),
+    (EXPOSED, "next", "把 TP 放到跨机、DP 放到机内，让梯度走 NVLink；再打开 overlap，重新测 MFU。", WRONG),
+    (EXPOSED, "next", "打开 overlap，再把 DP 减半，通信量就少一半；重新测 MFU。", WRONG),
+    (EXPOSED, "next", "打开 --overlap-grad-reduce 和 --overlap-param-gather，网络没问题，bucket 大小也调一下。", WRONG),
     # @@NEXT@@
 ]
 
