@@ -114,6 +114,52 @@ CASES = [
     (EXPOSED, "next", "把 TP 放到跨机、DP 放到机内，让梯度走 NVLink；再打开 overlap，重新测 MFU。", WRONG),
     (EXPOSED, "next", "打开 overlap，再把 DP 减半，通信量就少一半；重新测 MFU。", WRONG),
     (EXPOSED, "next", "打开 --overlap-grad-reduce 和 --overlap-param-gather，网络没问题，bucket 大小也调一下。", WRONG),
+    # debug-launch-bound: accepted before were the right fix beside a wrong reading of the trace (the loader
+    # as the bottleneck, the 6% .item() as the real problem, memory-bound and FP8, NCCL as the biggest win);
+    # refused was "the step time should fall by roughly 30%"
+    (LAUNCH, "next", "Use CUDA Graphs.", WRONG),
+    (LAUNCH, "next", "It's launch-bound: the CPU can't launch the tiny kernels fast enough. Re-measure MFU after "
+                     "fixing it.", WRONG),
+    (LAUNCH, "next", "Use CUDA Graphs, and add more DataLoader workers because the loader is the bottleneck; "
+                     "re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Use CUDA Graphs and check that nvidia-smi utilization goes up.", WRONG),
+    (LAUNCH, "next", "Use CUDA Graphs and re-measure MFU; the real problem is the 6% loss.item() gap, the rest is "
+                     "noise.", WRONG),
+    (LAUNCH, "next", "Grow the model to 7B so the kernels get bigger, then re-measure MFU.", WRONG),
+    (LAUNCH, "next", "Remove the per-step loss.item() and re-profile; the gaps should be gone.", WRONG),
+    (LAUNCH, "next", "Wrap the step in CUDA Graphs, and since it's memory-bound, switch to FP8 too; measure MFU "
+                     "again.", WRONG),
+    (LAUNCH, "next", "Use CUDA Graphs; NCCL overlap is the biggest win here; check MFU again.", WRONG),
+    # right
+    (LAUNCH, "next", "Launch-bound → CUDA Graphs + torch.compile, mb 1→8, log every 100 steps. Success = gaps gone, "
+                     "MFU up.", RIGHT),
+    (LAUNCH, "next", "Hmm, OK, so the GPU is at '100%' but that's a lie, right, nvidia-smi just says a kernel was "
+                     "running at some point. The kernels are tiny, under 20 µs, and the CPU is calling "
+                     "cudaLaunchKernel back to back, so the Python side simply can't issue them fast enough. That's "
+                     "the whole story, the loader is idle. So: capture the step with CUDA Graphs, or torch.compile "
+                     "in reduce-overhead mode which does that for you, and while at it raise the micro-batch so "
+                     "each kernel does real work. The .item() in the logging I'd move to every 50 steps. Then "
+                     "profile again and the little gaps should be mostly gone.", RIGHT),
+    (LAUNCH, "next", "CPU launch 不过来，典型 launch-bound。上 CUDA Graph 把整个 step capture 下来一次 replay，"
+                     "micro-batch 从 1 提到 8，loss 不要每步 .item()；然后再跑 profiler，kernel 之间的 gap "
+                     "应该基本没了，step time 降三成左右。", RIGHT),
+    (LAUNCH, "next", "- diagnosis: launch-bound (tiny kernels, CPU launching nonstop)\n- fix: CUDA Graphs, "
+                     "torch.compile, micro-batch 8, no per-step .item()\n- check: new trace, gaps ~0, step "
+                     "0.7 s -> ~0.45 s", RIGHT),
+    (LAUNCH, "next", "Almost a third of the step (31%) is gaps between kernels. Capture the step in a CUDA graph and "
+                     "the step time should fall by roughly 30%, from 0.7 s to about 0.5 s.", RIGHT),
+    (LAUNCH, "next", "Capture the step with cudagraphs (graph replay) so the host issues one launch instead of "
+                     "thousands; check the timeline gaps close up and MFU goes up.", RIGHT),
+    (LAUNCH, "next", "Raise the micro-batch from 1 to 8 (no more gradient accumulation), so there are 8x fewer kernel "
+                     "launches per step; drop the per-step .item(); re-measure MFU.", RIGHT),
+    (LAUNCH, "next", "用 torch.compile 做算子融合，把一堆小 kernel 合成几个大的，launch 次数少很多；然后重新 "
+                     "profile，空隙应该消失。", RIGHT),
+    (LAUNCH, "next", "CUDA Graphs are the biggest win here; NCCL is only 5%, leave it. The loader is idle, not the "
+                     "problem. Re-measure MFU.", RIGHT),
+    (LAUNCH, "next", "It's not memory-bound, it's launch overhead: CUDA graphs, and the .item() is a smaller issue; "
+                     "re-measure MFU.", RIGHT),
+    (LAUNCH, "next", "上 CUDA Graphs，再换 FP8 加速 GEMM；重新测 MFU。", WRONG),
+    (LAUNCH, "next", "用 torch.compile，再多开几个 dataloader worker；重新测 MFU。", WRONG),
     # @@NEXT@@
 ]
 
