@@ -160,7 +160,61 @@ CASES = [
                      "re-measure MFU.", RIGHT),
     (LAUNCH, "next", "上 CUDA Graphs，再换 FP8 加速 GEMM；重新测 MFU。", WRONG),
     (LAUNCH, "next", "用 torch.compile，再多开几个 dataloader worker；重新测 MFU。", WRONG),
-    # @@NEXT@@
+    # debug-straggler: accepted before were the fix with no check after it (comparing the ranks' step times
+    # "to confirm it is that node" read as the new measurement), and the fix beside overlap or bigger
+    # buckets for the wait, or the node's NIC as the slow part; refused were "step back to last week's"
+    # and "the step should get roughly 1/4 shorter, 16 s down to about 12 s"
+    (STRAGGLER, "next", "Replace rank 213's node, check its clocks, and compare per-rank step times.", WRONG),
+    (STRAGGLER, "next", "It's a straggler: rank 213 is slow and everyone waits for it in the reduce-scatter. Check its "
+                        "DCGM for throttling.", WRONG),
+    (STRAGGLER, "next", "Check rank 213's node for thermal throttling and Xid errors, then re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Replace 213's node and turn on overlap so the reduce-scatter hides under backward; re-measure "
+                        "MFU.", WRONG),
+    (STRAGGLER, "next", "Rank 213's NIC is slow, so its gradients arrive late; drain the node and re-measure MFU.",
+     WRONG),
+    (STRAGGLER, "next", "Roll the driver and the container back to last week's versions and re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Everyone waits in the reduce-scatter 24% of the step; shrink that wait and check MFU "
+                        "again.", WRONG),
+    (STRAGGLER, "next", "Drain 213's node and move to a spare; then also raise the bucket size so the reduce-scatter "
+                        "is faster, which is the main cost; re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "把 213 那台换掉，顺便打开 overlap 把 reduce-scatter 藏到 backward 里；再测 MFU。", WRONG),
+    # right
+    (STRAGGLER, "next", "Straggler on 213. Cordon it, resume from ckpt on a spare; expect the others' RS wait "
+                        "24%→~1%, step back to last week's.", RIGHT),
+    (STRAGGLER, "next", "OK so, hmm, the thing is, this looks like a comms problem, everyone's sitting 24% in the "
+                        "reduce-scatter, but it's really one slow box: 213 is computing 92% of the step and its clocks "
+                        "are low under load, so it's throttling, probably power or cooling, and everybody else waits "
+                        "on it. I'd sanity-check with per-rank step times that it's just that one node, look at "
+                        "nvidia-smi -q for the throttle reasons, and then, you know, just take the node out of the job "
+                        "and restart from the last checkpoint on a healthy one. Afterwards the reduce-scatter waits "
+                        "should basically disappear and the step go back to what it was last week.", RIGHT),
+    (STRAGGLER, "next", "213 这台 node 是 straggler，GPU clock 偏低，大概率是 thermal/power throttling。先 nvidia-smi -q "
+                        "看一下 clocks_throttle_reasons，然后把它 drain 掉、用 spare node 从最新 checkpoint resume；"
+                        "之后 step time 应该回到上周的水平，其他 rank 在 reduce-scatter 里的 wait 从 24% 降到 1% "
+                        "左右。", RIGHT),
+    (STRAGGLER, "next", "- confirm: per-rank step times, only 213 is slow\n- check: DCGM / nvidia-smi throttle "
+                        "reasons, Xid\n- fix: drain the node, restart from checkpoint on a spare\n- verify: "
+                        "reduce-scatter wait on other ranks ~1%, step time back to last week", RIGHT),
+    (STRAGGLER, "next", "The other ranks lose about a quarter of each step waiting for 213. Swap that node for a spare "
+                        "and restart from the checkpoint; the step should get roughly 1/4 shorter, 16 s down to about "
+                        "12 s.", RIGHT),
+    (STRAGGLER, "next", "Evict the bad host from the job, bring up a replacement from the pool, and reload the latest "
+                        "checkpoint; then the collective wait on the healthy ranks should go away and throughput "
+                        "should return to last week's.", RIGHT),
+    (STRAGGLER, "next", "Blacklist that machine in the scheduler (slurm --exclude) and relaunch from the last "
+                        "checkpoint; check that the reduce-scatter waits on the other ranks drop and MFU recovers.",
+     RIGHT),
+    (STRAGGLER, "next", "rank 213 的 GPU 降频了。把这台机器从任务里剔除，换一台好的从 checkpoint 接着训；"
+                        "再看 MFU，应该回到上周的水平。", RIGHT),
+    (STRAGGLER, "next", "Verify with per-rank step times that it's only 213, then drain its node and restart from "
+                        "the checkpoint on a spare.", WRONG),
+    (STRAGGLER, "next", "Confirm with per-rank step times that only 213 is slow, check its clocks, then cordon the "
+                        "node.", WRONG),
+    (STRAGGLER, "next", "Cordon 213's node and resume on a spare from the checkpoint; check MFU.", RIGHT),
+    (STRAGGLER, "next", "Overlap or bigger buckets won't help, nothing can hide a wait for the slowest rank; drain "
+                        "213's node and re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "Its clocks are low, not its NIC: swap the node for a spare, restart from the checkpoint, "
+                        "verify the reduce-scatter wait on the other ranks drops to ~1%.", RIGHT),
 ]
 
 
