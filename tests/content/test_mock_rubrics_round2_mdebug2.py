@@ -65,6 +65,15 @@ CASES = [
     (DATA, "next", "开 pin_memory、prefetch 调大到 8，再测 MFU。", WRONG),
     (DATA, "next", "num_workers 调到 64，再重新 profile 一次，看空白没了。", RIGHT),
     (DATA, "next", "把num_workers从8调到2，再测 MFU。", WRONG),
+    # debug-data-loading, second pass: the fix with no check after it was accepted (synthetic data confirms the
+    # diagnosis, not the fix); "the 41% idle should drop to near zero" was refused
+    (DATA, "next", "Pre-tokenize and pack the corpus into binary shards, memory-map them, and raise num_workers.", WRONG),
+    (DATA, "next", "Add more DataLoader workers and confirm with synthetic data that the loader was the cause.", WRONG),
+    (DATA, "next", "tokenize 挪到线下做，存成 token 文件；worker 数翻倍；改完以后 GPU 开头那 41% 的 idle 应该没了。", RIGHT),
+    (DATA, "next", "Honestly the fix is boring: do the tokenization once, offline, and have the loader read "
+                   "pre-tokenized shards. Then check the profiler again: no more idle block before the first forward.",
+     RIGHT),
+    (DATA, "next", "Add more workers. The 41% idle should drop to near zero.", RIGHT),
     # debug-exposed-communication: accepted before were the right flags with no check that they worked, and
     # the right flags beside a wrong change (TP moved across nodes, overlap with the optimizer step, DP cut,
     # PP raised); refused was the step "about 1/4 shorter, 13 s down to about 9.5 s"
