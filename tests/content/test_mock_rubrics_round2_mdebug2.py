@@ -224,6 +224,37 @@ CASES = [
                         "213's node and re-measure MFU.", RIGHT),
     (STRAGGLER, "next", "Its clocks are low, not its NIC: swap the node for a spare, restart from the checkpoint, "
                         "verify the reduce-scatter wait on the other ranks drops to ~1%.", RIGHT),
+    # all four stages, second pass: the check said as the number that should move ("throughput should go up
+    # from 1.5M to about 2.2M tokens/s", "MFU should go back up to last week's level") or under a "success ="
+    # label was refused; "it'll be faster" names no number and stays refused. The straggler's NIC or a bad
+    # link named as the cause is a contradiction (accepted at 0.75 beside the right fix)
+    (EXPOSED, "next", "Add --overlap-grad-reduce and --overlap-param-gather. It worked if the NCCL block after "
+                      "backward shrinks to a few percent.", RIGHT),
+    (EXPOSED, "next", "overlap 两个参数加上；成功的标准：throughput 从 64.5 万涨到 85 万左右。", RIGHT),
+    (EXPOSED, "next", "Flip on grad-reduce overlap and param-gather overlap; success = the 27% exposed comm drops "
+                      "to ~3% in the profile.", RIGHT),
+    (EXPOSED, "next", "Enable overlap for the DP collectives; throughput should rise by about a third, toward 850K "
+                      "tokens/s.", RIGHT),
+    (EXPOSED, "next", "Turn both overlap flags on; then MFU should go up from about 27% to about 35%.", RIGHT),
+    (EXPOSED, "next", "Turn on --overlap-grad-reduce and --overlap-param-gather, and the step should be faster.", WRONG),
+    (LAUNCH, "next", "CUDA Graphs. Done when the gaps between kernels are gone in a fresh profile.", RIGHT),
+    (LAUNCH, "next", "torch.compile(mode='reduce-overhead') 把 step 包起来；tokens/s 应该涨 40% 以上。", RIGHT),
+    (LAUNCH, "next", "Use CUDA Graphs; throughput should go up from 1.5M to about 2.2M tokens/s.", RIGHT),
+    (LAUNCH, "next", "Use CUDA Graphs, and it'll be faster.", WRONG),
+    (STRAGGLER, "next", "Drain 213's node, resume on a spare; success = ranks 0 and 212 spend ~1% in the "
+                        "reduce-scatter instead of 24%.", RIGHT),
+    (STRAGGLER, "next", "把 213 那台 drain 掉、换 spare 从 checkpoint 恢复；然后 throughput 应该回到 34 万 tokens/s "
+                        "左右。", RIGHT),
+    (STRAGGLER, "next", "Swap 213's node for a spare and restart from the checkpoint; MFU should go back up to last "
+                        "week's level.", RIGHT),
+    (STRAGGLER, "next", "Replace the node, restart from the checkpoint, and it should be fast again.", WRONG),
+    (DATA, "next", "Pre-tokenize offline, more workers; success = throughput up to ~420K tokens/s.", RIGHT),
+    (DATA, "next", "Pre-tokenize offline and add workers, and it'll be faster.", WRONG),
+    (STRAGGLER, "next", "213's node is the cause, not the network: drain it, resume on a spare, re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "The cause is its GPUs' low clocks, not a bad link: drain the node, resume on a spare, "
+                        "re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "Drain 213's node; the cause is its NIC. Re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Drain 213's node and resume on a spare; a bad link on it is the cause. Re-measure MFU.", WRONG),
 ]
 
 
