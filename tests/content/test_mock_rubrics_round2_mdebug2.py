@@ -255,6 +255,30 @@ CASES = [
                         "re-measure MFU.", RIGHT),
     (STRAGGLER, "next", "Drain 213's node; the cause is its NIC. Re-measure MFU.", WRONG),
     (STRAGGLER, "next", "Drain 213's node and resume on a spare; a bad link on it is the cause. Re-measure MFU.", WRONG),
+    # third pass: "Verify: the timeline shows back-to-back kernels, MFU up" and "expect a roughly 40% shorter
+    # step" were refused
+    (DATA, "next", "数据管线是瓶颈 → 离线 tokenize + num_workers 调大；验证：trace 里 forward 前的 idle 消失，step time "
+                   "17s → ~10s。", RIGHT),
+    (DATA, "next", "Move to a pre-tokenized indexed dataset (Megatron-style .bin/.idx) so the workers only copy "
+                   "tokens; expect a roughly 40% shorter step.", RIGHT),
+    (DATA, "next", "多开 worker 就行，然后看 MFU 有没有上去。", RIGHT),
+    (DATA, "next", "Re-measure MFU after adding pin_memory; that's all it needs.", WRONG),
+    (EXPOSED, "next", "这 27% 是 DP 的 RS/AG 没 overlap。开 --overlap-grad-reduce --overlap-param-gather，重新 profile "
+                      "看 NCCL 和 backward 是否重叠，step time 应该降到 10s 左右。", RIGHT),
+    (EXPOSED, "next", "Switch from the distributed optimizer to FSDP so the gathers overlap automatically; re-measure "
+                      "MFU.", WRONG),
+    (EXPOSED, "next", "So, the honest answer: the flags. Both overlap flags are off because the script came from a "
+                      "single node, where nobody would notice. Turn them on. And then I'd want to see it, so a new "
+                      "trace, where the reduce-scatter should now sit under the backward kernels.", RIGHT),
+    (LAUNCH, "next", "Kernel launch overhead dominates: capture with torch.cuda.CUDAGraph, fuse elementwise ops via "
+                     "torch.compile, mbs 1→4. Verify: the timeline shows back-to-back kernels, MFU up.", RIGHT),
+    (LAUNCH, "next", "Move the logging to a separate thread so .item() doesn't block, then re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "Cordon the node (scontrol drain), restart from the last ckpt with a hot spare; verify the "
+                        "per-rank RS wait is ~1% and the step ~12 s.", RIGHT),
+    (STRAGGLER, "next", "Reset 213's GPU clocks with nvidia-smi -rgc and keep going; re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "It's a straggler; I'd exclude that host and relaunch from the checkpoint, then make sure the "
+                        "reduce-scatter waits on the others have dropped.", RIGHT),
+    (STRAGGLER, "next", "Open a hardware ticket for rank 213's node and re-measure MFU next week.", WRONG),
 ]
 
 
