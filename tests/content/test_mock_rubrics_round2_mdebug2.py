@@ -279,6 +279,23 @@ CASES = [
     (STRAGGLER, "next", "It's a straggler; I'd exclude that host and relaunch from the checkpoint, then make sure the "
                         "reduce-scatter waits on the others have dropped.", RIGHT),
     (STRAGGLER, "next", "Open a hardware ticket for rank 213's node and re-measure MFU next week.", WRONG),
+    # the new contradictions denied, beside the right fix, do not refuse it; restated diagnoses stay refused
+    (EXPOSED, "next", "Don't move TP across nodes, it needs NVLink; turn on both overlap flags and re-measure "
+                      "MFU.", RIGHT),
+    (EXPOSED, "next", "Hide the reduce-scatter under backward, not under the optimizer step, which needs the "
+                      "gradients: --overlap-grad-reduce, plus --overlap-param-gather; new trace after.", RIGHT),
+    (LAUNCH, "next", "The loader is idle, so more workers won't help; use CUDA Graphs and re-measure MFU.", RIGHT),
+    (LAUNCH, "next", "The data loader isn't the bottleneck (its queues are full): torch.compile + CUDA graphs, then "
+                     "profile again.", RIGHT),
+    (LAUNCH, "next", "The GPUs are at 100%, so they're busy; add more GPUs and re-measure MFU.", WRONG),
+    (STRAGGLER, "next", "No NCCL tuning will help, neither bigger buckets nor overlap: the others wait for 213. Drain "
+                        "it, resume on a spare, re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "It's not a bad link or the NIC, the clocks are low: drain the node, resume on a spare, "
+                        "re-measure MFU.", RIGHT),
+    (STRAGGLER, "next", "Rank 213 is the straggler, the others wait for it; re-measure MFU.", WRONG),
+    (DATA, "next", "The GPU waits for data, which is why utilization is low; re-measure MFU once the data pipeline "
+                   "is faster.", WRONG),
+    (EXPOSED, "next", "The communication is not overlapped, so it's exposed; fix that and take a new trace.", WRONG),
 ]
 
 
