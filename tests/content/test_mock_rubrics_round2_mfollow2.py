@@ -47,6 +47,34 @@ CASES = [
     (CP, None, "Worth it for long-context training, when activation memory blows up even with TP 8 and "
                "checkpointing: sequence sharding across ranks, paid for by passing key/value blocks in a ring that "
                "overlaps attention. At short sequences the communication is exposed and CP just costs time.", RIGHT),
+    # why TP stays in the node
+    (TP, None, "Because NVLink is much faster than InfiniBand.", WRONG),
+    (TP, None, "Because a node has 8 GPUs, so TP is at most 8.", WRONG),
+    (TP, None, "TP splits each layer's weights across the GPUs, so every GPU holds 1/8 of the model; that's why it "
+               "stays in the node.", WRONG),
+    (TP, None, "TP communicates in every layer, so it needs NVLink; across nodes InfiniBand has the same bandwidth, "
+               "only a bit more latency.", WRONG),
+    (TP, None, "TP 每层都要通信，所以放在机内；机间 IB 其实也差不多，只是延迟高一点。", WRONG),
+    (TP, None, "TP all-reduces every layer and NVLink is ten times faster than IB, so put PP inside the node and TP "
+               "across nodes.", WRONG),
+    (TP, None, "TP needs high bandwidth, and the node has NVLink.", WRONG),
+    (TP, None, "per-layer AR on the crit path; NVL ~10x IB → TP ≤ 8.", RIGHT),
+    (TP, None, "So, hmm, the way I see it, tensor parallel isn't like data parallel where you sync once at the end. "
+               "It splits the matmuls inside each layer, so every layer, forward and backward, needs an all-reduce "
+               "before the next GEMM can start, which puts it right on the critical path. Inside a node you've got "
+               "NVLink at roughly 450 gigabytes a second per GPU; between nodes it's InfiniBand at around 50. That's "
+               "close to a 10x gap, so TP across nodes would stall every single layer. Hence TP 8, in the node.",
+     RIGHT),
+    (TP, None, "因为 TP 每个 layer 的 forward/backward 都要 all-reduce，next GEMM 要等它，没法 overlap。机内 NVLink ~450 "
+               "GB/s，机间 IB 只有 ~50 GB/s，差了一个数量级，所以 TP degree 最多 8，不出 node。", RIGHT),
+    (TP, None, "TP talks in every layer and the next matmul waits on it; IB between nodes gives about a tenth of "
+               "NVLink's bandwidth, so cross-node TP would stall each layer. Keep it to the 8 GPUs in the node.",
+     RIGHT),
+    (TP, None, "TP 每层都要 all-reduce，在关键路径上；IB 的带宽只有 NVLink 的十分之一左右，跨机每层都会卡，所以 TP 最多 8。",
+     RIGHT),
+    (TP, None, "Per-layer all-reduces that block the next GEMM need the intra-node NVLink fabric: the inter-node "
+               "network has roughly an order of magnitude less bandwidth, so TP is capped at the 8 GPUs of a node.",
+     RIGHT),
 ]
 
 
