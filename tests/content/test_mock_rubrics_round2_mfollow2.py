@@ -75,6 +75,34 @@ CASES = [
     (TP, None, "Per-layer all-reduces that block the next GEMM need the intra-node NVLink fabric: the inter-node "
                "network has roughly an order of magnitude less bandwidth, so TP is capped at the 8 GPUs of a node.",
      RIGHT),
+    # nvidia-smi 100% with a low MFU
+    (SMI, None, "nvidia-smi is not accurate; MFU is what matters.", WRONG),
+    (SMI, None, "Utilization is the share of time a kernel is running.", WRONG),
+    (SMI, None, "The GPUs are busy but memory-bound, waiting on HBM, so MFU is low.", WRONG),
+    (SMI, None, "Both can be true because MFU only counts the forward pass, so it always reads low.", WRONG),
+    (SMI, None, "utilization 是 kernel 在跑的时间占比；MFU 低是因为通信太多，把通信 overlap 掉就好。", WRONG),
+    (SMI, None, "The utilization is high because the GPUs are fully used; MFU is low because the MFU formula "
+                "counts only the matmuls.", WRONG),
+    (SMI, None, "smi util = time ≥1 kernel active, not SM/FLOP usage. Tiny or mem-bound kernels → 100% with idle "
+                "TCs. MFU = 6N·tok/s ÷ peak; trust it, profile.", RIGHT),
+    (SMI, None, "Yeah, so, hmm, the utilization column is kind of a lie, or not a lie, it just measures something "
+                "else: it's the fraction of the sampling period in which at least one kernel was executing, nothing "
+                "about how many SMs or tensor cores that kernel used. So if your step is a pile of small elementwise "
+                "ops, layer norms, optimizer kernels, all memory-bound, the GPU reads 100% while the tensor cores sit "
+                "idle most of the time. MFU, model FLOPs per second over the peak, is the honest number; I'd trust "
+                "it and take a profiler trace.", RIGHT),
+    (SMI, None, "nvidia-smi 的 utilization 只看 sample 时间里有没有 kernel 在 GPU 上跑，不管这个 kernel 用了多少 SM。"
+                "small kernels 或者 memory-bound 的 kernel 一样显示 100%，tensor core 其实在 idle。MFU 是 model FLOPs "
+                "除以 peak FLOPs，应该以 MFU 为准，再拿 profiler 看。", RIGHT),
+    (SMI, None, "- nvidia-smi util: % of time some kernel was running, not how much of the GPU it used\n"
+                "- tiny / memory-bound kernels read 100% while tensor cores idle\n"
+                "- MFU: useful FLOPs over peak → trust it, then profile", RIGHT),
+    (SMI, None, "At 30% MFU the tensor cores do useful work less than a third of the time, yet utilization reads "
+                "100% because it only counts the time any kernel is resident; launch-bound or memory-bound kernels "
+                "fill it. MFU, 6N per token times tokens/s over 989 TFLOP/s, is the number to believe.", RIGHT),
+    (SMI, None, "The column is kernel-activity time, not FLOP efficiency: a stream of tiny kernels keeps it pinned "
+                "at 100% while the tensor cores starve. MFU compares achieved model FLOPs to peak, so go by MFU and "
+                "a trace.", RIGHT),
 ]
 
 
