@@ -103,6 +103,36 @@ CASES = [
     (SMI, None, "The column is kernel-activity time, not FLOP efficiency: a stream of tiny kernels keeps it pinned "
                 "at 100% while the tensor cores starve. MFU compares achieved model FLOPs to peak, so go by MFU and "
                 "a trace.", RIGHT),
+    # a hang that moves
+    (MOVING, None, "I'd use the flight recorder and py-spy to find the missing rank.", WRONG),
+    (MOVING, None, "It's probably hardware.", WRONG),
+    (MOVING, None, "It moves because of data shuffling: a bad sample lands at a different step on every run, so I'd "
+                   "look for the bad sample.", WRONG),
+    (MOVING, None, "位置不固定说明是随机问题，多半是 NCCL 的 bug，升级 NCCL 版本就好。", WRONG),
+    (MOVING, None, "More likely hardware or the network; I'd open a ticket with the cluster team and wait.", WRONG),
+    (MOVING, None, "It's more likely hardware, so I'd turn on NCCL_DEBUG=INFO and rerun the job the same way until "
+                   "it hangs again.", WRONG),
+    (MOVING, None, "More likely hardware or the network. Find the missing rank with the flight recorder, map it to its "
+                   "node, and then rewrite the collective code with retries.", WRONG),
+    (MOVING, None, "Random step → infra, not model code. FR/py-spy for the absent rank, rank→host per run, find the "
+                   "common host; nccl-tests + DCGM diag on it, cordon, resume from ckpt.", RIGHT),
+    (MOVING, None, "OK, so, hmm, that's actually a useful clue. If it were our code, say a rank-dependent branch or "
+                   "one bad batch, it would hang at the same step every time, it's deterministic. Moving around "
+                   "smells like hardware or the network, a flaky link or a GPU going bad. So I'd still grab the flight "
+                   "recorder dump and py-spy stacks to see who's missing, but then I'd write down the hostname of the "
+                   "missing rank in each run and look for the machine they share. Then run nccl-tests on that node and "
+                   "its neighbours, check dmesg for Xid errors, and if it's bad, drain it and restart from the last "
+                   "checkpoint.", RIGHT),
+    (MOVING, None, "hang 的 step 不固定 → 多半是 hardware/network 问题，code 的 bug 会每次卡在同一步。照样用 flight recorder "
+                   "找 missing rank，把每次的 rank 映射到 hostname，看是不是 same node；然后跑 nccl-tests、查 Xid/ECC，"
+                   "把 bad node drain 掉，从 checkpoint resume。", RIGHT),
+    (MOVING, None, "- suspect changes: hardware/network, not code (code repeats at the same step)\n"
+                   "- still find the missing rank (flight recorder, py-spy), map it to its node across runs\n"
+                   "- nccl-tests on node pairs, Xid/ECC\n"
+                   "- drain the node, restart from checkpoint", RIGHT),
+    (MOVING, None, "Nondeterministic hangs point to a flaky GPU or NIC rather than a software bug. Correlate the "
+                   "hung rank's host over the last few runs, burn-in test that host with nccl-tests, and take it out "
+                   "of the pool before resuming.", RIGHT),
 ]
 
 
