@@ -133,6 +133,32 @@ CASES = [
     (MOVING, None, "Nondeterministic hangs point to a flaky GPU or NIC rather than a software bug. Correlate the "
                    "hung rank's host over the last few runs, burn-in test that host with nccl-tests, and take it out "
                    "of the pool before resuming.", RIGHT),
+    # why m >= 4p
+    (M4P, None, "To keep the pipeline full.", WRONG),
+    (M4P, None, "More micro-batches means a smaller bubble.", WRONG),
+    (M4P, None, "So that all the micro-batches' activations fit in memory at once.", WRONG),
+    (M4P, None, "So each stage has enough work to overlap the send/recv between stages.", WRONG),
+    (M4P, None, "The bubble is (p − 1)/m; at m = 4p it's about half the step.", WRONG),
+    (M4P, None, "m 越大 bubble 越小，所以 m 越大越好，没有上限。", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, so at m = 4p it is under a quarter; and more micro-batches also grow the "
+                "activation memory linearly with m.", WRONG),
+    (M4P, None, "The bubble is (p-1)/m and at m = 4p it's under a quarter, but the global batch doesn't limit m, you "
+                "can always add more micro-batches.", WRONG),
+    (M4P, None, "Bubble (p-1)/m, m=4p → ~25%. Interleaving multiplies the bubble by v.", WRONG),
+    (M4P, None, "bubble 是 (p-1)/m，m = 4p 时不到四分之一；m 越大越好，没有上限。", WRONG),
+    (M4P, None, "1F1B bubble (p−1)/m → m = 4p keeps it < 25%; interleave ÷ v; m capped by GBS/(DP·mbs).", RIGHT),
+    (M4P, None, "So, hmm, the thing with a pipeline is you fill it and drain it every step, the warm-up and "
+                "cool-down, and the idle part is p minus 1 over m of the step. If m is four times p that's a bit "
+                "under a quarter, which is roughly where people draw the line. You can go lower with interleaving, "
+                "v chunks per GPU divides it by v. And you can't just crank m, because m is the global batch over "
+                "DP times the micro-batch size.", RIGHT),
+    (M4P, None, "因为 1F1B 的 pipeline bubble 占 (p−1)/m，m = 4p 时不到 1/4；m 再小 bubble 就太大。interleaved 可以再除以 v。"
+                "但 m 受 global batch 限制：m = GBS / (DP × micro-batch size)。", RIGHT),
+    (M4P, None, "- bubble = (p-1)/m of the step\n- m = 4p → just under 25%\n- interleaved: divided by v\n"
+                "- global batch caps m", RIGHT),
+    (M4P, None, "The bubble is (p − 1)/m; with p = 8 and m = 32 that's 7/32, about 22%, a bit less than one "
+                "quarter. Fewer micro-batches and the idle share climbs fast.", RIGHT),
+    (M4P, None, "bubble 是 (p-1)/m，m = 4p 时大约四分之一不到；再少就浪费太多。", RIGHT),
 ]
 
 
