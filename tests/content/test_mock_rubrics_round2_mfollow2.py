@@ -159,6 +159,42 @@ CASES = [
     (M4P, None, "The bubble is (p − 1)/m; with p = 8 and m = 32 that's 7/32, about 22%, a bit less than one "
                 "quarter. Fewer micro-batches and the idle share climbs fast.", RIGHT),
     (M4P, None, "bubble 是 (p-1)/m，m = 4p 时大约四分之一不到；再少就浪费太多。", RIGHT),
+    # raise the timeout
+    (TIMEOUT, None, "A longer timeout doesn't fix anything.", WRONG),
+    (TIMEOUT, None, "We should find the root cause instead.", WRONG),
+    (TIMEOUT, None, "Fine, raise it, but also turn on the flight recorder.", WRONG),
+    (TIMEOUT, None, "The timeout isn't the cause, a rank is missing; raising it to two hours is fine as long as we "
+                    "also dump the flight recorder.", WRONG),
+    (TIMEOUT, None, "调大 timeout 没用，应该直接重启任务。", WRONG),
+    (TIMEOUT, None, "Raising the timeout hides the problem; just restart from the last checkpoint each time it "
+                    "fails.", WRONG),
+    (TIMEOUT, None, "Timeout 不是根因，缺席的 rank 等多久都不会来。调大也行，但要先开 flight recorder 超时 dump。", WRONG),
+    (TIMEOUT, None, "The timeout is not the cause: a rank is missing from the collective and a longer timeout only waits "
+                    "longer while the cluster idles. Raising it is fine only when a step legitimately takes long, like a "
+                    "slow checkpoint save; here keep it short and dump the flight recorder on timeout.", RIGHT),
+    (TIMEOUT, None, "Raising it only hides the hang; better to disable the watchdog entirely so the job never gets "
+                    "killed, and dump the flight recorder on timeout.", WRONG),
+    (TIMEOUT, None, "The timeout is a symptom, a rank is missing. Keep it short and dump the flight recorder on timeout, "
+                    "then just restart the job from checkpoint and move on.", WRONG),
+    (TIMEOUT, None, "Don't just restart: the timeout is not the cause, a rank is missing. Keep it short, dump the flight "
+                    "recorder on timeout, fix that rank, then restart from the checkpoint.", RIGHT),
+    (TIMEOUT, None, "No. Timeout ≠ root cause: some rank never entered the collective; longer = idle cluster longer. "
+                    "Keep it short, dump the flight recorder on timeout + py-spy, fix the rank.", RIGHT),
+    (TIMEOUT, None, "我会反对。timeout 只是 symptom，真正的问题是某个 rank 没进 collective，调大只会让上千张卡多空转几个"
+                    "小时。应该保持 timeout 短，开 flight recorder，超时时自动 dump，再用 py-spy 看那个 rank 卡在哪。", RIGHT),
+    (TIMEOUT, None, "Hmm, so, I'd push back on that. The timeout firing isn't the bug, it's the messenger: some rank "
+                    "never showed up to the collective, and waiting longer won't make it show up. Meanwhile the whole "
+                    "cluster sits idle burning GPU-hours. I'd rather keep the timeout short and make it useful, turn on "
+                    "the flight recorder so it dumps when the timeout fires, grab py-spy stacks, and go fix whatever "
+                    "that rank is stuck on.", RIGHT),
+    (TIMEOUT, None, "- the timeout is a symptom: a rank is missing from the collective\n"
+                    "- a longer one just means more idle GPU-hours before we find out\n"
+                    "- keep it short, flight recorder dump on timeout, py-spy\n- then fix the rank", RIGHT),
+    (TIMEOUT, None, "That's papering over it: a missing rank never arrives, so a 2-hour timeout just means 4,096 "
+                    "GPUs idle for two hours. Leave it at 10 minutes with dump-on-timeout for the flight recorder and "
+                    "chase the rank.", RIGHT),
+    (TIMEOUT, None, "调大超时只是掩盖问题，缺席的 rank 等多久都不会来，整个集群白白空转。timeout 反而要设短，超时时 dump "
+                    "flight recorder，再去修那个 rank。", RIGHT),
 ]
 
 
