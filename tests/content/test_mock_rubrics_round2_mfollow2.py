@@ -47,6 +47,10 @@ CASES = [
     (CP, None, "Worth it for long-context training, when activation memory blows up even with TP 8 and "
                "checkpointing: sequence sharding across ranks, paid for by passing key/value blocks in a ring that "
                "overlaps attention. At short sequences the communication is exposed and CP just costs time.", RIGHT),
+    (CP, None, "长 context（比如 128K）下 activation 在 TP8 + 重计算后还是爆显存，这时候 CP 才值：按 sequence 切到各卡，代价是 "
+               "ring attention 里 KV 要轮转一圈，靠 attention 的计算 overlap 掉。4K 这种短序列计算量太小，通信藏不住，纯亏。", RIGHT),
+    (CP, None, "CP pays off for long sequences, when activations don't fit; CP also shards the optimizer over TP x CP "
+               "and the weights over CP.", WRONG),
     # why TP stays in the node
     (TP, None, "Because NVLink is much faster than InfiniBand.", WRONG),
     (TP, None, "Because a node has 8 GPUs, so TP is at most 8.", WRONG),
@@ -75,6 +79,9 @@ CASES = [
     (TP, None, "Per-layer all-reduces that block the next GEMM need the intra-node NVLink fabric: the inter-node "
                "network has roughly an order of magnitude less bandwidth, so TP is capped at the 8 GPUs of a node.",
      RIGHT),
+    (TP, None, "TP 在每个 transformer layer 里都要通信，IB 比 NVLink 慢一个数量级，所以只能在机内。", RIGHT),
+    (TP, None, "Every layer needs an all-reduce, yes, but the real reason is the 8 GPUs share one PCIe switch, so TP "
+               "stays in the node.", WRONG),
     # nvidia-smi 100% with a low MFU
     (SMI, None, "nvidia-smi is not accurate; MFU is what matters.", WRONG),
     (SMI, None, "Utilization is the share of time a kernel is running.", WRONG),
@@ -103,6 +110,14 @@ CASES = [
     (SMI, None, "The column is kernel-activity time, not FLOP efficiency: a stream of tiny kernels keeps it pinned "
                 "at 100% while the tensor cores starve. MFU compares achieved model FLOPs to peak, so go by MFU and "
                 "a trace.", RIGHT),
+    (SMI, None, "GPU-Util in nvidia-smi = percent of time over the sample period during which one or more kernels was "
+                "executing. Says nothing about SM occupancy or tensor-core throughput. So a launch-bound or HBM-bound "
+                "workload pegs it at 100% while MFU sits at 20%. Trust MFU; use nsys / torch profiler to see what's "
+                "eating the time.", RIGHT),
+    (SMI, None, "说白了 nvidia-smi 的 100% 只代表 GPU 上一直有 kernel 在跑，跑的可能全是小 kernel、elementwise 这种 memory-bound "
+                "的东西，tensor core 基本闲着。MFU 才是真实的有效算力占比，要以 MFU 为准。", RIGHT),
+    (SMI, None, "nvidia-smi's 100% means the SMs are all busy, but they're busy with slow kernels; MFU is useful FLOPs "
+                "over peak.", WRONG),
     # a hang that moves
     (MOVING, None, "I'd use the flight recorder and py-spy to find the missing rank.", WRONG),
     (MOVING, None, "It's probably hardware.", WRONG),
@@ -133,6 +148,14 @@ CASES = [
     (MOVING, None, "Nondeterministic hangs point to a flaky GPU or NIC rather than a software bug. Correlate the "
                    "hung rank's host over the last few runs, burn-in test that host with nccl-tests, and take it out "
                    "of the pool before resuming.", RIGHT),
+    (MOVING, None, "What changes is the prior: deterministic step = code/data, wandering step = hardware/fabric. I'd "
+                   "collect the flight recorder dumps from each of the last three hangs, look up which host the stuck "
+                   "rank lives on, and if it's the same box, run DCGM level 3 and nccl-tests on it, then cordon it and "
+                   "resume.", RIGHT),
+    (MOVING, None, "It moves, so it's probably network congestion from other jobs; I'd ask for a dedicated partition "
+                   "and rerun.", WRONG),
+    (MOVING, None, "Since the step changes, it must be a straggler rank, so I'd just increase the NCCL timeout to give "
+                   "it time.", WRONG),
     # why m >= 4p
     (M4P, None, "To keep the pipeline full.", WRONG),
     (M4P, None, "More micro-batches means a smaller bubble.", WRONG),
@@ -159,6 +182,14 @@ CASES = [
     (M4P, None, "The bubble is (p − 1)/m; with p = 8 and m = 32 that's 7/32, about 22%, a bit less than one "
                 "quarter. Fewer micro-batches and the idle share climbs fast.", RIGHT),
     (M4P, None, "bubble 是 (p-1)/m，m = 4p 时大约四分之一不到；再少就浪费太多。", RIGHT),
+    (M4P, None, "Bubble fraction ≈ (p−1)/m. At m = 4p you're at roughly 1/4 of the ideal step, anything less and a "
+                "big chunk of the GPUs idle. Interleaved schedules (v virtual stages) get you (p−1)/(v·m). m itself is "
+                "GBS / (DP · micro-batch), so the batch bounds how far you can push it.", RIGHT),
+    (M4P, None, "就是为了把 pipeline bubble 压下来：bubble 大概是 (p-1)/m，m 取 4p 的话 bubble 占比差不多 25% 以内。再少的话 GPU "
+                "空转太多。用 interleaved 1F1B 还能再除以 v。不过 m 也不能无限大，global batch 固定，DP 越大 m 越小。", RIGHT),
+    (M4P, None, "Because fewer micro-batches per stage means more idle time; 4p is just the rule of thumb.", WRONG),
+    (M4P, None, "The bubble is (p−1)/m, a quarter at m = 4p; more micro-batches also add more pipeline communication, "
+                "so don't go above 4p.", WRONG),
     # raise the timeout
     (TIMEOUT, None, "A longer timeout doesn't fix anything.", WRONG),
     (TIMEOUT, None, "We should find the root cause instead.", WRONG),
@@ -178,6 +209,13 @@ CASES = [
                     "then just restart the job from checkpoint and move on.", WRONG),
     (TIMEOUT, None, "Don't just restart: the timeout is not the cause, a rank is missing. Keep it short, dump the flight "
                     "recorder on timeout, fix that rank, then restart from the checkpoint.", RIGHT),
+    (TIMEOUT, None, "Push back. Bumping it just turns a 10-min hang into a 2-hour hang on every GPU. The timeout is what "
+                    "tells us a rank never reached the collective — keep it short, enable TORCH_NCCL_DUMP_ON_TIMEOUT "
+                    "with the flight recorder, py-spy the stuck rank, fix the actual bug.", RIGHT),
+    (TIMEOUT, None, "不行。timeout 本身不是问题，是某个 rank 没有进入 all-reduce，调大了只是让几千张卡一起干等更久。应该保持默认的 "
+                    "10 分钟甚至更短，打开 flight recorder 的 dump on timeout，拿到 trace 找出那个 rank 再修。", RIGHT),
+    (TIMEOUT, None, "It's fine to raise it a bit, since big all-gathers can be slow; the real issue is a missing rank.",
+     WRONG),
     (TIMEOUT, None, "No. Timeout ≠ root cause: some rank never entered the collective; longer = idle cluster longer. "
                     "Keep it short, dump the flight recorder on timeout + py-spy, fix the rank.", RIGHT),
     (TIMEOUT, None, "我会反对。timeout 只是 symptom，真正的问题是某个 rank 没进 collective，调大只会让上千张卡多空转几个"
