@@ -51,6 +51,13 @@ CASES = [
                "ring attention 里 KV 要轮转一圈，靠 attention 的计算 overlap 掉。4K 这种短序列计算量太小，通信藏不住，纯亏。", RIGHT),
     (CP, None, "CP pays off for long sequences, when activations don't fit; CP also shards the optimizer over TP x CP "
                "and the weights over CP.", WRONG),
+    (CP, None, "For long sequences when activations don't fit, CP splits the sequence and exchanges K/V via ring "
+               "attention; it's better than recomputation, so turn recompute off once CP is on.", WRONG),
+    (CP, None, "Long sequences, activations don't fit: CP splits the sequence; the K/V exchange hides behind attention. "
+               "CP ranks each hold different weights.", WRONG),
+    (CP, None, "Long sequences where activations don't fit even with TP 8 and recompute: CP splits the sequence; the "
+               "K/V ring exchange hides behind attention, and at short sequences CP is a waste. CP ranks don't hold "
+               "different weights, they hold the same ones.", RIGHT),
     # why TP stays in the node
     (TP, None, "Because NVLink is much faster than InfiniBand.", WRONG),
     (TP, None, "Because a node has 8 GPUs, so TP is at most 8.", WRONG),
@@ -82,6 +89,13 @@ CASES = [
     (TP, None, "TP 在每个 transformer layer 里都要通信，IB 比 NVLink 慢一个数量级，所以只能在机内。", RIGHT),
     (TP, None, "Every layer needs an all-reduce, yes, but the real reason is the 8 GPUs share one PCIe switch, so TP "
                "stays in the node.", WRONG),
+    (TP, None, "TP all-reduces every layer on the critical path; NVLink is 10x IB. Across nodes you could use TP 16 "
+               "with SHARP and it's fine.", WRONG),
+    (TP, None, "TP 每层都要 all-reduce，NVLink 比 IB 快十倍；所以 TP 可以开到 16，两台机器刚好。", WRONG),
+    (TP, None, "TP all-reduces every layer; NVLink ~450 GB/s vs IB ~50 GB/s. DP's gradient all-reduce also can't "
+               "overlap, so DP also has to stay in the node.", WRONG),
+    (TP, None, "TP all-reduces every layer on the critical path; NVLink is 10x IB, so TP stays at 8. DP doesn't have "
+               "to stay in the node: it syncs once per step and hides behind the backward.", RIGHT),
     # nvidia-smi 100% with a low MFU
     (SMI, None, "nvidia-smi is not accurate; MFU is what matters.", WRONG),
     (SMI, None, "Utilization is the share of time a kernel is running.", WRONG),
@@ -118,6 +132,8 @@ CASES = [
                 "的东西，tensor core 基本闲着。MFU 才是真实的有效算力占比，要以 MFU 为准。", RIGHT),
     (SMI, None, "nvidia-smi's 100% means the SMs are all busy, but they're busy with slow kernels; MFU is useful FLOPs "
                 "over peak.", WRONG),
+    (SMI, None, "utilization 只是有 kernel 在跑的时间占比，小 kernel 也是 100%；MFU 是有效 FLOPs 除以峰值。所以 MFU 低一定是 "
+                "dataloader 慢。", WRONG),
     # a hang that moves
     (MOVING, None, "I'd use the flight recorder and py-spy to find the missing rank.", WRONG),
     (MOVING, None, "It's probably hardware.", WRONG),
@@ -156,6 +172,8 @@ CASES = [
                    "and rerun.", WRONG),
     (MOVING, None, "Since the step changes, it must be a straggler rank, so I'd just increase the NCCL timeout to give "
                    "it time.", WRONG),
+    (MOVING, None, "More likely hardware or network: find the missing rank with the flight recorder and map it to its "
+                   "node, run nccl-tests on it; then set NCCL_IB_DISABLE=1 for the whole job.", WRONG),
     # why m >= 4p
     (M4P, None, "To keep the pipeline full.", WRONG),
     (M4P, None, "More micro-batches means a smaller bubble.", WRONG),
