@@ -113,3 +113,12 @@ def test_a_wrong_figure_inside_a_list_is_still_said():
     answer = ("先问 token 数、截止时间和互联。显存：每参数 16 字节，400B 就是 6.4 TB。并行：TP 8 机内，PP 跨机，剩下 DP。"
               "时间：6ND 除以 8000 × 989T × 90% MFU，大概 20 天。可靠性：分片异步 checkpoint、自动重启。监控 loss 和 step time。")
     assert not grade(library().interview.scenarios["led-dense-400b"].model, answer, None, 0).correct
+
+
+def test_an_adjective_with_bu_is_no_negation_cue():
+    # "不固定的 hang" is a varying hang (jieba cuts 不|固定): its 不 does not cancel the 不是 after it as a double negative
+    answer = ("换了思路：不固定的 hang 一般不是代码问题，而是某块 GPU 或者 IB 链路不稳。先找出每次卡住的 rank 在哪台机器上，"
+              "如果总是同一台，就拿 nccl-tests 测一下，确认后把它踢出去，从最近的 checkpoint 继续。")
+    assert grade(library().interview.scenarios["followup-moving-hang"].model, answer, None, 0).correct
+    wrong = "换了思路：不固定的 hang 一般就是代码问题，某个 rank 有竞态。把 NCCL timeout 调大再重跑。"
+    assert not grade(library().interview.scenarios["followup-moving-hang"].model, wrong, None, 0).correct

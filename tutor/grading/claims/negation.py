@@ -29,7 +29,9 @@ _DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s\w+")
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
 _ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
-                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺"})
+                               "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺",
+                               # adjectives: "不固定的 hang 一般不是代码问题" says a varying hang, then denies once
+                               "不固定", "不稳定", "不稳", "不均", "不均匀", "不均衡", "不平衡", "不规则"})
 
 
 _NOT_NEGATED_AFTER_FEI = ("零", "0", " 0", "空")
@@ -48,6 +50,8 @@ def _negations(folded: str) -> list[tuple[int, int]]:
                 continue
             if token == "非" and folded.startswith(_NOT_NEGATED_AFTER_FEI, start + 1):
                 continue  # "cut 非零时": nonzero, a value, not a denial (jieba cuts 非|零时)
+            if token.startswith(_ZH_NEGATION_STARTS) and any(folded.startswith(word, start) for word in _ZH_NOT_NEGATION):
+                continue  # also where jieba cut the word apart (不|固定)
             if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
                 spans.append((start, start + len(token)))
     return spans
