@@ -87,6 +87,120 @@ CASES = [
                  "the bandwidth, on every layer.", RIGHT),
     (TP16, None, "Because the TP group would straddle the node boundary, and TP's per-layer all-reduces are on the "
                  "critical path; the scale-out network is an order of magnitude slower than the NVLink domain.", RIGHT),
+    # behavioural-hang-story: partial stories (how one would debug, not a hang that happened; no cause; the cause
+    # guessed) and half-wrong ones
+    (HANG, None, "Usually when a job hangs I dump every rank's stack with py-spy and look for the rank that's in a "
+                 "different collective, often one only some ranks call; then I fix it and add a test.", WRONG),
+    (HANG, None, "A 256-GPU job hung at step 10k. We guessed it was the eval barrier that only rank 0 called, moved it, "
+                 "and it ran again in 2 hours; we added a test.", WRONG),
+    (HANG, None, "有一次 128 卡训练卡住了，我用 py-spy 看了每个 rank 的调用栈，然后重启了一下就好了。", WRONG),
+    (HANG, None, "A 512-GPU run hung at step 7k with a watchdog timeout. py-spy on every rank showed rank 5 stuck in "
+                 "the data loader while the others waited in the all-reduce, so we raised the timeout to 30 minutes and "
+                 "it ran again.", WRONG),
+    (HANG, None, "My team once had a 512-GPU job hang at step 40k. I wasn't on it, but I heard they found a rank that "
+                 "skipped a barrier, and it was fixed in a day.", WRONG),
+    (HANG, None, "Hangs are usually a collective mismatch: some rank calls a collective the others don't. The fix is "
+                 "to make every rank call the same collectives in the same order.", WRONG),
+    (HANG, None, "A 64-GPU job hung at step 3k. I looked at py-spy dumps on every rank: all in the same all-reduce. We "
+                 "rebooted the cluster and it ran again in an hour, and it never came back.", WRONG),
+    # right stories
+    (HANG, None, "512 GPUs, hang @ step 80k, watchdog. py-spy all ranks → rank 301 in all_gather (eval), rest in AR. "
+                 "Eval gather was behind if rank % 8 == 0. Fixed same day, lost 9h. Added a 2-rank CI test.", RIGHT),
+    (HANG, None, "去年我们 1024 卡的 pretrain job 在 step 52k 左右 hang 住，NCCL watchdog 报 timeout。我先用 py-spy 对每个 rank dump "
+                 "stack，发现 rank 17 卡在 dataloader 的 barrier，其他都在 all-reduce——那个 barrier 只有 local_rank==0 才会调用。改掉之后"
+                 "当天就恢复了，一共丢了大概 6 个小时，后来我们在 CI 里加了一个多 rank 的 smoke test。", RIGHT),
+    (HANG, None, "- Situation: 256 H100s, SFT run, froze at step 1,200, NCCL timeout after 30 min.\n- Action: flight "
+                 "recorder dumps from every rank, compared with torchfrtrace.\n- Cause: rank 131 had issued one fewer "
+                 "all-reduce: its shard ran out a batch early.\n- Result: padded the shards, ran clean, about 5 hours "
+                 "lost.\n- After: an assert on equal batches per rank.", RIGHT),
+    (HANG, None, "So, hmm, the one I remember best: we had this 64-node run, and it would freeze, not crash, just "
+                 "freeze, around step 15,000, and after ten minutes the watchdog killed it. People kept saying it's the "
+                 "network, the network, you know how it is. I went and dumped the stacks on every rank with py-spy, and "
+                 "one rank, rank 211, wasn't there at all; the process was gone, the OOM killer had taken it out, and "
+                 "the rest were sitting in the all-reduce waiting for it. We fixed the memory leak in the data workers, "
+                 "and the run was back in about three hours; we also added an alert when any rank exits.", RIGHT),
+    (HANG, None, "A 2,048-GPU run hung twice at random steps, NCCL timeout. I dumped every rank's stack: all in the same "
+                 "all-reduce. NCCL_DEBUG=INFO and ibstat on each node showed one IB cable on node 43 flapping. We "
+                 "drained the node, swapped the cable, and the job ran again within the hour; we added link-flap "
+                 "monitoring.", RIGHT),
+    (HANG, None, "我们 256 卡的任务在第 9000 步卡住，watchdog timeout。用 py-spy dump 了所有 rank：rank 0 在 checkpoint 里的 "
+                 "all_gather，其他 255 个在梯度 all-reduce，原因是 gather 写在 if rank == 0 里面。挪出来后两小时就跑起来了，之后默认打开了 "
+                 "flight recorder。", RIGHT),
+    # pitch-recipe: partial pitches and half-wrong ones
+    (PITCH, None, "TP in the node, PP across nodes, DP for the rest, overlap and FP8.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. Then just use FSDP across everything and tune the batch size.",
+     WRONG),
+    (PITCH, None, "Start from memory, pick a good parallel layout, make it efficient, and debug when things go wrong.",
+     WRONG),
+    (PITCH, None, "Memory first, 16 B/param. TP 8 in node, PP across nodes, m ≥ 4p; DP the rest with ZeRO-1; overlap, "
+                  "FP8, 40% MFU. Slow: profile. Hang: the network is flaky, so just restart from the last checkpoint.",
+     WRONG),
+    (PITCH, None, "先算显存，每参数 16 字节，然后 TP、PP、DP 都开上，能跑起来就行。", WRONG),
+    (PITCH, None, "For serving a large model I'd use TP inside the node, batch requests continuously, use paged KV "
+                  "cache and FP8 weights.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP 8 inside the node, PP across nodes with m ≥ 4p, DP the rest "
+                  "with ZeRO-1, overlap, FP8, 40% MFU. Slow: it's always the network, so add bandwidth. Hang: find the "
+                  "missing rank.", WRONG),
+    # right pitches
+    (PITCH, None, "- mem: 16B/param + acts → #GPUs per replica\n- TP≤8 on NVLink, PP inter-node (m≥4p, interleaved), "
+                  "CP/EP as needed, DP + ZeRO-1 outermost\n- overlap, FP8, ~40% MFU\n- slow → profile into buckets; "
+                  "hang → find the odd rank out", RIGHT),
+    (PITCH, None, "先从显存算起，每个参数 16 bytes 加 activation，知道一份 model 要几张卡；TP 放 node 内 NVLink 上，最多 8；PP 跨 node，"
+                  "micro-batch 至少 4p，interleaved；DP 在最外层加 ZeRO-1。通信 overlap，FP8，MFU 40% 左右。慢了先 profile，hang 了找哪个 "
+                  "rank 没进 collective。", RIGHT),
+    (PITCH, None, "Okay so, first memory, roughly sixteen bytes a parameter with Adam plus activations, that gives "
+                  "GPUs per copy. Tensor parallel within the NVLink domain, eight max; pipeline over InfiniBand with "
+                  "four-plus micro-batches per stage; data-parallel outermost with sharded optimizer states. Overlap "
+                  "comms, FP8, MFU around 0.4. Slow? Profile. Hung? Find the rank that isn't in the collective.", RIGHT),
+    (PITCH, None, "Memory first: 16 B/param. TP ≤ 8 in node, PP across nodes, m ≥ 4p, DP rest with distributed "
+                  "optimizer; overlap, FP8, 40–45% MFU; slow: profile, split compute, data, comms, stragglers; hang: "
+                  "find the rank missing from the collective.", RIGHT),
+    (PITCH, None, "Memory decides the GPUs per copy, about 16 bytes a param. Then TP 8 in each node, PP between nodes, "
+                  "interleaved with m ≥ 4p, EP only for MoE, DP outside with ZeRO-1. Overlap everything, FP8, ~40% MFU. "
+                  "When slow, profile; when hung, look for the rank not in the same collective.", RIGHT),
+    (PITCH, None, "显存先行：每参数 16 字节。TP 8 机内，PP 跨机 m ≥ 4p，剩下 DP + ZeRO-1；overlap、FP8，MFU 四成左右；慢了 profile 分四类，"
+                  "卡住了找哪个 rank 缺席。", RIGHT),
+    # led-dense-400b: partial leads (no time, no reliability) and half-wrong ones
+    (LED, None, "First I'd ask tokens, deadline, seq len and interconnect. Memory: 16 B/param, 6.4 TB. Layout: TP 8 in "
+                "the node, PP 16 across nodes, DP the rest with ZeRO-1. Monitor loss spikes and MFU.", WRONG),
+    (LED, None, "I'd ask how many tokens, the deadline, the sequence length, the interconnect and the budget, and then "
+                "decide the layout from there.", WRONG),
+    (LED, None, "First I'd ask tokens and deadline. Memory: 16 B/param → 6.4 TB, so 8 GPUs hold one copy. TP 8 in "
+                "the node, DP for the rest. Time: 6ND at 40% MFU, ~130 days. Sharded async checkpoints, auto restart. "
+                "Monitor loss.", WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB. TP 8 in node, PP 16 "
+                "across nodes, DP rest. Time: 6ND/(8000 × 989T × 0.4) for 15T tokens is about 1,300 days. Sharded async "
+                "checkpoints, auto restart. Monitor MFU and loss.", WRONG),
+    (LED, None, "先问 token 数和截止时间；显存每参数 16 字节，6.4 TB；TP 8 机内、PP 跨机、剩下 DP；监控 loss 和 MFU。", WRONG),
+    (LED, None, "I'd copy Llama 3 405B: TP 8, PP 16, DP 64, their learning rate and batch schedule, and 15T tokens.",
+     WRONG),
+    # right leads
+    (LED, None, "- Scope: tokens? deadline? seq len? fabric?\n- Mem: 16 B/param × 400B = 6.4 TB + acts → ~80+ GPUs "
+                "per copy\n- Layout: TP8 (NVLink) × PP16 (IB) × DP rest, ZeRO-1\n- Time: 6ND = 3.6e25 FLOPs ÷ (8k × "
+                "989T × 0.4) ≈ 1.1e7 s ≈ 130 days\n- Reliability: failure every few hours → async sharded ckpt, "
+                "auto-restart\n- Monitoring: MFU, loss/grad-norm spikes, per-rank step time", RIGHT),
+    (LED, None, "嗯，我会先问几个问题：要训多少 token、deadline 是什么时候、sequence length 多长、互联是 IB 还是什么。然后算显存，每参数大概 16 "
+                "bytes，400B 就是 6.4 TB，加上 activation 一份模型要几十张卡。并行的话机内 TP 8，跨机 PP 16，剩下 DP 配 distributed "
+                "optimizer。时间用 6ND 除以 8000 × 989 TFLOPS × 40% MFU，15T token 大概四个多月，要和 deadline 对一下。可靠性：这个规模几个"
+                "小时就挂一次，所以分片异步 checkpoint，按 MTBF 定间隔，自动重启。监控 MFU、loss spike 和每个 rank 的 step time。", RIGHT),
+    (LED, None, "Scoping first: how much data, what timeline, what context length, what fabric. Memory: 6.4 TB of "
+                "weights, grads and Adam at 16 bytes a parameter, activations extra. Layout: tensor parallel 8 inside "
+                "each node, pipeline across nodes, data-parallel outside with ZeRO-1. Time: 6·N·D over GPUs × peak × "
+                "0.4 MFU, around four months for 15T tokens. Reliability: interruptions every few hours, so async "
+                "sharded checkpoints on an MTBF-derived interval and automatic restart. Monitoring: MFU, loss and grad-"
+                "norm spikes, per-rank step times.", RIGHT),
+    (LED, None, "So the first thing, before I touch any numbers, is I'd want to know how many tokens, when it's due, "
+                "the sequence length and the network, because all of it changes the plan. Then memory: 16 bytes per "
+                "parameter, so 6.4 TB, plus activations. Layout, TP 8 in the node, PP across, DP outside with a sharded "
+                "optimizer. Time, hmm, 6ND is about 3.6e25 FLOPs for 15T tokens, and at 40% MFU on 8,000 H100s that's "
+                "roughly 130 days, so probably longer than anyone wants. And failures, at this scale you get one every "
+                "few hours, so checkpoints are async and sharded and restarts are automatic. Plus I'd watch loss "
+                "spikes and per-rank step time.", RIGHT),
+    (LED, None, "Qs: tokens, deadline, seq, network. 16 B/param → 6.4 TB. TP8 × PP16 × DP, ZeRO-1. 6ND @ 40% MFU ≈ "
+                "130 d. Ckpt async + sharded, MTBF interval, auto-restart. Watch MFU, loss spikes, step time/rank.",
+     RIGHT),
+    (LED, None, "我先确认 token 数、截止时间、序列长度和网络。显存：每参数 16 字节，6.4 TB。机内 TP 8，跨机 PP，剩下 DP。6ND 按 40% MFU，"
+                "大约 130 天。checkpoint 分片异步，自动重启；监控 MFU、loss 尖峰和 step time。", RIGHT),
 ]
 
 
