@@ -158,8 +158,11 @@ CASES = [
     (PITCH, None, "Memory decides the GPUs per copy, about 16 bytes a param. Then TP 8 in each node, PP between nodes, "
                   "interleaved with m ≥ 4p, EP only for MoE, DP outside with ZeRO-1. Overlap everything, FP8, ~40% MFU. "
                   "When slow, profile; when hung, look for the rank not in the same collective.", RIGHT),
-    (PITCH, None, "显存先行：每参数 16 字节。TP 8 机内，PP 跨机 m ≥ 4p，剩下 DP + ZeRO-1；overlap、FP8，MFU 四成左右；慢了 profile 分四类，"
-                  "卡住了找哪个 rank 缺席。", RIGHT),
+    (PITCH, None, "显存先行：每参数 16 字节。TP 8 放机内，PP 跨机，m ≥ 4p，剩下 DP + ZeRO-1；overlap、FP8，MFU 四成左右；慢了 profile "
+                  "分四类，卡住了找哪个 rank 缺席。", RIGHT),
+    (PITCH, None, "Memory first, 16 B/param. TP 8 in node, PP across nodes, m ≥ 4p, DP rest with ZeRO-1; overlap, FP8, "
+                  "40% MFU. Slow: profile, don't assume it's always the network. Hang: don't just restart, find the "
+                  "rank missing from the collective.", RIGHT),
     # led-dense-400b: partial leads (no time, no reliability) and half-wrong ones
     (LED, None, "First I'd ask tokens, deadline, seq len and interconnect. Memory: 16 B/param, 6.4 TB. Layout: TP 8 in "
                 "the node, PP 16 across nodes, DP the rest with ZeRO-1. Monitor loss spikes and MFU.", WRONG),
