@@ -28,6 +28,10 @@ CASES = [
                     "every stage only holds 1/p of the activations.", WRONG),
     (MORE_PP, None, "The bubble gets bigger, yes, but interleaving removes it entirely at no extra cost, so doubling PP "
                     "is free in practice.", WRONG),
+    (MORE_PP, None, "The bubble grows with more stages, yes, but the first stage memory drops by half so it's worth it.",
+     WRONG),
+    (MORE_PP, None, "Bubble grows with p; also PP is just harder to debug.", WRONG),
+    (MORE_PP, None, "The bubble is (p-1)/m, and more stages add p2p hops and make balancing harder.", WRONG),
     # right answers
     (MORE_PP, None, "Bubble ∝ (p−1)/m; 2x p at fixed m ≈ 2x bubble.", RIGHT),
     (MORE_PP, None, "The bubble fraction goes from (p-1)/m to (2p-1)/m, about double, since the GBS pins m.", RIGHT),
@@ -75,6 +79,11 @@ CASES = [
                  "the KV heads.", WRONG),
     (TP16, None, "TP 16 is bad because it uses more memory per GPU.", WRONG),
     (TP16, None, "TP 16 的话 GEMM 变窄，KV head 也不够分。", WRONG),
+    (TP16, None, "TP 16 spans two nodes so its all-reduces go over IB, about 9x slower, but SHARP fixes that, so TP 16 "
+                 "works.", WRONG),
+    (TP16, None, "TP 16 spans two nodes and its all-reduces go over IB, about 9x slower; with in-network reduction that's "
+                 "solved.", WRONG),
+    (TP16, None, "TP 16 spans two nodes, so all-reduces go over IB.", WRONG),
     # right answers
     (TP16, None, "8 GPUs/node. TP16 → TP ARs over IB (~50 vs 450 GB/s).", RIGHT),
     (TP16, None, "A DGX has 8 GPUs on NVSwitch; TP 16 puts half the group in another box, so every layer's all-reduce "
@@ -87,6 +96,10 @@ CASES = [
                  "the bandwidth, on every layer.", RIGHT),
     (TP16, None, "Because the TP group would straddle the node boundary, and TP's per-layer all-reduces are on the "
                  "critical path; the scale-out network is an order of magnitude slower than the NVLink domain.", RIGHT),
+    (TP16, None, "TP 16 spans two nodes, so the per-layer all-reduces go over IB at ~50 GB/s per GPU instead of ~450; "
+                 "SHARP doesn't fix that, it only offloads the reduction.", RIGHT),
+    (MORE_PP, None, "Doubling PP halves the weights per GPU, but the bubble (p-1)/m grows at a fixed global batch, and the "
+                    "first stage's activations don't halve since it still holds p micro-batches.", RIGHT),
     # behavioural-hang-story: partial stories (how one would debug, not a hang that happened; no cause; the cause
     # guessed) and half-wrong ones
     (HANG, None, "Usually when a job hangs I dump every rank's stack with py-spy and look for the rank that's in a "
@@ -172,7 +185,7 @@ CASES = [
                 "the node, DP for the rest. Time: 6ND at 40% MFU, ~130 days. Sharded async checkpoints, auto restart. "
                 "Monitor loss.", WRONG),
     (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB. TP 8 in node, PP 16 "
-                "across nodes, DP rest. Time: 6ND/(8000 × 989T × 0.4) for 15T tokens is about 1,300 days. Sharded async "
+                "across nodes, DP rest. Time: 6ND/(8000 × 989T × 0.4) for 15T tokens is about 1300 days. Sharded async "
                 "checkpoints, auto restart. Monitor MFU and loss.", WRONG),
     (LED, None, "先问 token 数和截止时间；显存每参数 16 字节，6.4 TB；TP 8 机内、PP 跨机、剩下 DP；监控 loss 和 MFU。", WRONG),
     (LED, None, "I'd copy Llama 3 405B: TP 8, PP 16, DP 64, their learning rate and batch schedule, and 15T tokens.",
@@ -195,7 +208,7 @@ CASES = [
     (LED, None, "So the first thing, before I touch any numbers, is I'd want to know how many tokens, when it's due, "
                 "the sequence length and the network, because all of it changes the plan. Then memory: 16 bytes per "
                 "parameter, so 6.4 TB, plus activations. Layout, TP 8 in the node, PP across, DP outside with a sharded "
-                "optimizer. Time, hmm, 6ND is about 3.6e25 FLOPs for 15T tokens, and at 40% MFU on 8,000 H100s that's "
+                "optimizer. Time, hmm, 6ND is about 3.6e25 FLOPs for 15T tokens, and at 40% MFU on 8k H100s that's "
                 "roughly 130 days, so probably longer than anyone wants. And failures, at this scale you get one every "
                 "few hours, so checkpoints are async and sharded and restarts are automatic. Plus I'd watch loss "
                 "spikes and per-rank step time.", RIGHT),
