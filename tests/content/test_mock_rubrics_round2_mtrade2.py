@@ -154,7 +154,18 @@ CASES = [
     (PITCH, None, "Memory first, 16 bytes per param. TP 8 inside the node, PP across nodes with m ≥ 4p, DP the rest "
                   "with ZeRO-1, overlap, FP8, 40% MFU. Slow: it's always the network, so add bandwidth. Hang: find the "
                   "missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. PP 8 inside the node, TP 8 across, DP rest; overlap; FP8; 40% MFU; "
+                  "slow: profile; hang: find the missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param. TP 8 in the node, PP across nodes with a single micro-batch, DP rest "
+                  "with ZeRO-1; overlap, FP8, 40% MFU; slow: profile; hang: find the missing rank.", WRONG),
+    (PITCH, None, "Memory first, 16 bytes per param; TP 8 in the node, PP across nodes, m ≥ 4p, DP with ZeRO-1; overlap, "
+                  "FP8; 10% MFU is fine; slow: profile; hang: find the missing rank.", WRONG),
+    (PITCH, None, "Memory first: 16 bytes per param. TP inside the node, PP across nodes, DP the rest with ZeRO-1. That's "
+                  "it.", WRONG),
     # right pitches
+    (PITCH, None, "Memory first, 16 B/param. TP 8 in the node, not PP in the node; PP across nodes, m ≥ 4p; DP rest with "
+                  "ZeRO-1; overlap, FP8 buys maybe 10% more MFU, so ~40% MFU; slow: profile; hang: find the missing "
+                  "rank.", RIGHT),
     (PITCH, None, "- mem: 16B/param + acts → #GPUs per replica\n- TP≤8 on NVLink, PP inter-node (m≥4p, interleaved), "
                   "CP/EP as needed, DP + ZeRO-1 outermost\n- overlap, FP8, ~40% MFU\n- slow → profile into buckets; "
                   "hang → find the odd rank out", RIGHT),
@@ -190,6 +201,12 @@ CASES = [
     (LED, None, "先问 token 数和截止时间；显存每参数 16 字节，6.4 TB；TP 8 机内、PP 跨机、剩下 DP；监控 loss 和 MFU。", WRONG),
     (LED, None, "I'd copy Llama 3 405B: TP 8, PP 16, DP 64, their learning rate and batch schedule, and 15T tokens.",
      WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB. TP 8 in node, PP 16 "
+                "across nodes, DP rest. Time: 6ND at 40% MFU, about 130 days. Checkpoints every 10 hours are plenty, "
+                "async and sharded, auto restart. Monitor loss.", WRONG),
+    (LED, None, "First I'd ask tokens, deadline, seq len, network. Memory: 16 B/param, 6.4 TB. TP 8 in node, PP 16 "
+                "across nodes, DP rest with ZeRO-1. Time: 6ND at 40% MFU, about 130 days, but the deadline doesn't "
+                "matter. Async sharded checkpoints, auto restart. Monitor MFU.", WRONG),
     # right leads
     (LED, None, "- Scope: tokens? deadline? seq len? fabric?\n- Mem: 16 B/param × 400B = 6.4 TB + acts → ~80+ GPUs "
                 "per copy\n- Layout: TP8 (NVLink) × PP16 (IB) × DP rest, ZeRO-1\n- Time: 6ND = 3.6e25 FLOPs ÷ (8k × "
