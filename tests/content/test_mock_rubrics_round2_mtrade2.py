@@ -44,6 +44,8 @@ CASES = [
                     "micro-batches\n- more p2p hops, harder to balance", RIGHT),
     (MORE_PP, None, "因为 global batch 是定的，m 不变，p 翻倍以后 pipeline 的空转时间（fill/drain）大概翻一倍；DP 减半也只是把 m 拉回来。",
      RIGHT),
+    (MORE_PP, None, "PP 翻倍，bubble 从 (p-1)/m 变成 (2p-1)/m，差不多是两倍，因为 global batch 定了 m。", RIGHT),
+    (MORE_PP, None, "Fixed GBS → m fixed → bubble (p−1)/m roughly doubles when p doubles. Not worth it.", RIGHT),
     (MORE_PP, None, "Pipeline fill and drain scale with the number of stages, and at a fixed global batch you don't get "
                     "more micro-batches to amortize them.", RIGHT),
     # followup-why-not-fsdp: partial answers (one of the two required halves) and half-wrong ones
@@ -70,6 +72,9 @@ CASES = [
     (FSDP, None, "Communication: FSDP gathers the full params for every layer, fwd and bwd, across nodes. Batch: DP = "
                  "world size, and the critical batch size caps the GBS, so the per-GPU micro-batch is tiny and can't "
                  "hide those gathers.", RIGHT),
+    (FSDP, None, "Two reasons. One: every GPU becomes a DP rank, so with a fixed global batch each gets a quarter of a "
+                 "sequence. Two: ZeRO-3 all-gathers each layer's weights over IB, 50% more traffic than DDP, and with that "
+                 "little compute it's exposed.", RIGHT),
     # followup-why-not-bigger-tp: partial answers (TP leaving the node, the required point, left out) and half-wrong
     (TP16, None, "TP 16 would make the GEMMs thinner, so there's less compute per byte.", WRONG),
     (TP16, None, "With 8 KV heads TP 16 would have to replicate the KV heads.", WRONG),
@@ -98,6 +103,9 @@ CASES = [
                  "critical path; the scale-out network is an order of magnitude slower than the NVLink domain.", RIGHT),
     (TP16, None, "TP 16 spans two nodes, so the per-layer all-reduces go over IB at ~50 GB/s per GPU instead of ~450; "
                  "SHARP doesn't fix that, it only offloads the reduction.", RIGHT),
+    (TP16, None, "TP 16 = two nodes. IB per GPU is about an eighth to a ninth of NVLink, and TP all-reduces every layer, "
+                 "so that's the step time.", RIGHT),
+    (TP16, None, "跨机了：TP 16 要两台机器，每层 all-reduce 走 IB，带宽大概只有 NVLink 的九分之一。PP 跨机便宜。", RIGHT),
     (MORE_PP, None, "Doubling PP halves the weights per GPU, but the bubble (p-1)/m grows at a fixed global batch, and the "
                     "first stage's activations don't halve since it still holds p micro-batches.", RIGHT),
     # behavioural-hang-story: partial stories (how one would debug, not a hang that happened; no cause; the cause
@@ -139,6 +147,12 @@ CASES = [
     (HANG, None, "我们 256 卡的任务在第 9000 步卡住，watchdog timeout。用 py-spy dump 了所有 rank：rank 0 在 checkpoint 里的 "
                  "all_gather，其他 255 个在梯度 all-reduce，原因是 gather 写在 if rank == 0 里面。挪出来后两小时就跑起来了，之后默认打开了 "
                  "flight recorder。", RIGHT),
+    (HANG, None, "Short version: 96 GPUs, DPO run, hung at step 2,400, NCCL timeout. py-spy on all 96 ranks; rank 40 stuck "
+                 "in a broadcast the others never called, because the reward model's load only ran on rank 40's node. "
+                 "Fixed the same evening, lost ~6 h of the cluster. Now every collective in that path has a test.", RIGHT),
+    (HANG, None, "那次是 64 卡的 SFT，跑到第 7000 步左右就 hang 了，NCCL watchdog 十分钟后把它杀掉。我用 flight recorder 对比了每个 rank "
+                 "最后的 collective，发现 rank 12 少了一次 all-reduce，原因是它那份数据少了一个 batch。加了 drop_last，半天就恢复了，后来加了"
+                 "一个检查每个 rank batch 数一致的 assert。", RIGHT),
     # pitch-recipe: partial pitches and half-wrong ones
     (PITCH, None, "TP in the node, PP across nodes, DP for the rest, overlap and FP8.", WRONG),
     (PITCH, None, "Memory first, 16 bytes per param. Then just use FSDP across everything and tune the batch size.",
