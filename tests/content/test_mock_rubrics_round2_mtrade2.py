@@ -201,6 +201,12 @@ CASES = [
     (PITCH, None, "Memory first, 16 B/param. TP 8 in node, PP across nodes, m ≥ 4p, DP rest with ZeRO-1; overlap, FP8, "
                   "40% MFU. Slow: profile, don't assume it's always the network. Hang: don't just restart, find the "
                   "rank missing from the collective.", RIGHT),
+    (PITCH, None, "Sizing first — sixteen bytes per parameter. Tensor parallel stays on NVLink, eight wide; pipeline spans "
+                  "nodes with plenty of micro-batches; data parallel wraps it with a sharded optimizer. Hide comms behind "
+                  "compute, FP8 matmuls, expect two-fifths MFU. Slow means profile; a hang means hunting the rank that "
+                  "never joined the collective.", RIGHT),
+    (PITCH, None, "先看 memory：每个参数 16 字节加 activation。TP 在 node 里面，最多 8 张；PP 跨 node，micro-batch 数 ≥ 4 倍 stage 数；外面 "
+                  "DP 加 distributed optimizer。overlap、FP8、MFU 四成。慢就 profile，hang 就找哪个 rank 没进 collective。", RIGHT),
     # led-dense-400b: partial leads (no time, no reliability) and half-wrong ones
     (LED, None, "First I'd ask tokens, deadline, seq len and interconnect. Memory: 16 B/param, 6.4 TB. Layout: TP 8 in "
                 "the node, PP 16 across nodes, DP the rest with ZeRO-1. Monitor loss spikes and MFU.", WRONG),
@@ -243,6 +249,11 @@ CASES = [
                 "roughly 130 days, so probably longer than anyone wants. And failures, at this scale you get one every "
                 "few hours, so checkpoints are async and sharded and restarts are automatic. Plus I'd watch loss "
                 "spikes and per-rank step time.", RIGHT),
+    (LED, None, "Let me scope it first: token budget, deadline, context length, interconnect? Assuming 15T tokens, 8K, IB "
+                "NDR. Memory: 400B × 16 bytes = 6.4 TB of state plus activations. Layout: TP 8 × PP 16 × DP 62, "
+                "distributed optimizer. Time: 6 × 400e9 × 15e12 = 3.6e25 FLOPs; 8k × 989e12 × 0.4 ≈ 3.2e18 FLOP/s, so "
+                "~1.1e7 s, about four months. Failures: every few hours, so sharded async checkpoints every ~30 min and "
+                "auto-restart. Watch MFU, loss spikes, per-rank step time.", RIGHT),
     (LED, None, "Qs: tokens, deadline, seq, network. 16 B/param → 6.4 TB. TP8 × PP16 × DP, ZeRO-1. 6ND @ 40% MFU ≈ "
                 "130 d. Ckpt async + sharded, MTBF interval, auto-restart. Watch MFU, loss spikes, step time/rank.",
      RIGHT),
