@@ -38,7 +38,36 @@ CHECKPOINT_RANK0 = [
  ('checkpoint-rank0', "rank 0 in all_gather in save_checkpoint; ranks 1-3 in backward's allreduce. 其他 rank 都在这个 gather 里", W),
 ]
 
+PP_SENDRECV = [
+ ('pp-sendrecv', 'r0 + r1 both blocked in dist.recv (sync_tied_embedding, train.py:109). both do recv->send, nobody sends -> deadlock. only from step 4 on because the sync is gated on step >= unfreeze_at. fix: r0 send then recv, r1 recv then send', R),
+ ('pp-sendrecv', "In main(), line 131 calls sync_tied_embedding only when step >= args.unfreeze_at and the rank is the first or last stage. sync_tied_embedding (line 104) does dist.recv(theirs, src=peer) on line 109 and then dist.send(grad, dst=peer) on line 110 — the same order on both stages. So rank 0 sits in recv waiting for rank 1's send, and rank 1 sits in recv waiting for rank 0's send; neither reaches line 110. Steps 0-3 are fine because the embedding is still frozen and the function is not called. Fix: use dist.batch_isend_irecv([P2POp(isend,...), P2POp(irecv,...)]) and wait on both.", R),
+ ('pp-sendrecv', 'rank 0 和 rank 1 都卡在 sync_tied_embedding 的 dist.recv 上（第109行）。两边都是先 recv 后 send，所以都在等对方发，死锁。前四步没事，是因为 embedding 还冻结着，解冻之后才会调用这个函数。修复：rank 0 先发后收，rank 1 先收后发。', R),
+ ('pp-sendrecv', '两个 stage（rank 0、rank 1）都 block 在 recv，位置是 sync_tied_embedding。两边都 recv first，send 永远执行不到。unfreeze 之后才开始调用这个同步，所以前几步正常。fix：用 batch_isend_irecv 同时发起 send 和 recv。', R),
+ ('pp-sendrecv', '- stuck: rank 0 and rank 1, both in recv from each other\n- site: sync_tied_embedding, recv before send on both sides\n- why at step 4: the sync only runs after the embedding is unfrozen\n- fix: break the symmetry, even rank sends first, odd rank receives first', R),
+ ('pp-sendrecv', 'Both pipeline ends wait in recv inside sync_tied_embedding. Each process posts a blocking receive and only afterwards its send, so each waits for a message the other never gets around to sending. It starts at the unfreeze step since before it the tied gradient is not exchanged. Fix: replace the two blocking calls with non-blocking isend/irecv and wait on both handles.', R),
+ ('pp-sendrecv', "ranks 0 and 1 are both waiting in recv in sync_tied_embedding; recv then send on both stages, so neither sends. it's only called once the embedding is unfrozen. fix: do an all_reduce of the tied embedding grad over a group of {0, 1} instead of send/recv", R),
+ ('pp-sendrecv', "rank0/rank1: both in recv, sync_tied_embedding. recv before send on both sides => neither reaches its send. happens from unfreeze_at on (before that embed is frozen so the sync isn't called). fix: rank 0 sends first.", R),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in sync_tied_embedding. the embedding gradient is too large to send, the transfer is slow. fix: increase the timeout', W),
+ ('pp-sendrecv', 'rank 0 waits in send and rank 1 waits in recv in sync_tied_embedding; rank 1 is slower. fix: add a barrier before the sync', W),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in sync_tied_embedding: both recv before send. it starts at that step because of the unfreeze. fix: keep the embedding frozen for the whole run', W),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in the pipeline forward (train_step line 82): the activations arrive late because the forward is slow after the unfreeze.', W),
+ ('pp-sendrecv', 'Both ranks hang on dist.recv in sync_tied_embedding. Each side calls recv before send, a classic p2p deadlock: blocking recv with no matching send in flight. This only begins at step 4 because sync_tied_embedding is skipped while the embedding is frozen. Fix: order the pair by rank: rank 0 does send→recv and rank 1 recv→send.', R),
+ ('pp-sendrecv', '0号和1号互相等，都停在 recv。sync_tied_embedding 里两个 rank 都先收再发，没有人先发送。从 unfreeze_at 那一步开始才调用这个函数，之前 embedding 冻结不需要同步。修法：改成 isend/irecv 非阻塞，然后 wait。', R),
+ ('pp-sendrecv', 'both stages stuck in recv (sync_tied_embedding line 109). symmetric recv-then-send on both ends = deadlock. starts after unfreeze since the sync is only called once the embedding trains. fix: dist.batch_isend_irecv', R),
+ ('pp-sendrecv', "rank 0 and rank 1 each wait in recv for the other's tied-embedding gradient, inside sync_tied_embedding. They both receive first, so the sends never happen. The embedding is frozen for the first 4 steps and the function is only called after it is unfrozen. Fix: have rank 1 send first and rank 0 receive first.", R),
+ ('pp-sendrecv', 'rank 0 和 rank 1 都在 recv 里等：sync_tied_embedding 两边都先 recv，send 执行不到。embedding 解冻之后才走这段代码。修复：把其中一边改成先 send。', R),
+ ('pp-sendrecv', 'the tied embedding sync deadlocks: both first and last stage are blocked receiving, as each waits for the other to send first. only after unfreezing does main() call it. fix: post both ops at once with batch_isend_irecv', R),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in sync_tied_embedding. the gloo buffer is full after the unfreeze so the send blocks. fix: use NCCL', W),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in sync_tied_embedding. both recv first so neither sends. the sync runs from the first step but the deadlock only shows up when the gradients get bigger.', W),
+ ('pp-sendrecv', 'only rank 1 is stuck, in recv in train_step; rank 0 already finished. fix: set a longer timeout', W),
+ ('pp-sendrecv', 'rank 0 和 rank 1 都在 sync_tied_embedding 的 recv 里等。两边都先 send 再 recv，消息太大。修复：把超时调大。', W),
+ ('pp-sendrecv', 'Both ranks wait in recv inside sync_tied_embedding. each waits for a message the other never gets around to sending.', R),
+ ('pp-sendrecv', 'Both ranks wait in recv inside sync_tied_embedding. 两边都是 recv 之后才 send', R),
+ ('pp-sendrecv', 'Both ranks wait in recv inside sync_tied_embedding. Each process sends and only afterwards receives.', W),
+ ('pp-sendrecv', 'rank 0 和 rank 1 都在 sync_tied_embedding 的 recv 里等，两边都先 recv 再 send。这个同步从第一步就在跑。', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
