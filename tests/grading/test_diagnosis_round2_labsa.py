@@ -67,7 +67,29 @@ PP_SENDRECV = [
  ('pp-sendrecv', 'rank 0 和 rank 1 都在 sync_tied_embedding 的 recv 里等，两边都先 recv 再 send。这个同步从第一步就在跑。', W),
 ]
 
+CRASHED_RANK = [
+ ('crashed-rank', 'r0 died first (OOM in fwd, torchrun root cause). r1-3: blocked in grad allreduce, then killed. r0 appends (logits, targets, mask) to `predictions` every step (line 58) -> tensors stay alive, mem grows until OOM. only r0 does the append. fix: accumulate hit/token counts instead', R),
+ ('crashed-rank', "torchrun's failure report names rank 0 as the root cause: torch.OutOfMemoryError raised in the forward pass. Ranks 1, 2 and 3 were in loss.backward() waiting for DDP's gradient all-reduce with rank 0 and got torn down after it died. In main(), line 53 creates predictions = [], and at line 58, under `if ctx.rank == 0:`, each step appends trainer.logits together with the targets and mask; token_accuracy() only reads them at the end (line 60). Because the list holds references, none of those logits can be freed, so rank 0's allocated memory rises by one logits tensor per step until an allocation fails. The other ranks skip that branch, so they stay flat.", R),
+ ('crashed-rank', 'rank 0 最先失败，是 forward 里的 OOM；rank 1-3 当时在梯度 all-reduce 里等，rank 0 挂了之后它们才报错。原因：rank 0 每一步都把 logits 追加到 predictions 列表里，引用一直在，显存释放不掉，一步步涨，最后爆显存。其他 rank 不走这段代码。修复：每步只累加预测正确数和 token 数。', R),
+ ('crashed-rank', '0号先挂，OOM，在 forward。其他三个 rank 在 backward 的 allreduce 里 waiting。0号为了算 token accuracy，把每个 step 的 logits append 到 list 里，这些 tensor 一直被引用，显存 leak。只有 rank 0 做这个 append。fix：算 accuracy 的时候只存 count。', R),
+ ('crashed-rank', "- first failure: rank 0, CUDA OOM during forward\n- ranks 1-3: waiting in the gradient all-reduce, died afterwards\n- cause: rank 0 stores every step's logits in `predictions` for the accuracy, memory grows step by step\n- only rank 0: the append is under if ctx.rank == 0", R),
+ ('crashed-rank', 'Rank 0 failed first with an out-of-memory error in the forward; the other ranks were idle in the gradient all-reduce. The accuracy bookkeeping on rank 0 holds on to the full logits tensor of each step, so its footprint increases every iteration until the forward cannot allocate. Fix: compute the hits right away, keep two integers, and drop the tensors (or .detach().cpu() the argmax only).', R),
+ ('crashed-rank', 'rank 0 OOMs first in forward, ranks 1-3 wait in the all-reduce. rank 0 keeps a list of all logits for the accuracy metric, which grows every step. alternative fix: store only logits.argmax(-1) on the CPU instead of the full logits tensor', R),
+ ('crashed-rank', "Root cause rank 0: OOM. Others were waiting in backward's all_reduce. Rank 0 alone accumulates logits in the predictions list every step, a leak; the others never do.", R),
+ ('crashed-rank', "rank 0 failed first with OOM in forward; ranks 1-3 waited in the gradient all-reduce. rank 0's batch is bigger than the others'. fix: lower the batch size on rank 0.", W),
+ ('crashed-rank', 'rank 2 failed first with OOM; the other ranks waited in the gradient all-reduce. rank 2 keeps the logits of every step.', W),
+ ('crashed-rank', 'rank 0 failed first with OOM in forward; ranks 1-3 waited in the gradient all-reduce. the model is too large for the GPU memory limit. fix: raise device_memory_kib.', W),
+ ('crashed-rank', 'rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. the NCCL timeout fired on rank 0 because it was slow to compute the accuracy. fix: raise the timeout.', W),
+ ('crashed-rank', "rank 0 crashed first: CUDA OOM in the forward. ranks 1-3 were blocked in the gradient all-reduce. rank 0 keeps references to every step's logits in a python list (for the accuracy), so they are never freed and its memory usage goes up step after step.", R),
+ ('crashed-rank', '0号最先挂（OOM），1-3号在梯度all-reduce里等。0号把每一步的 logits 都塞进 predictions 里，占用的显存一直释放不了，越积越多，最后 forward 分配不到显存。', R),
+ ('crashed-rank', 'rank 0 first, out of memory in forward; ranks 1-3 in the grad allreduce. predictions list on rank 0 retains the logits of all steps; allocated memory goes up linearly until the allocator fails.', R),
+ ('crashed-rank', "rank 0 failed first with OOM; the others sat in the gradient all-reduce. rank 0 holds on to the logits from every step so memory usage creeps up; the other ranks don't compute accuracy at all.", R),
+ ('crashed-rank', 'rank 0 先 OOM；其余 rank 在梯度 all_reduce 里。rank 0 每步 append logits，显存占用逐步上升，其他 rank 不存。', R),
+ ('crashed-rank', 'rank 0 failed first with OOM in forward; ranks 1-3 waited in the gradient all-reduce. rank 0 keeps the logits of every step, but memory stays flat; the OOM comes from a spike in one big batch.', W),
+ ('crashed-rank', 'rank 0 先 OOM，其余在梯度 all_reduce 里等。rank 0 的 batch 里有一条超长文档，激活太大。', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
