@@ -87,6 +87,18 @@ CRASHED_RANK = [
  ('crashed-rank', 'rank 0 先 OOM；其余 rank 在梯度 all_reduce 里。rank 0 每步 append logits，显存占用逐步上升，其他 rank 不存。', R),
  ('crashed-rank', 'rank 0 failed first with OOM in forward; ranks 1-3 waited in the gradient all-reduce. rank 0 keeps the logits of every step, but memory stays flat; the OOM comes from a spike in one big batch.', W),
  ('crashed-rank', 'rank 0 先 OOM，其余在梯度 all_reduce 里等。rank 0 的 batch 里有一条超长文档，激活太大。', W),
+ ('crashed-rank', 'First to go down was rank 0 (its error file has torch.OutOfMemoryError in forward). Ranks 1-3 were parked in the gradient allreduce. Rank 0 is the only one collecting logits for the accuracy, and it never releases them: one more logits tensor pinned per step until the allocator gives up.', R),
+ ('crashed-rank', "rank 0 was the root cause (OOM); the others just waited for it in all-reduce. predictions.append(trainer.logits) on rank 0 retains every step's output, so its usage ramps up over the run; the other ranks don't append anything.", R),
+ ('crashed-rank', '0号是 root cause：forward 时显存不够。1-3号在梯度 all-reduce 里干等。0号把每步的 logits 攒在 predictions 里算准确率，引用不释放，显存线性上涨。', R),
+ ('crashed-rank', 'rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. The accuracy list on rank 0 grows by a full logits tensor each step: unbounded growth of GPU memory on that rank only.', R),
+ ('crashed-rank', "rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. rank 0 computes the accuracy every step, which needs extra memory for the argmax, and that spike at step 7 doesn't fit.", W),
+ ('crashed-rank', 'rank 0 failed first; ranks 1-3 waited in the gradient all-reduce. it keeps the logits for accuracy. fix: give rank 0 a bigger memory limit so the logits fit.', W),
+ ('crashed-rank', "rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. that spike at step 7 doesn't fit", W),
+ ('crashed-rank', "rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. rank 0 keeps every step's logits. that spike at step 7 doesn't fit", W),
+ ('crashed-rank', "rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. rank 0 keeps every step's logits; memory grows every step, it is not a spike", R),
+ ('crashed-rank', 'rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. 0号每步都存 logits，显存是在某一步突然涨的', W),
+ ('crashed-rank', 'rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. 0号为了算准确率一直留着每步的 logits，显存占用不断上升', R),
+ ('crashed-rank', 'rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. rank 0 computes the accuracy every step, which needs extra memory.', W),
 ]
 
 
