@@ -101,7 +101,36 @@ CRASHED_RANK = [
  ('crashed-rank', 'rank 0 failed first, OOM in forward; others waited in the gradient all-reduce. rank 0 computes the accuracy every step, which needs extra memory.', W),
 ]
 
+LONG_BATCH = [
+ ('long-batch', "r1 OOM @ step 4, fwd. r0/r2/r3 stuck in grad allreduce. doc 70 = 600 tokens lands in r1's batch, make_batch pads everything to 600 -> ~25x activations. fix: clamp each doc to cfg.max_len in make_batch", R),
+ ('long-batch', "Step 4, rank 1: torch.OutOfMemoryError in forward, it is torchrun's first failure. Ranks 0, 2, 3 sat in loss.backward() on DDP's gradient all-reduce. main() builds the corpus with lengths={args.long_doc: LONG_DOC_TOKENS}, i.e. document 70 has 600 tokens, and ShardedLoader puts it into rank 1's share for step 4. make_batch (line 36) pads the batch to its longest document, so that one batch is 600 wide instead of ~24 and its activations do not fit the simulated device memory. Fix: truncate inside make_batch to cfg.max_len, or chunk long documents into max_len windows.", R),
+ ('long-batch', 'rank 1 在第4步 forward 时 OOM，其他 rank 在梯度 all-reduce 里等。它的 batch 里有一篇 600 token 的超长文档，make_batch 把整个 batch 都补齐到 600，显存放不下。修复：把每篇文档截断到 max_len。', R),
+ ('long-batch', '1号 step 4 OOM，0、2、3号在 backward 的 allreduce 里 waiting。原因是 rank 1 那个 batch 有一个 very long document（600 tokens），padding 到最长以后 activation 爆了。fix：在 make_batch 里 truncate 到 context length。', R),
+ ('long-batch', '- failed: rank 1, step 4, OOM in forward\n- others: waiting in the gradient all-reduce\n- why rank 1: its batch contains the 600-token doc; the batch is padded to the longest doc\n- fix: split long docs into windows of max_len tokens', R),
+ ('long-batch', "Rank 1 ran out of memory at step 4 while the other three were waiting in the gradient allreduce. One sample in its batch is enormous (600 tokens versus ~24), and since everything in a batch is padded to the longest sample, that batch blows up. Fix: enforce a maximum sequence length when building batches, so no sample is longer than the model's context.", R),
+ ('long-batch', "rank 1 OOM at step 4, others in the grad all-reduce. rank 1's batch has the one 600-token document and is padded to it. fix: cap every document at the context length; a second option is length-bucketing plus a token budget per batch so the padded size stays bounded", R),
+ ('long-batch', 'rank 1 died at step 4 (OOM), ranks 0,2,3 waited in all_reduce. the long web page doc is in its batch, padded batch ~25x bigger. fix: chunk documents longer than max_len into several max_len pieces', R),
+ ('long-batch', "rank 1 OOMs at step 4, the others wait in the gradient all-reduce. rank 1's batch holds a very long document. fix: filter out documents longer than max_len", W),
+ ('long-batch', "rank 1 OOMs at step 4, the others wait in the gradient all-reduce. rank 1's batch holds a very long document. fix: raise --device-memory-kib on rank 1", W),
+ ('long-batch', "rank 0 OOMs at step 4, the others wait in the gradient all-reduce. rank 0's batch holds a very long document. fix: truncate documents to max_len", W),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. rank 1 has a memory leak: it keeps the activations of every step. fix: free them after each step.', W),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest.', W),
+ ('long-batch', '1号在 step 4 爆显存，其他 rank 在梯度同步里等。它这一批里有一篇特别长的网页（600 个 token），整批都被补到这个长度。修法：按 max_len 把长文档切成几段。', R),
+ ('long-batch', 'rank 1, step 4, OOM. others: grad all-reduce. its batch contains one 600-token doc and collate pads the batch to it. fix: truncate to max_len in make_batch.', R),
+ ('long-batch', "rank 1 hit OOM at step 4; ranks 0, 2 and 3 were in the gradient all-reduce. rank 1 drew the long document, and the batch is padded to the longest sequence, so its activations are ~25x. fix: clip sequences to the model's context length.", R),
+ ('long-batch', "Rank 1 went OOM in step 4's forward; the rest waited on the gradient all_reduce. Its batch had the outlier document (600 tokens); padding to the longest makes its batch huge. Fix: limit every sequence to max_len tokens (truncate or window it).", R),
+ ('long-batch', 'rank 1 在第4步 OOM，其他 rank 在梯度 all_reduce 里等。rank 1 的 batch 里有超长文档。修复：把长文档丢掉。', W),
+ ('long-batch', 'rank 1 在第4步 OOM，其他 rank 在梯度 all_reduce 里等。rank 1 的 batch 里有超长文档。修复：把显存上限调大。', W),
+ ('long-batch', "rank 1 OOMs at step 4, the others wait in the gradient all-reduce. all batches are the same length; rank 1's GPU is just smaller. fix: truncate to max_len", W),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. fix: skip documents so no sample exceeds the context', W),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. fix: drop samples longer than max_len', W),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. Fix: enforce a maximum sequence length.', R),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. 修复：限制最大序列长度。', R),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. fix: clamp every sequence to the context', R),
+ ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. 修复：丢掉超长样本', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
