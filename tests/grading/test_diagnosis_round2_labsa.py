@@ -130,7 +130,28 @@ LONG_BATCH = [
  ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. 修复：丢掉超长样本', W),
 ]
 
+UNEVEN_BATCHES = [
+ ('uneven-batches', 'rank 0 还在训练，最后多出来的一步卡在梯度 all-reduce 里；rank 1-3 数据已经用完，退出循环，在 finish 里的 gather 等。因为 shard 0 比别的 shard 多一篇文档，多出一个 batch。修复：用 DistributedSampler(drop_last=True)，保证每个 rank 的 batch 数相同。', R),
+ ('uneven-batches', '0号多跑了一个 step，在 backward 的 allreduce 里 hang；1-3号已经 break 出 loop，在 finish 的 gather 里 waiting。root cause：shard 切得不均，rank 0 多了一个 doc，所以多一个 batch。fix：用 DDP 的 Join context manager 处理 uneven inputs。', R),
+ ('uneven-batches', "- still training: rank 0 (extra step), in the gradient all-reduce\n- others: left the loop, waiting in the final gather (finish)\n- why: documents don't divide by 4, shard 0 gets the leftover doc -> one more batch\n- fix: every rank runs the same number of steps (drop the remainder)", R),
+ ('uneven-batches', 'rank 0 in the grad all-reduce of an extra step; ranks 1-3 finished the loop and wait in the gather in finish. shard 0 has one more document than the others. fix: all_reduce the number of batches with MIN and stop every rank there', R),
+ ('uneven-batches', "rank0 still training (extra step, allreduce). others done, in finish()'s gather. uneven shards: 37 vs 36 docs. fix: use DistributedSampler with drop_last=True", R),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 wait in the gather. shard 0 holds one more document. fix: pad the other shards by repeating one of their documents', W),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce; ranks 1-3 wait in the gather. rank 0 is slower than the others, its GPU is throttled. fix: raise the timeout', W),
+ ('uneven-batches', 'rank 1 is still training and waits in the gradient all-reduce; ranks 0, 2, 3 wait in the gather. shard 1 holds one more document. fix: drop_last=True', W),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 wait in the gather. shard 0 holds one more document.', W),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 wait in the gather. every rank has the same number of batches but rank 0 starts one step late. fix: add a barrier at the start', W),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. The first shard is one document longer. Fix: all_reduce the batch count with MIN and stop every rank there.', R),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: cut every shard to the length of the shortest one, so all ranks see an identical number of batches.', R),
+ ('uneven-batches', '0号多了一步，还在梯度 all_reduce 里；1-3号已经跑完，在 finish 的 gather 里等。文档数除不尽，shard 0 多一篇。修复：先 all_reduce 求 batch 数的最小值，所有 rank 都只跑这么多步。', R),
+ ('uneven-batches', 'rank 0 在多出的一步的梯度 all-reduce 里等，其他 rank 已经退出循环在 gather 里。shard 0 多了一篇文档。修复：丢掉多出来的那篇，让每个 rank 的 batch 数一样。', R),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: drop the leftover document.', R),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: give every rank the same number of batches by repeating a document on ranks 1-3.', W),
+ ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: skip the min step.', W),
+ ('uneven-batches', 'rank 0 在梯度 all-reduce 里，其他 rank 在 gather 里。每个 rank 的 batch 数是一样的，rank 0 只是慢。修复：drop_last=True。', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
