@@ -151,7 +151,29 @@ UNEVEN_BATCHES = [
  ('uneven-batches', 'rank 0 在梯度 all-reduce 里，其他 rank 在 gather 里。每个 rank 的 batch 数是一样的，rank 0 只是慢。修复：drop_last=True。', W),
 ]
 
+DIVERGING_CONTROL_FLOW = [
+ ('diverging-control-flow', "r0 broke out of the loop (NaN loss, its batch is all padding) -> waiting in finish()'s gather. r1-3 -> backward, grad allreduce. should_stop does dist.reduce(bad, dst=0, MAX): only r0 gets the max, r1-3 see their own 0. fix: dist.all_reduce(bad, MAX)", R),
+ ('diverging-control-flow', "In main(), each step calls should_stop(ctx, loss) (line 54). should_stop builds `bad` from the local loss and calls dist.reduce(bad, dst=0, op=MAX) at line 38. reduce only writes the result into rank 0's tensor; on ranks 1-3 `bad` keeps its local value. At the step where rank 0's batch was emptied its loss is NaN, so rank 0 sees bad=1, logs 'stopping before the update' and breaks (line 57) into trainer.finish(), where it waits in the gather. Ranks 1-3 had finite losses, got False, ran loss.backward() and wait in DDP's gradient all-reduce for rank 0. Fix: replace dist.reduce with dist.all_reduce so the flag is the same everywhere.", R),
+ ('diverging-control-flow', 'rank 0 退出了训练循环，在 finish 的 gather 里等；rank 1-3 继续训练，在 backward 的梯度 all-reduce 里等。rank 0 这一步的 batch 全是 padding，loss 是 NaN。should_stop 用 dist.reduce 只把 MAX 结果给了 rank 0，其他 rank 拿不到这个结果，所以只有 rank 0 停下。修复：改用 all_reduce，所有 rank 在同一步停。', R),
+ ('diverging-control-flow', '0号 break 出了 loop，在 finish 的 gather 里 waiting；1-3号还在 backward 的 allreduce。0号 loss 是 NaN（batch 被清空）。should_stop 里的 reduce 只 reduce 到 dst=0，其他 rank 不知道要停。fix：用 all_reduce(MAX)。', R),
+ ('diverging-control-flow', "Rank 0 alone decided to stop and now waits in the end-of-training gather; the others carried on and wait in the gradient allreduce. The NaN check is combined with reduce, whose output lands on the destination rank only, so the verdict is never shared with ranks 1-3. Fix: make the verdict collective, e.g. broadcast rank 0's decision to every rank after the reduce.", R),
+ ('diverging-control-flow', 'rank 0 stopped (NaN loss) and sits in the gather in finish; ranks 1-3 are in the gradient all-reduce. dist.reduce delivers the flag to rank 0 only. fix: all ranks must agree on stopping: all_reduce the flag so every rank breaks at the same step', R),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather, ranks 1-3 wait in the gradient all-reduce. the flag is reduced into rank 0 only, the other ranks keep their own value.', R),
+ ('diverging-control-flow', "rank 0 left the loop and waits in the final gather, ranks 1-3 wait in the gradient all-reduce. rank 0's backward crashed on the NaN loss. fix: skip NaN batches", W),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. the reduce is slow, fix: raise the timeout.', W),
+ ('diverging-control-flow', 'rank 1 left the loop and waits in the gather; ranks 0, 2, 3 wait in the gradient all-reduce. reduce only gives the flag to rank 1.', W),
+ ('diverging-control-flow', "rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. rank 0's loss was NaN. fix: all_reduce the flag.", W),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. all ranks get the reduced flag, but rank 0 checks it first.', W),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. should_stop uses reduce, whose output lands on the destination rank only, so the verdict is never shared with ranks 1-3.', R),
+ ('diverging-control-flow', '0号退出循环，在 finish 的 gather 里；1-3号在梯度 all-reduce 里。reduce 的输出只落在 dst=0 上，其他 rank 从来没同步到这个标志。修复：改成 all_reduce。', R),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. the stop flag never reaches ranks 1-3: dist.reduce only delivers it to rank 0. fix: all_reduce with MAX.', R),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. the flag is reduced to every rank, but ranks 1-3 ignore it.', W),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. rank 0 crashed on the NaN loss; fix: all_reduce the flag.', W),
+ ('diverging-control-flow', 'rank 0 在 finish 的 gather 里等，1-3 号在 backward 的 all_reduce 里。停止标志用 reduce 只发给了 0 号。', R),
+ ('diverging-control-flow', 'rank 0 在 finish 的 gather 里等，1-3 号在 backward 的 all_reduce 里。停止标志用 reduce 只发给了 0 号，其他 rank 还以为 loss 正常。修复：all_reduce(MAX)。', R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
