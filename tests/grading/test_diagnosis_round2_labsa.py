@@ -173,7 +173,32 @@ DIVERGING_CONTROL_FLOW = [
  ('diverging-control-flow', 'rank 0 在 finish 的 gather 里等，1-3 号在 backward 的 all_reduce 里。停止标志用 reduce 只发给了 0 号，其他 rank 还以为 loss 正常。修复：all_reduce(MAX)。', R),
 ]
 
+COLLECTIVE_ORDER = [
+ ('collective-order', 'r0: dist.broadcast(lr) in sync_schedule (line 55). r1-3: all_gather in gather_tokens. r0 goes bcast->gather, others gather->bcast, collectives pair by call order so they never match. fix: every rank gathers first, then r0 computes lr and broadcasts', R),
+ ('collective-order', 'rank 0 在 sync_schedule 的 dist.broadcast（学习率）里等，rank 1-3 在 gather_tokens 的 all_gather 里等。rank 0 是先广播后收集，其他 rank 是先收集后广播，两边调用顺序相反，collective 配不上。修复：所有 rank 先 all_gather 再 broadcast。', R),
+ ('collective-order', '0号卡在 broadcast lr，1-3号卡在 gather_tokens 的 all_gather。两个 branch 的 collective order 不一致：rank 0 先 broadcast，其他 rank 先 all_gather。fix：统一成先 gather 后 broadcast。', R),
+ ('collective-order', '- rank 0: broadcast of the learning rate (sync_schedule)\n- ranks 1-3: all_gather of token counts (gather_tokens)\n- why: rank 0 broadcasts before gathering, the rest gather before broadcasting\n- fix: same order on all ranks, gather then broadcast', R),
+ ('collective-order', 'Rank 0 is blocked in the learning-rate broadcast while ranks 1-3 are blocked in the token-count all_gather. The rank-0 branch issues its two collectives in the reverse sequence of the other branch, and collectives are matched positionally, so each side waits on a call the other has not made yet. Fix: have all ranks issue the token all_gather first and the broadcast second.', R),
+ ('collective-order', 'rank 0 waits in the broadcast in sync_schedule, ranks 1-3 wait in the all_gather in gather_tokens. rank 0 broadcasts then gathers, the others gather then broadcast. fix: drop the broadcast entirely: every rank gathers the token counts and computes the same lr locally from the sum', R),
+ ('collective-order', 'r0 in broadcast, r1..3 in all_gather (gather_tokens). order of collectives differs between the if and else branches. fix: put gather_tokens before the broadcast on rank 0 too', R),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 wait in the all_gather. the broadcast of the learning rate is slow because rank 0 computes the schedule first. fix: raise the timeout', W),
+ ('collective-order', 'all ranks wait in the all_gather in gather_tokens. rank 0 sends a bigger tensor than the others. fix: pad the tensors', W),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 wait in the all_gather. every rank calls the collectives in the same order, but rank 0 is slower. fix: same order everywhere', W),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 wait in the all_gather. rank 0 broadcasts first and the others gather first.', W),
+ ('collective-order', 'rank 0 waits in the all_gather, ranks 1-3 wait in the broadcast. rank 0 gathers first and the others broadcast first. fix: gather first then broadcast on every rank', W),
+ ('collective-order', 'rank 0 waits in the broadcast of the lr in sync_schedule; ranks 1-3 wait in the all_gather in gather_tokens. fix: put gather_tokens before the broadcast on rank 0 too. the two branches issue them in opposite order.', R),
+ ('collective-order', "rank 0 waits in the broadcast of the lr in sync_schedule; ranks 1-3 wait in the all_gather in gather_tokens. rank 0's branch and the else branch call them in swapped order. fix: move the gather before the broadcast.", R),
+ ('collective-order', '0号在 sync_schedule 里广播学习率时卡住，1-3号在 gather_tokens 的 all_gather 里卡住。两个分支的调用先后颠倒了。修复：rank 0 也把 gather_tokens 放到 broadcast 前面。', R),
+ ('collective-order', "rank 0 waits in the broadcast of the lr in sync_schedule; ranks 1-3 wait in the all_gather in gather_tokens. the collectives are matched by position, and rank 0's first one is a broadcast while the others' first one is an all_gather. fix: everyone gathers first, then broadcasts.", R),
+ ('collective-order', 'rank 0 waits in the broadcast of the lr in sync_schedule; ranks 1-3 wait in the all_gather in gather_tokens. rank 0 broadcasts first, the others do the gather before the broadcast.', W),
+ ('collective-order', 'rank 0 waits in the broadcast of the lr in sync_schedule; ranks 1-3 wait in the all_gather in gather_tokens. the collectives run in the same order on all ranks, gloo is just slow. fix: move the gather before the broadcast.', W),
+ ('collective-order', '0号卡在 broadcast，1-3号卡在 all_gather。广播的数据太大。修复：把超时调大。', W),
+ ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。rank 0 和其他 rank 的调用次序不一样。修复：所有 rank 用同一个次序。', R),
+ ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。rank 0 和其他 rank 的调用次序是一样的。修复：所有 rank 用同一个次序。', W),
+ ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。两个分支顺序不一样。修复：所有 rank 都按 gather broadcast 的次序调用。', R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW + COLLECTIVE_ORDER)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
