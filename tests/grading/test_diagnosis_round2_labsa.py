@@ -198,7 +198,32 @@ COLLECTIVE_ORDER = [
  ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。两个分支顺序不一样。修复：所有 rank 都按 gather broadcast 的次序调用。', R),
 ]
 
+EVAL_RANK0 = [
+ ('eval-rank0', "r0: dist.all_reduce(sums, group=eval_group) in evaluate (line 53); the eval group's 6s timeout fires there. r1-3: next step, backward, grad allreduce. evaluate is only called under `if ctx.rank == 0` (line 72) but shards the held-out set and all-reduces. fix: call evaluate on all ranks, keep the log on r0", R),
+ ('eval-rank0', "main() creates eval_group (gloo, 6 s timeout) at line 65. Every eval interval, line 72 checks `if ctx.rank == 0:` and calls evaluate(ctx, trainer.model, eval_set, eval_group). evaluate() scores this rank's share of the held-out documents and then does dist.all_reduce(sums, group=group) on line 53, which needs all 4 ranks of the eval group. Ranks 1, 2, 3 skip the if, start the next training step and block in loss.backward() on DDP's gradient all-reduce, waiting for rank 0. Rank 0 is in the eval all_reduce waiting for them; its 6 s timeout fires first. Fix: drop the `if ctx.rank == 0` around evaluate so every rank runs it, and log the result only on rank 0.", R),
+ ('eval-rank0', 'rank 0 在 evaluate 里的 all_reduce（留出集的 loss 和 token 求和）上等，评估 group 的 6 秒超时先触发；rank 1-3 已经进入下一步，在 backward 的梯度 all-reduce 里等。原因：evaluate 里有 collective，却只在 rank 0 上调用。修复：所有 rank 都调用 evaluate，只有打印日志留在 rank 0。', R),
+ ('eval-rank0', '0号在 evaluate 的 all_reduce 里 timeout，1-3号在下一个 step 的 backward 里等 gradient allreduce。evaluate 被 if ctx.rank == 0 包住了，只有 rank 0 调用。fix：每个 rank 都 call evaluate，log 只在 rank 0 打。', R),
+ ('eval-rank0', '- rank 0: all_reduce in evaluate (eval group, 6 s timeout fires)\n- ranks 1-3: next step, gradient all-reduce in backward\n- why: evaluate has a collective but is only called on rank 0\n- fix: call evaluate on every rank; only the print stays on rank 0', R),
+ ('eval-rank0', 'Rank 0 is inside evaluate(), stuck in the held-out all_reduce; the other three have moved on to the next iteration and are waiting in the DDP gradient allreduce. The eval is gated behind a rank-zero check even though it contains a collective. Fix: let all processes execute the evaluation (each scores its shard) and restrict only the logging to rank 0.', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate runs only on rank 0. fix: every rank calls evaluate; or, if only rank 0 should evaluate, make evaluate use no collective and score the whole held-out set on rank 0', R),
+ ('eval-rank0', "r0 in eval's all_reduce (6 s eval-group timeout). others: next step, backward allreduce. eval only on rank 0. fix: evaluate everywhere, log on rank 0", R),
+ ('eval-rank0', "rank 0 waits in the all_reduce inside evaluate; ranks 1-3 wait in the gradient all-reduce. evaluate only runs on rank 0. fix: raise the eval group's timeout to 60 s", W),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 wait in the gradient all-reduce. evaluate only runs on rank 0. fix: remove the all_reduce from evaluate', W),
+ ('eval-rank0', 'rank 2 waits in the all_reduce inside evaluate; the others wait in the gradient all-reduce. evaluate only runs on rank 2. fix: call evaluate on every rank', W),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 wait in the gradient all-reduce. evaluate only runs on rank 0.', W),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 wait in the gradient all-reduce. the gloo eval group is too slow for CPU tensors. fix: put the sums on the GPU and use NCCL', W),
+ ('eval-rank0', '0号在 evaluate 的 all_reduce 上等到超时，其他三个进程已经进入下一步的 backward，在梯度同步里等。evaluate 只有 0 号调用。修复：所有进程都执行 evaluate，只在 0 号打印。', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. the if ctx.rank == 0 guard around evaluate means rank 0 alone enters the eval all_reduce. fix: move the guard so that it wraps only the ctx.log call.', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: every GPU runs evaluate on its own share; rank 0 logs.', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: remove the collective and let rank 0 score its share.', W),
+ ('eval-rank0', 'rank 0 在 evaluate 的 all_reduce 里等，1-3 号在下一步 backward 的梯度 all-reduce 里。evaluate 只在 rank 0 上调用。修复：把评估 group 的超时调长。', W),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. rank 0 is slower because it evaluates. fix: call evaluate on every rank.', W),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: let all processes execute the evaluation.', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: restrict only the logging to rank 0.', R),
+ ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. 修复：把 if 判断改成只包住日志那一行，evaluate 每个 rank 都调。', R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW + COLLECTIVE_ORDER)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW + COLLECTIVE_ORDER + EVAL_RANK0)
 def test_round2_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
