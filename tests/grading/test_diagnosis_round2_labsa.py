@@ -36,6 +36,11 @@ CHECKPOINT_RANK0 = [
  ('checkpoint-rank0', "rank 0 in all_gather in save_checkpoint; ranks 1-3 in backward's allreduce. 其他 rank 不在这个 gather 里", R),
  ('checkpoint-rank0', "rank 0 in all_gather in save_checkpoint; ranks 1-3 in backward's allreduce. all_gather 只有一个进程参与，完成不了", R),
  ('checkpoint-rank0', "rank 0 in all_gather in save_checkpoint; ranks 1-3 in backward's allreduce. 其他 rank 都在这个 gather 里", W),
+ ('checkpoint-rank0', 'rank 0 卡在 data_positions 的 all_gather，其他卡已经去跑下一个 step 了，在 backward 的 all-reduce 里等。这个 all_gather 只有 rank 0 会跑到，其它三张卡永远不会进来。修复：all_gather 挪到 if 外面。', R),
+ ('checkpoint-rank0', 'Rank 0: all_gather (data_positions ← save_checkpoint). Ranks 1-3: DDP allreduce, backward of step 5. Root cause: collective called conditionally on rank, the other three never participate. Fix: all ranks gather, rank 0 saves.', R),
+ ('checkpoint-rank0', 'rank 0 is blocked in all_gather inside save_checkpoint, ranks 1-3 in the gradient all-reduce in backward. The gather is rank-0-only: it sits under the rank check, so the other ranks have no matching call.', R),
+ ('checkpoint-rank0', 'rank 0 is blocked in all_gather inside save_checkpoint, ranks 1-3 in the gradient all-reduce. the other ranks also call the all_gather but later, after backward.', W),
+ ('checkpoint-rank0', 'rank 0 在 save_checkpoint 的 all_gather 里，其他 rank 在 backward 的 all-reduce 里。其它三张卡也会跑到这个 all_gather。', W),
 ]
 
 PP_SENDRECV = [
