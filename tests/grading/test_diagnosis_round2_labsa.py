@@ -70,6 +70,13 @@ PP_SENDRECV = [
  ('pp-sendrecv', 'Both ranks wait in recv inside sync_tied_embedding. 两边都是 recv 之后才 send', R),
  ('pp-sendrecv', 'Both ranks wait in recv inside sync_tied_embedding. Each process sends and only afterwards receives.', W),
  ('pp-sendrecv', 'rank 0 和 rank 1 都在 sync_tied_embedding 的 recv 里等，两边都先 recv 再 send。这个同步从第一步就在跑。', W),
+ ('pp-sendrecv', 'rank 0 和 rank 1 都停在 recv 上。sync_tied_embedding 两边都是阻塞的 recv 在前、send 在后，谁都等不到对方发。embedding 解冻以后才会走到这里。修复：rank 0 先 send 后 recv，rank 1 先 recv 后 send。', R),
+ ('pp-sendrecv', "both ranks (first and last stage) block in dist.recv in sync_tied_embedding; each side receives before it sends, so neither send is ever issued. the function is only called once step >= unfreeze_at. fix: use isend for the send so it doesn't block, then recv, then wait.", R),
+ ('pp-sendrecv', "ranks 0 and 1 both sit in recv in sync_tied_embedding, a circular wait: each recv waits for the peer's send, which comes after the peer's own recv. starts at the unfreeze step. fix: even ranks send first, odd ranks receive first.", R),
+ ('pp-sendrecv', 'ranks 0 and 1 both wait in recv in sync_tied_embedding. the embedding gradient is not ready yet after the unfreeze. fix: call it one step later.', W),
+ ('pp-sendrecv', '2 ranks, both hung in recv() in sync_tied_embedding: recv comes first on both stages, so the matching send is never posted. Only after unfreeze_at (step 4) is the function called. Fix: swap the order on one side (rank 1: send, then recv).', R),
+ ('pp-sendrecv', '两个 rank 都 hang 在 recv，sync_tied_embedding 里两边都是先接收再发送，没有一方先发，互相等。step >= unfreeze_at 才会调用，所以第4步才卡。fix：一边改成先 send。', R),
+ ('pp-sendrecv', 'rank 0 and rank 1 both hang in recv in sync_tied_embedding. recv before send on both sides. it happens from step 4 because the learning rate warm-up ends there.', W),
 ]
 
 CRASHED_RANK = [
