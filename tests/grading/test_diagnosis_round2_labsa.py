@@ -208,6 +208,11 @@ COLLECTIVE_ORDER = [
  ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。rank 0 和其他 rank 的调用次序不一样。修复：所有 rank 用同一个次序。', R),
  ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。rank 0 和其他 rank 的调用次序是一样的。修复：所有 rank 用同一个次序。', W),
  ('collective-order', 'rank 0 卡在 broadcast，1-3 卡在 all_gather。两个分支顺序不一样。修复：所有 rank 都按 gather broadcast 的次序调用。', R),
+ ('collective-order', 'rank 0 is in the lr broadcast (sync_schedule), ranks 1-3 are in the token all_gather. the if-branch broadcasts and then gathers, the else-branch gathers and then broadcasts: the collectives cross. fix: same sequence on every rank, all_gather first, broadcast second', R),
+ ('collective-order', '0号在 broadcast 学习率，1-3号在 all_gather token 数。rank 0 的分支先 broadcast 后 all_gather，else 分支先 all_gather 后 broadcast，collective 交叉了。修复：两个分支都先 all_gather，再 broadcast。', R),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 in the all_gather of gather_tokens. collective ordering is inconsistent across ranks. fix: enforce a consistent ordering, gather first.', R),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 in the all_gather. the all_gather uses a different group than the broadcast. fix: put them in the same group', W),
+ ('collective-order', 'rank 0 waits in the broadcast, ranks 1-3 in the all_gather. fix: gather first then broadcast on every rank. the if branch and the else branch both gather first', W),
 ]
 
 EVAL_RANK0 = [
