@@ -140,6 +140,9 @@ LONG_BATCH = [
  ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. 修复：限制最大序列长度。', R),
  ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. fix: clamp every sequence to the context', R),
  ('long-batch', 'rank 1 OOMs at step 4, the others wait in the gradient all-reduce. its batch holds a very long document, padded to the longest. 修复：丢掉超长样本', W),
+ ('long-batch', 'rank 1 在 step 4 OOM，其余 rank 在梯度 all-reduce 里等。rank 1 分到了那篇 600 token 的长网页，collate 会按最长的文档补齐，于是整个 batch 的 activation 变成平时的 25 倍。修复：按模型的 context 长度把文档切块。', R),
+ ('long-batch', 'rank 1 OOMs at step 4; the others wait in the gradient all-reduce. one document in its batch is ~25x longer than the rest and the batch is padded to it. fix: pack documents into fixed max_len windows instead of padding to the longest', R),
+ ('long-batch', 'rank 1 OOMs at step 4; the others wait in the gradient all-reduce. its batch has the long document. fix: use gradient checkpointing so the activations fit', W),
 ]
 
 UNEVEN_BATCHES = [
@@ -161,6 +164,10 @@ UNEVEN_BATCHES = [
  ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: give every rank the same number of batches by repeating a document on ranks 1-3.', W),
  ('uneven-batches', 'rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 left the loop and wait in the gather in finish. shard 0 has one more doc. fix: skip the min step.', W),
  ('uneven-batches', 'rank 0 在梯度 all-reduce 里，其他 rank 在 gather 里。每个 rank 的 batch 数是一样的，rank 0 只是慢。修复：drop_last=True。', W),
+ ('uneven-batches', 'rank 0 still has one batch left and sits in the grad all-reduce of that step; ranks 1-3 are done and wait in the gather in finish(). 145 docs / 4 ranks leaves a remainder of 1, which goes to shard 0. fix: wrap training in `with model.join():` (DDP Join) so finished ranks shadow the all-reduce', R),
+ ('uneven-batches', '0号还在训练（多一个 batch），卡在梯度 all_reduce；1-3号数据跑完了，在 finish 的 gather 里等。文档总数除以 4 有余数，多出来的那篇给了 shard 0。修复：每个 rank 的步数取所有 rank 里的最小值。', R),
+ ('uneven-batches', "rank 0 is in the gradient all-reduce of a 10th step; ranks 1-3 have 9 batches and wait in finish's gather. shard sizes 37/36/36/36. fix: DistributedSampler(drop_last=True)", R),
+ ('uneven-batches', "rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 wait in finish's gather. the gather in finish is called too early. fix: add a barrier before finish", W),
 ]
 
 DIVERGING_CONTROL_FLOW = [
@@ -183,6 +190,10 @@ DIVERGING_CONTROL_FLOW = [
  ('diverging-control-flow', 'rank 0 left the loop and waits in the final gather; ranks 1-3 wait in the gradient all-reduce. rank 0 crashed on the NaN loss; fix: all_reduce the flag.', W),
  ('diverging-control-flow', 'rank 0 在 finish 的 gather 里等，1-3 号在 backward 的 all_reduce 里。停止标志用 reduce 只发给了 0 号。', R),
  ('diverging-control-flow', 'rank 0 在 finish 的 gather 里等，1-3 号在 backward 的 all_reduce 里。停止标志用 reduce 只发给了 0 号，其他 rank 还以为 loss 正常。修复：all_reduce(MAX)。', R),
+ ('diverging-control-flow', 'rank 0 quit the loop early and is parked in the gather in finish(); ranks 1-3 keep training and are stuck in the grad all-reduce. its loss was NaN (empty batch), and dist.reduce sends the stop flag to rank 0 alone. fix: make it an all_reduce with MAX', R),
+ ('diverging-control-flow', 'rank 0 跳出了训练循环，停在 finish 里的 gather；1-3 号接着 backward，卡在梯度 all-reduce。0号的 batch 全是 padding，loss 是 NaN。should_stop 用的是 reduce，只有 dst=0 拿到结果。修复：换成 all_reduce。', R),
+ ('diverging-control-flow', "rank 0 left the loop and waits in the gather in finish; ranks 1-3 wait in the gradient all-reduce. the stop flag is reduced only to rank 0 so the others don't know to stop. fix: broadcast the decision from rank 0 after the reduce", R),
+ ('diverging-control-flow', 'rank 0 left the loop and waits in the gather in finish; ranks 1-3 wait in the gradient all-reduce. the stop flag is all-reduced, but ranks 1-3 read it before it arrives.', W),
 ]
 
 COLLECTIVE_ORDER = [
@@ -238,6 +249,9 @@ EVAL_RANK0 = [
  ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: let all processes execute the evaluation.', R),
  ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. fix: restrict only the logging to rank 0.', R),
  ('eval-rank0', 'rank 0 waits in the all_reduce inside evaluate; ranks 1-3 went on to the next step and wait in the gradient all-reduce. evaluate is called on rank 0 only. 修复：把 if 判断改成只包住日志那一行，evaluate 每个 rank 都调。', R),
+ ('eval-rank0', "rank 0: eval all_reduce inside evaluate(), the 6 s eval-group timeout fires. ranks 1-3: already in the next step's backward, DDP gradient all_reduce. evaluate() is only invoked by rank 0 yet contains a collective over all ranks. fix: invoke evaluate() on every rank and keep the print on rank 0", R),
+ ('eval-rank0', '0号在评估的 all_reduce 上超时，1-3号在下一步 backward 的梯度 all_reduce 里等。评估只在 0 号做，但里面有集合通信。修复：四个 rank 都做评估，各算一份，0号只负责打日志。', R),
+ ('eval-rank0', "rank 0 waits in evaluate's all_reduce; the other ranks wait in the next step's gradient all-reduce. evaluate is only called on rank 0. fix: wrap evaluate in a barrier so the other ranks wait for it", W),
 ]
 
 
