@@ -161,7 +161,39 @@ PERF = [
  ('cuda-graphs', 'launch-bound：GPU 在等 CPU launch。用 CUDA graph 之后所有 kernel 一次 launch 跑完。', R),
 ]
 
+# the hang labs again: longer walks, zh without spaces, a second fix, and wrong fixes beside the right cause
+HANGS_MORE = [
+ ('gather-sizes', "The root-cause rank (rank 2) was killed by signal 6 — that's gloo's enforce failing in a C++ thread, hence no Python stack. The others got 'Connection reset by peer'. Why: all_gather assumes one size for every rank's input, but here each rank contributes as many losses as it scored and the short-document filter makes that count rank-dependent. Fix: all_gather the counts (one int each), allocate buffers of max(count), zero-pad each local tensor to that, gather, then slice part[r][:count[r]].", R),
+ ('gather-sizes', '2号rank挂了，exit code -6，是SIGABRT。因为每个rank跳过的短文档数量不一样，所以每个rank的loss个数不一样，all_gather的tensor大小对不上。修复办法：先all_gather每个rank的数量，然后把loss填充到最大数量，gather之后再按数量截掉填充。', R),
+ ('gather-sizes', 'rank 2 SIGABRT in gloo. counts differ (short docs skipped) -> tensor sizes differ -> all_gather breaks. fix: gather everything on rank 0 with dist.gather_object / all_gather_object (pickled lists, any length).', R),
+ ('gather-sizes', 'rank 2 aborted with SIGABRT. The sizes differ because rank 2 skipped more documents. Fix: stop skipping the short documents so every rank has the same count.', W),
+ ('gather-sizes', "rank 2 aborted with SIGABRT. The sizes differ across ranks. Fix: only report rank 0's own median and p90.", W),
+ ('gather-sizes', 'rank 2 SIGABRT: its GPU ran out of memory during the gather. fix: gather in smaller chunks.', W),
+ ('timeout-at-item', "Everyone shows up waiting at .item(), but that is just the first place a result is needed; funcol collectives are async and queue up. The real mismatch is on the metrics group: the rank whose batch had a document longer than the context (rank 1, step 1) called the extra all_reduce for the cut count in Metrics.add, the other ranks didn't. Collectives pair up by sequence number, so rank 1's [1]-shaped cut reduce met the others' [2]-shaped stats reduce. Fix: accumulate loss, tokens and cut locally and do one all_reduce of all three at each log on every rank.", R),
+ ('timeout-at-item', '表面上卡在 .item()，其实 .item() 只是等异步 collective 的结果。1号 rank 因为截断了文档，在 Metrics.add 里单独发了一次 all_reduce，其它 rank 没发，metrics group 上的 collective 顺序就乱了。修法：每次 log 时每个 rank 都做同一次 all_reduce，把 loss、tokens、cut 放在一个 tensor 里。', R),
+ ('timeout-at-item', 'Not .item(). The cut all_reduce in Metrics.add is only issued on a rank whose batch had a document cut (rank 1), a rank-local condition. Fix: in log(), all-reduce the cut count together with loss and tokens on every rank.', R),
+ ('timeout-at-item', 'not .item(): rank 1 issued an extra cut all_reduce in Metrics.add because only it cut a document. fix: move the metrics onto the WORLD group instead of the metrics group.', W),
+ ('timeout-at-item', 'not .item(): rank 1 issued an extra cut all_reduce in Metrics.add. fix: stop cutting documents, let them be longer than the context.', W),
+ ('timeout-at-item', "the gradient all_reduce in average_gradients is mismatched because rank 1's batch is longer; .item() waits on it. fix: pad all batches to the same length.", W),
+ ('group-order', "All four ranks are inside dist.all_reduce in average_gradients, but the flight recorder names two different process groups: pg 2 on rank 1 and pg 1 on ranks 0, 2, 3. The logging rank's MetricsWriter calls new_group before make_groups does, so its numbering is shifted by one. Fix: call make_groups() first on every rank and pass the metrics group into MetricsWriter.", R),
+ ('group-order', '四个rank都在average_gradients里的all_reduce等，但1号的梯度组是2号process group，其余是1号process group，所以永远凑不齐。原因是1号的MetricsWriter先调用了new_group。修复：每个rank都先按同样顺序创建所有组，然后把metrics组交给MetricsWriter。', R),
+ ('group-order', 'all 4 ranks wait in the all_reduce in average_gradients, rank 1 on pg 2 and ranks 0, 2, 3 on pg 1, because rank 1 creates the metrics group first. fix: only create the metrics group on rank 1.', W),
+ ('group-order', 'all 4 ranks wait in the all_reduce in average_gradients, rank 1 on pg 2 and the others on pg 1, because rank 1 creates the metrics group first. fix: use the default WORLD group for the gradients and drop the metrics group.', W),
+ ('exit-hang', "Every rank printed its last step; ranks other than 1 exited 0. Rank 1 is alive because the checkpoint-uploader thread (non-daemon) is parked in queue.get() and Python's shutdown joins non-daemon threads. Uploader.close() — which enqueues the None stop item after the pending uploads and joins — is only reached from the except branch. Fix: try: ... finally: uploader.close().", R),
+ ('exit-hang', '所有rank都跑完了训练，1号进程没有退出。它的上传线程不是daemon线程，一直在queue.get()上阻塞；close()只在出错的时候调用。修复：正常结束时也调用close()（放到finally里），先放入停止信号再join。', R),
+ ('exit-hang', 'rank 1 is stuck at exit: the uploader thread waits in queue.get() and close() is only called in except. fix: call uploader.thread.join() at the end of main.', W),
+ ('exit-hang', 'rank 1 is stuck at exit: the uploader thread is still uploading a huge checkpoint, the disk is slow. fix: upload smaller checkpoints.', W),
+ ('stalled-loader', "Rank 1, the rank that writes the token cache, is outside every collective: py-spy shows its main thread in DataLoader.__next__ waiting for a worker; the two workers sit in TokenCache.encode trying to acquire self.lock. Rank 0 is at the end of loss.backward() in DDP's all-reduce, waiting for rank 1. The lock was taken by save_in_background in the main thread and is released only by the writer thread after the throttled write; the next epoch forked the workers while it was held, and a forked child inherits the locked state but not the writer thread, so the lock is never released in the workers. Fix: copy the dict under the lock and write the copy without holding it, or persistent_workers=True so the workers are forked once before any write.", R),
+ ('stalled-loader', '1号在等自己的DataLoader出batch，不在集合通信里；0号在backward末尾等DDP的梯度all-reduce。后台保存缓存的时候拿着锁，新的epoch在这时fork了worker，worker继承了被锁住的锁，没人会释放。修复：用persistent_workers=True，worker只在写缓存之前fork一次。', R),
+ ('stalled-loader', 'rank 1 waits on its DataLoader while rank 0 waits in the gradient all-reduce; the workers were forked while the save held the lock. fix: use an RLock instead of a Lock.', W),
+ ('stalled-loader', 'rank 1 waits on its DataLoader while rank 0 waits in the gradient all-reduce: the workers deadlock with each other on the cache lock because both try to write the cache. fix: one worker only.', W),
+ ('busy-rank', "Rank 1 is running, not waiting: py-spy marks it active in pieces() (called by make_batch), and it never gets to backward. Rank 0 is idle at the end of loss.backward() in DDP's gradient all-reduce. In pieces(), end starts at start + max_len and walks back to the last sentence end; the table page is a single 40-token sentence, longer than the 24-token context, so end reaches start, nothing is emitted, start = end changes nothing, and the while loop spins forever. Fix: if end == start (no sentence end in the window), set end = start + max_len.", R),
+ ('busy-rank', '1号在 pieces() 里空转，py-spy 显示它是 active，不是在等；0号在 loss.backward() 结束时等 DDP 的梯度 all-reduce。表格那一页是一个比上下文还长的句子，窗口里没有句子结尾，end 退回到 start，start 一直不变。修复：如果窗口里没有句子结尾，就按上下文长度硬切。', R),
+ ('busy-rank', 'rank 1 is busy in pieces() (py-spy active) and rank 0 waits in the gradient all-reduce. no sentence end fits in the context, so start never advances. fix: raise max_len to 64 so the table fits.', W),
+ ('busy-rank', 'rank 1 is busy in pieces() and rank 0 waits in the gradient all-reduce. no sentence end fits in the context, so start never advances. fix: truncate the table to max_len and drop the rest.', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE)
 def test_hand_written_diagnoses_round2(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
