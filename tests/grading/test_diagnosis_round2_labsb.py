@@ -193,7 +193,72 @@ HANGS_MORE = [
  ('busy-rank', 'rank 1 is busy in pieces() and rank 0 waits in the gradient all-reduce. no sentence end fits in the context, so start never advances. fix: truncate the table to max_len and drop the rest.', W),
 ]
 
+# the perf labs again: other words for the category, the cause and the fix
+PERF_MORE = [
+ ('slow-dataloader', 'Most of each step is spent before the model runs: the trace has ~2/3 of every step ahead of the first op, and --synthetic brings the step down to just the math. So: data loading. The input pipeline calls the BPE encoder on the full text of each sampled document inside the training loop, every step. Fix: run the tokenizer over the corpus once at startup, keep the ids in a tensor, and cut windows from it; the batches are bit-identical.', R),
+ ('slow-dataloader', '数据加载。每个step开头大约三分之二时间GPU没活干，用合成数据之后step只剩计算。原因：每一步都在训练进程里用纯Python的BPE重新分词。修复：提前离线分词一次，训练时直接取token id切片。', R),
+ ('slow-dataloader', 'data loading: the step waits for its batch. fix: pin_memory=True and non_blocking copies.', W),
+ ('slow-dataloader', 'data loading: each step is idle at its start. fix: shorten the documents so BPE is faster.', W),
+ ('exposed-comm', "Bottleneck: comms. The summary shows ~40% of the step in communication that nothing overlaps, the all-reduce spans sit after backward back to back, and a 1-rank run is much quicker per step. Cause: 53 blocking per-parameter all_reduce calls after backward. Fix: let DistributedDataParallel handle the gradient sync: it buckets gradients (bucket_cap_mb) and fires each bucket's all-reduce from autograd hooks while the rest of backward still computes.", R),
+ ('exposed-comm', '通信。backward之后每个参数单独做一次同步all_reduce，一共53次，没有任何计算和它重叠，大概占step的40%；单卡每步快很多。修复：改用DDP，梯度分桶，在反向传播过程中异步all_reduce，跟计算重叠。', R),
+ ('exposed-comm', 'communication: the all-reduces after backward are exposed. fix: use NCCL instead of gloo.', W),
+ ('exposed-comm', 'communication: the all-reduces after backward are exposed. fix: all-reduce only every other step to halve the communication.', W),
+ ('launch-bound', 'Overhead-bound (compute category): the trace has ~2k kernels per step at ~10-15 µs median and the summary attributes most of the time to launch overhead, plus 16 .item() host syncs. The loop runs 16 micro-batches of a single sequence and the hand-rolled LayerNorm emits eight tiny elementwise ops. Fix: concatenate the sixteen sequences into one micro-batch (same mean loss), switch to torch.nn.LayerNorm, and sum the loss on device, reading it once per step.', R),
+ ('launch-bound', '计算类，launch-bound。每步两千个左右的小算子，每个micro-batch一次.item()同步。原因：micro-batch只有一条序列，LayerNorm手写成八个逐元素算子。修复：16条序列合并成一个micro-batch，换成nn.LayerNorm，loss留在设备上最后读一次。', R),
+ ('launch-bound', 'compute, launch-bound: thousands of tiny ops. fix: run the step in fp16 to make each op faster.', W),
+ ('launch-bound', 'compute, launch-bound: thousands of tiny ops. fix: add more DataLoader workers.', W),
+ ('straggler', "Load imbalance / straggler: in each step rank 1 keeps computing long after rank 0 is done, and rank 0 burns that time inside the gradient all-reduce. It's always rank 1. The sampler sorts by length and hands out contiguous slices, padded to the slice's longest doc, so rank 1 ends up with the long documents. Fix: balance tokens — sort descending and give each document to the rank with the fewest tokens so far — and normalize the loss by the global token count so gradients don't change.", R),
+ ('straggler', '慢节点。每一步都是1号算得久，0号在梯度all-reduce里空等。采样器按长度排序后连续切分，最后一个rank拿到了长文档。修复：按token数均衡分配文档，loss按全局token数归一化。', R),
+ ('straggler', 'straggler: rank 1 computes longer every step, rank 0 waits in the all-reduce. fix: set a longer all-reduce timeout.', W),
+ ('straggler', "straggler: rank 1 computes longer every step, rank 0 waits in the all-reduce, because rank 1's GPU is thermally throttled. fix: replace the node.", W),
+ ('kernel-fusion', "The three elementwise ops are bandwidth-limited: almost no math per byte, so each kernel's time is set by moving the tensor in and out of HBM. Unfused, the data makes three trips; fused, it's loaded once and stored once, so about a third of the bytes and ~3x faster.", R),
+ ('kernel-fusion', '带宽受限。逐元素操作几乎不做计算，时间由读写HBM的字节数决定。三个kernel要把张量读写三遍，融合成一个kernel后只读一次写一次，流量是原来的三分之一。', R),
+ ('kernel-fusion', 'memory-bound: fusion helps because one kernel caches the whole tensor in L2, so nothing is read from HBM at all.', W),
+ ('fp8-matmul', 'E4M3 (4 exp, 3 mantissa bits) for forward tensors — weights and activations — since it is more precise; E5M2 (5 exp, 2 mantissa) for backward gradients, which need range more than precision. Both scaled per tensor using amax so values fill the representable range.', R),
+ ('fp8-matmul', '前向（权重、激活）用E4M3，精度高；反向梯度用E5M2，动态范围大。每个张量按amax缩放后再转成FP8。', R),
+ ('fp8-matmul', 'E4M3 for weights and activations, E5M2 for gradients: E4M3 has the bigger range and E5M2 the better precision.', W),
+ ('cuda-graphs', 'The loop is CPU-bound on kernel launches: each kernel runs for less time than the host needs to launch it, so the GPU has gaps between kernels. CUDA Graphs capture the sequence once and replay it as a single launch, removing the per-kernel launch cost.', R),
+ ('cuda-graphs', '受限于kernel启动开销：每个kernel在GPU上的时间比CPU启动它的时间还短，GPU在kernel之间空闲。CUDA Graph录制一次整个循环，之后一次启动就重放全部kernel。', R),
+ ('cuda-graphs', 'launch-bound: CUDA graphs let the CPU launch kernels faster by using multiple CPU threads.', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE)
+# wrong causes in the right words, fixes that only look like the fix, and a few more right ones
+MIXED = [
+ ('gather-sizes', "rank 2 got SIGABRT from gloo because the all_gather buffers had different lengths on different ranks: rank 2 kept fewer docs after the min-token filter. fix: pad every rank's losses with NaN to a common length agreed via an all_reduce(MAX) of the counts, gather, then drop the NaNs.", R),
+ ('gather-sizes', 'rank 2 got SIGABRT from gloo: the all_gather buffers had different lengths. fix: use all_reduce instead of all_gather and report the mean instead of the median.', W),
+ ('timeout-at-item', 'The .item() is innocent. Rank 1 was the only rank with a document over max_len at step 1, so only rank 1 entered `if cut:` in Metrics.add and launched the 1-element all_reduce on the metrics group. The collectives on that group are matched in issue order, so from then on rank 1 is one collective ahead. Fix: no collective under a rank-local if; keep cut as a local counter and reduce it with the loss and token sums in one all_reduce at every log on every rank.', R),
+ ('timeout-at-item', 'The .item() is innocent. Rank 1 launched an extra all_reduce in Metrics.add because it cut a document. Fix: call dist.barrier() on the metrics group before each log so the ranks line up again.', W),
+ ('timeout-at-item', '卡在 .item() 是因为 gloo 太慢，metrics 的 all_reduce 要很久才完成。修复：把 metrics group 的超时调长。', W),
+ ('group-order', "All four ranks are parked in average_gradients' all_reduce, yet they are on two different process groups according to the flight recorder (pg 2 on rank 1, pg 1 elsewhere). Group ids come from the order new_group is called on each rank, and on rank 1 the MetricsWriter constructor calls new_group before make_groups. Fix: create the groups in one fixed order on every rank (grads, then metrics) before any writer, and pass the writer its group.", R),
+ ('group-order', 'All four ranks wait in the all_reduce in average_gradients, rank 1 on pg 2 and the others on pg 1: the grads group has a different size on rank 1. fix: create the grads group with all four ranks.', W),
+ ('group-order', "all four ranks wait in average_gradients' all_reduce on different process groups. fix: call new_group with use_local_synchronization=True so the ranks don't have to create it together.", W),
+ ('exit-hang', "The job isn't stuck in a collective: both ranks finished step 11 and rank 0 returned 0. Rank 1 can't exit because threading._shutdown is joining the checkpoint-uploader thread, which is non-daemon and blocked in queue.get() waiting for work that never comes; the None that would stop it is only put by close(), which main calls in its except handler. Fix: wrap the loop in try/finally and call uploader.close() in the finally, so the queued uploads finish, the None is put, and the thread is joined.", R),
+ ('exit-hang', "rank 1's uploader thread is blocked in queue.get() so the process can't exit; close() only runs in except. fix: use queue.get(timeout=5) so the thread gives up after a while.", W),
+ ('exit-hang', "rank 1's non-daemon uploader thread never stops because close() is only called in except. fix: put close() right after the training loop.", R),
+ ('stalled-loader', "Rank 1 (cache writer) sits in next() on the DataLoader, not in a collective; its workers wait on TokenCache.lock; rank 0 is in DDP's gradient all-reduce. The lock was held by save_in_background while the new epoch forked its workers, so they inherited a held lock with no thread to release it. Fix: take a snapshot of the cache under the lock and release it before writing the snapshot to disk.", R),
+ ('stalled-loader', "rank 1 waits in next() on its DataLoader, rank 0 in the gradient all-reduce; the workers can't get TokenCache's lock because the main thread holds it while reading. fix: make the lock a multiprocessing.Lock shared with the workers.", W),
+ ('stalled-loader', 'rank 1 waits for a batch from its DataLoader, rank 0 in the gradient all-reduce: the forked workers inherited the lock held by the background save. fix: add a timeout to lock.acquire in encode.', W),
+ ('busy-rank', "Rank 1 never reaches backward: py-spy shows it running (active) inside pieces() under make_batch; rank 0 waits at the end of loss.backward() in DDP's all-reduce. pieces() looks for the last sentence end within start + max_len; the table is one 40-token sentence, longer than the 24-token context, so the search ends at end == start, start = end changes nothing, and the while loop never terminates. Fix: when no sentence boundary is found in the window, fall back to a hard cut at start + max_len.", R),
+ ('busy-rank', 'rank 1 is active in pieces() and rank 0 waits in the gradient all-reduce: the table page is longer than the context so the loop never ends. fix: add a max-iterations guard that breaks out of the loop.', W),
+ ('busy-rank', 'rank 1 is active in pieces(), rank 0 waits in the gradient all-reduce: the table has no EOS so the tokenizer loops forever. fix: add an EOS token to every table.', W),
+ ('slow-dataloader', 'data loading: the step is idle before its first op (≈2/3), and synthetic inputs make it much faster. cause: per-step re-tokenization in the trainer process. fix: tokenize once ahead of training. also pin_memory would help.', R),
+ ('slow-dataloader', "data loading: the step is idle before its first op, because the model's embedding lookup is slow. fix: tokenize once ahead of training.", W),
+ ('exposed-comm', "communication: gradient sync isn't overlapped. cause: per-parameter synchronous all_reduce after backward. fix: gradient accumulation over 4 micro-batches, syncing only on the last one.", W),
+ ('launch-bound', 'compute, launch-bound: ~2000 tiny ops per step and .item() after every micro-batch. fix: one micro-batch of all 16 sequences, fused LayerNorm, and keep the loss as a tensor until the end of the step.', R),
+ ('straggler', 'straggler: rank 1 computes longer every step and rank 0 waits in the all-reduce, since rank 1 gets the long documents from the length-sorted contiguous split. fix: give rank 1 a smaller share of documents so it finishes at the same time.', W),
+ ('kernel-fusion', 'memory-bound: each of the three kernels reads and writes the full tensor in HBM. fusing cuts the FLOPs by 3x.', W),
+ ('fp8-matmul', 'E4M3 for weights/activations (precision), E5M2 for gradients (range). no scaling needed since FP8 covers the range.', W),
+ ('cuda-graphs', 'launch-bound: the GPU waits for kernel launches. CUDA graphs compile the kernels into one fused kernel.', W),
+ ('slow-dataloader', 'data loading: each step is slow to start, idle before the forward pass; synthetic data makes it much faster. the loader re-tokenizes every doc each step. fix: tokenize once ahead of training.', R),
+ ('slow-dataloader', '数据加载：每步开头空闲，因为模型的 embedding 查表太慢。修复：训练前一次性分词。', W),
+ ('busy-rank', 'rank 1 在 pieces() 里忙（py-spy active），rank 0 在梯度 all-reduce 里等。表格是一个 40 token 的句子，超过 24 token 的上下文，start 永远不动。修复：在 start + max_len 处切。', R),
+ ('kernel-fusion', 'memory-bound: fusing does not reduce the FLOPs at all, it moves a third of the bytes: three kernels each read and write the whole tensor in HBM, one fused kernel reads once and writes once.', R),
+ ('kernel-fusion', 'memory-bound，融合之后计算量减少到三分之一，所以快了 3 倍。', W),
+ ('timeout-at-item', 'item 是无辜的，它只是读结果。1号在 Metrics.add 里因为截断了文档多发了一次 all_reduce，其他 rank 没发。修复：每次 log 所有 rank 都对 loss、tokens、cut 做同一次 all_reduce。', R),
+ ('exit-hang', "rank 1's process is alive: the uploader thread never finishes, it is blocked in queue.get(), and close() is only called in except. fix: call close() after the training loop too.", R),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE + PERF_MORE + MIXED)
 def test_hand_written_diagnoses_round2(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
