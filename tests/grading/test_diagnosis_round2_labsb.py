@@ -258,7 +258,36 @@ MIXED = [
  ('exit-hang', "rank 1's process is alive: the uploader thread never finishes, it is blocked in queue.get(), and close() is only called in except. fix: call close() after the training loop too.", R),
 ]
 
+# bullets, wrong reasons for the right formats, wrong ranks with the right story
+LAST = [
+ ('fp8-matmul', "Forward GEMM operands (weights, activations) → E4M3: 3 mantissa bits, finer steps, max ~448. Backward gradients → E5M2: 5 exponent bits, max ~57k, they vary over many orders of magnitude. A per-tensor scale computed from amax maps each tensor into the format's range before casting.", R),
+ ('fp8-matmul', '权重和激活：E4M3，因为尾数位多，精度好；梯度：E5M2，因为指数位多，范围大。每个 tensor 先根据 amax 算 scale，把数值缩放到 FP8 能表示的范围，再 cast。', R),
+ ('fp8-matmul', 'E4M3 for activations and weights, E5M2 for gradients, because gradients are small and E5M2 is more precise near zero. scale by amax.', W),
+ ('fp8-matmul', 'E4M3 for weights, E5M2 for activations and gradients, both for range; scale by amax.', W),
+ ('cuda-graphs', 'Kernel launch overhead is the limit — the kernels are tiny, the GPU finishes each one before the CPU has issued the next, so there are idle gaps. A captured CUDA graph is submitted as one unit: one launch replays every kernel in it back to back. Caveats: static shapes, fixed memory addresses, no CPU sync inside.', R),
+ ('cuda-graphs', 'CPU 发射 kernel 的开销是瓶颈，GPU 大部分时间在空等。CUDA Graph 录一次，之后每次迭代只需要一次 launch 就把所有 kernel 重放一遍。', R),
+ ('cuda-graphs', "launch-bound: the GPU waits for launches. CUDA graphs overlap the CPU's launches with the GPU's work using a second stream.", W),
+ ('exposed-comm', "The step is communication-bound because the gradient all-reduce is entirely exposed: ~40% of each step in the trace, after backward, with nothing overlapping it; with one rank the step is far shorter. The training loop all-reduces each of the 53 parameters one by one after backward. Overlap it: DDP with gradient bucketing so each bucket's all-reduce is launched as soon as backward has produced it.", R),
+ ('exposed-comm', '通信被暴露了：backward 结束后才对每个参数一个一个 all_reduce，同步的，没有和计算重叠。单 rank 每步快很多。修复：用 DistributedDataParallel，它把梯度分桶，在 backward 还没结束时就开始异步 all_reduce。', R),
+ ('exposed-comm', 'communication: the gradient all-reduce is exposed after backward. fix: move the all-reduce before backward so it overlaps with the forward.', W),
+ ('stalled-loader', "The writer rank, rank 1, is stuck outside any collective: its main thread waits for the DataLoader's first batch of the epoch, and both workers are blocked acquiring TokenCache's lock. Rank 0 waits in DDP's gradient all-reduce at the end of backward. Root cause: fork while a lock is held — save_in_background grabbed the lock and the new epoch forked the workers before the writer thread released it; the children's copy stays locked forever. Fix: persistent_workers=True so workers are created once before any save, or make the save copy the dict under the lock and write outside it.", R),
+ ('stalled-loader', '1号主线程在等DataLoader的batch，两个worker都在抢TokenCache的锁；0号在backward结尾的梯度all-reduce里等。fork的时候后台写缓存正持有锁，子进程里这把锁永远是锁着的。修复：拷贝缓存的时候才加锁，写文件不加锁。', R),
+ ('stalled-loader', 'rank 1 waits for a batch from its DataLoader, rank 0 in the gradient all-reduce: the cache file is corrupted by the background write, so the workers crash. fix: write to a temp file and rename.', W),
+ ('group-order', "Flight recorder: every rank's last entry is an all_reduce in average_gradients, but the process group differs — rank 1 is on pg 2 and ranks 0, 2 and 3 on pg 1, so the two sides never match. new_group numbers groups in call order, and the logging rank's MetricsWriter creates its metrics group before make_groups creates grads. Fix: build grads and metrics in the same order on all ranks, then give the writer the metrics group.", R),
+ ('group-order', 'all four ranks wait in the gradient all_reduce in average_gradients on different process groups (rank 1 on pg 2). fix: create the metrics group lazily on first use.', W),
+ ('busy-rank', "rank 1: active in pieces() (make_batch), not in any collective. rank 0: waiting in DDP's gradient all-reduce at the end of backward. the table is a single sentence longer than max_len, no sentence end fits, start never moves. fix: when end falls back to start, cut at start + max_len instead.", R),
+ ('busy-rank', 'rank 0 is busy in pieces() and rank 1 waits in the gradient all-reduce. the table is a single sentence longer than max_len, start never moves. fix: cut at start + max_len.', W),
+ ('exit-hang', "rank 0 exited fine; rank 1's process lingers because its non-daemon upload thread sits in queue.get() forever — close(), which queues the None sentinel and joins, is only invoked from the exception handler. Fix: call close() in a finally block so it also runs after a clean finish.", R),
+ ('exit-hang', "rank 1's process lingers: non-daemon upload thread in queue.get(), close() only in the exception handler. fix: call sys.exit(0) after training.", W),
+ ('timeout-at-item', "- where: every rank blocks at .item(), which only waits for an async collective issued before\n- culprit: rank 1, extra cut all_reduce in Metrics.add at step 1 (its doc was cut)\n- why: collective under `if cut:` — a rank-local condition — so the metrics group's sequence is shifted on rank 1\n- fix: local sums in add(), one all_reduce of [loss, tokens, cut] at every log on all ranks", R),
+ ('timeout-at-item', '- where: .item() only waits\n- culprit: rank 1, extra cut all_reduce in Metrics.add\n- fix: give the metrics group its own NCCL stream', W),
+ ('gather-sizes', '- first dead: rank 2, SIGABRT (-6) from gloo, no traceback\n- why: all_gather got different-sized tensors; each rank scored a different number of docs after skipping short ones\n- fix: exchange counts, pad to max, all_gather, trim per rank', R),
+ ('gather-sizes', '- first dead: rank 0, SIGSEGV\n- why: all_gather got different-sized tensors\n- fix: exchange counts, pad to max, all_gather, trim', W),
+ ('fp8-matmul', 'E4M3 for weights and activations, more precise than E5M2; E5M2 for gradients, more range. amax scaling per tensor.', R),
+ ('fp8-matmul', 'E4M3 给权重和激活，E5M2 给梯度，因为梯度很小，E5M2 在零附近更精确。按 amax 缩放。', W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE + PERF_MORE + MIXED)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE + PERF_MORE + MIXED + LAST)
 def test_hand_written_diagnoses_round2(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
