@@ -287,7 +287,25 @@ LAST = [
  ('fp8-matmul', 'E4M3 给权重和激活，E5M2 给梯度，因为梯度很小，E5M2 在零附近更精确。按 amax 缩放。', W),
 ]
 
+# terse answers whose fix is the opposite of the right one
+TERSE_FIXES = [
+ ('exposed-comm', 'Comm is the bottleneck: gradient all-reduce not hidden behind compute (~40% of step, after backward; 1 rank much faster). 53 sync all_reduces, one per param. Fix: register_comm_hook / DDP with buckets so all-reduce overlaps backward.', R),
+ ('exposed-comm', 'communication: exposed all-reduce after backward. fix: use a bigger bucket_cap_mb but keep the all-reduce after backward.', W),
+ ('launch-bound', 'compute, launch-bound: 2000 tiny ops/step. fix: torch.compile the model to fuse the ops, and one micro-batch of 16 instead of 16 of one.', R),
+ ('launch-bound', 'compute, launch-bound: 2000 tiny ops/step. fix: increase the number of micro-batches to 32 so each is smaller.', W),
+ ('straggler', 'straggler: 1号每步都更慢，0号在 all-reduce 里等它。修复：把 rank 1 的 GPU 频率调高。', W),
+ ('slow-dataloader', 'data loading (input-bound): the first ~65% of every step has no ops; synthetic data removes it. cause: the BPE tokenizer runs on whole documents in the training loop, every step. fix: do the tokenization once in a preprocessing pass.', R),
+ ('cuda-graphs', 'launch-bound. fix is CUDA graphs: the CPU records the kernel sequence once, and each iteration replays it with a single launch instead of hundreds.', R),
+ ('kernel-fusion', 'HBM-bandwidth bound; unfused = 3 kernels x (read + write) of the full tensor, fused = one read + one write, so ~3x less traffic and ~3x faster.', R),
+ ('busy-rank', "rank 1 busy in pieces(), rank 0 waits in gradient all-reduce. the table is longer than the context so no sentence end fits and start never moves. fix: skip the sentence that doesn't fit and continue after it.", W),
+ ('group-order', "All ranks block in average_gradients' all_reduce, rank 1 on pg 2 and the others on pg 1. new_group order differs on rank 1 (MetricsWriter first). Fix: make_groups() at startup on all ranks in a fixed order; MetricsWriter(metrics_group).", R),
+ ('stalled-loader', "rank 1 blocked in next() on its DataLoader (no collective), rank 0 in the gradient all-reduce. the workers were forked while the background save held TokenCache's lock. fix: num_workers=0 so nothing is forked.", W),
+ ('timeout-at-item', "not .item(). rank 1 issued an extra all_reduce in Metrics.add because it cut a document — rank-local condition. fix: use dist.all_reduce (blocking) instead of funcol so it doesn't hang.", W),
+ ('launch-bound', '计算，launch-bound：每步两千个小算子。修复：增加 micro batch 的数量，让每个更小。', W),
+ ('launch-bound', 'compute, launch-bound: tiny ops and a .item() per micro-batch. fix: fewer, larger micro-batches (one of all 16 sequences) and nn.LayerNorm; loss read once.', R),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE + PERF_MORE + MIXED + LAST)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), HANGS + PERF + HANGS_MORE + PERF_MORE + MIXED + LAST + TERSE_FIXES)
 def test_hand_written_diagnoses_round2(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
