@@ -172,8 +172,21 @@ PERF_NARRATED = [
  ("fp8-matmul", "In the forward, weights and activations go in E4M3: it has 3 mantissa bits, more precision, and forward values have a moderate range. Gradients go in E5M2: 5 exponent bits, more dynamic range, since gradients span many orders of magnitude. Each tensor gets a per-tensor scale from its amax so its values use the format's range.", R),
 ]
 
+# what the s32 round-2 helpers found the rank reading refuse (their other cases are in test_diagnosis_round2_*.py)
+HELPERS_FOUND = [
+ ("checkpoint-rank0", "rank0 all_gather @ save_checkpoint/data_positions; others waiting in backward (grad AR). all_gather is guarded by rank==0 -> ranks 1..3 never join. fix: gather on all ranks, write on rank 0.", R),
+ ("long-batch", "rank 1 OOM'd at step 4 (others: grad allreduce). its batch had a 600-token doc padded to 600. fix: truncate docs to max_len.", R),
+ ("eval-rank0", "rank 0 waits in the all_reduce inside evaluate; the others are in the gradient all-reduce of the next step. evaluate is gated behind a rank-zero check, but it holds a collective. Fix: call evaluate on every rank, log only on rank 0.", R),
+ ("busy-rank", "r1: active in pieces(). r0: grad all_reduce end of backward. A table longer than the context: no sentence end fits, start never moves. Fix: cut at start + max_len when nothing fits.", R),
+ ("stalled-loader", "The writer rank (1) is stuck outside any collective: its main thread waits in next() on the DataLoader, whose workers block on the TokenCache lock; rank 0 waits in the gradient all-reduce. The workers were forked while the background save held the lock. Fix: copy under the lock, write outside it.", R),
+ ("diverging-control-flow", "rank 0 在最后的 gather 里等，1-3 号在 backward 的 all_reduce 里。should_stop 用 reduce 只把结果给了 0 号，所以只有 0 号退出。修复：改成 all_reduce(MAX)。", R),
+ # and their near misses: the others put in the gather, rank 0 in backward
+ ("checkpoint-rank0", "rank0 waits in backward's grad all-reduce -> ranks 1..3 wait in the all_gather in save_checkpoint.", W),
+ ("long-batch", "rank 1 waits in the grad allreduce (others: OOM at step 4).", W),
+]
 
-@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE + PARAPHRASED + PERF_NARRATED)
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES + TERSE + PARAPHRASED + PERF_NARRATED + HELPERS_FOUND)
 def test_hand_written_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
 

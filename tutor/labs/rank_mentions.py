@@ -26,7 +26,7 @@ _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus)\s+[\[{(]?\s?(\d+(?:\s*(?:,|
                    r"gb|gib|mb|mib|kb|x|times|%|秒|步|分钟|个|次|倍)(?![A-Za-z]))", re.IGNORECASE)
 # "第4步" is a step, "第0个 rank" a rank, "第10个batch" a batch; "其他rank 36篇" counts documents.
 # As torchrun and code write them too: "local_rank: 1", "rank=1", "rank_1", "proc 1".
-_SINGLE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_)|(?<=global_))(?:ranks?|r|gpu|worker|process|proc|卡)\s?(?:[#=:_]\s?)?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
+_SINGLE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_)|(?<=global_))(?:ranks?|r|gpu|worker|process|proc|卡)\s?(?:[#=:_(]\s?)?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
                      r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|(?<![A-Za-z0-9_.])(\d+)\s?号|"
                      r"第\s?(\d+)\s?个\s?(?=rank|卡|gpu|进程|worker|节点|stage|$))", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.

@@ -46,15 +46,15 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exce
 OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py)(?<!rank):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
-                    r"\sand\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
+CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py)(?<!rank):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|\s?(?:->|→|=>|⇒)\s?(?=(?:the\s)?(?:ranks?\s?\d|r\d|others?\b|rest\b|\d+\s?号))|\s?\((?=(?:the\s)?(?:others?|rest)\b)|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
+                    r"\s(?:and|so|then|hence|thus)\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
             "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
            ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
 EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
-           "exited with 0"],
+           "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
 _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
@@ -91,8 +91,10 @@ def _covers(phrases: tuple[list[str], list[str]], text: str) -> bool:
 
 # A rank waiting at the end of training has left the loop: the words people use for that place.
 LEFT_LOOP = (["left the loop", "leaves the loop", "left the training loop", "broke out", "breaks out", "exited the loop",
-              "stopped training", "finished", "end of training"],
-             ["退出了循环", "退出循环", "跳出循环", "退出了训练循环", "停止训练", "结束训练", "训练结束", "先退出"])
+              "stopped training", "finished", "end of training", "final gather", "last gather", "final all gather",
+              "gather at the end"],
+             ["退出了循环", "退出循环", "跳出循环", "退出了训练循环", "停止训练", "结束训练", "训练结束", "先退出",
+              "最后的 gather", "最终的 gather", "最后的 all gather", "最终的 all gather", "最后那个 gather", "收尾的 gather"])
 
 
 def _place_phrases(group: Group) -> tuple[list[str], list[str]]:
@@ -123,7 +125,10 @@ def _line_of(site: str | None) -> list[str]:
 _CONNECTIVE = re.compile(r"^(?:(?:and|so|but|also|then|and then|after that|然后|所以|于是|接着)\s*)*", re.IGNORECASE)
 _PRONOUN = re.compile(r"^(?:it|it['’]s|它(?!们))(?![A-Za-z])", re.IGNORECASE)
 # A clause about a function of the program: "evaluate() is only called on rank 0".
-_CALL_SUBJECT = re.compile(r"^(?:the\s)?[A-Za-z_][\w.]*\(\)")
+_CALL_SUBJECT = re.compile(r"^(?:the\s)?[A-Za-z_][\w.]*\(\)|"
+                           # "evaluate is gated behind a rank-zero check": the function said without its brackets
+                           r"^(?:the\s)?[A-Za-z_][\w.]*\s(?:is|was)\s(?:only\s)?(?:gated|guarded|called|wrapped|run|"
+                           r"executed|invoked|skipped|behind|under|inside)\b")
 _GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|blocks?|blocked|sits?|never|still|"
                       r"calls?|called|enters?|goes|went|gets?|got|reaches|reached|does|did|can['’]?t|cannot|then)\b|"
                       r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
@@ -163,6 +168,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
 _AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
                       r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
+                        r"active|busy|spinning|spins|loops|looping|idle|"
                         r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
 
