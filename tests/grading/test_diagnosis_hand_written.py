@@ -180,6 +180,9 @@ HELPERS_FOUND = [
  ("busy-rank", "r1: active in pieces(). r0: grad all_reduce end of backward. A table longer than the context: no sentence end fits, start never moves. Fix: cut at start + max_len when nothing fits.", R),
  ("stalled-loader", "The writer rank (1) is stuck outside any collective: its main thread waits in next() on the DataLoader, whose workers block on the TokenCache lock; rank 0 waits in the gradient all-reduce. The workers were forked while the background save held the lock. Fix: copy under the lock, write outside it.", R),
  ("diverging-control-flow", "rank 0 在最后的 gather 里等，1-3 号在 backward 的 all_reduce 里。should_stop 用 reduce 只把结果给了 0 号，所以只有 0 号退出。修复：改成 all_reduce(MAX)。", R),
+ # a condition with no comma before its imperative: its "no" does not reach the cut
+ ("busy-rank", "Rank 1 spins in pieces() (py-spy active), rank 0 waits in the gradient all-reduce. A table longer than the 24-token context has no sentence end in the window, so end falls back to start and start never moves. fix: if no sentence end fits cut at start+max_len", R),
+ ("busy-rank", "Rank 1 spins in pieces() (py-spy active), rank 0 waits in the gradient all-reduce. A table longer than the 24-token context has no sentence end in the window, so end falls back to start and start never moves. fix: do not cut at start+max_len", W),
  # and their near misses: the others put in the gather, rank 0 in backward
  ("checkpoint-rank0", "rank0 waits in backward's grad all-reduce -> ranks 1..3 wait in the all_gather in save_checkpoint.", W),
  ("long-batch", "rank 1 waits in the grad allreduce (others: OOM at step 4).", W),

@@ -102,8 +102,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             inherited = (previous is not None and (previous.negations or previous.inherited)
                          and bool(_OR_ITEM.match(folded)) and len(folded.split()) <= OR_ITEM_WORDS)
             condition = conditions[index] if index < len(conditions) else None
+            unmarked = _UNMARKED_CONDITION.match(folded) if condition is None else None
             fragments.append(Fragment(folded, folded.replace(" ", ""), _negations(folded), inherited,
-                                      condition_end=len(fold(condition)) if condition else None))
+                                      condition_end=len(fold(condition)) if condition
+                                      else unmarked.start("verb") if unmarked else None))
             pieces.append(_words(folded))
             words += pieces[-1]
             listed += index < len(outside_pieces)
@@ -188,6 +190,10 @@ def _withdraw_retracted(clauses: list[Clause]) -> None:
         clause.fragments = kept
 
 
+# A condition with no comma after it, ended by the imperative it sets off: "if no sentence end fits cut at
+# start + max_len" (a negation in the condition does not reach the cut).
+_UNMARKED_CONDITION = re.compile(r"^(?:(?:the\s)?(?:fix|solution)\s)?(?:if|when|whenever)\s(?:\S+\s){1,6}?(?P<verb>cut|split|break|truncate|pad|fall back|"
+                                 r"hard cut|force a cut|take|use|call|stop|skip|drop|raise|retry)\b")
 # A step put off until a cause is confirmed: "if it turns out to be the loader we could add workers later".
 _DEFERRED = re.compile(r"^(?:if|in case|once|should)\s(?:\w+\s){0,6}?turns?\sout\b|^(?:如果|要是|假如)(?:真|确实|最后|后来)(?:是|发现)")
 _OR_ELSE = re.compile(r"^(?:or|either)\s|^(?:或者|还是|要么)")
