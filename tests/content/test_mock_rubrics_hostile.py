@@ -122,3 +122,26 @@ def test_an_adjective_with_bu_is_no_negation_cue():
     assert grade(library().interview.scenarios["followup-moving-hang"].model, answer, None, 0).correct
     wrong = "换了思路：不固定的 hang 一般就是代码问题，某个 rank 有竞态。把 NCCL timeout 调大再重跑。"
     assert not grade(library().interview.scenarios["followup-moving-hang"].model, wrong, None, 0).correct
+
+
+@pytest.mark.parametrize(("text", "folded"), [
+    # a thousands separator joins its number: "1,300 days" is not "300 days"
+    ("8,000 H100s", "8000 h100 s"),
+    ("roughly 1,300 days", "roughly 1300 days"),
+    ("1,000,000 tokens", "1000000 tokens"),
+    # a list of numbers stays a list
+    ("ranks 1,2,3", "ranks 1 3"),
+    ("sizes 9,10,7", "sizes 9 10 7"),
+])
+def test_a_thousands_separator_joins_its_number(text, folded):
+    assert fold(text) == folded
+
+
+def test_a_figure_with_a_thousands_separator_is_read_whole():
+    answer = ("First I'd ask for the token budget, the deadline and the interconnect. Memory: 16 bytes a parameter, "
+              "6.4 TB of state. Layout: TP 8 inside each node, PP 16 across nodes, the rest DP with the distributed "
+              "optimizer. Time: 6ND over {gpus} H100s at 40% MFU is roughly {days} days. Reliability: sharded async "
+              "checkpoints every 30 minutes, automatic restart, spare nodes.")
+    model = library().interview.scenarios["led-dense-400b"].model
+    assert grade(model, answer.format(gpus="8,000", days="1,300"), None, 0).score == \
+        grade(model, answer.format(gpus="8000", days="1300"), None, 0).score

@@ -29,7 +29,8 @@ _CLAUSE = re.compile(
     r"但是|但|而是|而|因为|所以|因此|然后|不过|否则", re.IGNORECASE)
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
 # statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).
-_FRAGMENT = re.compile(r"[,，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
+# Not a thousands separator: "8,000 H100s", "1,300 days" are one number.
+_FRAGMENT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
                        r"expert)(?:\s|$|-))", re.IGNORECASE)
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.

@@ -124,12 +124,17 @@ def _rank_run(match: re.Match) -> str:
     return match.group()
 
 
+# "8,000 H100s" is the number 8000, not "8" and "000".
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
+    text = _THOUSANDS.sub("", text)
     text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
     text = _DIMENSION_DEGREE.sub(r"\1 ", text)
     if "号" in text or "r" in text:
