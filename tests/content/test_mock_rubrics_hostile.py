@@ -145,3 +145,9 @@ def test_a_figure_with_a_thousands_separator_is_read_whole():
     model = library().interview.scenarios["led-dense-400b"].model
     assert grade(model, answer.format(gpus="8,000", days="1,300"), None, 0).score == \
         grade(model, answer.format(gpus="8000", days="1300"), None, 0).score
+
+
+def test_a_story_whose_cause_is_a_guess_is_refused():
+    answer = ("Our 128-GPU run hung at step 4k, NCCL timeout. py-spy on every rank: all in the same all-reduce, so it was "
+              "a bad link somewhere, probably. We restarted on other nodes and it ran again in an hour; added an alert.")
+    assert not grade(library().interview.scenarios["behavioural-hang-story"].model, answer, None, 0).correct

@@ -565,6 +565,8 @@ def test_a_hedge_takes_back_what_it_is_said_of_and_no_more():
         [[], ["it splits the sequence"]]
     # the alternatives it is unsure between, all of them
     assert texts("maybe it is the share of time a kernel runs, or maybe it's real usage, not sure") == [[]]
+    # a guess said on its own after what it is said of
+    assert texts("all in the same all-reduce, so it was a bad link somewhere, probably") == [["all in the same all reduce"], []]
     # "not sure, but ..." commits to what follows
     assert texts("not sure, but it is the loader") == [[], ["it is the loader"]]
     assert texts("MFU 才是真实的，我不确定") == [[]]

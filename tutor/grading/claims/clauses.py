@@ -194,6 +194,8 @@ def _withdraw_retracted(clauses: list[Clause]) -> None:
 # start + max_len" (a negation in the condition does not reach the cut).
 _UNMARKED_CONDITION = re.compile(r"^(?:(?:the\s)?(?:fix|solution)\s)?(?:if|when|whenever)\s(?:\S+\s){1,6}?(?P<verb>cut|split|break|truncate|pad|fall back|"
                                  r"hard cut|force a cut|take|use|call|stop|skip|drop|raise|retry)\b")
+# A guess said on its own after what it is said of: "so it was a bad link somewhere, probably".
+_HEDGE_ALONE = re.compile(r"(?:probably|i guess|i suppose|perhaps|or something|or so i think|i think|大概吧|可能吧|应该吧|我猜)")
 # A step put off until a cause is confirmed: "if it turns out to be the loader we could add workers later".
 _DEFERRED = re.compile(r"^(?:if|in case|once|should)\s(?:\w+\s){0,6}?turns?\sout\b|^(?:如果|要是|假如)(?:真|确实|最后|后来)(?:是|发现)")
 _OR_ELSE = re.compile(r"^(?:or|either)\s|^(?:或者|还是|要么)")
@@ -208,7 +210,7 @@ def _withdraw_hedged(clause: Clause) -> None:
         if fragment.base is None and _DEFERRED.search(fragment.text):
             dropped.add(at)
             continue
-        hedge = _HEDGE.search(fragment.text) if fragment.base is None else None
+        hedge = (_HEDGE.search(fragment.text) or _HEDGE_ALONE.fullmatch(fragment.text)) if fragment.base is None else None
         if hedge is None:
             continue
         dropped.add(at)
