@@ -183,6 +183,9 @@ HELPERS_FOUND = [
  # a condition with no comma before its imperative: its "no" does not reach the cut
  ("busy-rank", "Rank 1 spins in pieces() (py-spy active), rank 0 waits in the gradient all-reduce. A table longer than the 24-token context has no sentence end in the window, so end falls back to start and start never moves. fix: if no sentence end fits cut at start+max_len", R),
  ("busy-rank", "Rank 1 spins in pieces() (py-spy active), rank 0 waits in the gradient all-reduce. A table longer than the 24-token context has no sentence end in the window, so end falls back to start and start never moves. fix: do not cut at start+max_len", W),
+ # a fix that echoes the cause ("so every rank has the same number") says nothing of the run
+ ("uneven-batches", "Rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 ran out of batches and wait in the gather in finish. Shard 0 holds one more document. fix: drop the remainder so every rank has the same number of batches", R),
+ ("uneven-batches", "Rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 ran out of batches and wait in the gather in finish. Every rank has the same number of batches. Fix: drop the remainder.", W),
  # and their near misses: the others put in the gather, rank 0 in backward
  ("checkpoint-rank0", "rank0 waits in backward's grad all-reduce -> ranks 1..3 wait in the all_gather in save_checkpoint.", W),
  ("long-batch", "rank 1 waits in the grad allreduce (others: OOM at step 4).", W),

@@ -111,6 +111,10 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         prescribed = Reading([clause for clause in reading.clauses if clause.prescribes], reading.words, False, False)
         states_fix = any(polarity(form, prescribed) is True for form in forms)
         reading = _describing(reading)
+        # ... unless the run's description states it too: then it is what happened (a cause), and the fix only
+        # echoes it ("Shard 0 holds one more document. Fix: drop the remainder so every rank has the same number
+        # of batches" does not say every rank had as many)
+        states_fix = states_fix and not any(polarity(form, reading) is True for form in forms)
     for item, concepts in contradictions:
         result = polarity(concepts, reading, extended=False, describing=describing, listed=True)
         if result is not True and prescribed is not None and (states_fix or item.fix) \
