@@ -186,6 +186,8 @@ HELPERS_FOUND = [
  # a fix that echoes the cause ("so every rank has the same number") says nothing of the run
  ("uneven-batches", "Rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 ran out of batches and wait in the gather in finish. Shard 0 holds one more document. fix: drop the remainder so every rank has the same number of batches", R),
  ("uneven-batches", "Rank 0 is in the gradient all-reduce of an extra step; ranks 1-3 ran out of batches and wait in the gather in finish. Every rank has the same number of batches. Fix: drop the remainder.", W),
+ # where the fix applies, cut off by a comma
+ ("timeout-at-item", "Not the .item(): it only reads the result of an earlier async all-reduce. Rank 1's batch held a document over the context at step 1, so Metrics.add issued the cut all-reduce on the metrics group on rank 1 only; from then on its metrics collectives are one off. Fix: accumulate loss, tokens and cut locally and do one all_reduce of all three at each log, on every rank.", R),
  # and their near misses: the others put in the gather, rank 0 in backward
  ("checkpoint-rank0", "rank0 waits in backward's grad all-reduce -> ranks 1..3 wait in the all_gather in save_checkpoint.", W),
  ("long-batch", "rank 1 waits in the grad allreduce (others: OOM at step 4).", W),

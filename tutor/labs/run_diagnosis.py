@@ -46,8 +46,18 @@ FAILURE_PHRASES = (["failed", "fails", "crashed", "crash", "died", "dies", "exce
 OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory", "out of device memory",
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
-CLAUSE = re.compile(r"\.+(?=\s|$)|[;!?\n。；：！？]+|(?<!\.py)(?<!rank):|,(?!\s*\d)|(?<!\d)\s*,|[，、](?!\s*\d)|(?<!\d)[，、]|\s(?:while|whereas|and then)\s|\s[/|]\s|\s?(?:->|→|=>|⇒)\s?(?=(?:the\s)?(?:ranks?\s?\d|r\d|others?\b|rest\b|\d+\s?号))|\s?\((?=(?:the\s)?(?:others?|rest)\b)|(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s|而|但是|但|"
-                    r"\s(?:and|so|then|hence|thus)\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))")
+CLAUSE = re.compile("|".join([
+    r"\.+(?=\s|$)", r"[;!?\n。；：！？]+",
+    r"(?<!\.py)(?<!rank):",  # not "train.py:109" nor "local_rank: 0"
+    r",(?!\s*\d)", r"(?<!\d)\s*,", r"[，、](?!\s*\d)", r"(?<!\d)[，、]",  # not inside "ranks 0, 2, 3"
+    r"\s(?:while|whereas|and then)\s",
+    r"\s[/|]\s",  # "r0 broadcast / r1-3 all_gather"
+    # before ranks: an arrow ("guarded by rank==0 -> ranks 1..3 never join"), a bracket ("(others: grad allreduce)")
+    r"\s?(?:->|→|=>|⇒)\s?(?=(?:the\s)?(?:ranks?\s?\d|r\d|others?\b|rest\b|\d+\s?号))",
+    r"\s?\((?=(?:the\s)?(?:others?|rest)\b)",
+    r"(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s", r"而", r"但是", r"但",
+    r"\s(?:and|so|then|hence|thus)\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))",
+]))
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",

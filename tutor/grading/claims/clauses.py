@@ -124,7 +124,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # brackets; the head stays a statement, the terms state nothing but an enumeration
             aside_items, fragments = aside_extensions, fragments[:outside_count]
             aside_extensions = []
-        fragments += aside_extensions + _enumeration_extensions(fragments[:outside_count])
+        fragments += aside_extensions + _enumeration_extensions(fragments[:outside_count]) + _scope_extensions(
+            fragments[:outside_count])
         if label_words:  # a short label is the subject of every fragment after it
             fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
         elif label:
@@ -214,8 +215,8 @@ def _withdraw_hedged(clause: Clause) -> None:
         if hedge is None:
             continue
         dropped.add(at)
-        if hedge.start() == 0 and at > 0:
-            written = [before for before in range(at) if clause.fragments[before].base is None]
+        written = [before for before in range(at) if clause.fragments[before].base is None]
+        if hedge.start() == 0 and written:
             dropped.add(written[-1])
             # the alternatives it is unsure between, all of them: "maybe A, or maybe B, not sure"
             while len(written) > 1 and _OR_ELSE.match(clause.fragments[written[-1]].text):
@@ -298,6 +299,17 @@ ENUMERATION_ITEMS = 8  # middle items: a longer run is a list of terms, and read
 ENUMERATION_ITEM_CHARS = 8  # a Chinese item, in characters
 _LAST_ITEM = re.compile(r"^(?:\S+\s){0,2}?(?:and|or|plus|as well as)\s")
 _ZH_LAST_ITEM = re.compile(rf"^[^\s]{{0,{ENUMERATION_ITEM_CHARS}}}?(?:和|及|与|或|跟)")
+
+
+# Where the step before it applies, cut off by a comma: "do one all_reduce of all three at each log, on every rank".
+_SCOPE = re.compile(r"(?:and\s)?(?:on|across|for|by)\s(?:every|all|each)(?:\sthe)?\s(?:ranks?|gpus?|processes|workers)|everywhere|"
+                    r"(?:在|对)?(?:所有|每个)\s?(?:rank|卡|进程)\s?(?:上|都)?")
+
+
+def _scope_extensions(fragments: list[Fragment]) -> list[Fragment]:
+    """The fragment before a scope cut off by a comma, with the scope: "…, on every rank"."""
+    return [_extension(fragments[index - 1].text, fragment, index - 1) for index, fragment in enumerate(fragments)
+            if index and _SCOPE.fullmatch(fragment.text)]
 
 
 def _enumeration_extensions(fragments: list[Fragment]) -> list[Fragment]:
