@@ -37,7 +37,7 @@ CASES = [
 
 @pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
 def test_hand_written_near_misses_and_right_answers(scenario, step, answer, right):
-    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
+    assert grade(library().question(scenario), answer, step).correct is right
 
 
 @pytest.mark.parametrize(("phrase", "text", "found"), [
@@ -61,9 +61,9 @@ def test_two_numbers_of_a_phrase_never_run_together(phrase, text, found):
                              "with the flight recorder; if it's the same node, drain it."),
 ])
 def test_negations_that_reach_only_their_own_half(scenario, answer):
-    model = library().interview.scenarios[scenario].model
+    model = library().question(scenario)
     step = "why" if len(model.steps) > 1 else None
-    assert grade(model, answer, step, 0).correct
+    assert grade(model, answer, step).correct
 
 
 @pytest.mark.parametrize(("phrase", "text", "found"), [
@@ -81,9 +81,9 @@ def test_a_verb_with_a_silent_e_is_found_with_ing(phrase, text, found):
 
 
 def test_a_replacement_said_before_its_effect_is_the_fix():
-    model = library().interview.scenarios["debug-straggler"].model
+    model = library().question("debug-straggler")
     answer = "After replacing 213's node, rank 0 and rank 212 should stop waiting in the reduce-scatter; re-measure MFU to confirm."
-    assert grade(model, answer, "next", 0).correct
+    assert grade(model, answer, "next").correct
 
 
 @pytest.mark.parametrize(("answer", "right"), [
@@ -96,7 +96,7 @@ def test_a_replacement_said_before_its_effect_is_the_fix():
      "if it hangs, dump the flight recorder and find the missing rank.", RIGHT),
 ])
 def test_advice_under_a_condition(answer, right):
-    assert grade(library().interview.scenarios["pitch-recipe"].model, answer, None, 0).correct is right
+    assert grade(library().question("pitch-recipe"), answer, None).correct is right
 
 
 def test_a_supposition_is_still_no_claim():
@@ -112,16 +112,16 @@ def test_a_wrong_figure_inside_a_list_is_still_said():
     # "时间：6ND 除以 8000 × 989T × 90% MFU" is read as a list of terms, which earns nothing; its 90% MFU is still said
     answer = ("先问 token 数、截止时间和互联。显存：每参数 16 字节，400B 就是 6.4 TB。并行：TP 8 机内，PP 跨机，剩下 DP。"
               "时间：6ND 除以 8000 × 989T × 90% MFU，大概 20 天。可靠性：分片异步 checkpoint、自动重启。监控 loss 和 step time。")
-    assert not grade(library().interview.scenarios["led-dense-400b"].model, answer, None, 0).correct
+    assert not grade(library().question("led-dense-400b"), answer, None).correct
 
 
 def test_an_adjective_with_bu_is_no_negation_cue():
     # "不固定的 hang" is a varying hang (jieba cuts 不|固定): its 不 does not cancel the 不是 after it as a double negative
     answer = ("换了思路：不固定的 hang 一般不是代码问题，而是某块 GPU 或者 IB 链路不稳。先找出每次卡住的 rank 在哪台机器上，"
               "如果总是同一台，就拿 nccl-tests 测一下，确认后把它踢出去，从最近的 checkpoint 继续。")
-    assert grade(library().interview.scenarios["followup-moving-hang"].model, answer, None, 0).correct
+    assert grade(library().question("followup-moving-hang"), answer, None).correct
     wrong = "换了思路：不固定的 hang 一般就是代码问题，某个 rank 有竞态。把 NCCL timeout 调大再重跑。"
-    assert not grade(library().interview.scenarios["followup-moving-hang"].model, wrong, None, 0).correct
+    assert not grade(library().question("followup-moving-hang"), wrong, None).correct
 
 
 @pytest.mark.parametrize(("text", "folded"), [
@@ -142,12 +142,12 @@ def test_a_figure_with_a_thousands_separator_is_read_whole():
               "6.4 TB of state. Layout: TP 8 inside each node, PP 16 across nodes, the rest DP with the distributed "
               "optimizer. Time: 6ND over {gpus} H100s at 40% MFU is roughly {days} days. Reliability: sharded async "
               "checkpoints every 30 minutes, automatic restart, spare nodes.")
-    model = library().interview.scenarios["led-dense-400b"].model
-    assert grade(model, answer.format(gpus="8,000", days="1,300"), None, 0).score == \
-        grade(model, answer.format(gpus="8000", days="1300"), None, 0).score
+    model = library().question("led-dense-400b")
+    assert grade(model, answer.format(gpus="8,000", days="1,300"), None).score == \
+        grade(model, answer.format(gpus="8000", days="1300"), None).score
 
 
 def test_a_story_whose_cause_is_a_guess_is_refused():
     answer = ("Our 128-GPU run hung at step 4k, NCCL timeout. py-spy on every rank: all in the same all-reduce, so it was "
               "a bad link somewhere, probably. We restarted on other nodes and it ran again in an hour; added an alert.")
-    assert not grade(library().interview.scenarios["behavioural-hang-story"].model, answer, None, 0).correct
+    assert not grade(library().question("behavioural-hang-story"), answer, None).correct

@@ -340,4 +340,4 @@ CASES = [
 
 @pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
 def test_hand_written_near_misses_and_right_answers(scenario, step, answer, right):
-    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
+    assert grade(library().question(scenario), answer, step).correct is right

@@ -270,4 +270,4 @@ CASES = [
 
 @pytest.mark.parametrize(("scenario", "step", "answer", "right"), CASES)
 def test_partial_answers_and_right_answers_in_candidates_words(scenario, step, answer, right):
-    assert grade(library().interview.scenarios[scenario].model, answer, step, 0).correct is right
+    assert grade(library().question(scenario), answer, step).correct is right

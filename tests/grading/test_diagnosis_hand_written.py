@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.diagnosing import diagnose
+from tests.grading.diagnosing import diagnose, item
 from tutor.grading.claims.folding import fold
 from tutor.labs.rank_mentions import named_ranks, subject_ranks
 
@@ -225,8 +225,6 @@ def test_bare_rank_numbers_at_the_start_of_a_clause(clause, ranks):
     ("rank 0 is blocked in recv, rank 1 in send", False),
 ])
 def test_a_part_of_the_pair_then_the_pair(answer, placed):
-    from tests.grading.diagnosing import item
-
     assert item(diagnose("pp-sendrecv", answer), "ranks")["ok"] is placed
 
 
@@ -239,8 +237,6 @@ def test_a_part_of_the_pair_then_the_pair(answer, placed):
     ("ranks 1-3 were killed first; rank 0 waited in the all-reduce", False),
 ])
 def test_a_failure_that_follows_the_culprits(answer, placed):
-    from tests.grading.diagnosing import item
-
     assert item(diagnose("crashed-rank", answer), "ranks")["ok"] is placed
 
 
@@ -256,8 +252,6 @@ def test_a_failure_that_follows_the_culprits(answer, placed):
     ("Data loading: each step idles before its first op, while the all-reduce communication is tiny.", True),
 ])
 def test_exactly_one_category(answer, right):
-    from tests.grading.diagnosing import item
-
     assert item(diagnose("slow-dataloader", answer), "category")["ok"] is right
 
 
