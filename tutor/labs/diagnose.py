@@ -217,15 +217,14 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
                        for point in item.points if point.id in CATEGORIES)
         if not named and not own_said:
             continue
-        if _CONCEDED.search(" ".join(fragment.text for fragment in clause.fragments)) and any(
-                stated([[*en, *zh]], later) for later in stating[index + 1:] for en, zh, _, _ in CATEGORIES.values()):
+        conceded = _CONCEDED.search(" ".join(fragment.text for fragment in clause.fragments))
+        if conceded and any(stated([[*en, *zh]], later) for later in stating[index + 1:] for en, zh, _, _ in CATEGORIES.values()):
             continue
         others = [key for key in CATEGORIES if key in named and key not in own]
         words = sum(len(fragment.text.split()) for fragment in clause.fragments if fragment.base is None)
-        conceded = _CONCEDED.search(" ".join(fragment.text for fragment in clause.fragments))
-        if own_said and others and (clause in labelled or words <= CATEGORY_WORDS) and not conceded:
-            pass  # two categories as the answer: "data loading or communication", "Category: data loading, compute"
-        elif own_said or not others:
+        # two categories as the answer: "data loading or communication", "Category: data loading, compute"
+        both_given = own_said and others and (clause in labelled or words <= CATEGORY_WORDS) and not conceded
+        if not both_given and (own_said or not others):
             return []  # "Straggler — rank 1 computes longer": its own category, then the detail
         shown = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
         return [{"en": f"exactly one category is the cause; you named {shown}",

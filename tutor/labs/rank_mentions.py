@@ -45,6 +45,11 @@ _LEAD = re.compile(r"^\s*(?:(?:and|while|whereas|but|meanwhile)\s+)?(\d+)\s?(?:(
                    re.IGNORECASE)
 
 
+def _rank_number(text: str) -> re.Match | None:
+    """The first rank named by number: "rank 3", "ranks 1-3", "ranks 0, 2 and 3", a leading "1,2,3 are …"."""
+    return _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _LEAD.match(text)
+
+
 def _lead_ranks(text: str, world_size: int) -> set[int]:
     lead = _LEAD.match(text)
     if lead is None:
@@ -143,7 +148,7 @@ def subject_ranks(text: str, world_size: int) -> set[int] | None:
     if both:
         return both
     others = _OTHERS.search(text)
-    number = _SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _LEAD.match(text)
+    number = _rank_number(text)
     excepted = _EXCEPT.search(text)
     if excepted and (number is None or excepted.start() < number.start()):
         return named_ranks(text, world_size)  # "every rank other than 0 waits": not "the others"
@@ -193,11 +198,9 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
 
 def numbered(unit: str) -> bool:
     """Names ranks by number ("rank 3", "the non-zero ranks"), not "every rank" (a fix: "所有rank先gather再broadcast")."""
-    return bool(_SINGLE.search(unit) or _RANGE.search(unit) or _LIST.search(unit) or _NONZERO.search(unit)
-                or _LEAD.match(unit))
+    return bool(_rank_number(unit) or _NONZERO.search(unit))
 
 
 def mentions_ranks(text: str) -> bool:
     """Names a rank, a set of ranks, "the others" or "both"."""
-    return bool(_SINGLE.search(text) or _RANGE.search(text) or _LIST.search(text) or _OTHERS.search(text)
-                or _BOTH.search(text) or _NONZERO.search(text) or _LEAD.match(text))
+    return bool(_rank_number(text) or _OTHERS.search(text) or _BOTH.search(text) or _NONZERO.search(text))

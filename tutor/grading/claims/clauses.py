@@ -148,6 +148,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                               question=ends_asking or _asks(raw, words), marked=ends_asking, prescribes=prescribes,
                               items=items))
     _objects_said_before(clauses)
+    for clause in clauses:
+        _withdraw_hedged(clause)
     _withdraw_retracted(clauses)
     if lists:
         _terms_cut_by_stops(clauses)
@@ -173,7 +175,6 @@ def _withdraw_retracted(clauses: list[Clause]) -> None:
     """What a retraction takes back states nothing: the fragments before it in its clause, or, when it
     opens its clause, the clause before it; the retraction itself states nothing either."""
     for index, clause in enumerate(clauses):
-        _withdraw_hedged(clause)
         marks = [at for at, fragment in enumerate(clause.fragments)
                  if fragment.base is None and _RETRACTION.match(fragment.text)]
         if not marks:

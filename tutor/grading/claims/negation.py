@@ -52,7 +52,7 @@ def _negations(folded: str) -> list[tuple[int, int]]:
                 continue  # "cut 非零时": nonzero, a value, not a denial (jieba cuts 非|零时)
             if token.startswith(_ZH_NEGATION_STARTS) and any(folded.startswith(word, start) for word in _ZH_NOT_NEGATION):
                 continue  # also where jieba cut the word apart (不|固定)
-            if (token.startswith(_ZH_NEGATION_STARTS) and token not in _ZH_NOT_NEGATION) or token in _ZH_NEGATION_WORDS:
+            if token.startswith(_ZH_NEGATION_STARTS) or token in _ZH_NEGATION_WORDS:
                 spans.append((start, start + len(token)))
     return spans
 
