@@ -130,6 +130,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
         elif label:
             fragments.append(_extension(label, fragments[0], 0))
+        _deny_whole_sentence(fragments, outside_count)
         total += len(words)
         content = _content_words(words)
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
@@ -156,6 +157,34 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# A negation of the whole statement, said before it: "It is not true that NVLink is ten times faster than
+# InfiniBand (450 vs 50 GB/s)", "I don't think TP has to stay inside the node, or on NVLink", "并不是TP
+# 每一层都要通信（都在关键路径上）". Its reach is the clause; the words before a bracket, joined to the
+# aside by the reader, and a short piece after a comma lose the cue at the clause's start, so they
+# inherit it. A piece with its own subject is a statement of its own ("I don't think it's the network,
+# it's the loader"), and so is one the speaker turns to ("rather", "instead", "其实").
+_WHOLE_NEGATION = re.compile(r"^(?:it is|it s|that is|that s)\snot\s(?:true|the case|so|that)\b|"
+                             r"^i\s(?:do|did)\snot\s(?:think|believe|agree)\b|^i\swould\snot\ssay\b|"
+                             r"^(?:并不是|并非|不是说|我不认为|我不觉得|我不同意)")
+_OWN_SUBJECT = re.compile(r"^(?:it|it s|that|that s|this|they|we|i|you|the\s\w+\s(?:is|are|was|were)|rather|instead|"
+                          r"actually|but|rank\s\d|ranks\s\d)\b|^(?:其实|而是|是|它|这|那|我们|我)")
+INHERITED_PIECE_WORDS = 4
+
+
+def _deny_whole_sentence(fragments: list[Fragment], outside: int) -> None:
+    """Marks as negated what a whole-statement negation at the clause's start reaches (`_WHOLE_NEGATION`):
+    the asides (fragments from `outside` on that the reader did not add), the reader's extensions, short
+    pieces and Chinese ones."""
+    if not fragments or not _WHOLE_NEGATION.match(fragments[0].text):
+        return
+    for index, fragment in enumerate(fragments[1:], start=1):
+        if fragment.negations or _OWN_SUBJECT.match(fragment.text):
+            continue
+        if (fragment.base is not None or index >= outside or len(fragment.text.split()) <= INHERITED_PIECE_WORDS
+                or _CJK.search(fragment.text)):
+            fragment.inherited = True
 
 
 # A candidate taking back what they just said: "raise num_workers... actually no, workers won't help",
