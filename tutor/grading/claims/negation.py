@@ -138,7 +138,9 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
 # "and" before a verb of its own starts a new verb phrase, which a negation before it does not reach:
 # "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
 _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
-                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|就|那么|"
+                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|"
+                       # not the 就 of "right away" ("别一上来就怪网络": don't blame the network right away)
+                       r"(?<!一上来)(?<!上来)(?<!一开始)(?<!马上)(?<!直接)就|那么|"
                        # "and" before a subject of its own: "the size isn't divisible and rank 3 got one batch fewer"
                        r"\b(?:and|so)\s(?:then\s|so\s)?(?:it|they|we|rank\s\d+|ranks\s\d+(?:\s\d+)?)\s|"
                        # "找不到句子结尾时在max_len处切": the cue is the condition's, which ends at 时

@@ -1,4 +1,6 @@
-"""A negation said before the whole statement ("It is not true that …", "I don't think …", "并不是…",
+"""How far a negation reaches.
+
+A negation said before the whole statement ("It is not true that …", "I don't think …", "并不是…",
 "我不认为…") reaches its aside in brackets and its short pieces after a comma: before, the words before a
 bracket, joined to the aside by the reader, lost the cue and stated the claim the sentence denies (a
 probe over every open step's own point texts, each said after "It is not true that", found 649 points
@@ -9,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.content.interview_library import library
+from tutor.content import load
 from tutor.grading.claims.clauses import read
 from tutor.grading.dispatch import grade
 
@@ -47,3 +50,16 @@ def test_the_denial_does_not_reach_a_piece_with_its_own_subject():
     assert [fragment.inherited for fragment in clause.fragments] == [False, False]
     clause = read("it is not true that dp is heavy, or slow").clauses[0]
     assert [fragment.inherited for fragment in clause.fragments] == [False, True]
+
+
+@pytest.mark.parametrize(("answer", "covered", "contradicted"), [
+    ("别一上来就怪网络——先量，再判断。", ["measure-first"], []),
+    ("不要一开始就怪网络，先测。", ["measure-first"], []),
+    ("一上来就怪网络。", [], ["measure-first"]),
+])
+def test_the_jiu_of_right_away_does_not_end_the_negation(answer, covered, contradicted):
+    """The 就 after 一上来 ("right away") is no new verb phrase that a 别 before it cannot reach, as the 就 of
+    a condition's consequence is ("找不到句尾就截断"): "别一上来就怪网络" was read as blaming the network, and
+    the rubric's own text of mfu-halved contradicted its point."""
+    verdict = grade(load().questions["mfu-halved"].model, answer)
+    assert (verdict.details["covered"], verdict.details["contradicted"]) == (covered, contradicted)
