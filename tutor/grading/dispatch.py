@@ -44,7 +44,12 @@ def grade(question: Question, answer: object, step_id: str | None = None, seed: 
 
         shown = step_prompt(question, step, draw(question, seed)) if "{" in (step.prompt or question.prompt).en else \
             (step.prompt or question.prompt).model_dump()
-        return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]))
+        exhibits = ()
+        if getattr(question, "exhibit", None) is not None:  # a scenario's measurements, trace or stacks
+            from tutor.interview.present import exhibit_markdown
+
+            exhibits = tuple(exhibit_markdown(question, draw(question, seed), lang) for lang in ("en", "zh"))
+        return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]), exhibits=exhibits)
     if step.kind == "choice":
         from tutor.grading.choice import grade_choice
 

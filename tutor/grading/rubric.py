@@ -14,10 +14,13 @@ after, and the learner may grade themselves instead (`self_assessment`), recorde
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tutor.grading.claims.asking import ASK_VERBS
 from tutor.grading.claims.clauses import read
+from tutor.grading.claims.folding import _words, fold
 from tutor.grading.claims.model import Reading
 from tutor.grading.claims.points import Judgement, judge
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
@@ -35,8 +38,10 @@ COPIED = Message("That repeats the question; it earns nothing. Answer it in your
 
 
 def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str | None = None,
-                 prompts: tuple[str, ...] = ()) -> Verdict:
-    """`prompts`: the question as the learner saw it (both languages), so a copy of it earns nothing."""
+                 prompts: tuple[str, ...] = (), exhibits: tuple[str, ...] = ()) -> Verdict:
+    """`prompts`: the question as the learner saw it (both languages), so a copy of it earns nothing;
+    `exhibits`: the measurements, logs and stacks shown with it, so the evidence pasted back (with or
+    without the question) earns nothing either (`pasted`)."""
     expected = {"model_answer": step.model_answer.model_dump(),
                 "points": [{"id": point.id, "text": point.text.model_dump(), "required": point.required}
                            for point in step.points]}
@@ -45,6 +50,8 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     except TooLong as error:
         return unreadable([error.message], expected)
     whole = read(text, prompts)
+    if prompts and not whole.copied and pasted(text, prompts + exhibits):
+        whole = Reading([replace(clause, copied=True) for clause in whole.clauses], whole.words, whole.bare, True)
     reading = asking(whole, text) if step.kind == "clarify" else stating(whole)
     judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
     share, covered, contradicted = tally(step.points, judged)
@@ -79,6 +86,35 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     if not text:
         messages.insert(0, Message("The answer is empty.", "答案是空的。"))
     return Verdict(correct, score, covered, expected, join(messages), details=details)
+
+
+# The evidence pasted back: a clause-by-clause copy test (`read`) compares words with the question's,
+# but an exhibit's log lines ("rank 5: CUDA out of memory at step 3072") hold the very words of the
+# diagnosis, so a paste of them read as claims (hang-oom-dead-rank's stage pasted whole scored 0.83).
+# A paste is told from an answer that quotes the evidence by runs of words: most of the answer's runs
+# of four words are the exhibit's or the question's, where a quoting answer adds its own reasoning.
+PASTE_RUN = 4
+PASTE_SHARE = 0.7
+PASTE_MIN_RUNS = 8
+
+
+def pasted(answer: str, shown: tuple[str, ...]) -> bool:
+    runs = _runs(answer)
+    if len(runs) < PASTE_MIN_RUNS:
+        return False
+    seen = _shown_runs(shown)
+    return sum(run in seen for run in runs) >= PASTE_SHARE * len(runs)
+
+
+def _runs(text: str) -> list[tuple[str, ...]]:
+    words = _words(fold(text))
+    return [tuple(words[index:index + PASTE_RUN]) for index in range(len(words) - PASTE_RUN + 1)]
+
+
+@lru_cache(maxsize=256)
+def _shown_runs(shown: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """Read once per question, as its prompt words are (`asking._prompt_words`)."""
+    return frozenset(run for text in shown for run in _runs(text))
 
 
 def tally(points: list[KeyPoint], judged: dict[str, Judgement]) -> tuple[float, list[str], list[str]]:
