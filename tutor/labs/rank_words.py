@@ -66,7 +66,8 @@ def numbers_as_digits(text: str, world_size: int | None = None) -> str:
 
     def said(match: re.Match) -> str:
         count = _number(match.group(2)) if match.group(2) else 1
-        plural = match.group(3).casefold().endswith("s")
+        # "process" ends in an s and is one ("the first process", s33 round 3: refused as no set)
+        plural = match.group(3).casefold() in ("ranks", "gpus", "workers", "processes")
         if count < 1 or plural != (match.group(2) is not None):
             return match.group()  # "the first ranks", "the first three rank": no clear set
         return position(match.group(1).casefold() == "first", count) or match.group()
@@ -90,3 +91,18 @@ def others_count(text: str) -> int | None:
     """How many ranks "the others" of a clause are said to be; None when it gives no count."""
     found = _OTHERS_COUNT.search(text)
     return _number(next(group for group in found.groups() if group)) if found else None
+
+
+# A rank said as a device or a process: "GPU 0", "worker 0", "process 0", "workers 1-3". Not
+# "0号卡": there the 卡 is as often the verb ("0号卡在 all_gather"), and "0号" is a rank already.
+_DEVICE_RANK = re.compile(r"\b(?:gpu|worker|process|proc)\s?(\d+)(?![\w.])|\b(?:gpus|workers|processes|procs)\s?(?=\d)",
+                          re.IGNORECASE)
+
+
+def as_ranks(text: str, world_size: int | None = None) -> str:
+    """The answer with every rank written "rank N" (`numbers_as_digits`, then a device or a process
+    said for its rank), for the parts of a hang diagnosis whose rubric names ranks as ranks: "only
+    GPU 0 calls evaluate", "evaluate is called by the first process alone", "只有零号调用" say
+    "only rank 0" (s33 round 3: refused, where "only rank 0 calls it" passed)."""
+    return _DEVICE_RANK.sub(lambda match: f"rank {match.group(1)}" if match.group(1) else "ranks ",
+                            numbers_as_digits(text, world_size))

@@ -25,7 +25,7 @@ from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
     cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, subject_ranks,
 )
-from tutor.labs.rank_words import numbers_as_digits
+from tutor.labs.rank_words import as_ranks, numbers_as_digits
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -48,7 +48,7 @@ OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
 CLAUSE = re.compile("|".join([
     r"\.+(?=\s|$)", r"[;!?\n。；：！？]+",
-    r"(?<!\.py)(?<!rank):",  # not "train.py:109" nor "local_rank: 0"
+    r"(?<!\.py)(?<!rank):(?!\d)",  # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"
     r",(?!\s*\d)", r"(?<!\d)\s*,", r"[，、](?!\s*\d)", r"(?<!\d)[，、]",  # not inside "ranks 0, 2, 3"
     r"\s(?:while|whereas|and then)\s",
     r"\s[/|]\s",  # "r0 broadcast / r1-3 all_gather"
@@ -67,13 +67,18 @@ EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process 
            "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
-_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]", re.IGNORECASE)
+# "Fix first: …" is a label too, the fix said before the story (s33 round 3).
+_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)(?:\s+first)?\s*[:：]",
+                        re.IGNORECASE)
 
 
 # Another part of the answer after its fix: "Fix: … Why: … Where: rank 0 is in …" puts the ranks last.
 _PART_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:why(?: it hangs| it happens)?|where|cause|root cause|the cause|ranks|"
-                         r"which ranks?|which process|what happens|how|mechanism|原因|为什么|位置|在哪|哪个 ?rank|现象)\s*[:：]",
+                         r"which ranks?|which process|what happens|what happened|the bug|the story|how|mechanism|原因|为什么|位置|在哪|哪个 ?rank|现象)\s*[:：]",
                          re.IGNORECASE)
+
+
+_SENTENCE_END = re.compile(r"\.(?=\s)|[。！？!?](?=\s?\S)")
 
 
 def without_fix(text: str) -> str:
@@ -87,6 +92,10 @@ def without_fix(text: str) -> str:
         kept.append(text[cursor:fix.start()])
         after = _PART_LABEL.search(text, fix.end())
         cursor = after.start() if after else len(text)
+        if "first" in fix.group().lower():
+            # "Fix first: … . Rank 0 waits in …": a fix said first is one sentence, the story follows it
+            end = _SENTENCE_END.search(text, fix.end())
+            cursor = min(cursor, end.end()) if end else cursor
     kept.append(text[cursor:])
     return " ".join(part.strip() for part in kept if part.strip())
 
@@ -133,14 +142,22 @@ def _line_of(site: str | None) -> list[str]:
 # waits in all_gather", "卡在…"), after a connective. "The gradient all-reduce then times out" has a
 # subject of its own.
 _CONNECTIVE = re.compile(r"^(?:(?:and|so|but|also|then|and then|after that|然后|所以|于是|接着)\s*)*", re.IGNORECASE)
-_PRONOUN = re.compile(r"^(?:it|it['’]s|它(?!们))(?![A-Za-z])", re.IGNORECASE)
+_THEY = re.compile(r"^(?:they|they['’](?:re|ve))(?![A-Za-z])", re.IGNORECASE)
+# "…only to rank 0, which broke out of the loop": a relative pronoun goes on about the clause before
+_PRONOUN = re.compile(r"^(?:it|it['’]s|which|who|它(?!们))(?![A-Za-z])", re.IGNORECASE)
 # A clause about a function of the program: "evaluate() is only called on rank 0".
 _CALL_SUBJECT = re.compile(r"^(?:the\s)?[A-Za-z_][\w.]*\(\)|"
                            # "evaluate is gated behind a rank-zero check": the function said without its brackets
                            r"^(?:the\s)?[A-Za-z_][\w.]*\s(?:is|was)\s(?:only\s)?(?:gated|guarded|called|wrapped|run|"
-                           r"executed|invoked|skipped|behind|under|inside)\b")
+                           r"executed|invoked|skipped|behind|under|inside)\b|"
+                           # "evaluate contains a collective": what the function holds (s33 round 3: joined to the
+                           # ranks before it, it put them in evaluate)
+                           r"^(?!(?:they|it|this|that|which|who|everyone|everybody|nobody|all|both|each)\b)"
+                           r"[A-Za-z_][\w.]*\s(?:contains|holds|has|issues|wraps|shards)\b")
 _GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|blocks?|blocked|sits?|never|still|"
-                      r"calls?|called|enters?|goes|went|gets?|got|reaches|reached|does|did|can['’]?t|cannot|then)\b|"
+                      r"calls?|called|enters?|goes|went|gets?|got|reaches|reached|does|did|can['’]?t|cannot|then|"
+                      # "The other ranks' errors are 'Connection closed by peer', raised in the gradient all_reduce"
+                      r"raised|thrown)\b|"
                       r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
 
 
@@ -162,11 +179,20 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         lead = part[_CONNECTIVE.match(part).end():]
+        they = _THEY.match(lead)
+        if they and units and len(subject_ranks(units[-1], 1 << 12) or ()) == 1:
+            # "rank 0 is in the gather; they have moved on to backward": "they" after one rank is the others
+            units.append("the others" + lead[they.end():])
+            continue
         pronoun = bool(_PRONOUN.match(lead))
         own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
                        and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
         mutual = bool(units) and names_rank and mutual_ranks(units[-1] + ", " + part, 1 << 12) is not None
-        if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual):
+        # the verb of a subject cut off by a comma: "The all_gather in data_positions, a collective
+        # …, is where rank 0 sits" (the subject names no rank, the verb's clause does)
+        cut_subject = bool(units) and names_rank and re.match(r"(?:is|was)\s", lead) is not None \
+            and not mentions_ranks(units[-1])
+        if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual or cut_subject):
             units[-1] += joiner + part
         else:
             units.append(part)
@@ -319,7 +345,22 @@ _COLLATERAL = re.compile(r"\b(?:got|were|are|get|was|is)\s+(?:then\s+|just\s+|on
                          re.IGNORECASE)
 
 
+# A relative clause that says what other ranks do not do: "rank 0 waits in an all_gather that
+# ranks 1-3 never reach", "the all-reduce of a step workers 1-3 never run", "a broadcast that the
+# others only call after their all_gather". It goes: the clause is about its own subject, and the
+# ranks and calls in it are not where that is (s33 round 3: rank 0 was read as named with ranks 1-3).
+_RANK_REF = (r"(?:(?:ranks?|gpus?|workers?|process(?:es)?|r)\s?\d+(?:\s?(?:-|–|to)\s?\d+)?|the others|the other ranks|"
+             r"the rest|everyone else|nobody else|no other rank)")
+_NOT_DONE = (r"(?=\s+(?:will\s+|would\s+)?(?:never|do not|don['’]t|does not|doesn['’]t|did not|didn['’]t|cannot|can['’]t|"
+             r"won['’]t|only)\b)")
+_RELATIVE_RANKS = re.compile(rf"\b(that|which|step|call|collective|gather|reduce|broadcast|barrier)\s+{_RANK_REF}{_NOT_DONE}"
+                             r"[^,;.\n，；。]*",
+                             re.IGNORECASE)
+
+
 def _stays_in(text: str) -> str:
+    text = _RELATIVE_RANKS.sub(lambda match: "" if match.group(1).lower() in ("that", "which") else match.group(1),
+                               text)
     return _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text))
 
 
@@ -433,7 +474,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
                  "model_answer": model + end}]
     notes: list[str] = []
     if rest_items:
-        rest = grade(rest_items, answer, lang, reveal=True)
+        rest = grade(rest_items, as_ranks(answer, found.world_size), lang, reveal=True)
         rest_total = sum(point.weight for item in rest_items for point in item.points)
         gained += rest["gained"]  # a contradicted why costs its weight here too, as in an open answer
         total += rest_total
