@@ -31,6 +31,19 @@ def find_step(question: Question, step_id: str | None):
                        f"{', '.join(step.id for step in question.steps)}")
 
 
+def _exhibit_texts(question: Question, seed: int) -> tuple[str, ...]:
+    """What a scenario shows beside its question (measurements, a trace summary, py-spy dumps and log
+    lines), as text in both languages; () for a bank question. The words only: how the interview lays
+    them out (`tutor.interview.present.exhibit_markdown`, a layer above) does not matter to a copy test."""
+    exhibit = getattr(question, "exhibit", None)
+    if exhibit is None:
+        return ()
+    values = draw(question, seed).values
+    stacks = [part for stack in exhibit.stacks for part in (stack.stack, stack.log or "")]
+    return tuple("\n".join([render(exhibit.text.get(lang), values, lang) if exhibit.text is not None else "", *stacks])
+                 for lang in ("en", "zh"))
+
+
 def grade(question: Question, answer: object, step_id: str | None = None, seed: int = 0,
           self_assessment: str | None = None, cancelled=None) -> Verdict:
     """Grade `answer` to one step of one variant of `question`.
@@ -44,12 +57,8 @@ def grade(question: Question, answer: object, step_id: str | None = None, seed: 
 
         shown = step_prompt(question, step, draw(question, seed)) if "{" in (step.prompt or question.prompt).en else \
             (step.prompt or question.prompt).model_dump()
-        exhibits = ()
-        if getattr(question, "exhibit", None) is not None:  # a scenario's measurements, trace or stacks
-            from tutor.interview.present import exhibit_markdown
-
-            exhibits = tuple(exhibit_markdown(question, draw(question, seed), lang) for lang in ("en", "zh"))
-        return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]), exhibits=exhibits)
+        return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]),
+                            exhibits=_exhibit_texts(question, seed))
     if step.kind == "choice":
         from tutor.grading.choice import grade_choice
 
