@@ -660,7 +660,8 @@ MOCK_CASES += [
     ("hang-oom-dead-rank", "why", "The dead one is rank 5: its process is gone and its last log is a CUDA OOM while "
      "allocating 12 GiB for a packed batch with a 32,768-token sequence. Nobody is watching under srun, so the seven "
      "survivors block in all-reduce until the watchdog. Deterministic because the data order is fixed.", RIGHT),
-    ("hang-oom-dead-rank", "why", "5号rank在第3072步爆显存挂了，那个batch里有32k的长序列；其他rank在all-reduce里等一个已经不在的rank。", RIGHT),
+    # why at the same step on every run left unanswered: refused since round 3 (2026-12-03)
+    ("hang-oom-dead-rank", "why", "5号rank在第3072步爆显存挂了，那个batch里有32k的长序列；其他rank在all-reduce里等一个已经不在的rank。", WRONG),
     ("hang-oom-dead-rank", "why", "Rank 5 crashed on a hardware ECC error; under srun nothing stops the others, which "
      "wait until the timeout.", WRONG),
     ("hang-oom-dead-rank", "why", "The packed batch at step 3072 is too long, so every rank runs out of memory and "
@@ -845,7 +846,8 @@ MOCK_CASES += [
     ("hang-oom-dead-rank", "why", "rank 5 OOMed on the 32K-token batch at step 3072 and its process exited; the "
      "other seven block in all-reduce waiting for a rank that no longer exists, and srun has no agent to kill them. "
      "The data order is fixed, so the same batch lands on the same step.", RIGHT),
-    ("hang-oom-dead-rank", "why", "5号rank遇到一个32k长序列的batch，显存爆了，进程退出；剩下7个rank在all-reduce里等它，srun不会杀掉它们。", RIGHT),
+    # why at the same step on every run left unanswered: refused since round 3 (2026-12-03)
+    ("hang-oom-dead-rank", "why", "5号rank遇到一个32k长序列的batch，显存爆了，进程退出；剩下7个rank在all-reduce里等它，srun不会杀掉它们。", WRONG),
 
     ("hang-oom-dead-rank", "fix", "What is the fix?", WRONG),
     ("hang-oom-dead-rank", "fix", "Lower the learning rate and restart.", WRONG),
@@ -1141,8 +1143,9 @@ MOCK_CASES += [
     ("hang-checkpoint-rank0", "fix", "Move the all_gather out of the if rank == 0 so every rank calls it, and keep the timeout short with "
      "the flight recorder on.", RIGHT),
     ("hang-oom-dead-rank", "why", "Rank 5 ran out of memory.", WRONG),
+    # why at the same step on every run left unanswered: refused since round 3 (2026-12-03)
     ("hang-oom-dead-rank", "why", "Rank 5 ran out of memory on the batch with the 32K sequence and exited, and the other ranks wait for"
-     " it in the all-reduce.", RIGHT),
+     " it in the all-reduce.", WRONG),
     ("hang-oom-dead-rank", "fix", "Cap the sequence length.", WRONG),
     ("hang-oom-dead-rank", "fix", "Cap the sequence length when packing so the longest batch fits, and launch with torchrun so a dead "
      "rank stops the job.", RIGHT),

@@ -224,7 +224,8 @@ CASES = [
                 "step, and turn on the flight recorder.", WRONG),
     (CK, "fix", "Every rank calls the gather. Then raise the timeout to 2 hours so the next one has time to show "
                 "up in the flight recorder.", WRONG),
-    (OOM, "why", "Rank 5 OOMs on the 32K batch; the other 7 sit in the all-reduce waiting for a rank that's gone.", RIGHT),
+    # why at the same step on every run left unanswered: refused since round 3 (2026-12-03)
+    (OOM, "why", "Rank 5 OOMs on the 32K batch; the other 7 sit in the all-reduce waiting for a rank that's gone.", WRONG),
     (OOM, "why", "rank 5 被 OOM 杀掉了。", WRONG),
     (OOM, "why", "rank5 OOM（32K 长序列，activation 暴涨）→ 进程没了；其他 rank 傻等在 allreduce，srun 不管；数据顺序固定所以每次 3072。", RIGHT),
     (OOM, "fix", "Use torchrun, or srun --kill-on-bad-exit=1, so the job dies instead of hanging; and bucket by "

@@ -112,18 +112,20 @@ _NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
 
 
 # Advice under a condition is advice: "if it hangs, raise the NCCL timeout", "if it's slow add more GPUs"
-# prescribe what to do, as the same words without "if" do; only the condition itself is supposed.
-_ADVICE = re.compile(r"^(?:if|when|whenever|once)\s(?:\S+\s){1,5}?(?:(?:then|just|simply|i d|i would|i will|we d|we would|"
-                     r"we will|we can|you can|i can)\s)?(?P<verb>raise|increase|add|restart|bump|buy|disable|turn off|drop|"
-                     r"remove|replace|retry|reduce|lower|double|halve|switch|rerun|kill|ignore|extend|scale|throw|skip|"
-                     r"set)\b")
+# prescribe what to do, as the same words without "if" do; only the condition itself is supposed. The
+# advice starts at its adverb, which a phrase may hold: "if it hangs, just restart from the checkpoint"
+# says "just restart" (round 3, 2026-12-03: the pitch's restart-hang was not read under the "if").
+_ADVICE = re.compile(r"^(?:if|when|whenever|once)\s(?:\S+\s){1,5}?(?P<advice>(?:(?:then|just|simply|i d|i would|i will|we d|"
+                     r"we would|we will|we can|you can|i can)\s)?(?P<verb>raise|increase|add|restart|bump|buy|disable|turn off|"
+                     r"drop|remove|replace|retry|reduce|lower|double|halve|switch|rerun|kill|ignore|extend|scale|throw|skip|"
+                     r"set))\b")
 
 
 def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
     ordered = sorted(spans)
     first, last = ordered[0][0], max(end for _, end in ordered)
     advice = _ADVICE.match(text)
-    supposed = text[advice.start("verb"):first] if advice and first >= advice.start("verb") else text[:first]
+    supposed = text[advice.start("advice"):first] if advice and first >= advice.start("advice") else text[:first]
     if _SUPPOSING.search(supposed) or _JUDGED_AFTER.search(text[last:]):
         return False
     if describing and _PRESCRIBING.search(text[:first]):
