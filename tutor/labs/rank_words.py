@@ -66,7 +66,8 @@ def numbers_as_digits(text: str, world_size: int | None = None) -> str:
 
     def said(match: re.Match) -> str:
         count = _number(match.group(2)) if match.group(2) else 1
-        plural = match.group(3).casefold().endswith("s")
+        # "process" is one rank though it ends in s: "the first process waits in backward's all-reduce"
+        plural = match.group(3).casefold().endswith("s") and match.group(3).casefold() != "process"
         if count < 1 or plural != (match.group(2) is not None):
             return match.group()  # "the first ranks", "the first three rank": no clear set
         return position(match.group(1).casefold() == "first", count) or match.group()
