@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from tutor.grading.claims.asking import ASK_VERBS
 from tutor.grading.claims.clauses import read
-from tutor.grading.claims.folding import _words, fold
+from tutor.grading.claims.folding import _CJK, _words, fold
 from tutor.grading.claims.model import Reading
 from tutor.grading.claims.points import Judgement, judge
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
@@ -102,6 +102,8 @@ def pasted(answer: str, shown: tuple[str, ...]) -> bool:
     runs = _runs(answer)
     if len(runs) < PASTE_MIN_RUNS:
         return False
+    if not _CJK.search(answer):  # an English answer is no paste of the Chinese text (and needs no segmenter)
+        shown = tuple(text for text in shown if not _CJK.search(text))
     seen = _shown_runs(shown)
     return sum(run in seen for run in runs) >= PASTE_SHARE * len(runs)
 

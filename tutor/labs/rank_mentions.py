@@ -29,7 +29,9 @@ _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus|workers|processes)\s+[\[{(]?
 # "第4步" is a step, "第0个 rank" a rank, "第10个batch" a batch; "其他rank 36篇" counts documents.
 # As torchrun and code write them too: "local_rank: 1", "rank=1", "rank_1", "proc 1".
 _SINGLE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_)|(?<=global_))(?:ranks?|r|gpu|worker|process|proc|卡)\s?(?:[#=:_(]\s?)?(\d+)(?![A-Za-z0-9_.])(?!\s?(?:篇|个|步|次|秒|份|条|层|倍|%|"
-                     r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|(?<![A-Za-z0-9_.])(\d+)\s?号|"
+                     r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|"
+                     # "2号process group", "1号进程组": a group's number, not a rank
+                     r"(?<![A-Za-z0-9_.])(\d+)\s?号(?!\s?(?:process\s?groups?|进程组|通信组|pg\b|groups?\b|组))|"
                      r"第\s?(\d+)\s?个\s?(?=rank|卡|gpu|进程|worker|节点|stage|$))", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
 _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
@@ -71,6 +73,8 @@ _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\
                   r"hang|hung|block|blocked|in|at)\b)|"
                   # "the stacks all look identical, same all_reduce": every rank's stack
                   r"\b(?:all|every|each)\s+(?:the\s+)?(?:rank['’]?s\s+)?stacks?\b|\bthe\s+stacks\s+(?:all|are\s+all)\b|"
+                  # "They all sit in the gradient all_reduce", "all of them wait": no rank named before it in the clause
+                  r"\bthey\s+(?:are\s+|were\s+)?all\b|\ball\s+of\s+them\b|"
                   r"所有\s?(?:\d+\s?个\s?)?rank|每个\s?rank|全部|[两四八\d]\s?个\s?rank都",
                   re.IGNORECASE)
 # "the others" said other ways: "its peers", "the survivors", "the remaining three", "另外三个" (not "另外，" = "besides",
@@ -82,6 +86,31 @@ _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?(?!\s+(?:branch|branches|thread|th
                      r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
                    re.IGNORECASE)
+
+
+# "process 1 and the other three are in different process groups", "rank 1 and everyone else": the
+# named ranks and the rest of them, every rank
+_AND_THE_REST = re.compile(r"(?:\b(?:ranks?|r|gpus?|workers?|process(?:es)?)\s?\d+|\d+\s?号)\s*(?:,\s*)?(?:and|&|和|与)\s+"
+                           r"(?:all\s+)?(?:the\s+)?(?:others\b|other\s+(?:ranks|gpus|workers|processes|two|three|\d+)\b|rest\b|"
+                           r"everyone else\b|everybody else\b|remaining (?:ranks|two|three|\d+)\b)|"
+                           r"\d+\s?号(?:卡|rank)?\s?(?:和|与|跟)\s?(?:其他|其它|其余|别的)", re.IGNORECASE)
+
+
+def rest_as_every_rank(text: str, world_size: int) -> str:
+    """The answer with "rank 1 and the other three" written as every rank, before it is cut into clauses
+    (cut at its "and", the two halves would be read as rank 1 alone)."""
+    return _AND_THE_REST.sub(f"ranks 0-{world_size - 1}", text) if world_size > 1 else text
+
+
+def about_the_others(text: str) -> bool:
+    """The clause is about "the others": they come before any rank named by number."""
+    others, number = _OTHERS.search(text), _rank_number(text)
+    return others is not None and (number is None or others.start() < number.start())
+
+
+def every_rank_first(text: str) -> bool:
+    """The clause opens with every rank as its subject: "every rank's all_reduce goes to …", "they all sit in …"."""
+    return bool(_ALL.match(text))
 
 
 def named_ranks(text: str, world_size: int) -> set[int] | None:

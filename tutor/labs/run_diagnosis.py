@@ -23,8 +23,10 @@ from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
-    cleared_ranks, mentions_ranks, mutual_ranks, names_exactly, numbered, subject_ranks,
+    about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
+    rest_as_every_rank, subject_ranks,
 )
+from tutor.labs.process_groups import misplaced_in_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits
 
 OP_PHRASES = {
@@ -63,7 +65,7 @@ CLAUSE = re.compile("|".join([
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
             "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
            ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
-EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
+EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
            "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
@@ -176,8 +178,9 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
         names_rank = mentions_ranks(_AWAITED.sub(" ", part))
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
-        bare_subject = (units and len(units[-1].split()) <= 5 and not _WAIT_VERB.search(units[-1])
-                        and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
+        bare_subject = (units and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
+                        and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _has_place(units[-1])
+                        and not cleared_ranks(units[-1]))
         lead = part[_CONNECTIVE.match(part).end():]
         they = _THEY.match(lead)
         if they and units and len(subject_ranks(units[-1], 1 << 12) or ()) == 1:
@@ -187,6 +190,9 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         pronoun = bool(_PRONOUN.match(lead))
         own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
                        and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
+        # "Then every rank's all_reduce in average_gradients goes to its own 'grads'": every rank is its
+        # subject, placed; it does not go on about the clause before it ("On the other ranks grads is created first")
+        own_subject = bool(own_subject) or (not names_rank and every_rank_first(lead) and _has_place(part))
         mutual = bool(units) and names_rank and mutual_ranks(units[-1] + ", " + part, 1 << 12) is not None
         # the verb of a subject cut off by a comma: "The all_gather in data_positions, a collective
         # …, is where rank 0 sits" (the subject names no rank, the verb's clause does)
@@ -199,13 +205,22 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     return units
 
 
+# "Rank 1, the rank that writes the metrics, ends up …", "rank 0 (the writer), …": a rank and what it is,
+# a subject still waiting for its verb (the verbs inside the appositive are not the clause's)
+_APPOSITIVE = re.compile(r"^(?:(?:ranks?|gpus?|workers?|process(?:es)?)\s?\d+|\d+\s?号\S{0,2})\s*,\s*(?:the|its|our)\s[^,]*$",
+                         re.IGNORECASE)
+
+
 # "等rank0", "waiting for rank 1", "waiting in the all-reduce for rank 1": after a wait, "for" names
 # the rank waited for.
 _AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
                       r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
                         r"active|busy|spinning|spins|loops|looping|idle|"
-                        r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
+                        r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved|"
+                        # "rank 0 exits with 0, rank 1 stays": a clause with a verb of its own, not a bare subject
+                        r"exits?|stays?|stayed|remains?|remained|lingers?|returns?|returned|finish(?:es|ed)?|logs?|logged|"
+                        r"prints?|printed)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
 
 
 def _has_place(text: str) -> bool:
@@ -259,6 +274,8 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     # all-reduce on pg 1, rank 1 in the same all-reduce on pg 2" places all four (group-order, where
     # the process group, not the call, tells them apart).
     in_parts: set[int] = set()
+    everyone_here = set(group.ranks) == set(range(world_size))
+    others_here = False  # "the others" put in this place, where this group is every rank
     part_first = False  # a part of the set put in its place before the whole set was
     for whole in units:
         unit = _placing_step(whole)
@@ -268,6 +285,12 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             if part and part < set(group.ranks) and _covers(own, unit) and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
                 in_parts |= part  # alone, a part of the set is the wrong set (below); all the parts are the set
+            elif (about is None and everyone_here and about_the_others(whole) and _covers(own, unit)
+                  and not any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)):
+                # "The others wait in the gradient all_reduce in pg 1 for rank 1, and rank 1 waits alone in
+                # the same all_reduce in pg 2": where every rank is in this group, the others are the ranks
+                # the other parts leave out
+                others_here = True
             # between twins: this group's function named, and not the twin's own place as well. The
             # whole clause, not its placing step: "Rank 0 does send then recv" beside both ranks in recv
             # still says rank 0 alone is where the culprit pair is.
@@ -301,6 +324,8 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             placed = decided = True
         elif elsewhere:
             wrong = decided = True
+    if in_parts and others_here:
+        in_parts = set(group.ranks)
     if in_parts == set(group.ranks) and not wrong and (placed or not decided):
         return True, True, False
     # a part placed alone, the other parts never: the wrong set, even where the set's order is said after
@@ -409,7 +434,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.folding import expand_shorthand
 
-    text = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size)
+    text = rest_as_every_rank(numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size),
+                              found.world_size)
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
@@ -422,6 +448,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     covered, missing, gained, total, required_missing = [], [], 0.0, 0.0, False
     culprit_placed = False
     wrong_culprit = False  # another rank put in the culprit's place, or the culprit put elsewhere
+    in_wrong_group = misplaced_in_group(units, evidence, found.world_size)  # `process_groups`
     for index, group in enumerate(found.odd):
         others = _others(group, found)
         # Groups of equal size (2 ranks: rank 0 here, rank 1 there): after the first is named,
@@ -437,7 +464,9 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             named, placed, misplaced = ((True, True, False) if index else
                                         _said_together(group, units, found.world_size, majority=True, others=others,
                                                        twins=_twins(group, found)))
-        wrong_culprit |= misplaced and not placed
+        if in_wrong_group:
+            named = placed = False  # "rank 0 waits alone in pg 2" where the flight recorder has rank 1 there
+        wrong_culprit |= (misplaced and not placed) or in_wrong_group
         denied = bool(cleared & set(group.ranks))  # "Rank 0 is not the problem": the culprit cleared
         wrong_culprit |= denied
         total += 2.0

@@ -92,6 +92,9 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         asides = _ASIDE.findall(raw)
         # "ranks 0, 2, 3 cut nothing": a list of rank numbers is the subject, not three fragments
         outside = _RANK_LIST.sub(lambda match: re.sub(r"\s?[,，、]\s?", " ", match.group()), _ASIDE.sub(" ", raw))
+        # "one all_reduce of [loss, tokens, cut] on every rank": a list in square brackets is one thing
+        # (a tensor's contents, as code writes it), not three fragments cutting "on every rank" off
+        outside = _BRACKET_LIST.sub(lambda match: re.sub(r"\s?[,，、]\s?", " ", match.group()), outside)
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
         outside_pieces, conditions = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
@@ -261,6 +264,7 @@ def _withdraw_hedged(clause: Clause) -> None:
                 fragment.base -= sum(1 for at in dropped if at < fragment.base)
 
 
+_BRACKET_LIST = re.compile(r"\[[^\[\]]{1,80}\]")
 _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
 
 

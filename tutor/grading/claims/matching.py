@@ -81,7 +81,14 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
         if len(spans) == len(found) and not extended and not _asserted(fragment.text, spans, describing):
             continue
         if len(spans) == len(found):
-            if not _negated(fragment, spans, _every_span(concepts, fragment) if fragment.negations else None):
+            every = _every_span(concepts, fragment) if fragment.negations else None
+            if not _negated(fragment, spans, every):
+                return True
+            # One concept said twice, once before the cue: "pg 2 instead of pg 1" affirms pg 2 (the first
+            # phrase in the list's order is pg 1, the rejected one); a phrase the cue governs is not all of it
+            if len(concepts) == 1 and every and any(end <= min(cue for cue, _ in fragment.negations)
+                                                     and not _negated(fragment, [(start, end)], every)
+                                                     for start, end in every):
                 return True
             found_negated |= fragment.base is None  # an extension may state a claim, never deny one
     return False if found_negated else None
