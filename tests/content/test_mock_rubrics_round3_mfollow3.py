@@ -387,6 +387,138 @@ CASES = [
     (TIMEOUT, None, "A longer timeout doesn't fix anything: the missing rank never joins, and 4,096 GPUs just sit idle "
                     "longer. Keep it short and make the flight recorder dump when it fires.", RIGHT),
 
+    # the right words with one confident wrong claim added, and right answers that deny those claims
+    (MOREPP, None, "The bubble is (p-1)/m, so doubling PP at the same global batch roughly doubles "
+                   "it, and halving DP only gives m back. On top of that, the first stage's "
+                   "activations drop by p, so memory isn't the reason.", WRONG),
+    (MOREPP, None, "More stages grow the bubble, (p-1)/m, since the global batch fixes m. The "
+                   "remedy is easy though: interleaving with v chunks removes the bubble entirely "
+                   "with no extra traffic.", WRONG),
+    (MOREPP, None, "Doubling PP grows the bubble because m is fixed by the global batch; and "
+                   "halving TP would be even better since TP is the expensive one, so I'd halve TP "
+                   "and double PP.", WRONG),
+    (MOREPP, None, "global batch 固定，PP 翻倍 bubble (p-1)/m 变大。不过 1F1B 里第一个 stage 只存 1 个 micro-batch 的"
+                   " activation，所以显存不是问题。", WRONG),
+    (MOREPP, None, "Bigger bubble, (p-1)/m, because m is fixed. Also each extra stage needs an "
+                   "all-reduce across the pipeline at every micro-batch, which is the real killer.", WRONG),
+    (MOREPP, None, "With the global batch fixed, doubling PP grows the bubble, (p-1)/m, and halving"
+                   " DP only gives m back. Interleaving can cut the bubble but it doesn't come "
+                   "free, it multiplies the p2p traffic; and the first stage still holds p "
+                   "micro-batches of activations.", RIGHT),
+    (FSDP, None, "FSDP over all GPUs leaves too few tokens per GPU because the global batch is "
+                 "fixed, and its all-gathers cross nodes every layer. But those all-gathers are "
+                 "only 0.5x DDP's bytes, so the traffic itself is cheap.", WRONG),
+    (FSDP, None, "Because the global batch divided over thousands of DP ranks leaves each GPU under"
+                 " one sequence, and FSDP all-gathers every layer's weights across nodes. So I'd "
+                 "fix it by setting the micro-batch to 1 and using gradient accumulation of 64 on "
+                 "each GPU.", WRONG),
+    (FSDP, None, "FSDP's all-gathers happen once per step, at the start, so the traffic is fine; "
+                 "the only issue is the global batch spread too thin over the ranks.", WRONG),
+    (FSDP, None, "The global batch is fixed, so with every GPU a DP rank each gets too few tokens "
+                 "to hide FSDP's all-gathers, which go across nodes. HSDP doesn't help at all here "
+                 "either, it has the same problem at any model size.", WRONG),
+    (FSDP, None, "FSDP 每层都要跨机 all-gather weight，约 DDP 的 1.5 倍；global batch 固定的话每卡 token "
+                 "太少藏不住。所以模型再小也不该用 FSDP。", WRONG),
+    (FSDP, None, "Every GPU becomes a DP rank, so the fixed global batch leaves too few tokens per "
+                 "GPU, and gradient accumulation can't fix that because it grows the global batch. "
+                 "Meanwhile the weight all-gathers cross nodes every layer, about 1.5x DDP's "
+                 "traffic, with too little compute to hide them.", RIGHT),
+    (BIGTP, None, "TP 16 spans two nodes, so the per-layer all-reduces go over InfiniBand, about "
+                  "nine times slower per GPU. That's still better than PP, because PP across nodes "
+                  "has to send all the weights at each stage boundary.", WRONG),
+    (BIGTP, None, "TP 16 would cross onto InfiniBand, roughly 9x slower than NVLink per GPU, on the"
+                  " critical path. The KV heads are no problem though: with 8 KV heads TP 16 gives "
+                  "each rank half a head.", WRONG),
+    (BIGTP, None, "TP 16 leaves NVLink for IB, which is about 9x slower per GPU. The workaround is "
+                  "to use NVLink across the two nodes with an NVLink bridge cable.", WRONG),
+    (BIGTP, None, "TP 16 跨机以后 all reduce 走 IB，单卡慢 9 倍左右，在关键路径上；但 PP 跨机更贵，因为每个 micro-batch 要传整份 "
+                  "weight。", WRONG),
+    (BIGTP, None, "TP 16 means the all-reduces leave NVLink for InfiniBand, which is only about 30%"
+                  " slower per GPU, so it's a small loss but the smaller PP makes up for it.", WRONG),
+    (BIGTP, None, "TP 16 spans two nodes: its per-layer all-reduces leave NVLink for InfiniBand, "
+                  "about 9x slower per GPU on the critical path. PP is far cheaper across nodes, it"
+                  " only sends one activation per micro-batch, not the weights. And with 8 KV heads"
+                  " they'd have to be replicated.", RIGHT),
+    (CP, None, "CP pays off at long sequences when activations don't fit with TP 8 and recompute; "
+               "it splits the sequence and the K/V ring exchange hides behind attention, while at "
+               "short sequences it's a waste. CP also cuts the weight memory per GPU by CP, which "
+               "is a bonus.", WRONG),
+    (CP, None, "Long sequences where activations don't fit even with TP 8 and recomputation; CP "
+               "splits the sequence. The K/V exchange is an all-reduce of the gradients once per "
+               "step, so it's cheap. At 4K it's a waste.", WRONG),
+    (CP, None, "When sequences are long and activations don't fit, CP splits the sequence; K/V goes"
+               " around a ring behind attention. At short sequences the fix is just to make CP "
+               "bigger so the exchange gets smaller.", WRONG),
+    (CP, None, "长序列 activation 放不下时开 CP，切 sequence，KV 在 ring 里交换藏在 attention 后面；短序列藏不住不划算。CP 的 rank"
+               " 之间 weight 各不相同。", WRONG),
+    (CP, None, "For long sequences whose activations don't fit even with TP 8 and recompute: CP "
+               "splits the sequence, and the K/V ring exchange, in every attention layer, hides "
+               "behind attention. At short sequences it's a waste, and making CP bigger there only "
+               "makes it worse.", RIGHT),
+    (TP, None, "TP all-reduces in every layer on the critical path, and NVLink is about ten times "
+               "InfiniBand per GPU, so TP stays at 8. Though honestly with CUDA graphs the "
+               "all-reduce hides fully behind the GEMM even across nodes.", WRONG),
+    (TP, None, "TP communicates every layer, on the critical path. InfiniBand between nodes is "
+               "actually about 450 GB/s per GPU, the same as NVLink, so the reason is really the "
+               "latency.", WRONG),
+    (TP, None, "TP does an all-reduce per layer, and NVLink's ten times faster than IB. A node has "
+               "4 GPUs on NVLink, so TP is at most 4.", WRONG),
+    (TP, None, "TP 每层 forward/backward 都要 all-reduce，关键路径上；NVLink 比 IB 快 10 倍左右。所以 DP 放在机内，TP 跨机。", WRONG),
+    (TP, None, "TP all-reduces in every layer, forward and backward, and the next GEMM waits on "
+               "them, so they can't be hidden fully; NVLink is about ten times InfiniBand per GPU, "
+               "and a node has 8 GPUs, so TP stops at 8.", RIGHT),
+    (M4P, None, "The bubble is (p-1)/m, so with m = 4p it's just under a quarter; with interleaving"
+                " it's multiplied by v, which is why we avoid interleaving.", WRONG),
+    (M4P, None, "With m = 4p the bubble (p-1)/m is under a quarter of the step. And m doesn't "
+                "depend on DP at all; you can have as many micro-batches as you want.", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, under a quarter at m = 4p. The 4p also comes from 1F1B "
+                "needing 4 micro-batches in flight per stage, so the memory grows with m.", WRONG),
+    (M4P, None, "bubble 是 (p-1)/m，m = 4p 时不到四分之一。DP 越大每条 pipeline 的 micro-batch 越多，所以 DP 大了就更容易满足。", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, so m = 4p keeps it just under a quarter. Adding DP doesn't "
+                "give more micro-batches per pipeline, it gives fewer, since m = global batch / (DP"
+                " × micro-batch).", RIGHT),
+    (SMI, None, "Utilization is the share of time some kernel was running, not how much of the GPU "
+                "it used; tiny kernels read 100%. The fix is to trust nvidia-smi and ignore MFU, "
+                "which is only a theoretical number.", WRONG),
+    (SMI, None, "nvidia-smi's utilization is time with any kernel running, so small or memory-bound"
+                " kernels show 100%. MFU counts useful FLOPs against peak. The gap is always "
+                "communication, so I'd just turn on overlap.", WRONG),
+    (SMI, None, "Utilization counts kernel time, not SM use; a stream of tiny kernels shows 100% "
+                "while the tensor cores idle. MFU should be computed with 2N FLOPs per token "
+                "against peak.", WRONG),
+    (SMI, None, "nvidia-smi 的 utilization 是有 kernel 在跑的时间占比，小 kernel 也能 100%。MFU 低不用管，nvidia-smi "
+                "100% 说明卡已经用满了。", WRONG),
+    (SMI, None, "Utilization is just the share of time some kernel was running, so tiny or "
+                "memory-bound kernels read 100% while tensor cores idle. MFU counts useful FLOPs "
+                "against peak; the gap isn't necessarily communication, a profiler trace tells you "
+                "where the time goes.", RIGHT),
+    (MOVING, None, "A moving hang points at hardware or the network. I'd find the missing rank with"
+                   " the flight recorder, map it to its node across runs, and then reboot all the "
+                   "nodes in the cluster and restart.", WRONG),
+    (MOVING, None, "Hardware or network is more likely than code. I'd find the missing rank with "
+                   "py-spy, map it to a node, run nccl-tests on it, and if it passes, raise the "
+                   "timeout to an hour and continue on the same nodes.", WRONG),
+    (MOVING, None, "It's more likely hardware. A different missing rank each run means a different "
+                   "node each run, so there's no single bad node; I'd upgrade the NCCL version.", WRONG),
+    (MOVING, None, "多半是硬件或网络问题。用 flight recorder 找到缺席的 rank，对应到机器；然后直接在原来的节点上重跑，一般就能过。", WRONG),
+    (MOVING, None, "A moving hang points at hardware or the network, not code. Rebooting the whole "
+                   "cluster won't help; I'd find the missing rank with the flight recorder, map it "
+                   "to its node across runs, run nccl-tests and check Xid errors, then drain that "
+                   "node and restart from the checkpoint.", RIGHT),
+    (TIMEOUT, None, "The timeout isn't the cause; a rank is missing from the collective. But "
+                    "raising it to two hours is fine as a stop-gap, and we'll look at the flight "
+                    "recorder later.", WRONG),
+    (TIMEOUT, None, "A rank never entered the collective, so a longer timeout only waits longer "
+                    "with the cluster idle. I'd keep the timeout short, and to find the rank I'd "
+                    "just read the loss curve.", WRONG),
+    (TIMEOUT, None, "The timeout is a symptom, a rank is missing. Keep it short and dump the flight"
+                    " recorder on timeout. The default NCCL timeout is 30 minutes, so lower it to "
+                    "10.", WRONG),
+    (TIMEOUT, None, "timeout 只是症状，有个 rank 没进 collective。但是调大 timeout 可以让那个 rank 有时间赶上来，所以可以先调大。", WRONG),
+    (TIMEOUT, None, "No: the timeout is a symptom, a rank is missing and will never arrive, so a "
+                    "longer one only idles the cluster. The loss curve won't tell you which rank; "
+                    "keep the timeout short, dump the flight recorder on timeout, take py-spy "
+                    "stacks, and fix that rank.", RIGHT),
 ]
 
 
