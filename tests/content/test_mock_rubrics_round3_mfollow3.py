@@ -519,6 +519,66 @@ CASES = [
                     "longer one only idles the cluster. The loss curve won't tell you which rank; "
                     "keep the timeout short, dump the flight recorder on timeout, take py-spy "
                     "stacks, and fix that rank.", RIGHT),
+    # whole-sentence negations in Chinese, long generic answers with every keyword listed, answers to a neighbouring
+    # follow-up; right answers that name ring attention in a statement
+    (MOREPP, None, "我不认为 stage 多了 bubble 会变大；global batch 固定的话 m 也固定，bubble 不变，PP 翻倍主要是 p2p 多一点。", WRONG),
+    (MOREPP, None, "In practice you'd look at the bubble, the global batch, the first stage memory,"
+                   " p2p, balance across embedding and LM head, and interleaving; all of these "
+                   "matter, so I'd benchmark both layouts and choose the faster one.", WRONG),
+    (MOREPP, None, "Because with m ≥ 4p the bubble (p-1)/m is under a quarter, and interleaving "
+                   "divides it by v; that's why the recipe wants enough micro-batches.", WRONG),
+    (FSDP, None, "并不是每卡 token 太少的问题；FSDP 的 all-gather 其实能完全 overlap，只是 TP 和 PP 更成熟。", WRONG),
+    (FSDP, None, "FSDP vs TP/PP is a classic trade-off: global batch, tokens per GPU, all-gathers, "
+                 "DDP traffic, HSDP, model size. I'd weigh them all carefully, run experiments, and"
+                 " go with what the team knows best.", WRONG),
+    (FSDP, None, "Why not TP 16? Because TP 16 leaves the node and its all-reduces would go over "
+                 "InfiniBand, nine times slower.", WRONG),
+    (BIGTP, None, "我不认为 TP 16 跨机会慢多少；IB 和 NVLink 带宽差不多，主要是 KV head 要复制。", WRONG),
+    (BIGTP, None, "TP 16 has pros and cons: NVLink, InfiniBand, GEMM sizes, KV heads, PP. I'd run a"
+                  " sweep over TP 8 and TP 16, measure MFU on our cluster, and follow whatever the "
+                  "benchmarks say.", WRONG),
+    (BIGTP, None, "Why must TP stay in the node? Because a node has 8 GPUs on NVLink.", WRONG),
+    (CP, None, "并不是长序列才需要 CP；CP 什么长度都划算，因为它切的是 batch，通信很少。", WRONG),
+    (CP, None, "CP has trade-offs around long sequences, activations, ring attention, K/V, short "
+               "sequences and DP × CP. I'd measure memory and throughput at different sequence "
+               "lengths and pick the best CP degree empirically.", WRONG),
+    (CP, None, "CP is like TP: it has to stay inside the node because its all-gathers run every "
+               "layer over NVLink.", WRONG),
+    (CP, None, "At long context, once activations don't fit with TP 8 and recompute, CP pays off: "
+               "it splits the sequence, and ring attention passes the K/V blocks between ranks "
+               "while attention computes. At short sequences there's too little compute to cover "
+               "that, so it's a waste.", RIGHT),
+    (CP, None, "长 context 下 activation 放不下时才开 CP，按序列切；ring attention 里 KV 交换藏在 attention "
+               "后面。序列短时藏不住，白费。CP 的 rank weight 相同，optimizer 按 DP × CP 切。", RIGHT),
+    (TP, None, "我不认为 TP 必须留在机内；TP 的通信只在 step 末尾做一次，跨机也能 overlap。", WRONG),
+    (TP, None, "TP placement matters: every layer, NVLink, InfiniBand, eight GPUs per node, "
+               "critical path. I'd profile it with Nsight, check NCCL settings, and make sure we "
+               "follow the vendor's recommended topology.", WRONG),
+    (TP, None, "Why not TP 16? The GEMMs get thinner and the 8 KV heads would be replicated.", WRONG),
+    (M4P, None, "并不是为了 bubble；m ≥ 4p 是为了让每个 micro-batch 的显存够小，和 (p-1)/m 没关系。", WRONG),
+    (M4P, None, "m ≥ 4p is one of those recipe numbers: bubble, (p-1)/m, a quarter, interleaving, "
+                "global batch, DP. I'd tune m empirically for our model and monitor throughput to "
+                "decide.", WRONG),
+    (M4P, None, "Why not double PP? Because doubling the stages grows the bubble at a fixed global "
+                "batch.", WRONG),
+    (SMI, None, "我不认为 nvidia-smi 会骗人；utilization 100% 就是 tensor core 满载，MFU 低是公式里 FLOPs 算少了。", WRONG),
+    (SMI, None, "This comes up a lot: utilization, kernels, tensor cores, MFU, profiler. I'd set up"
+                " dashboards for both metrics, monitor them over time, and use best practices like "
+                "bigger batches and fused kernels.", WRONG),
+    (SMI, None, "Low MFU with high utilization means the job is communication-bound; I'd move TP "
+                "inside the node.", WRONG),
+    (MOVING, None, "我不认为 hang 的位置不固定就是硬件问题；多半还是数据里有坏样本，shuffle 之后出现在不同的 step。", WRONG),
+    (MOVING, None, "Moving hangs need a systematic approach: hardware, network, flight recorder, "
+                   "py-spy, nccl-tests, Xid, ECC, drain. I'd document everything, loop in the infra"
+                   " team, and follow our incident runbook.", WRONG),
+    (MOVING, None, "I'd push back on raising the timeout: the timeout is a symptom and a longer one"
+                   " just idles the cluster.", WRONG),
+    (TIMEOUT, None, "我不认为调大 timeout 有什么问题；缺席的 rank 等久一点就会进来，任务就不会报错了。", WRONG),
+    (TIMEOUT, None, "Timeouts are a trade-off: the cause, the GPU-hours, the flight recorder, "
+                    "py-spy. I'd discuss it with the colleague, look at the data, and agree on a "
+                    "sensible value together.", WRONG),
+    (TIMEOUT, None, "If the hang moves between runs it's probably a bad node; I'd map the missing "
+                    "rank to its host and drain it.", WRONG),
 ]
 
 
