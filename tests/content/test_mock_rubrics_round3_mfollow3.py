@@ -579,6 +579,75 @@ CASES = [
                     "sensible value together.", WRONG),
     (TIMEOUT, None, "If the hang moves between runs it's probably a bad node; I'd map the missing "
                     "rank to its host and drain it.", WRONG),
+    # the right diagnosis with a harmful fix or one wrong number, and right answers that deny those fixes
+    (MOREPP, None, "Doubling PP makes the bubble bigger since the global batch pins m, and the "
+                   "first stage keeps p micro-batches of activations. To fix the bubble I'd just "
+                   "shrink the micro-batch size to 1 token so m gets huge.", WRONG),
+    (MOREPP, None, "The bubble grows with p because m is fixed by the global batch. Halving DP "
+                   "instead is free though: it doubles m and so halves the bubble below what we "
+                   "have now.", WRONG),
+    (FSDP, None, "FSDP alone spreads the fixed global batch over every GPU, too few tokens each, "
+                 "and its all-gathers cross nodes. The fix is to turn on FSDP's "
+                 "reshard_after_forward=False everywhere, which removes the all-gathers entirely.", WRONG),
+    (FSDP, None, "With every GPU a DP rank the global batch leaves too few tokens per GPU, and the "
+                 "weight all-gathers cross nodes every layer, about 1.5x DDP. TP and PP raise the "
+                 "DP degree so each rank gets more tokens.", WRONG),
+    (FSDP, None, "Every GPU a DP rank means the fixed global batch leaves too few tokens per GPU to"
+                 " hide FSDP's per-layer weight all-gathers across nodes, about 1.5x DDP's bytes. "
+                 "TP and PP cut the DP degree, so each rank gets more tokens.", RIGHT),
+    (BIGTP, None, "TP 16 crosses onto InfiniBand, about nine times slower per GPU, for all-reduces "
+                  "on the critical path. So I'd go TP 16 but compress the all-reduces to FP8, which"
+                  " closes the gap.", WRONG),
+    (BIGTP, None, "TP 16 would put the all-reduces on IB at about a ninth of NVLink's bandwidth, on"
+                  " the critical path; the GEMMs also get wider with TP 16, which helps efficiency.", WRONG),
+    (CP, None, "At long sequences where activations don't fit with TP 8 and recompute, CP splits "
+               "the sequence and the K/V exchange hides behind attention; at short ones it's a "
+               "waste. CP has to stay inside one node like TP, though.", WRONG),
+    (CP, None, "CP pays off when activations don't fit at long sequences: it splits the sequence, "
+               "and the K/V traffic hides behind attention; at short sequences it's a waste. The "
+               "attention compute grows linearly and the K/V exchange quadratically.", WRONG),
+    (TP, None, "TP all-reduces every layer on the critical path, and NVLink is about ten times IB "
+               "per GPU, so TP ≤ 8. For TP across nodes, just set NCCL_ALGO=Tree and it's fine.", WRONG),
+    (TP, None, "TP has an all-reduce in every layer, forward and backward, and NVLink gives roughly"
+               " 10x the per-GPU bandwidth of IB; PP has the same per-layer all-reduce, so PP also "
+               "has to stay in the node.", WRONG),
+    (M4P, None, "The 1F1B bubble is (p-1)/m, so m = 4p keeps it under a quarter. Fewer "
+                "micro-batches are better for memory though, so I'd rather go to m = p and accept "
+                "the bubble.", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, under a quarter at m = 4p; interleaving divides it by v. "
+                "Since the global batch caps m, the fix when m is too small is to raise the global "
+                "batch.", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, so m = 4p keeps it just under a quarter, and interleaving "
+                "divides it by v. You can't just raise the global batch to get more micro-batches, "
+                "convergence sets it; m = global batch / (DP × micro-batch).", RIGHT),
+    (SMI, None, "Utilization is the share of time some kernel was running, not how much of the GPU "
+                "it used, and tiny kernels read 100%. MFU is useful FLOPs over peak. To fix it I'd "
+                "lower the clocks to save power, since the GPU is busy anyway.", WRONG),
+    (SMI, None, "nvidia-smi utilization is the time a kernel was resident, not the FLOPs; "
+                "memory-bound kernels show 100% with idle tensor cores. MFU counts useful FLOPs "
+                "against peak, and 80% MFU is normal for LLM training.", WRONG),
+    (SMI, None, "Utilization is only the share of time some kernel ran, so tiny or memory-bound "
+                "kernels read 100% with the tensor cores idle. MFU is useful FLOPs over peak, "
+                "typically 35-55% on H100 for big runs; trust it and read a profiler trace.", RIGHT),
+    (MOVING, None, "A hang that moves points at hardware or the network. I'd find the missing rank "
+                   "with the flight recorder, map it to its node, and then set "
+                   "CUDA_LAUNCH_BLOCKING=1 on every rank to catch it.", WRONG),
+    (MOVING, None, "It points at hardware rather than code. Find the missing rank with py-spy and "
+                   "the flight recorder, map it to its node; then add a dist.barrier() before every"
+                   " collective so the ranks stay in step.", WRONG),
+    (MOVING, None, "A moving hang points at hardware or the network, not the code, so adding "
+                   "barriers won't help. Find the missing rank with the flight recorder, map it to "
+                   "its node across runs, run nccl-tests on it and check Xid errors, then drain it "
+                   "and resume from the checkpoint.", RIGHT),
+    (TIMEOUT, None, "The timeout isn't the cause, a rank never joined the collective, and a longer "
+                    "timeout only idles the cluster. So I'd keep it short and wrap the training "
+                    "loop in try/except to skip the step that timed out.", WRONG),
+    (TIMEOUT, None, "It's a symptom: a rank is missing, and waiting longer won't bring it. Keep the"
+                    " timeout short and dump on timeout. The flight recorder is off by default and "
+                    "costs 20% throughput, so only enable it after a hang.", WRONG),
+    (TIMEOUT, None, "No. The timeout is a symptom, a rank is missing and won't arrive however long "
+                    "we wait, so the cluster just idles. Keep it short, and have the flight "
+                    "recorder on from the start with dump on timeout, then fix that rank.", RIGHT),
 ]
 
 
