@@ -648,6 +648,34 @@ CASES = [
     (TIMEOUT, None, "No. The timeout is a symptom, a rank is missing and won't arrive however long "
                     "we wait, so the cluster just idles. Keep it short, and have the flight "
                     "recorder on from the start with dump on timeout, then fix that rank.", RIGHT),
+    # a last check: the right answer with one new wrong claim appended (all nine accepted before their fixes)
+    (MOREPP, None, "More stages grow the bubble, (p-1)/m, because the global batch fixes m, and the"
+                   " first stage still holds p micro-batches. Also PP adds a full weight copy per "
+                   "stage, so memory actually goes up.", WRONG),
+    (FSDP, None, "FSDP leaves too few tokens per GPU because the global batch is fixed, and its "
+                 "weight all-gathers cross nodes every layer. TP is cheaper because TP's "
+                 "all-reduces go over InfiniBand at NVLink speed.", WRONG),
+    (BIGTP, None, "TP 16 spans two nodes, so its per-layer all-reduces go over InfiniBand, about 9x"
+                  " slower per GPU. Instead I'd use TP 16 with sequence parallel, which removes the"
+                  " all-reduces.", WRONG),
+    (CP, None, "CP pays off at long sequences when activations don't fit even with TP 8 and "
+               "recompute; CP splits the sequence, the K/V exchange hides behind attention, and at "
+               "short sequences it's a waste. A good rule is CP = sequence length / 1K.", WRONG),
+    (TP, None, "TP communicates every layer, on the critical path, and NVLink is about ten times IB"
+               " per GPU, so TP stays in the node. The all-reduce volume per layer is tiny, a few "
+               "KB, so it's latency that matters.", WRONG),
+    (M4P, None, "The bubble is (p-1)/m, so m = 4p keeps it under a quarter; the global batch caps "
+                "m. 4p also guarantees zero p2p stalls, since each stage always has 4 micro-batches"
+                " queued.", WRONG),
+    (SMI, None, "Utilization is the share of time some kernel ran, not how much of the GPU it used;"
+                " tiny kernels read 100%. MFU is useful FLOPs over peak. The fix is to disable NCCL"
+                " overlap so the kernels run one at a time.", WRONG),
+    (MOVING, None, "A hang that moves points at hardware or the network. I'd find the missing rank "
+                   "with the flight recorder, map it to its node across runs, and then downgrade "
+                   "the driver on all nodes.", WRONG),
+    (TIMEOUT, None, "The timeout is a symptom, a rank never entered the collective, and a longer "
+                    "timeout only idles the cluster. Keep it short and dump the flight recorder on "
+                    "timeout; then restart on the same nodes and the rank usually recovers.", WRONG),
 ]
 
 
