@@ -301,7 +301,32 @@ CASUAL = [
 ]
 
 
-CASES = SLOW_DATALOADER + EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL + CUDA_GRAPHS + LONGER + TRAPS + RULES + QUOTED + CASUAL
+# more Chinese without spaces, appositives, relative clauses and a second fix, for every lab
+MORE = [
+ ('cuda-graphs', 'GPU大部分时间在等CPU发射下一个kernel，是launch bound。用CUDA Graph把192个kernel录成一张图，每次调用只launch一次。', R),
+ ('cuda-graphs', 'Each kernel is shorter than its launch, so the device starves. Record the loop into a graph once; replaying it costs one launch.', R),
+ ('cuda-graphs', 'Launch-bound; the fix is to capture once and replay. With a graph the CPU submits the whole sequence with one call.', R),
+ ('kernel-fusion', '显存带宽是瓶颈。三个算子各自读写一遍整个张量，融合后只读写一遍。', R),
+ ('kernel-fusion', 'The op is HBM-bandwidth limited; three separate kernels mean three full reads and writes. A fused kernel does one read and one write.', R),
+ ('kernel-fusion', "Its time is set by bytes moved, not FLOPs: memory-bound. Fusion removes the intermediate writes and reads, the add's and GeLU's outputs never go to HBM.", R),
+ ('fp8-matmul', '前向用E4M3（精度），反向梯度用E5M2（范围）；每个张量按amax缩放。', R),
+ ('fp8-matmul', 'E4M3: activations + weights, 3 mantissa bits. E5M2: gradients, 5 exponent bits for range. scale = 448/amax resp. 57344/amax.', R),
+ ('fp8-matmul', 'Use E4M3 on X and W — it is the more precise one — and E5M2 on dY, whose values span a huge range.', R),
+ ('launch-bound', 'It spends its time launching: ~2000 tiny ops per step and a sync per micro batch. Merge the 16 micro batches into one; use nn.LayerNorm; drop the per-micro-batch .item().', R),
+ ('launch-bound', 'CPU-bound dispatch: many small kernels, low MFU. Cause: micro-batches of 1. Second fix: torch.compile the model after merging the micro-batches into one.', R),
+ ('exposed-comm', 'The 53 all-reduces, which run after backward with nothing beside them, are the lost time: communication. A single rank runs much faster. Use DDP to bucket them and overlap with backward.', R),
+ ('exposed-comm', 'GPU 0与GPU 1都一样：backward后逐个参数同步all_reduce，通信没有重叠。单卡快很多。修复：DDP分桶并在反向过程中异步all_reduce。', R),
+ ('slow-dataloader', 'The loader, which re-tokenizes every document each step, is the bottleneck: data loading. Each step idles at its start; synthetic data makes it much faster. Tokenize once before training.', R),
+ ('slow-dataloader', '数据加载慢：每步都在训练进程里用Python重新分词，step开头空等；合成数据快很多。改成离线预处理一次。', R),
+ ('straggler', 'Rank 1, the straggler, computes longer every step; the other one waits in the all-reduce. The batch is sorted by length, so rank 1 gets the long documents. Pack and balance by tokens.', R),
+ ('straggler', 'Straggler on GPU 1: it has the long documents every step because of the length sort; GPU 0 idles in the gradient all-reduce. Fix: assign by token count.', R),
+ ('straggler', '不均衡：第二个rank（rank 1）每步都更久，第一个在all-reduce里等。按长度排序导致长文档都在rank 1。修复：按token数贪心分配并打包。', R),
+ ('kernel-fusion', "memory-bound. the three kernels keep the intermediate writes and reads in HBM, fusing does not change that.", W),
+ ('kernel-fusion', "memory-bound, three kernels each read and write HBM; fusing them does not reduce the bytes.", W),
+]
+
+
+CASES = SLOW_DATALOADER + EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL + CUDA_GRAPHS + LONGER + TRAPS + RULES + QUOTED + CASUAL + MORE
 
 
 @pytest.mark.parametrize(("lab", "answer", "right"), CASES)
