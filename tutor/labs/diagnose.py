@@ -20,6 +20,7 @@ from tutor.grading.claims.clauses import read
 from tutor.grading.claims.model import Clause, Reading
 from tutor.grading.claims.points import judge
 from tutor.grading.normalize import LONG_LIMIT, clean
+from tutor.labs.rank_words import numbers_as_digits, rank_synonyms
 
 PASS_SCORE = 0.6
 # The four places step time goes (lesson §slow-training); a perf lab's category item is one of
@@ -81,7 +82,8 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     part is wrong (a contradiction named, "said the other way round", "not right yet"), never
     the missing text; `model_answer` is None unless the diagnosis passed (or `reveal`).
     """
-    text = clean(answer[:LONG_LIMIT], LONG_LIMIT)  # the caller bounds the length; never raise here
+    # the ranks as the rubric writes them: "the first process", "GPU 1", "零号" (rank 0, rank 1, 0号)
+    text = rank_synonyms(numbers_as_digits(clean(answer[:LONG_LIMIT], LONG_LIMIT)))  # never raise here
     from tutor.grading.rubric import WRONG_CAP, credit, on_topic, stating
 
     reading = stating(read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
@@ -177,8 +179,13 @@ def _dismissed(key: str, clause: Clause) -> bool:
 
 # "both ranks compute the same tokens", "rank 1 computes longer", "its trace shows it computing longer":
 # compute the verb, said of ranks, is what they do, not the compute category.
+# The same for compute as what is left once the lost time is gone ("synthetic data cuts the step to
+# the compute alone", "just the compute remains"): a measurement, not the compute category.
 _COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?(?:computes?|computing|computed)\b|"
-                        r"\bit\s(?:computes|computing|computed)\b")
+                        r"\bit\s(?:computes|computing|computed)\b|"
+                        # "the second (rank 1) computes longer": a verb's third person or past is never the category
+                        r"\b(?:computes|computed)\b|"
+                        r"\b(?:just|only|down to)\s(?:the\s)?compute\b(?!\s(?:bound|category))|\bcompute\s(?:alone|only|remains|is left)\b")
 
 
 def _computing_only(clause: Clause) -> bool:

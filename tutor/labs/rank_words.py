@@ -81,6 +81,18 @@ def numbers_as_digits(text: str, world_size: int | None = None) -> str:
     return _NOT_ZERO_ZH.sub(" nonzero ranks ", text) if "非" in text else text
 
 
+# "GPU 1", "worker 1", "process 1", "device 1": a rank by another name, in a lab run on one machine
+# where each process drives one device; not a count ("8 GPUs") nor a measure ("GPU 0 at 40%" keeps
+# its rank, the number after it is not read here).
+_RANK_SYNONYM = re.compile(r"\b(?:gpus?|workers?|process(?:es)?|procs?|devices?)\s?#?(\d)\b(?![.,]\d)", re.IGNORECASE)
+
+
+def rank_synonyms(text: str) -> str:
+    """The answer with "GPU 1", "worker 1", "process 1" written "rank 1", the word a perf lab's
+    rubric puts its ranks in ("worker 1 computes longer every step")."""
+    return _RANK_SYNONYM.sub(lambda match: f"rank {match.group(1)}", text)
+
+
 # "the other three", "the remaining 3 ranks", "all three others", "其余三个", "另外两个 rank": how many
 # "the others" are, where the answer says it.
 _OTHERS_COUNT = re.compile(rf"\b(?:other|remaining)\s+({_EN_WORD}|\d+)\b|\b({_EN_WORD}|\d+)\s+others\b|"

@@ -37,17 +37,17 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
-    raws, asked, joined, labelled, specs, heads = [], [], [], [], [], []
+    raws, asked, joined, labelled, specs, heads, relatives = [], [], [], [], [], [], []
     start = 0
     carried = ahead = ""
-    referent = False
+    referent = relative = False
     for match in [*clause_breaks(text), None]:
         raw = carried + (text[start:match.start()] if match else text[start:])
         label_words = len(_words(fold(carried))) if carried else 0
         spec = bool(carried) and _spec_line(raw[len(carried):])
-        head, head_referent = carried or ahead, referent and not carried
+        head, head_referent, head_relative = carried or ahead, referent and not carried, relative and not carried
         carried = ahead = ""
-        referent = False
+        referent = relative = False
         if match and _label(raw, match.group()):
             # "Bwd grads: E5M2" is one statement, the label its subject; the label stays a clause
             # of its own as well ("Data loading: …" names its category first).
@@ -66,6 +66,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                 # negation before it denies the place, not what the relative clause says of it
                 denied = list(_RELATIVE_NEGATION.finditer(ahead))
                 ahead = ahead[denied[-1].end():] if denied else ahead
+                relative = True
             referent = True
         if raw and raw.strip():
             raws.append(raw)
@@ -74,6 +75,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             asked.append(match is not None and ("?" in match.group() or "？" in match.group()))
             # a question after "so" asks only itself ("We use PPO, so how many GPUs?")
             heads.append("" if head_referent and asked[-1] else head)
+            relatives.append(head_relative)
             joined.append(match is not None and not _PUNCTUATION.search(match.group()))
         if match:
             start = match.end()
@@ -84,8 +86,8 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
     previous_prescribes = False
-    for raw, ends_asking, after_conjunction, label_words, spec, head in zip(raws, asked, [False, *joined[:-1]], labelled,
-                                                                           specs, heads):
+    for raw, ends_asking, after_conjunction, label_words, spec, head, after_which in zip(
+            raws, asked, [False, *joined[:-1]], labelled, specs, heads, relatives):
         fragments: list[Fragment] = []
         words: list[str] = []
         pieces: list[list[str]] = []
@@ -133,6 +135,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
         elif label:
             fragments.append(_extension(label, fragments[0], 0))
+            if after_which and outside_count > 1 and _PREDICATE_AFTER_ASIDE.match(fragments[1].text):
+                # the relative clause was an aside between the subject and its verb: "activations and
+                # weights, which need precision, go in E4M3" says the activations go in E4M3. Written, not
+                # an extension (`Fragment.base` None): the sentence says it, and a contradiction may read it
+                # ("GPU 0, which gets the long documents, computes longer" puts the work on rank 0).
+                joined_text = f"{label} {fragments[1].text}".strip()
+                fragments.append(Fragment(joined_text, joined_text.replace(" ", ""), _negations(joined_text)))
         _deny_whole_sentence(fragments, outside_count)
         total += len(words)
         content = _content_words(words)
@@ -298,6 +307,13 @@ def _with_their_conditions(pieces: list[str]) -> tuple[list[str], list[str | Non
             joined.append(piece)
             conditions.append(None)
     return joined, conditions
+
+
+# A fragment that goes on with a verb and no subject of its own, after a relative clause in commas.
+_PREDICATE_AFTER_ASIDE = re.compile(r"^(?:is|are|was|were|go|goes|get|gets|use|uses|take|takes|need|needs|stay|stays|"
+                                    r"run|runs|sit|sits|wait|waits|must|should|can|will|fit|fits|has|have|to|in|into|as|"
+                                    r"cast|casts|stored|kept|compute|computes|computed|finish|finishes|arrive|arrives|lag|lags|"
+                                    r"do|does|did|hold|holds|receive|receives|block|blocks|hang|hangs|calls|called|reads|writes)\s")
 
 
 # "… has --use-distributed-optimizer but not --overlap-grad-reduce or --overlap-param-gather. Add both.":

@@ -30,7 +30,10 @@ detect test check plot compare find dump turn cut drop raise move add""".split()
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
 如果 那么 这 那 这个 那个 个 一 里 时 先 再 用 做 等 停 卡 它 他们 没有 不 就是 还是 或者 并
 且 比 更 最 很 太 吗 呢 吧 着 过 得 地 之 为 以 于 而且 然后 已经 一直 该 应该 需要 不要 不用 哪 哪个 什么 怎么 多少 几
+按 按照 代替 替代 而不是
 """.split())
+# 按 (by) and 代替 (instead of) as "by" and "instead" are in English: "fix：按 token 数 balance，packing 代替
+# padding" is a fix in mixed Chinese and English, which without them read as eight bare terms.
 BARE_MIN_WORDS = 6
 BARE_FUNCTION_SHARE = 0.15
 
