@@ -282,6 +282,12 @@ _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\
 # parts a claim may need together (`_FRAGMENT` would put the fork and the lock in two fragments).
 _LEADING_CONDITION = re.compile(r"^\s*(?:when|whenever|while|once|if|as soon as|at the moment|by the time|each time|"
                                 r"every time)\s", re.IGNORECASE)
+# ... and so is a short scope said first, a prepositional phrase without a verb: "At 128K on 405B, CP 16
+# keeps each GPU at 8K tokens", "For 70B at seq 8K with TP 4, that's 46 GB" (numbers-first answers
+# refused, 2026-12-03: the length and what holds at it sat in two fragments).
+_LEADING_SCOPE = re.compile(r"^\s*(?:at|for|with|on|under|beyond|past|above|below|up to)\s(?!(?:first|the same time|least|most|"
+                            r"example|instance|once|the other hand|top of that|now|all|this|that|those|these)\b)", re.IGNORECASE)
+SCOPE_WORDS = 8
 _TRAILING_CONDITION = re.compile(r"(?:的时候|时候|之时|的同时|期间|那一刻|时)\s*$")
 # ... and a statement that says it holds at the moment just said: "fork出新的worker，这时锁是被持有的",
 # "the workers are forked, at which point the lock is held".
@@ -298,7 +304,8 @@ def _with_their_conditions(pieces: list[str]) -> tuple[list[str], list[str | Non
     joined: list[str] = []
     conditions: list[str | None] = []
     for index, piece in enumerate(pieces):
-        condition = _TRAILING_CONDITION.search(pieces[index - 1]) or index == 1 and _LEADING_CONDITION.match(pieces[0])
+        condition = _TRAILING_CONDITION.search(pieces[index - 1]) or index == 1 and (
+            _LEADING_CONDITION.match(pieces[0]) or _LEADING_SCOPE.match(pieces[0]) and len(pieces[0].split()) <= SCOPE_WORDS)
         if joined and (condition or _AT_THAT_MOMENT.match(piece)):
             if condition and conditions[-1] is None:
                 conditions[-1] = joined[-1]

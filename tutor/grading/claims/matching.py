@@ -45,6 +45,10 @@ def pattern(phrase: str) -> re.Pattern | None:
     for before, word in zip(words, words[1:]):
         joined += (" " if before[-1:].isdigit() and word[:1].isdigit() else " ?") + re.escape(word)
     ending = rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?"
+    if "/" in phrase and _FRACTION.fullmatch(folded):
+        # a fraction is not the front of another: "1/(4p)" folds to "1 4 p", where "1/4" would be found
+        # (a wrong "bubble ≈ 1/(4p)" was credited with the quarter, 2026-12-03)
+        return re.compile(r"(?<!\w)" + joined + r"(?!\w)(?! [a-rt-z](?!\w))")
     if final.endswith("e") and not final.endswith("ee") and (len(final) >= 4 or final == "use") and final.isalpha():
         # a silent e goes before -ing and -able: "replacing", "using", "tokenizing"
         return re.compile(r"(?<!\w)(?:" + joined + ending + "|" + joined[:-1] + r"(?:ing|able))(?!\w)")
@@ -52,6 +56,7 @@ def pattern(phrase: str) -> re.Pattern | None:
 
 
 ADVERB_STEM = 6
+_FRACTION = re.compile(r"\d+ \d+")
 
 
 def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
@@ -122,16 +127,25 @@ _NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
 # prescribe what to do, as the same words without "if" do; only the condition itself is supposed. The
 # advice starts at its adverb, which a phrase may hold: "if it hangs, just restart from the checkpoint"
 # says "just restart" (round 3, 2026-12-03: the pitch's restart-hang was not read under the "if").
-_ADVICE = re.compile(r"^(?:if|when|whenever|once)\s(?:\S+\s){1,5}?(?P<advice>(?:(?:then|just|simply|i d|i would|i will|we d|"
-                     r"we would|we will|we can|you can|i can)\s)?(?P<verb>raise|increase|add|restart|bump|buy|disable|turn off|"
-                     r"drop|remove|replace|retry|reduce|lower|double|halve|switch|rerun|kill|ignore|extend|scale|throw|skip|"
-                     r"set))\b")
+_ADVICE = re.compile(r"^(?:if|when|whenever|once)\s(?P<condition>(?:\S+\s){1,5}?)(?P<advice>(?:(?:then|just|simply|i d|i would|"
+                     r"i will|we d|we would|we will|we can|you can|i can)\s)?(?P<verb>raise|increase|add|restart|bump|buy|"
+                     r"disable|turn off|drop|remove|replace|retry|reduce|lower|double|halve|switch|rerun|kill|ignore|extend|"
+                     r"scale|throw|skip|set))\b")
+
+
+# ... but a verb right after the condition's subject is the condition's own verb: "if we raise it to an
+# hour, the job doesn't stop failing" supposes the raise (a right answer refused, 2026-12-03), where "if
+# it hangs, raise the timeout" advises it.
+_SUBJECT_ONLY = re.compile(r"(?:we|you|i|they|he|she|someone|somebody|anyone|one|people|the colleague|they d|we d|you d)"
+                           r"(?:\s(?:just|simply|only|ever|also|really|now))?")
 
 
 def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
     ordered = sorted(spans)
     first, last = ordered[0][0], max(end for _, end in ordered)
     advice = _ADVICE.match(text)
+    if advice and _SUBJECT_ONLY.fullmatch(advice.group("condition").strip()):
+        advice = None  # the condition's own verb, not an imperative after it
     supposed = text[advice.start("advice"):first] if advice and first >= advice.start("advice") else text[:first]
     if _SUPPOSING.search(supposed) or _JUDGED_AFTER.search(text[last:]):
         return False
