@@ -1,0 +1,42 @@
+"""Perf-lab diagnoses written by hand (s33 nperf, 2026-12-03; none from the labelled benchmark),
+beside the misses of the fresh labelled batches: a wrong fix that changes the experiment or drops a
+feature said next to the right diagnosis (fewer sequences per step, the losses no longer recorded,
+documents cut or dropped, dropout turned off, in-place ops for fusion). Each case: (lab, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.diagnosing import diagnose
+
+R, W = True, False
+
+LAUNCH_BOUND = [
+ ('launch-bound', 'Launch-bound compute: thousands of tiny ops per step and a .item() sync per micro-batch, because each micro-batch holds one sequence. Fix: lower SEQUENCES_PER_STEP to 4 and read the loss once at the end, so a step launches a quarter of the kernels.', W),
+ ('launch-bound', 'Category: compute (launch overhead): thousands of tiny ops per step, a host sync per micro-batch from loss.item(). Fix: run the 16 sequences as one micro-batch and stop recording the losses, which removes the syncs.', W),
+ ('launch-bound', '类别：compute（launch-bound）：每个 step 几千个小算子，每个 micro-batch 一次 .item() 同步。修法：把每步的序列数减到 4 条，loss 留在设备上最后再读。', W),
+ ('launch-bound', 'Launch-bound compute: thousands of tiny ops per step and a .item() per micro-batch. Fix: run all 16 sequences as one micro-batch and drop the loss history, so there is no .item() left.', W),
+ ('launch-bound', 'Category: compute, launch-bound: thousands of tiny ops per step and a .item() per micro-batch, since each of the 16 micro-batches holds one sequence. Fix: run the 16 sequences per step as one micro-batch, use nn.LayerNorm, and keep the losses on the device, reading them once at the end.', R),
+ ('launch-bound', 'Launch-bound compute: thousands of tiny ops, a host sync per micro-batch. Cause: micro-batches of one sequence and a hand-written norm. Fix: drop the per-micro-batch .item() and keep the losses as tensors, one micro-batch of all 16 sequences, fused LayerNorm.', R),
+]
+
+STRAGGLER = [
+ ('straggler', 'Straggler: rank 1 computes longer every step and rank 0 waits for it in the all-reduce. The batch is sorted by length, so rank 1 gets the long documents. Fix: truncate every document to 64 tokens so the load is balanced and no rank waits.', W),
+ ('straggler', 'Straggler — rank 1 gets the longest documents after the length sort and rank 0 waits in the all-reduce. Fix: drop the documents longer than 128 tokens from the corpus so the shares are even.', W),
+ ('straggler', 'straggler：rank 1 每步都算得更久，rank 0 在 all-reduce 里等它。按长度排序后最后一个 rank 拿到长文档。修法：把每篇文档截断到 64 个 token，这样每个 rank 的负载就均衡了。', W),
+ ('straggler', 'Straggler: rank 1 computes longer every step, rank 0 waits for it in the all-reduce. The batch is sorted by length and cut into contiguous shares, so rank 1 gets the long documents. Fix: assign documents by tokens, longest first to the least-loaded rank, and pack them into one row instead of padding; no document is truncated or dropped.', R),
+ ('straggler', 'Straggler: rank 1 always gets the long documents and rank 0 waits for it in the all-reduce. Fix: remove the padding by packing every document into one row and balance the tokens across ranks.', R),
+]
+
+KERNEL_FUSION = [
+ ('kernel-fusion', 'It is memory-bound: three kernels each read and write the whole tensor in HBM. Fix: set p=0 so the dropout kernel and its mask go away, that saves a third of the traffic.', W),
+ ('kernel-fusion', 'Memory-bound: each of the three elementwise kernels reads and writes the whole tensor. Use in-place ops (add_, gelu in place) so no new tensors are allocated and the bytes drop.', W),
+ ('kernel-fusion', 'memory-bound：三个 kernel 每个都读写整个张量，时间由显存带宽决定。修法：去掉 dropout（p=0），少一个 kernel。', W),
+ ('kernel-fusion', 'Memory-bound: three kernels each read and write the whole tensor in HBM. One fused kernel (torch.compile) reads x once and writes once, with the dropout mask made in registers, so no dropout mask goes to memory.', R),
+ ('kernel-fusion', "It's memory-bound: the time is bytes over HBM bandwidth. Fusing the add, GeLU and dropout (p=0.1, set as before) into one kernel reads x once and writes once, a third of the traffic.", R),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION)
+def test_fresh_batch_diagnoses(lab, answer, right):
+    assert diagnose(lab, answer)["correct"] is right
