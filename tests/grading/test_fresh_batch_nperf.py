@@ -1,7 +1,8 @@
 """Perf-lab diagnoses written by hand (s33 nperf, 2026-12-03; none from the labelled benchmark),
 beside the misses of the fresh labelled batches: a wrong fix that changes the experiment or drops a
 feature said next to the right diagnosis (fewer sequences per step, the losses no longer recorded,
-documents cut or dropped, dropout turned off, in-place ops for fusion). Each case: (lab, answer, right)."""
+documents cut or dropped, dropout turned off, in-place ops for fusion), and right answers told as a
+story, the category named at the end after the evidence. Each case: (lab, answer, right)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,15 @@ KERNEL_FUSION = [
 ]
 
 
-@pytest.mark.parametrize(("lab", "answer", "right"), LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION)
+EXPOSED_COMM = [
+ ('exposed-comm', "I ran it on one rank and then on two: the compute per rank is the same, but the step gets much longer with two. In the trace, after backward the gloo all-reduces run one after another with nothing beside them, one per parameter. So the category is communication. Fix: wrap the model in DistributedDataParallel, which buckets the gradients and starts each bucket's all-reduce during backward.", R),
+ ('exposed-comm', 'With one rank and with two the same compute is done per rank, yet two ranks are much slower. It is communication: the all-reduces run after backward, one per parameter, nothing overlapped. Fix: DDP with bucketed all-reduce overlapped with backward.', R),
+ ('exposed-comm', '先对比了一个 rank 和两个 rank：每个 rank 的计算量一样，但 step 变长了很多。trace 里 backward 之后 all-reduce 一个接一个，主线程在等。所以类别是通信。修法：用 DDP 包住模型，分桶并在 backward 过程中发起 all-reduce。', R),
+ ('exposed-comm', 'First I compared one rank with two: the step grows a lot. So the category is compute: thousands of tiny ops in backward. Fix: wrap the model in DDP.', W),
+ ('exposed-comm', 'First I compared one rank with two: the compute per rank is identical, yet the step grows. So the category is communication or data loading. Fix: wrap the model in DDP so the bucketed all-reduce overlaps with backward.', W),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION)
 def test_fresh_batch_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
