@@ -1,7 +1,7 @@
 """Perf-lab diagnoses written by hand (s33 nperf, 2026-12-03; none from the labelled benchmark),
 beside the misses of the fresh labelled batches: a wrong fix that changes the experiment or drops a
 feature said next to the right diagnosis (fewer sequences per step, the losses no longer recorded,
-documents cut or dropped, dropout turned off, in-place ops for fusion), and right answers told as a
+documents cut or dropped, dropout turned off, in-place ops for fusion, the FP8 scaling skipped), and right answers told as a
 story, the category named at the end after the evidence. Each case: (lab, answer, right)."""
 
 from __future__ import annotations
@@ -35,6 +35,16 @@ KERNEL_FUSION = [
  ('kernel-fusion', 'memory-bound：三个 kernel 每个都读写整个张量，时间由显存带宽决定。修法：去掉 dropout（p=0），少一个 kernel。', W),
  ('kernel-fusion', 'Memory-bound: three kernels each read and write the whole tensor in HBM. One fused kernel (torch.compile) reads x once and writes once, with the dropout mask made in registers, so no dropout mask goes to memory.', R),
  ('kernel-fusion', "It's memory-bound: the time is bytes over HBM bandwidth. Fusing the add, GeLU and dropout (p=0.1, set as before) into one kernel reads x once and writes once, a third of the traffic.", R),
+ ('kernel-fusion', 'Memory-bound: three kernels each read and write the whole tensor in HBM. Fuse the add and GeLU into one kernel and leave out the dropout, a third of the traffic.', W),
+ ('kernel-fusion', 'Memory-bound: three kernels each read and write the whole tensor in HBM. One fused kernel reads x once and writes once; run it in eval mode so dropout is skipped.', W),
+ ('kernel-fusion', 'Memory-bound: three kernels each read and write the whole tensor in HBM. One fused kernel for add, GeLU and dropout (training=True, as before) reads x once and writes once.', R),
+]
+
+FP8_MATMUL = [
+ ('fp8-matmul', 'E4M3 (3 mantissa bits, max 448) for activations and weights in the forward; E5M2 (max 57344) for gradients, which need range. Each tensor is scaled by max/amax before the cast. Only the GEMMs run in FP8, so the gain is below 2x. To keep it simple, skip the scaling and clamp values to 448 instead.', W),
+ ('fp8-matmul', 'forward 的激活和权重用 e4m3，精度高；梯度用 e5m2，范围大，每个 tensor 按 amax 缩放。为了简单，也可以跳过缩放，直接把值截到 448。', W),
+ ('fp8-matmul', 'E4M3 for activations and weights in the forward pass, E5M2 for the gradients because they need range; scale each tensor by max over amax before the cast and multiply back after the GEMM. Without the scaling, values past 448 would overflow.', R),
+ ('fp8-matmul', 'E4M3 for activations and weights in the forward, E5M2 for gradients (range). Every tensor is scaled by max/amax before casting; clamping to 448 instead would lose the small values.', R),
 ]
 
 
@@ -47,6 +57,6 @@ EXPOSED_COMM = [
 ]
 
 
-@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION)
+@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL)
 def test_fresh_batch_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
