@@ -1,8 +1,9 @@
 """Perf-lab diagnoses written by hand (s33 nperf, 2026-12-03; none from the labelled benchmark),
 beside the misses of the fresh labelled batches: a wrong fix that changes the experiment or drops a
 feature said next to the right diagnosis (fewer sequences per step, the losses no longer recorded,
-documents cut or dropped, dropout turned off, in-place ops for fusion, the FP8 scaling skipped), and right answers told as a
-story, the category named at the end after the evidence. Each case: (lab, answer, right)."""
+documents cut or dropped, dropout turned off, in-place ops for fusion, the FP8 scaling skipped, a
+shorter window or fewer documents), and right answers told as a story, the category named at the
+end after the evidence. Each case: (lab, answer, right)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ FP8_MATMUL = [
 ]
 
 
+SLOW_DATALOADER = [
+ ('slow-dataloader', 'Category: data loading. Two thirds of every step pass before its first op, and with synthetic data the step drops to the compute alone. Cause: a pure-Python BPE over each whole document every step. Fix: tokenize each document once up front and cache the ids; also halve the sequence length so each window is cheaper.', W),
+ ('slow-dataloader', 'Category: data loading. Two thirds of every step pass before its first op, and with synthetic data the step drops to the compute alone. Cause: a pure-Python BPE over each whole document every step. Fix: tokenize once before training and train on only the first 200 documents to save time.', W),
+ ('slow-dataloader', '数据加载：每个 step 前三分之二的时间都在等，第一个算子之前空着。原因：每步都用纯 Python BPE 重新分词整篇文档。修法：训练前一次性分词，存好 id，再把序列长度减半。', W),
+ ('slow-dataloader', 'Category: data loading. Two thirds of every step pass before its first op, and with synthetic data the step drops to the compute alone. Cause: a pure-Python BPE over each whole document every step. Fix: tokenize every document once before training and slice the stored ids; the windows, documents and sequence length stay the same.', R),
+ ('slow-dataloader', '数据加载：每个 step 前三分之二的时间都在等。原因：每步都用纯 Python BPE 重新分词整篇文档。修法：训练前一次性分词，存好 id，直接切片，数据不变。', R),
+]
+
+
 EXPOSED_COMM = [
  ('exposed-comm', "I ran it on one rank and then on two: the compute per rank is the same, but the step gets much longer with two. In the trace, after backward the gloo all-reduces run one after another with nothing beside them, one per parameter. So the category is communication. Fix: wrap the model in DistributedDataParallel, which buckets the gradients and starts each bucket's all-reduce during backward.", R),
  ('exposed-comm', 'With one rank and with two the same compute is done per rank, yet two ranks are much slower. It is communication: the all-reduces run after backward, one per parameter, nothing overlapped. Fix: DDP with bucketed all-reduce overlapped with backward.', R),
@@ -57,6 +67,6 @@ EXPOSED_COMM = [
 ]
 
 
-@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL)
+@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL + SLOW_DATALOADER)
 def test_fresh_batch_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
