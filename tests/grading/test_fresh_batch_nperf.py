@@ -2,8 +2,9 @@
 beside the misses of the fresh labelled batches: a wrong fix that changes the experiment or drops a
 feature said next to the right diagnosis (fewer sequences per step, the losses no longer recorded,
 documents cut or dropped, dropout turned off, in-place ops for fusion, the FP8 scaling skipped, a
-shorter window or fewer documents), and right answers told as a story, the category named at the
-end after the evidence. Each case: (lab, answer, right)."""
+shorter window or fewer documents, a CUDA graph captured every step or fed new tensors), and right
+answers told as a story, the category named at the end after the evidence. Each case: (lab,
+answer, right)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,15 @@ SLOW_DATALOADER = [
 ]
 
 
+CUDA_GRAPHS = [
+ ('cuda-graphs', 'Launch-bound: each tiny kernel takes less GPU time than the CPU needs to launch it, so the GPU idles between kernels. A CUDA graph captures the loop and replays it with one launch; capture a new graph every iteration with fresh input tensors of whatever shape comes in.', W),
+ ('cuda-graphs', 'Launch-bound: the GPU idles between kernels waiting for launches. A CUDA graph records the loop once and replays it with one launch; the input tensors can be new ones each call, the graph reads whatever you pass.', W),
+ ('cuda-graphs', 'launch-bound：每个小 kernel 在 GPU 上的时间比 CPU 发射它还短，GPU 在 kernel 之间空转。CUDA graph 把整个循环录一次，之后一次 launch 重放；每步都重新录制，形状可以变。', W),
+ ('cuda-graphs', 'Launch-bound: the GPU idles between kernels waiting for launches. A CUDA graph records the loop once and replays it with one launch; each call copies its inputs into the static input tensors, since shapes and buffers must stay fixed.', R),
+ ('cuda-graphs', 'launch-bound：GPU 在 kernel 之间空转，等 CPU launch。CUDA graph 录制一次整个循环，之后一次 launch 重放；形状和缓冲区要固定，新的输入拷进固定的 tensor。', R),
+]
+
+
 EXPOSED_COMM = [
  ('exposed-comm', "I ran it on one rank and then on two: the compute per rank is the same, but the step gets much longer with two. In the trace, after backward the gloo all-reduces run one after another with nothing beside them, one per parameter. So the category is communication. Fix: wrap the model in DistributedDataParallel, which buckets the gradients and starts each bucket's all-reduce during backward.", R),
  ('exposed-comm', 'With one rank and with two the same compute is done per rank, yet two ranks are much slower. It is communication: the all-reduces run after backward, one per parameter, nothing overlapped. Fix: DDP with bucketed all-reduce overlapped with backward.', R),
@@ -67,6 +77,6 @@ EXPOSED_COMM = [
 ]
 
 
-@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL + SLOW_DATALOADER)
+@pytest.mark.parametrize(("lab", "answer", "right"), EXPOSED_COMM + LAUNCH_BOUND + STRAGGLER + KERNEL_FUSION + FP8_MATMUL + SLOW_DATALOADER + CUDA_GRAPHS)
 def test_fresh_batch_diagnoses(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
