@@ -178,14 +178,17 @@ def _dismissed(key: str, clause: Clause) -> bool:
 
 
 # "both ranks compute the same tokens", "rank 1 computes longer", "its trace shows it computing longer":
-# compute the verb, said of ranks, is what they do, not the compute category.
+# compute the verb, said of ranks, is what they do, not the compute category; nor is compute the amount of
+# work held equal in a comparison ("the compute per rank is identical", "the same compute on each rank").
 # The same for compute as what is left once the lost time is gone ("synthetic data cuts the step to
 # the compute alone", "just the compute remains"): a measurement, not the compute category.
 _COMPUTING = re.compile(r"\b(?:ranks?(?:\s\d+)?|both|each|they|all|gpus?|the others)\s(?:\w+\s)?(?:computes?|computing|computed)\b|"
                         r"\bit\s(?:computes|computing|computed)\b|"
                         # "the second (rank 1) computes longer": a verb's third person or past is never the category
                         r"\b(?:computes|computed)\b|"
-                        r"\b(?:just|only|down to)\s(?:the\s)?compute\b(?!\s(?:bound|category))|\bcompute\s(?:alone|only|remains|is left)\b")
+                        r"\b(?:just|only|down to)\s(?:the\s)?compute\b(?!\s(?:bound|category))|\bcompute\s(?:alone|only|remains|is left)\b|"
+                        r"\bcompute\s(?:per\s(?:rank|gpu|step|token)\s)?(?:is|stays|remains)\s(?:the\s)?(?:same|identical|unchanged|equal|constant)\b|"
+                        r"\b(?:the\s)?same\s(?:amount\sof\s)?compute\b")
 
 
 def _computing_only(clause: Clause) -> bool:
@@ -198,7 +201,11 @@ def _computing_only(clause: Clause) -> bool:
 
 
 CATEGORY_WORDS = 8  # a clause this short that names two categories names them as the answer, not as detail
-_CATEGORY_LABEL = re.compile(r"^(?:the\s)?(?:category|categories|bottleneck category|类别|分类|类型|归类)\b|^(?:类别|分类|类型|归类)")
+# The category said as the conclusion of a story told in time order ("First I compared one rank with two:
+# the compute per rank is identical … So the category is communication") is labelled as much as one said first.
+_CATEGORY_LABEL = re.compile(r"^(?:(?:so|thus|hence|therefore|overall|in short|in sum|all in all|then|and|that makes|which makes)\s)?"
+                             r"(?:the\s)?(?:category|categories|bottleneck category|类别|分类|类型|归类)\b|"
+                             r"^(?:所以|因此|综上|总之)?(?:类别|分类|类型|归类)")
 
 
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
