@@ -39,6 +39,10 @@ READER = [
  # a count of ranks as its own clause's subject, after a part placed alone
  ('group-order', "rank 1's grads all_reduce in average_gradients is on pg 2, the others' on pg 1, and all four time out at train.py:70. On rank 1 the MetricsWriter creates the metrics group before the grads group, so its grads group is another process group than the others'. Fix: every rank creates grads, then metrics, and the writer is handed the metrics group.", R),
  ('group-order', "rank 1 waits in the all_reduce in average_gradients on pg 2. The others wait in the broadcast. On rank 1 the MetricsWriter creates the metrics group before the grads group, so its grads group is another process group than the others'. Fix: every rank creates grads, then metrics, and the writer is handed the metrics group.", W),
+ # a fix said first, then the story with no label of its own: the fix is its own sentence
+ ('stalled-loader', "Fix first: never hold the cache lock across the write. Copy the tokens under the lock and write the copy without it. Rank 0 waits in the gradient all-reduce in backward; rank 1 waits in its DataLoader for the next batch, because its workers were forked while the background write held the lock, so each worker inherits the lock held.", R),
+ ('stalled-loader', "Fix first: never hold the cache lock across the write. Copy the tokens under the lock and write the copy without it. Rank 1 waits in the gradient all-reduce in backward; rank 0 waits in its DataLoader for the next batch, because its workers were forked while the background write held the lock, so each worker inherits the lock held.", W),
+ ('collective-order', "The fix is to put both branches in one order: everyone gathers first, then rank 0 broadcasts. Rank 0 waits in broadcast in sync_schedule; ranks 1-3 wait in all_gather in gather_tokens, because the two branches call the collectives in opposite orders.", R),
 ]
 
 RUBRIC = [

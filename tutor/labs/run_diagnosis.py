@@ -70,8 +70,11 @@ EXITED = (["exited", "has exited", "is gone", "exit code 0", "exit 0", "process 
 
 # The fix said first or in words: "The fix first: …", "To fix it I would order the pair by rank, rank 0
 # sending first" prescribes as "Fix:" does.
-_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)(?:\s+first)?\s*[:：]|"
-                        r"to\s+fix\s+(?:it|this|that)\b|the\s+fix\s+is\b|i\s+would\s+fix\s+(?:it|this)\b)", re.IGNORECASE)
+# Said so, the fix is its sentence: the story may follow with no label ("Fix first: copy under the lock. Rank 1 …").
+_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]|"
+                        r"(?P<sentence>(?:the\s+)?fix\s+first\s*[:：]|to\s+fix\s+(?:it|this|that)\b|the\s+fix\s+is\b|"
+                        r"i\s+would\s+fix\s+(?:it|this)\b))", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 
 
 # Another part of the answer after its fix: "Fix: … Why: … Where: rank 0 is in …" puts the ranks last.
@@ -93,6 +96,9 @@ def without_fix(text: str) -> str:
         kept.append(text[cursor:fix.start()])
         after = _PART_LABEL.search(text, fix.end())
         cursor = after.start() if after else len(text)
+        if fix.group("sentence"):
+            end = _SENTENCE_END.search(text, fix.end())
+            cursor = min(cursor, end.end() if end else len(text))
     kept.append(text[cursor:])
     return " ".join(part.strip() for part in kept if part.strip())
 
