@@ -32,7 +32,7 @@ AT_EXIT_JOIN = re.compile(r"\bjoin\b[^\n]*threading\.py|threading\.py[^\n]*\bin 
 # The wait said as what it waits for: "its main thread waits for a batch in next(batches)".
 LIBRARY_PLACES = {"torch/utils/data/dataloader.py": ("dataloader", "data loader", "loader", "next batch", "next batches",
                                                      "for a batch", "for its batch", "for the next batch", "下一个 batch",
-                                                     "等 batch"),
+                                                     "等 batch", "first batch", "getting a batch", "第一个 batch"),
                   "torch/autograd/": ("backward",)}
 
 

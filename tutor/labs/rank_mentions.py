@@ -70,7 +70,8 @@ _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
                   # "all four stuck in the same all_reduce": the count alone, before where they are
                   r"\ball\s+(?:two|three|four|eight|\d+)(?=\s+(?:are|were|of them|stuck|wait|waits|waiting|sit|sitting|"
-                  r"hang|hung|block|blocked|in|at)\b)|"
+                  # "… and all four time out at step 0 at train.py:70"
+                  r"hang|hung|block|blocked|in|at|time|times|timed|fail|failed|die|died)\b)|"
                   # "the stacks all look identical, same all_reduce": every rank's stack
                   r"\b(?:all|every|each)\s+(?:the\s+)?(?:rank['’]?s\s+)?stacks?\b|\bthe\s+stacks\s+(?:all|are\s+all)\b|"
                   # "They all sit in the gradient all_reduce", "all of them wait": no rank named before it in the clause
@@ -215,13 +216,24 @@ def cleared_ranks(text: str) -> set[int]:
     return cleared
 
 
+# "… and waited for the other three", "blocked on the others": the others as what is waited for.
+_BEFORE_OBJECT = re.compile(r"\b(?:for|with|from|on|than|to|by)\s+$", re.IGNORECASE)
+
+
+def others_as_object(text: str) -> bool:
+    """Names "the others" only after a preposition: what the clause's subject (often "it", the rank
+    of the clause before) waits for or talks to, not who the clause is about."""
+    found = list(_OTHERS.finditer(text))
+    return bool(found) and all(_BEFORE_OBJECT.search(text[:others.start()]) for others in found)
+
+
 def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) -> bool:
     """Whether `text` names exactly this group: its ranks as a set (naming more is not naming
     them), or, for the majority, "the others"."""
     named = subject_ranks(text, world_size)
     if named is not None:
         return named == set(ranks)
-    if majority and _OTHERS.search(text):
+    if majority and _OTHERS.search(text) and not others_as_object(text):
         # "the other two" where three ranks are the others names the wrong set
         return others_count(text) in (None, len(ranks))
     return len(ranks) > 1 and len(ranks) == world_size and bool(_BOTH.search(text))

@@ -24,7 +24,7 @@ from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
-    rest_as_every_rank, subject_ranks,
+    others_as_object, rest_as_every_rank, subject_ranks,
 )
 from tutor.labs.process_groups import misplaced_in_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits
@@ -49,7 +49,8 @@ OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory
                 "outofmemoryerror", "memory blew up"],
                ["OOM", "爆显存", "显存爆了", "显存不够", "显存不足", "显存溢出", "内存溢出", "显存耗尽", "显存用完", "out of memory"])
 CLAUSE = re.compile("|".join([
-    r"\.+(?=\s|$)", r"[;!?\n。；：！？]+",
+    # a sentence may end inside its quote or code span: "... 0.08 MiB is free.` Ranks 0, 2, 3 ..."
+    r"\.+[`'\"’”]*(?=\s|$)", r"[;!?\n。；：！？]+",
     r"(?<!\.py)(?<!rank):(?!\d)",  # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"
     r",(?!\s*\d)", r"(?<!\d)\s*,", r"[，、](?!\s*\d)", r"(?<!\d)[，、]",  # not inside "ranks 0, 2, 3"
     r"\s(?:while|whereas|and then)\s",
@@ -69,14 +70,20 @@ EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit co
            "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
-# "Fix first: …" is a label too, the fix said before the story (s33 round 3).
-_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)(?:\s+first)?\s*[:：]",
-                        re.IGNORECASE)
+# The fix said first or in words: "The fix first: …", "To fix it I would order the pair by rank, rank 0
+# sending first" prescribes as "Fix:" does.
+# Said so, the fix is its sentence: the story may follow with no label ("Fix first: copy under the lock. Rank 1 …").
+_FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:(?:the\s+)?(?:fix|solution|修法|修复|解决办法|解决方法)\s*[:：]|"
+                        r"(?P<sentence>(?:the\s+)?(?:fix|solution)\s+first\s*[:：]|to\s+fix\s+(?:it|this|that)\b|the\s+fix\s+is\b|"
+                        r"i\s+would\s+fix\s+(?:it|this)\b))", re.IGNORECASE)
 
 
 # Another part of the answer after its fix: "Fix: … Why: … Where: rank 0 is in …" puts the ranks last.
 _PART_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:why(?: it hangs| it happens)?|where|cause|root cause|the cause|ranks|"
-                         r"which ranks?|which process|what happens|what happened|the bug|the story|how|mechanism|原因|为什么|位置|在哪|哪个 ?rank|现象)\s*[:：]",
+                         r"which ranks?|which process|what happens|what happened|the bug|the story|how|mechanism|原因|为什么|位置|在哪|"
+                         r"哪个 ?rank|现象)\s*[:：]|"
+                         # the story after a fix said first: "The fix first: … Here is what happened. …"
+                         r"here\s+is\s+(?:what\s+happened|how\s+it\s+(?:broke|happened|hangs|hung))\b",
                          re.IGNORECASE)
 
 
@@ -94,7 +101,7 @@ def without_fix(text: str) -> str:
         kept.append(text[cursor:fix.start()])
         after = _PART_LABEL.search(text, fix.end())
         cursor = after.start() if after else len(text)
-        if "first" in fix.group().lower():
+        if fix.group("sentence"):
             # "Fix first: … . Rank 0 waits in …": a fix said first is one sentence, the story follows it
             end = _SENTENCE_END.search(text, fix.end())
             cursor = min(cursor, end.end()) if end else cursor
@@ -176,11 +183,21 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
             continue
         # A rank only waited for ("…里等rank0", "waiting for rank 0") is the object, not who the clause
         # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
-        names_rank = mentions_ranks(_AWAITED.sub(" ", part))
-        # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own
+        lead = part[_CONNECTIVE.match(part).end():]
+        if units and _THEY.match(lead) and others_as_object(units[-1]):
+            # "rank 0 … waited for the other three. They had skipped save_checkpoint …": "they" are the
+            # others the clause before named, and the clause is about them
+            part = "the others " + lead[_THEY.match(lead).end():]
+        if units and _OBJECT_RANK.match(part):
+            part = _OBJECT_RANK.sub(lambda found: found.group(1) + " its peer", part, count=1)
+        # "…, and all four time out at train.py:70": a count of ranks as the subject of its own clause
+        names_rank = mentions_ranks(_AWAITED.sub(" ", part)) or bool(_ALL_COUNT.match(lead))
+        # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own;
+        # not the tail of an aside ("rank 1 process (pid 20115, --upload-rank 1), rank 0 exited 0")
         bare_subject = (units and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
-                        and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _has_place(units[-1])
-                        and not cleared_ranks(units[-1]))
+                        and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1]))
+                        and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
+                        and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         lead = part[_CONNECTIVE.match(part).end():]
         they = _THEY.match(lead)
         if they and units and len(subject_ranks(units[-1], 1 << 12) or ()) == 1:
@@ -215,6 +232,16 @@ _APPOSITIVE = re.compile(r"^(?:(?:ranks?|gpus?|workers?|process(?:es)?)\s?\d+|\d
 # the rank waited for.
 _AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
                       r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
+# A piece that opens on the rank it is about ("… also calls recv first, from rank 0"): the object of the
+# clause before, cut off at its comma, not a subject of its own.
+# Joined to it as "its peer": the clause stays about its own subject.
+_OBJECT_RANK = re.compile(r"^\s*(from|to|for|with|by|against|than)\s+(?:the\s+)?(?:rank\s*\d+|r\d+\b|\d+\s*号)",
+                          re.IGNORECASE)
+_ALL_COUNT = re.compile(r"^all\s+(?:two|three|four|eight|\d+)\s+(?:ranks\s+)?(?:are|were|time|times|timed|wait|waits|waited|hang|"
+                        r"hung|fail|failed|die|died|sit|sat|block|blocked|stuck)\b", re.IGNORECASE)
+_THEY = re.compile(r"^(?:they|those|these)(?:\s+(?:ranks|three|two))?\b(?!\s+(?:are|were)\s+(?:all\s+)?(?:the\s+)?same\b)", re.IGNORECASE)
+
+
 _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|blocked|sits?|failed|fails|died|crashed|"
                         r"active|busy|spinning|spins|loops|looping|idle|"
                         r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved|"
@@ -242,6 +269,7 @@ def _place(group: Group) -> tuple[list[str], list[str]]:
 # An arrow between calls is an order too ("broadcast → all_gather"), spaced or not.
 _SEQUENCE = re.compile(r"\s(?:then|after that|afterwards|followed by|and later)\s|\s?(?:→|->|⟶|⇒)\s?|然后|之后|接着|随后|"
                        r"(?<=[A-Za-z_)\s])再(?=\s?[A-Za-z])", re.IGNORECASE)
+_TIMED_OUT = re.compile(r"\b(?:time|times|timed|timing)\s+out\b|超时", re.IGNORECASE)
 _STUCK = re.compile(r"\b(?:waits?|waiting|stuck|hangs?|hung|blocks?|blocked|sits?|sitting)\b|卡|等|停|阻塞", re.IGNORECASE)
 
 
@@ -257,6 +285,16 @@ def _placing_step(unit: str) -> str:
         if _STUCK.search(step) and _has_place(step):
             return step
     return next((step for step in steps if _has_place(step)), unit)
+
+
+# Evidence quoted whole: 'rank 0 raised "Timed out waiting 3000ms for recv operation" at the end of
+# loss.backward()' puts rank 0 in backward, not in a recv; a stack quoted for rank 1 ("…, main
+# (train.py:127)") does not put it at rank 0's line. Three words or more between the quotes: a call
+# quoted alone ('rank 0 is in "all_gather"') still places.
+_QUOTED = re.compile(r'"(?:[^"\s]+\s+){2,}[^"]*"|“(?:[^”\s]+\s+){2,}[^”]*”')
+# A count of collectives is no place: "rank 1 has only 3 all-reduces" (to the others' 4).
+_COUNTED = re.compile(r"\b(?:only\s+)?(?:\d+|one|two|three|four|five)\s+(?:gradient\s+)?(?:all[-_ ]?reduces|all[-_ ]?gathers|"
+                      r"broadcasts|collectives)\b", re.IGNORECASE)
 
 
 def _said_together(group: Group, units: list[str], world_size: int, majority: bool,
@@ -277,13 +315,17 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     everyone_here = set(group.ranks) == set(range(world_size))
     others_here = False  # "the others" put in this place, where this group is every rank
     part_first = False  # a part of the set put in its place before the whole set was
+    placed_waiting = False  # the whole set placed by a clause that says they wait there
     for whole in units:
         unit = _placing_step(whole)
+        # a quoted message or stack is evidence: it may place the clause's ranks, it puts them nowhere else (`_QUOTED`)
+        plain_whole = _QUOTED.sub(" ", whole)
+        plain = _placing_step(plain_whole)
         if not names_exactly(group.ranks, whole, world_size, majority):
             about = subject_ranks(whole, world_size)
             part = about if len(group.ranks) > 1 else None
             if part and part < set(group.ranks) and _covers(own, unit) and not any(
-                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others):
+                    other.op and _covers(OP_PHRASES.get(other.op, ([], [])), plain) for other in others):
                 in_parts |= part  # alone, a part of the set is the wrong set (below); all the parts are the set
             elif (about is None and everyone_here and about_the_others(whole) and _covers(own, unit)
                   and not any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)):
@@ -294,11 +336,11 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
             # between twins: this group's function named, and not the twin's own place as well. The
             # whole clause, not its placing step: "Rank 0 does send then recv" beside both ranks in recv
             # still says rank 0 alone is where the culprit pair is.
-            in_own = (_place_specific(group, whole) and not any(_place_specific(twin, whole) for twin in twins)
-                      if twins else _covers(own, whole))
+            in_own = (_place_specific(group, plain_whole) and not any(_place_specific(twin, plain_whole) for twin in twins)
+                      if twins else _covers(own, plain_whole))
             subject = about if culprit and numbered(whole) else None
             if subject and subject <= set(group.ranks) and group.op and not _covers(OP_PHRASES.get(group.op, ([], [])), unit) \
-                    and any(_covers(phrases, unit) for op, phrases in OP_PHRASES.items() if op != group.op):
+                    and any(_covers(phrases, plain) for op, phrases in OP_PHRASES.items() if op != group.op):
                 # a part of the set put in another call ("both in recv: rank 0 is in send"), or first
                 # in one ("rank 0 does send→recv": in the send, `_placing_step`)
                 wrong = True
@@ -318,10 +360,11 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
         named = True
         if decided:
             continue  # the first clause that places them decides; later ones explain ("rank 0 broadcasts first")
-        elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)
-        elsewhere |= any(_place_specific(twin, unit) for twin in twins) and not _place_specific(group, unit)
+        elsewhere = any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), plain) for other in others)
+        elsewhere |= any(_place_specific(twin, plain) for twin in twins) and not _place_specific(group, unit)
         if _covers(own, unit) and not (elsewhere and not _place_specific(group, unit)):
             placed = decided = True
+            placed_waiting = bool(_STUCK.search(unit) or _TIMED_OUT.search(unit))
         elif elsewhere:
             wrong = decided = True
     if in_parts and others_here:
@@ -330,7 +373,9 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
         return True, True, False
     # a part placed alone, the other parts never: the wrong set, even where the set's order is said after
     # ("0号在recv上阻塞，两边都先recv后send" names only rank 0 as stuck)
-    wrong |= part_first
+    # ... unless the whole set is then said to wait there ("rank 1's all_reduce is on pg 2, the others on pg 1,
+    # and all four time out at train.py:70"): the part was the detail of where they all wait
+    wrong |= part_first and not placed_waiting
     return named, placed and not wrong, wrong
 
 
@@ -386,7 +431,7 @@ _RELATIVE_RANKS = re.compile(rf"\b(that|which|step|call|collective|gather|reduce
 def _stays_in(text: str) -> str:
     text = _RELATIVE_RANKS.sub(lambda match: "" if match.group(1).lower() in ("that", "which") else match.group(1),
                                text)
-    return _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text))
+    return _COUNTED.sub(" some calls ", _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text)))
 
 
 def _group_text(group: Group, failed: bool) -> dict[str, str]:
