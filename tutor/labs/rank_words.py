@@ -34,6 +34,10 @@ _EXCEPT_POSITION = re.compile(r"\b((?:but|except(?:\s+for)?|other than|apart fro
 # "第一个 rank", "第一张卡", "最后一个rank", "最后一个进程": the noun right after (not "第一个失败的 rank").
 _ZH_POSITION = re.compile(r"(第一|最后一)\s?[个张块台]\s?(?:rank|卡|进程|gpu|worker)", re.IGNORECASE)
 
+# "两个 rank（0 和 1）都卡在 recv", "both ranks (0 and 1) wait in recv": the ranks' numbers in brackets
+# after the noun name them, as "ranks 0 and 1" does (s33 dfr1: refused).
+_BRACKETED = re.compile(r"\b(ranks?)\s?[(（]\s?(\d(?:\s?(?:,|，|、|和|与|and|&|-|–|to)\s?\d)*)\s?[)）]", re.IGNORECASE)
+
 _NOT_ZERO_ZH = re.compile(r"非\s?(?:0\s?号|零号?|rank\s?0)(?:\s?rank)?", re.IGNORECASE)
 
 
@@ -54,7 +58,7 @@ def numbers_as_digits(text: str, world_size: int | None = None) -> str:
     """The answer with ranks said in words written as digits (a rank is named by number); `world_size`
     (the run's) places "the last rank". "非0号" becomes "nonzero ranks": its 非 is no negation of the
     place the clause puts them in."""
-    text = _EN_RUN.sub(_en_run, text)
+    text = _BRACKETED.sub(r"\1 \2 ", _EN_RUN.sub(_en_run, text))
     if "号" in text:
         text = _ZH_RUN.sub(lambda match: re.sub(_ZH_WORD, lambda word: str(_ZH_NUMBERS[word.group()]), match.group(1)),
                            text)
@@ -118,3 +122,16 @@ def as_ranks(text: str, world_size: int | None = None) -> str:
     "only rank 0" (s33 round 3: refused, where "only rank 0 calls it" passed)."""
     return _DEVICE_RANK.sub(lambda match: f"rank {match.group(1)}" if match.group(1) else "ranks ",
                             numbers_as_digits(text, world_size))
+
+
+# "waits for ranks 1-3, which are in the gradient all-reduce": a relative clause places the ranks it
+# follows, as a sentence of their own does ("ranks 1-3 are in the gradient all-reduce"; s33 dfr1:
+# refused, the place read as rank 0's).
+_RELATIVE_PLACE = re.compile(r"\b(ranks?\s\d(?:\s?(?:-|–|,|and|to)\s?\d)*),?\s(?:which|who)\s"
+                             r"(?=(?:are|is|were|was|wait|waits|sit|sits|hang|hangs|block|blocks|are\sstill)\b)",
+                             re.IGNORECASE)
+
+
+def relative_places(text: str) -> str:
+    """The answer with a rank's relative clause of place made its own sentence."""
+    return _RELATIVE_PLACE.sub(r"\1. \1 ", text) if "which" in text or "who" in text else text

@@ -27,7 +27,7 @@ from tutor.labs.rank_mentions import (
     others_as_object, rest_as_every_rank, subject_ranks,
 )
 from tutor.labs.process_groups import misplaced_in_group
-from tutor.labs.rank_words import as_ranks, numbers_as_digits
+from tutor.labs.rank_words import as_ranks, numbers_as_digits, relative_places
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -229,9 +229,10 @@ _APPOSITIVE = re.compile(r"^(?:(?:ranks?|gpus?|workers?|process(?:es)?)\s?\d+|\d
 
 
 # "等rank0", "waiting for rank 1", "waiting in the all-reduce for rank 1": after a wait, "for" names
-# the rank waited for.
+# the rank waited for; and the ranks ("its all_reduce in evaluate waits for ranks 1-3", s33 dfr1: read as
+# placing ranks 1-3 in evaluate).
 _AWAITED = re.compile(r"(?:等待?|\b(?:wait(?:s|ing|ed)?|blocked|stuck)\b[^,，;；。]*?\b(?:for|on))\s*(?:the\s+)?"
-                      r"(?:rank\s*\d+|r\d+\b|\d+\s*号)", re.IGNORECASE)
+                      r"(?:ranks?\s*\d+(?:\s?[-–]\s?\d+)?|r\d+\b|\d+\s*号)", re.IGNORECASE)
 # A piece that opens on the rank it is about ("… also calls recv first, from rank 0"): the object of the
 # clause before, cut off at its comma, not a subject of its own.
 # Joined to it as "its peer": the clause stays about its own subject.
@@ -479,8 +480,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.folding import expand_shorthand
 
-    text = rest_as_every_rank(numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size),
-                              found.world_size)
+    text = rest_as_every_rank(relative_places(numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)),
+                                                                found.world_size)), found.world_size)
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.

@@ -41,9 +41,15 @@ _NOT_NEGATED_AFTER_FEI = ("零", "0", " 0", "空")
 _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
 
 
+# "调大 device memory 只是推迟", "加大超时只会等得更久": a fix dismissed by what it does instead, as
+# "only delays" is in English.
+_ZH_DISMISSING_CUE = re.compile(r"(?:只是|只会|只能|不过是)\s?(?:推迟|延后|延迟|拖延|晚一点|等得更久)")
+
+
 def _negations(folded: str) -> list[tuple[int, int]]:
     spans = [match.span() for match in _EN_NEGATION.finditer(folded) if not _asks_alternative(folded, match)]
     if _CJK.search(folded):
+        spans += [match.span() for match in _ZH_DISMISSING_CUE.finditer(folded)]
         asking = [match.span() for match in _A_NOT_A.finditer(folded)]
         for token, start in _words_with_positions(folded):
             if any(low <= start < high for low, high in asking):
@@ -52,7 +58,7 @@ def _negations(folded: str) -> list[tuple[int, int]]:
                 continue  # "cut 非零时": nonzero, a value, not a denial (jieba cuts 非|零时)
             if token.startswith(_ZH_NEGATION_STARTS) and any(folded.startswith(word, start) for word in _ZH_NOT_NEGATION):
                 continue  # also where jieba cut the word apart (不|固定)
-            if token.startswith(_ZH_NEGATION_STARTS) or token in _ZH_NEGATION_WORDS:
+            if token.startswith(_ZH_NEGATION_STARTS) or token in _ZH_NEGATION_WORDS or token in _ZH_DISMISSIVE:
                 spans.append((start, start + len(token)))
     return spans
 
@@ -66,8 +72,9 @@ _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|req
 # "CUDA Graphs or fusion would not shorten the gaps", "a bigger micro-batch won't help": a fix said not
 # to work, whatever the verb (contractions are expanded by then: "won't" reads "will not").
 _MODAL_BEFORE = re.compile(r"\b(?:would|will)\s$")
+# "加 barrier 也解决不了", "调大超时帮不了": a fix said after it not to work (jieba keeps each one word).
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
-                            "没关系", "无关"})
+                            "没关系", "无关", "解决不了", "帮不了", "无济于事", "不起作用", "不顶用"})
 
 
 def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[int, int]] | None = None) -> bool:
@@ -89,6 +96,7 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
+                or _ZH_DISMISSING_CUE.fullmatch(fragment.text[start:end])
                 or _MODAL_BEFORE.search(fragment.text[:start]) or _DISMISSING_CUE.fullmatch(fragment.text[start:end])):
             cues.append((start, end))
     # Two cues cancel only as a double negative, side by side ("not without", "不是不能"); two
