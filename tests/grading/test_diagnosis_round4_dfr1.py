@@ -158,8 +158,30 @@ TIMEOUT_AT_ITEM = [
  ('timeout-at-item', "not .item(). rank 1 issued an extra all_reduce in Metrics.add that the others did not issue. fix: wrap the cut all_reduce in a barrier.", W),
 ]
 
+EXTRA = [
+ ('diverging-control-flow', "I'd concede the NaN is real (rank 0's batch is all padding), but the hang is the protocol: should_stop reduces the flag with dst=0, so only rank 0 learns it should stop; it breaks and waits in finish's gather while ranks 1-3 continue into backward and wait in the gradient all-reduce. Fix: all_reduce the flag (MAX) instead of reduce.", R),
+ ('diverging-control-flow', 'rank 0: 退出循环，finish() 里的 gather 在等。rank 1-3：backward 的梯度 all-reduce。原因：dist.reduce 只把 MAX 结果写到 dst=0，rank 1-3 的 bad 还是本地的 0，不知道要停。修法：用 dist.all_reduce(bad, op=MAX)。', R),
+ ('diverging-control-flow', 'On a cluster with NCCL this would look the same: rank 0 leaves the loop and waits in the gather in finish, ranks 1-3 wait in the gradient all-reduce. The reduce only delivers the stop flag to rank 0. Fix: all_reduce, so the decision is the same on all ranks.', R),
+ ('diverging-control-flow', 'rank 0 stopped (NaN loss) and waits in the gather in finish; ranks 1-3 wait in the gradient all-reduce in backward. The flag is reduced only to rank 0, rather than to every rank. Fix: dist.all_reduce(bad, MAX).', R),
+ ('collective-order', 'rank 0 等在 broadcast（sync_schedule 里的 lr），rank 1-3 等在 all_gather（gather_tokens）。不是超时太短，而是调用顺序不一致：rank 0 先 broadcast，其他 rank 先 all_gather。修法：统一顺序，所有 rank 先 gather 再 broadcast。', R),
+ ('collective-order', "Ranks 1, 2, 3: all_gather in gather_tokens. Rank 0: broadcast in sync_schedule. The if-branch broadcasts first and the else-branch gathers first, so the collectives cross. Adding a barrier would not help. Fix: put gather_tokens before the broadcast on rank 0 too.", R),
+ ('collective-order', "people often assume collectives match by name, but they match by call order: rank 0's first call is the lr broadcast in sync_schedule and ranks 1-3's first is the all_gather in gather_tokens, so each waits on the other. Fix: the same order on every rank, gather first and then broadcast.", R),
+ ('collective-order', 'rank 0 waits in broadcast (sync_schedule), ranks 1-3 in all_gather (gather_tokens). Opposite orders on the two branches. Fix: every rank gathers first, then rank 0 broadcasts; also log the order on each rank for the future.', R),
+ ('eval-rank0', "rank 0 waits in all_reduce in evaluate, on the eval group; its 6-second timeout fires there. ranks 1-3, which do not call evaluate, are in backward's gradient all-reduce of the next step. Fix: call evaluate on all ranks and keep only the logging on rank 0.", R),
+ ('eval-rank0', '- rank 0: evaluate → all_reduce(sums, group=eval_group), times out after 6 s\n- ranks 1-3: next step, backward, DDP all-reduce\n- why: evaluate only on rank 0, but its all_reduce needs all 4\n- fix: every rank calls evaluate; rank 0 logs', R),
+ ('eval-rank0', 'rank 0 卡在 evaluate 的 all_reduce 上，6 秒后超时；其他三个 rank 在下一步 backward 的 all-reduce 里等。不是评估太慢：evaluate 只有 rank 0 调用，而它里面的 all_reduce 要所有 rank 参与。修复：所有 rank 都调用 evaluate，只在 rank 0 打印。', R),
+ ('gather-sizes', "Rank 2 aborted first, SIGABRT from gloo. I'd not blame the document lengths: each loss is one number, but each rank skips a different number of short documents, so the all_gather gets different sizes. Fix: all_gather the counts, pad to the largest, all_gather, trim.", R),
+ ('gather-sizes', 'rank 2: SIGABRT（signal 6），gloo 里 abort。all_gather 的 tensor 大小不一样：每个 rank 跳过的短文档数不一样，所以 loss 的个数不同。修复：用 all_gather_object，所有 rank 都调用。', R),
+ ('gather-sizes', 'first to die: rank 2, aborted (exit code -6) in gloo, no traceback. why: different sizes in all_gather, because my_documents drops short docs per rank and the counts differ. fix: share the counts first, pad to the max, gather, trim; not padding the input documents.', R),
+ ('gather-sizes', 'Rank 2 was killed by SIGABRT inside gloo. The ranks pass tensors of different lengths to all_gather (each scored a different number of documents, the short ones skipped). Fix: pad to the max count after exchanging counts, then trim.', R),
+ ('timeout-at-item', "The timeout shows at .item(), but that's not where it started: .item() just waits on an async funcol all_reduce issued earlier. Rank 1 started it: it cut a document at step 1, and Metrics.add issued the cut all_reduce only on rank 1. Fix: keep local sums; at each log every rank all-reduces loss, tokens and cut tokens in one tensor.", R),
+ ('timeout-at-item', "不是 .item()（它只是读异步 collective 的结果）。rank 1 在 step 1 截断了文档，只有它在 Metrics.add 里发了 cut 的 all_reduce，其它 rank 没发。修复：先本地累加，每次 log 所有 rank 做同一个 all_reduce。", R),
+ ('timeout-at-item', "On another cluster with a longer timeout this would just hang longer. Not the .item(): rank 1 issued an extra all_reduce in Metrics.add for its cut tokens; the other ranks did not. Fix: every rank issues the same collective at every log (loss, tokens, cut in one tensor).", R),
+ ('timeout-at-item', '- not .item() (async result)\n- rank 1: extra cut all_reduce in Metrics.add, only on rank 1\n- the others never issue it → off by one on the metrics group\n- fix: local sums, one all_reduce per log on every rank', R),
+]
+
 CASES = (CHECKPOINT_RANK0 + PP_SENDRECV + CRASHED_RANK + LONG_BATCH + UNEVEN_BATCHES + DIVERGING_CONTROL_FLOW
-         + COLLECTIVE_ORDER + EVAL_RANK0 + GATHER_SIZES + TIMEOUT_AT_ITEM)
+         + COLLECTIVE_ORDER + EVAL_RANK0 + GATHER_SIZES + TIMEOUT_AT_ITEM + EXTRA)
 
 
 @pytest.mark.parametrize(("lab", "answer", "right"), CASES)
