@@ -593,6 +593,19 @@ CASES = [
      WRONG),
     (PITCH, None, "TP across nodes to 64, PP in node, raise the timeout on hangs.", WRONG),
     (STORY, None, "A job hung once. We restarted it and it was fine, never found out why.", WRONG),
+    (STORY, None, "- situation: 64-GPU fine-tune froze at step 1200 every run, watchdog timeout after 30 min\n"
+                  "- action: py-spy on all ranks; rank 0 in all_gather, the rest in the all-reduce\n- cause: the "
+                  "gather sat under if rank == 0, only rank 0 called it\n- result: moved it out, fixed the same "
+                  "day; we'd lost about 10 hours\n- changed: added a two-rank test of the save path", RIGHT),
+    (STORY, None, "Hmm, the one I remember: a 128-GPU run that hung at random steps with NCCL timeouts. People "
+                  "first blamed the network, but I dumped the stacks of every rank with py-spy and one rank was "
+                  "stuck in a barrier the others never called — a logging helper only some ranks ran. Moving the "
+                  "barrier out fixed it in two hours, after we'd wasted about a day of GPU time. Afterwards we "
+                  "added a lint check for collectives under rank conditions.", RIGHT),
+    (STORY, None, "情况：一个 1,024 卡的预训练每隔几个小时就 NCCL 超时。行动：打开 flight recorder，对比每个 rank 的 collective 序号，"
+                  "发现一个 rank 总是落后一个。原因：那台机器的 NVLink 有错误（xid 74）。结果：把节点下线，当天就修好了，之前损失了"
+                  "大约 30 个小时。之后加了上线前的 NVLink 健康检查和 xid 告警。", RIGHT),
+    (STORY, None, "Our 512-GPU job hung, it was the network probably, so we set NCCL_IB_DISABLE=1 and it ran.", WRONG),
 ]
 
 
