@@ -104,7 +104,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
     cues.sort()
     remaining, index = 0, 0
     while index < len(cues):
-        if index + 1 < len(cues) and _double_negative(fragment.text[cues[index][1]:cues[index + 1][0]]):
+        if (index + 1 < len(cues) and fragment.text[slice(*cues[index])] not in _REJECTING_CUES
+                and _double_negative(fragment.text[cues[index][1]:cues[index + 1][0]])):
             index += 2
             continue
         remaining += 1
@@ -138,7 +139,9 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
     if text[start:end] in _ZH_BOUNDS:
         return start, end
     match = _EN_BOUND.match(text[end:])
-    if match and text[:start].endswith("do ") and match.group().strip() in ("only", "just", "merely", "simply"):
+    # ... and so is "I wouldn't just buy bigger GPUs" (round 4, 2026-12-03: read as "not only", it said the buy)
+    if (match and text[:start].endswith(("do ", "would ", "will ", "should "))
+            and match.group().strip() in ("only", "just", "merely", "simply")):
         return None  # "don't just raise the timeout": the fix dismissed as not enough, not "not only"
     return (end, end + match.end()) if match else None
 
@@ -154,6 +157,12 @@ _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sit
                        # "找不到句子结尾时在max_len处切": the cue is the condition's, which ends at 时
                        r"的时候|时候|(?<![同及按准不])时(?!间)")
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
+
+
+# "rather than X" and "instead of X" reject their own object, so they cancel no cue after it: "with srun
+# rather than torchrun nothing tears the job down" still says nothing tears it down (round 4, 2026-12-03:
+# refused as "srun tears the job down").
+_REJECTING_CUES = frozenset({"rather than", "instead of"})
 
 
 def _double_negative(between: str) -> bool:
