@@ -109,9 +109,12 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
 #   "TP的通信比DP更多": DP is not the heavy one);
 # - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
 #   does not put E5M2 on the activations).
-# ... nor after a reading it sets up to refute ("It's tempting to read 100% as saturated", "误以为").
+# ... nor after a reading it sets up to refute ("It's tempting to read 100% as saturated", "误以为"), nor one
+# it gives to others ("People often say FSDP is cheaper than DDP, but that's not the point", "很多人以为 …").
 _SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine|tempting to|easy to (?:think|assume|read|conclude)|"
-                        r"(?:one|you) might (?:think|assume)|people (?:think|assume))\b|如果|假如|要是|假设|是否|万一|若|误以为|容易以为")
+                        r"(?:one|you) might (?:think|assume)|(?:some|many|most) people|people (?:often|sometimes|usually|commonly) \w+|"
+                        r"(?:people|folks) (?:think|assume|say|claim|believe|suggest|propose))\b|如果|假如|要是|假设|是否|万一|若|误以为|"
+                        r"容易以为|很多人以为|有人以为|常有人说|有人说|有些人会")
 # In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
 # completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
 # answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
