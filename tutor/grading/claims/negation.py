@@ -19,10 +19,9 @@ if TYPE_CHECKING:
 # "skip X" dismisses X ("skip checkpoints and monitoring"); a rubric point whose claim is to drop
 # something lists the word in its own concept, which then keeps its meaning.
 # "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
-# instead of gathering everything on rank 0"); so do "unlikely" and "less likely" ("it's less likely a code
-# bug and more likely hardware" was read as blaming the code, 2026-12-03).
+# instead of gathering everything on rank 0").
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
-                          r"rather than|instead of|unlikely|less likely|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger))\b")
+                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger))\b")
 # "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead.
 _DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s\w+")
 
