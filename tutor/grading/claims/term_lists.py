@@ -24,7 +24,7 @@ could will would should must may might need needs do does did has have had there
 our your not no never without also just too very instead still already even any some such own here calls call
 called runs run goes go stays stay uses use used keeps keep makes make gives give gets get takes take sees see
 waits wait waiting left leave stuck stops stop means mean tells say says ask asked put save write copy set pick
-detect test check plot compare find dump turn cut drop raise move add""".split())
+detect test check plot compare find dump turn cut drop raise move add measure""".split())
 
 
 _ZH_FUNCTION = frozenset("""的 了 是 在 和 与 把 被 让 给 对 从 到 就 都 也 还 又 才 只 只有 要 会 能 可以 因为 所以 但是 而
