@@ -26,7 +26,7 @@ from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
     others_as_object, rest_as_every_rank, subject_ranks,
 )
-from tutor.labs.process_groups import misplaced_in_group
+from tutor.labs.process_groups import misplaced_in_group, placed_in_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits
 
 OP_PHRASES = {
@@ -67,7 +67,9 @@ AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still runnin
             "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
            ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
 EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
-           "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
+           "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0",
+           # "rank 0 went away cleanly" (round 4)
+           "went away cleanly", "goes away cleanly", "shut down cleanly", "terminated cleanly", "quit cleanly"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
 # The fix said first or in words: "The fix first: …", "To fix it I would order the pair by rank, rank 0
@@ -509,6 +511,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             named, placed, misplaced = ((True, True, False) if index else
                                         _said_together(group, units, found.world_size, majority=True, others=others,
                                                        twins=_twins(group, found)))
+        if not placed and placed_in_group(group.ranks, units, evidence, found.world_size):
+            named, placed, misplaced = True, True, False  # "rank 1 waits in pg 2": the group is its place
         if in_wrong_group:
             named = placed = False  # "rank 0 waits alone in pg 2" where the flight recorder has rank 1 there
         wrong_culprit |= (misplaced and not placed) or in_wrong_group

@@ -109,9 +109,15 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
 #   "TP的通信比DP更多": DP is not the heavy one);
 # - across two statements joined by "and" ("E4M3 for activations and weights and E5M2 for gradients"
 #   does not put E5M2 on the activations).
-# ... nor after a reading it sets up to refute ("It's tempting to read 100% as saturated", "误以为").
+# ... nor after a reading it sets up to refute ("It's tempting to read 100% as saturated", "误以为"),
+# or what other people often do, set up to be corrected ("People often raise the timeout for this, but
+# the rank would spin forever anyway", "people's first instinct is num_workers=0, but ...": round 4,
+# 2026-12-03, right answers refused on the wrong fix they named to reject).
 _SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine|tempting to|easy to (?:think|assume|read|conclude)|"
-                        r"(?:one|you) might (?:think|assume)|people (?:think|assume))\b|如果|假如|要是|假设|是否|万一|若|误以为|容易以为")
+                        r"(?:one|you) might (?:think|assume)|people (?:think|assume)|"
+                        r"(?:people|many|folks|teams|newcomers) (?:often|sometimes|usually|commonly|typically|tend to)|"
+                        r"people s (?:first )?(?:idea|instinct|reflex|guess)|a common (?:mistake|trap|reflex) is)\b|"
+                        r"如果|假如|要是|假设|是否|万一|若|误以为|容易以为|很多人|有人会")
 # In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
 # completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
 # answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.
