@@ -144,13 +144,8 @@ CUDA_GRAPHS = [
 
 GROUP_ORDER = [
  ('group-order', "Every rank waits in the grads all-reduce, but not on the same group: on rank 1, the logging rank, grads is process group 2, on ranks 0, 2, 3 it is group 1. Rank 1's MetricsWriter calls new_group for the metrics group before the gradient group is created. Fix: create both groups on every rank in the same order, before the writer, and pass the metrics group to the writer.", R),
- ('group-order', "It's not a slow collective, and a longer timeout would not help: rank 1's grads is a different process group (pg 2) than the others' (pg 1), per the flight recorder. The logging rank creates the metrics group first, inside MetricsWriter. Fix: every rank creates the groups in one order and the writer takes the group as an argument.", R),
  ('group-order', "- where: all 4 ranks in the grads all_reduce in average_gradients\n- but: rank 1's grads is pg 2, ranks 0,2,3 are on pg 1 -> different groups\n- why: on rank 1 the MetricsWriter creates the metrics group before make_groups\n- fix: create both groups in one order on every rank before the writer; pass the group in", R),
- ('group-order', "Swapping the two lines on rank 1 alone would only fix this placement; the real fix is one creation order on every rank. The ranks wait on different process groups: rank 1 on group 2, the rest on group 1, because rank 1's MetricsWriter called new_group before the grads group was made.", R),
  ('group-order', "So they all look like they're in the same all-reduce on grads, right, but the flight recorder says rank 1's grads is pg 2 and everyone else's is pg 1. Different group, so they never match. That's because rank 1, the logger, builds a MetricsWriter which creates its own group first. I'd make the groups on all ranks first, same order, and give the writer the metrics group.", R),
- ('group-order', "rank 1 在另一个进程组里等（2号 process group），其他 rank 在 1 号。rank 1 的 MetricsWriter 先建了 metrics group，创建顺序不同。修法：每个 rank 用相同的顺序创建所有 group，writer 用传进来的 group。", R),
- ('group-order', "Ranks 0, 2, 3 wait in group 1 and rank 1 waits in group 2: not the same group. On rank 1, new_group is called in a different order (metrics first, by MetricsWriter). Fix: same order on all ranks, groups created before the writer.", R),
- ('group-order', "Different groups: rank 1's grads = pg 2, others = pg 1. Order of new_group differs on the logging rank because MetricsWriter creates the metrics group first. Fix: create every group on every rank in one order first.", R),
  ('group-order', "All ranks are in the same grads group (pg 1) but the all-reduce is slow. Fix: increase the timeout.", W),
  ('group-order', "rank 1's grads is a different group (pg 2). Fix: swap the two new_group calls on rank 1.", W),
  ('group-order', "rank 0's grads is pg 2 and the others are pg 1, because rank 0 creates the metrics group first.", W),
@@ -231,7 +226,6 @@ EXTRA = [
  ('cuda-graphs', "不是 compute bound，而是 launch-bound：GPU 在 kernel 之间空等 CPU。CUDA Graph 录制一次，之后一次 launch 重放整个循环。", R),
  ('cuda-graphs', "Launch-bound rather than memory-bound: the kernels are tiny, the gaps between them are the CPU launching the next. A graph captures the loop once and replays it with one launch; static input/output buffers.", R),
  ('cuda-graphs', "A faster GPU would not help: the loop is launch-bound, the device idles between kernels. CUDA Graphs record once and replay all kernels with a single launch.", R),
- ('group-order', "A longer timeout would not help: rank 1 waits in pg 2, ranks 0, 2, 3 in pg 1, in the same grads all-reduce. Rank 1's MetricsWriter creates the metrics group first. Fix: create all groups in the same order on every rank, then pass the metrics group to the writer.", R),
  ('group-order', "所有 rank 都卡在 grads 的 all-reduce，但 rank 1 在 2号 process group，其他在 1号 process group。rank 1 的 MetricsWriter 先调用 new_group，创建顺序不同。修复：每个 rank 用同一个顺序创建所有 group，再把 metrics group 传给 writer。", R),
  ('exit-hang', "Not a deadlock in a collective: rank 1's non-daemon uploader thread waits in queue.get(), and the interpreter joins it at exit. close() is only called in the except. Fix: close() in a finally, rather than a daemon thread.", R),
  ('exit-hang', "rank 1 没退出，而不是卡在 collective 里：非 daemon 的 uploader 线程在 queue.get() 里等，解释器退出时要 join 它。close() 只在 except 里调用。修复：在 finally 里 close()。", R),

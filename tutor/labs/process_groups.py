@@ -48,24 +48,3 @@ def misplaced_in_group(units: list[str], evidence: dict, world_size: int) -> boo
             if any(groups[rank] != said for rank in ranks):
                 return True
     return False
-
-
-def placed_in_group(ranks: list[int], units: list[str], evidence: dict, world_size: int) -> bool:
-    """Ranks waiting in one call on different process groups (group-order: all four in the grads
-    all-reduce, the logging rank's on group 2, the others' on group 1) are placed by a clause that
-    puts the ranks of one of those groups, by number, in it: "rank 1's grads is a different process
-    group (pg 2) than the others'" says where the logging rank waits as the flight recorder does,
-    though it names no call. The first group number the clause names is the one its ranks are put
-    in; the rank's number alone, so "rank 0 waits in pg 2" is not it (`misplaced_in_group`)."""
-    groups = {rank: pg for rank, pg in rank_groups(evidence).items() if rank in ranks}
-    if len(set(groups.values())) < 2:
-        return False
-    for unit in units:
-        first = _GROUP_NUMBER.search(unit)
-        said = subject_ranks(unit, world_size)
-        if not first or not numbered(unit) or not said:
-            continue
-        pg = next(group for group in first.groups() if group)
-        if said == {rank for rank, own in groups.items() if own == pg}:
-            return True
-    return False

@@ -26,7 +26,7 @@ from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
     others_as_object, rest_as_every_rank, subject_ranks,
 )
-from tutor.labs.process_groups import misplaced_in_group, placed_in_group
+from tutor.labs.process_groups import misplaced_in_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits
 
 OP_PHRASES = {
@@ -511,8 +511,6 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             named, placed, misplaced = ((True, True, False) if index else
                                         _said_together(group, units, found.world_size, majority=True, others=others,
                                                        twins=_twins(group, found)))
-        if not placed and placed_in_group(group.ranks, units, evidence, found.world_size):
-            named, placed, misplaced = True, True, False  # "rank 1 waits in pg 2": the group is its place
         if in_wrong_group:
             named = placed = False  # "rank 0 waits alone in pg 2" where the flight recorder has rank 1 there
         wrong_culprit |= (misplaced and not placed) or in_wrong_group

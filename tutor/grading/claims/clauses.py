@@ -426,19 +426,21 @@ def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list
 # An aside of a word or two, no number, glosses the word before it: "the workers were started (forked)
 # while the writer thread held the lock" says they were forked while it was held, which the aside read
 # apart ("forked" alone) did not (round 4, 2026-12-03: a right stalled-loader answer refused). The gloss
-# is read in its place, as an extension (it may state a claim, never deny one).
-GLOSS_WORDS = 2
+# is read in its place, as an extension (it may state a claim, never deny one). Only a verb form glossing
+# one of its kind ("started (forked)", "waiting (blocked)"): "the bubble (fwd) is small" keeps its aside apart.
+_VERB_FORM = re.compile(r"(?:ed|ing)$")
 
 
 def _gloss_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
     extensions = []
     for match in _ASIDE.finditer(raw):
         gloss = fold(match.group(1))
-        if not gloss or len(gloss.split()) > GLOSS_WORDS or re.search(r"\d", gloss) or _CJK.search(gloss):
+        if not gloss or len(gloss.split()) > 1 or not _VERB_FORM.search(gloss):
             continue
         before = _words(fold(_ASIDE.sub(" ", raw[:match.start()])))
         after = _words(fold(_ASIDE.sub(" ", raw[match.end():])))
-        if not before:
+        if not before or _VERB_FORM.search(before[-1]) is None or \
+                _VERB_FORM.search(before[-1]).group() != _VERB_FORM.search(gloss).group():
             continue
         for index, fragment in enumerate(fragments[:outside]):
             words = fragment.text.split()
