@@ -159,9 +159,11 @@ def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:
 _DISMISSED = re.compile(r"^\s*(?:(?:is|are|was|looks?|seems?)\s+)?(?:fine|ok|okay|healthy|normal|not it|not the (?:problem|"
                         r"bottleneck|issue|cause|culprit))\b")
 _DISMISSED_ZH = re.compile(r"^(?:也|都)?(?:没问题|没有问题|没事|正常|不是瓶颈|不是问题|不是原因)")
-# A category granted only to be corrected: "it looks like data loading, but it's communication".
+# A category granted only to be corrected: "it looks like data loading, but it's communication"; also
+# the candidate's own first guess ("I first thought it was compute, but ... data loading": round 4).
 _CONCEDED = re.compile(r"\b(?:looks? like|seems? like|seems? to be|appears? to be|at first|at first sight|you might think|"
-                       r"one might think)\b|看起来像|看上去像|乍看|以为|像是")
+                       r"one might think|i (?:first|initially) (?:thought|suspected|assumed|guessed)|"
+                       r"my first (?:guess|thought|instinct|suspicion))\b|看起来像|看上去像|乍看|以为|像是")
 
 
 def _dismissed(key: str, clause: Clause) -> bool:

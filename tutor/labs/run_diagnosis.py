@@ -67,7 +67,9 @@ AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still runnin
             "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
            ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
 EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
-           "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0"],
+           "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0",
+           # "rank 0 went away cleanly" (round 4)
+           "went away cleanly", "goes away cleanly", "shut down cleanly", "terminated cleanly", "quit cleanly"],
           ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
 
 # The fix said first or in words: "The fix first: …", "To fix it I would order the pair by rank, rank 0

@@ -129,6 +129,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             # brackets; the head stays a statement, the terms state nothing but an enumeration
             aside_items, fragments = aside_extensions, fragments[:outside_count]
             aside_extensions = []
+        fragments += _gloss_extensions(raw, fragments, outside_count)
         fragments += aside_extensions + _enumeration_extensions(fragments[:outside_count]) + _scope_extensions(
             fragments[:outside_count])
         if label_words:  # a short label is the subject of every fragment after it
@@ -419,6 +420,36 @@ def _aside_extensions(raw: str, fragments: list[Fragment], outside: int) -> list
             if head:
                 extensions.append(_extension(head, fragments[index], index))
             index += 1
+    return extensions
+
+
+# An aside of a word or two, no number, glosses the word before it: "the workers were started (forked)
+# while the writer thread held the lock" says they were forked while it was held, which the aside read
+# apart ("forked" alone) did not (round 4, 2026-12-03: a right stalled-loader answer refused). The gloss
+# is read in its place, as an extension (it may state a claim, never deny one). Only a verb form glossing
+# one of its kind ("started (forked)", "waiting (blocked)"): "the bubble (fwd) is small" keeps its aside apart.
+_VERB_FORM = re.compile(r"(?:ed|ing)$")
+
+
+def _gloss_extensions(raw: str, fragments: list[Fragment], outside: int) -> list[Fragment]:
+    extensions = []
+    for match in _ASIDE.finditer(raw):
+        gloss = fold(match.group(1))
+        if not gloss or len(gloss.split()) > 1 or not _VERB_FORM.search(gloss):
+            continue
+        before = _words(fold(_ASIDE.sub(" ", raw[:match.start()])))
+        after = _words(fold(_ASIDE.sub(" ", raw[match.end():])))
+        if not before or _VERB_FORM.search(before[-1]) is None or \
+                _VERB_FORM.search(before[-1]).group() != _VERB_FORM.search(gloss).group():
+            continue
+        for index, fragment in enumerate(fragments[:outside]):
+            words = fragment.text.split()
+            at = next((at for at, word in enumerate(words) if word == before[-1] and (
+                at + 1 == len(words) or (after and words[at + 1] == after[0]))), None)
+            if at is not None:
+                text = " ".join([*words[:at + 1], gloss, *words[at + 1:]])
+                extensions.append(Fragment(text, text.replace(" ", ""), _negations(text), fragment.inherited, index))
+                break
     return extensions
 
 
