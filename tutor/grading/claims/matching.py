@@ -119,7 +119,7 @@ _SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine|tempt
                         r"(?:someone|somebody|people|you|one) might (?:plan on|plan for|expect|budget)|"
                         # the usual suspect named to be set aside: "People often blame a bad GPU when it's always the
                         # same step, but this is deterministic" was refused as "a bad GPU"
-                        r"(?:people|many|folks|teams|newcomers) (?:often|sometimes|usually|commonly|typically|tend to|first) \w+|"
+                        r"(?:people|many|folks|teams|newcomers) (?:often|sometimes|usually|commonly|typically|tend to|first)|"
                         r"(?:people|folks) (?:think|assume|say|claim|believe|suggest|propose)|"
                         r"people s (?:first )?(?:idea|instinct|reflex|guess)|a common (?:mistake|trap|reflex) is|"
                         r"(?:everyone|everybody) (?:first )?(?:assumed|thought|blamed|suspected))\b|如果|假如|要是|假设|是否|万一|若|"
