@@ -45,6 +45,8 @@ def misplaced_in_group(units: list[str], evidence: dict, world_size: int) -> boo
         if len(numbers) == 1 and ranks and ranks < set(range(world_size)) and numbered(unit) and all(
                 rank in groups for rank in ranks):
             (said,) = numbers
-            if any(groups[rank] != said for rank in ranks):
+            # another rank's group: a number no rank's group has is no placement this can judge (the
+            # learner's run numbers its groups on from the harness's: "pg 19", "pg 20")
+            if said in groups.values() and any(groups[rank] != said for rank in ranks):
                 return True
     return False
