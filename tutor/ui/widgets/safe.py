@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.command import CommandPalette
+from textual.css.query import NoMatches
 from textual.widgets import Input, OptionList
 
 from tutor.ui.guard import Guarded, guarded
@@ -93,6 +95,16 @@ class SafeCommandPalette(CommandPalette, metaclass=Guarded):
             return None  # already going: a second pop would take the screen below
         self._dismissed = True
         return super().dismiss(result)
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        # Textual's search worker asks for the palette's CommandList; dismissed while it searched (a key
+        # that closes it right after a letter, seen once in the monkey test on a loaded machine), the list
+        # is gone and the worker's NoMatches ended the app. The search is then for nobody: drop it.
+        try:
+            await CommandPalette._gather_commands.__wrapped__(self, search_value)
+        except NoMatches:
+            return
 
     @guarded
     def _action_command_list(self, action: str) -> None:
