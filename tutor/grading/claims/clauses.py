@@ -439,8 +439,8 @@ def _gloss_extensions(raw: str, fragments: list[Fragment], outside: int) -> list
             continue
         before = _words(fold(_ASIDE.sub(" ", raw[:match.start()])))
         after = _words(fold(_ASIDE.sub(" ", raw[match.end():])))
-        if not before or _VERB_FORM.search(before[-1]) is None or \
-                _VERB_FORM.search(before[-1]).group() != _VERB_FORM.search(gloss).group():
+        form, glossed = (_VERB_FORM.search(before[-1]) if before else None), _VERB_FORM.search(gloss)
+        if form is None or glossed is None or form.group() != glossed.group():
             continue
         for index, fragment in enumerate(fragments[:outside]):
             words = fragment.text.split()
