@@ -31,14 +31,14 @@ def find_step(question: Question, step_id: str | None):
                        f"{', '.join(step.id for step in question.steps)}")
 
 
-def _exhibit_texts(question: Question, seed: int) -> tuple[str, ...]:
+def _exhibit_texts(question: Question, variant: Variant) -> tuple[str, ...]:
     """What a scenario shows beside its question (measurements, a trace summary, py-spy dumps and log
     lines), as text in both languages; () for a bank question. The words only: how the interview lays
     them out (`tutor.interview.present.exhibit_markdown`, a layer above) does not matter to a copy test."""
     exhibit = getattr(question, "exhibit", None)
     if exhibit is None:
         return ()
-    values = draw(question, seed).values
+    values = variant.values
     stacks = [part for stack in exhibit.stacks for part in (stack.stack, stack.log or "")]
     return tuple("\n".join([render(exhibit.text.get(lang), values, lang) if exhibit.text is not None else "", *stacks])
                  for lang in ("en", "zh"))
@@ -55,10 +55,12 @@ def grade(question: Question, answer: object, step_id: str | None = None, seed: 
     if step.kind in ("open", "clarify"):
         from tutor.grading.rubric import grade_rubric
 
-        shown = step_prompt(question, step, draw(question, seed)) if "{" in (step.prompt or question.prompt).en else \
+        templated = "{" in (step.prompt or question.prompt).en
+        shown_variant = draw(question, seed) if templated or getattr(question, "exhibit", None) is not None else None
+        shown = step_prompt(question, step, shown_variant) if templated and shown_variant is not None else \
             (step.prompt or question.prompt).model_dump()
         return grade_rubric(step, text, self_assessment, prompts=(shown["en"], shown["zh"]),
-                            exhibits=_exhibit_texts(question, seed))
+                            exhibits=_exhibit_texts(question, shown_variant) if shown_variant is not None else ())
     if step.kind == "choice":
         from tutor.grading.choice import grade_choice
 
