@@ -366,6 +366,11 @@ BROADCAST_RANK0_AT_THE_END = {
     "            torch.distributed.broadcast(param.data, 0)\n",
     "            sync = micro == ACCUM - 1\n": "            sync = micro == 0\n"}
 
+# The loss of each micro-batch not divided by ACCUM: the gradients ACCUM times too large, which the
+# check's plain SGD shows (Adam's update, nearly blind to the gradients' scale, would hide it).
+LOSS_NOT_AVERAGED = {"                loss = F.mse_loss(model(inputs), targets) / ACCUM\n":
+                     "                loss = F.mse_loss(model(inputs), targets)\n"}
+
 RING_NO_RESCALE_OF_EARLIER_CHUNKS = {
     "            total = total * torch.exp(running_max - new_max) + part * torch.exp(part_max - new_max)\n":
     "            total = total + part * torch.exp(part_max - new_max)\n",
@@ -518,6 +523,8 @@ CHEATS = {
     "no-sync-broadcast-rank0-at-the-end": Cheat("no-sync-accumulation", BROADCAST_RANK0_AT_THE_END,
                                                 "weights equal one process on the whole global batch",
                                                 words="max abs error"),
+    "no-sync-loss-not-averaged": Cheat("no-sync-accumulation", LOSS_NOT_AVERAGED,
+                                       "weights equal one process on the whole global batch", words="max abs error"),
     # Online softmax without rescaling the chunks already summed.
     "ring-no-rescale": Cheat("ring-attention", RING_NO_RESCALE_OF_EARLIER_CHUNKS,
                              "output equals causal attention over the whole sequence", words="max abs error"),

@@ -363,3 +363,26 @@ def test_a_ranks_child_processes_are_split_off_its_py_spy_dump():
     found = facts(evidence)
     loader = next(group for group in found.groups if group.ranks == [0])
     assert loader.op is None and "data loader" in loader.funcs  # placed in its DataLoader, outside any collective
+
+
+def test_a_rank_that_only_lost_its_peer_is_not_the_first_failure_of_an_abort():
+    """gather-sizes on a loaded machine: rank 1 aborts in C++ (no traceback), rank 0 then raises gloo's
+    "remote worker" error, and torchrun, stamping the raise first, names rank 0 as the root cause."""
+    from tutor.labs.evidence import RankState, summary
+
+    lost, aborted = RankState(0), RankState(1)
+    lost.feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:62 in gather_losses",
+               "message": "[pair.cc:534] Connection closed by peer [127.0.0.1]:4242. This is typically caused by a "
+                          "remote worker crashing. Check the logs of the remote worker before reporting an error."})
+    failures = {"root_cause": 0, "exit_codes": {0: 1, 1: -6}}
+    found = summary("crash", [lost, aborted], expected=2, quiet_s=None, failures=failures)
+    assert found["first_failure"] == 1 and found["message"].startswith("rank 1 died of SIGABRT (exit code -6); then rank 0"), found
+    # a rank that raised an error of its own stays the root cause, whatever the others died of
+    lost.exception = None
+    lost.feed({"ev": "exception", "type": "ValueError", "where": "train.py:40 in main", "message": "bad shape"})
+    assert summary("crash", [lost, aborted], expected=2, quiet_s=None, failures=failures)["first_failure"] == 0
+    # and a rank torchrun ended with SIGTERM after the raise did not abort
+    lost.exception = None
+    lost.feed({"ev": "exception", "type": "RuntimeError", "where": "train.py:62", "message": "Connection reset by peer"})
+    failures["exit_codes"][1] = -15
+    assert summary("crash", [lost, aborted], expected=2, quiet_s=None, failures=failures)["first_failure"] == 0

@@ -175,6 +175,25 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+# A rank that raised because its peer went away (gloo's "Connection closed by peer" and the advice after it)
+# failed second, whatever torchrun stamps: a rank aborted in C++ leaves no error file, and on a loaded
+# machine the peer's raise can be written before the launcher sees the abort (gather-sizes: rank 0's
+# "remote worker" error named as the root cause once in CI-like load, rank 1 died of SIGABRT).
+_PEER_LOST = re.compile(r"Connection (?:closed|reset) by peer|remote worker (?:crashing|hanging)|Broken pipe", re.I)
+_ABORTS = {-6, -11, -7, -8, -4}  # SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL: the process ended itself
+
+
+def _aborted_first(ranks: list[RankState], failures: dict) -> int | None:
+    """torchrun's root cause, unless it only lost its peer and another rank aborted without a traceback."""
+    root = failures.get("root_cause")
+    raised = next((state for state in ranks if state.rank == root and state.exception), None)
+    if raised is None or not _PEER_LOST.search(raised.exception.get("message") or ""):
+        return root
+    codes = failures.get("exit_codes", {})
+    aborted = sorted(state.rank for state in ranks if not state.exception and codes.get(state.rank) in _ABORTS)
+    return aborted[0] if aborted else root
+
+
 def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: float | None,
             failures: dict) -> dict:
     """The one-line message and the facts behind it (which ranks wait where, who failed first)."""
@@ -197,7 +216,7 @@ def summary(outcome: str, ranks: list[RankState], *, expected: int, quiet_s: flo
         return {"category": "hang", "message": f"{lead}: " + "; ".join(parts), "lead": lead,
                 "waiting_in": {where: group for where, group in waits.items()}}
     if outcome == "crash":
-        root = failures.get("root_cause")
+        root = _aborted_first(ranks, failures)
         failed = [state for state in ranks if state.exception]
         first = next((state for state in failed if state.rank == root), None)
         code = failures.get("exit_codes", {}).get(root)

@@ -128,6 +128,7 @@ def _rank_run(match: re.Match) -> str:
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
+@lru_cache(maxsize=16384)  # the same clause and phrase are folded for every point and group that reads them
 def fold(text: str) -> str:
     text = text.casefold()
     for pattern, replacement in _CONTRACTIONS:
