@@ -153,7 +153,6 @@ def _line_of(site: str | None) -> list[str]:
 # waits in all_gather", "卡在…"), after a connective. "The gradient all-reduce then times out" has a
 # subject of its own.
 _CONNECTIVE = re.compile(r"^(?:(?:and|so|but|also|then|and then|after that|然后|所以|于是|接着)\s*)*", re.IGNORECASE)
-_THEY = re.compile(r"^(?:they|they['’](?:re|ve))(?![A-Za-z])", re.IGNORECASE)
 # "…only to rank 0, which broke out of the loop": a relative pronoun goes on about the clause before
 _PRONOUN = re.compile(r"^(?:it|it['’]s|which|who|它(?!们))(?![A-Za-z])", re.IGNORECASE)
 # A clause about a function of the program: "evaluate() is only called on rank 0".
@@ -183,15 +182,18 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     for part in (p.strip() for p in CLAUSE.split(answer)):
         if not part:
             continue
-        # A rank only waited for ("…里等rank0", "waiting for rank 0") is the object, not who the clause
-        # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
         lead = part[_CONNECTIVE.match(part).end():]
-        if units and _THEY.match(lead) and others_as_object(units[-1]):
-            # "rank 0 … waited for the other three. They had skipped save_checkpoint …": "they" are the
-            # others the clause before named, and the clause is about them
-            part = "the others " + lead[_THEY.match(lead).end():]
+        they = _THEY.match(lead)
+        if they and units and (others_as_object(units[-1]) or len(subject_ranks(units[-1], 1 << 12) or ()) == 1):
+            # "they" after one rank is the others ("rank 0 is in the gather; they have moved on to backward"),
+            # and so after the others named as what a rank waits for ("rank 0 … waited for the other three.
+            # They had skipped save_checkpoint …"): the clause is about them
+            units.append("the others" + lead[they.end():])
+            continue
         if units and _OBJECT_RANK.match(part):
             part = _OBJECT_RANK.sub(lambda found: found.group(1) + " its peer", part, count=1)
+        # A rank only waited for ("…里等rank0", "waiting for rank 0") is the object, not who the clause
+        # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
         # "…, and all four time out at train.py:70": a count of ranks as the subject of its own clause
         names_rank = mentions_ranks(_AWAITED.sub(" ", part)) or bool(_ALL_COUNT.match(lead))
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own;
@@ -201,11 +203,6 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         lead = part[_CONNECTIVE.match(part).end():]
-        they = _THEY.match(lead)
-        if they and units and len(subject_ranks(units[-1], 1 << 12) or ()) == 1:
-            # "rank 0 is in the gather; they have moved on to backward": "they" after one rank is the others
-            units.append("the others" + lead[they.end():])
-            continue
         pronoun = bool(_PRONOUN.match(lead))
         own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
                        and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
