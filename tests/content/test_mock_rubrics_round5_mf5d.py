@@ -64,6 +64,17 @@ CASES = [
                 "nodes, DP 64 with the distributed optimizer. 6ND = 3.6e25 FLOPs, at 40% MFU about 130 days. Async "
                 "sharded checkpoints every 30 minutes, automatic restart; monitor MFU, loss spikes, per-rank step "
                 "time.", RIGHT),
+    # led: the time at a utilization, the checkpoint called saving state, the state from its bytes per parameter
+    (LED, None, "First I'd ask tokens, deadline, seq length and interconnect. Memory: 400B params × (2+2+12) bytes "
+                "gives 6.4 TB, eighty H100s before activations. TP 8 inside the node, PP 16 across nodes, DP 64 with "
+                "the distributed optimizer. 6ND is 3.6e25 FLOPs: wall clock about four months at 40% utilization. "
+                "Expect a failure every ~3 hours: save state every 20 minutes in the background and auto-resume. "
+                "Watch MFU, loss and grad-norm spikes, per-rank step times.", RIGHT),
+    (LED, None, "First I'd ask tokens, deadline, seq length and interconnect. Memory: 400B params × (2+2+12) bytes "
+                "gives 6.4 TB, eighty H100s before activations. TP 8 inside the node, PP 16 across nodes, DP 64 with "
+                "the distributed optimizer. 6ND is 3.6e25 FLOPs: wall clock about 50 days at 100% utilization. "
+                "Expect a failure every ~3 hours: save state every 20 minutes in the background and auto-resume. "
+                "Watch MFU, loss and grad-norm spikes, per-rank step times.", WRONG),
     # pitch: memory turned into GPUs per copy, without "first" or the bytes
     (PITCH, None, "Memory → GPUs per replica." + _PITCH_REST, RIGHT),
     (PITCH, None, "Memory dictates the replica size." + _PITCH_REST, RIGHT),
