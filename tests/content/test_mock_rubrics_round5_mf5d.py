@@ -92,6 +92,15 @@ CASES = [
     (PITCH, None, "Memory → GPUs per copy. TP in the node, PP across nodes, m ≥ 4p, CP if long context, EP if MoE, DP "
                   "outermost with ZeRO-1. Hide comm, FP8, 40% MFU. Slowness: just add more GPUs; hangs: raise the NCCL "
                   "timeout.", WRONG),
+    # pitch: the hung job's rank as the one that never entered the collective
+    (PITCH, None, "显存算出副本大小。TP 机内最多 8，PP 跨机、m ≥ 4p，长序列开 CP，MoE 开 EP，剩下的给 DP 加 ZeRO-1。通信 overlap，"
+                  "FP8，MFU 40% 左右。慢了就 profile 分四类，卡住时找没进 all-reduce 的那个 rank。", RIGHT),
+    (PITCH, None, "Memory first: 16 bytes per parameter gives GPUs per replica. TP in the node, PP across nodes, m ≥ 4p, "
+                  "CP long context, EP MoE, rest DP with ZeRO-1. Overlap, FP8, 40% MFU. Slow: profile into data, comm, "
+                  "compute, stragglers; hang: find the rank that never entered the all-reduce.", RIGHT),
+    (PITCH, None, "Memory first: 16 bytes per parameter gives GPUs per replica. TP in the node, PP across nodes, m ≥ 4p, "
+                  "CP long context, EP MoE, rest DP with ZeRO-1. Overlap, FP8, 40% MFU. Slow: profile into data, comm, "
+                  "compute, stragglers; if it hangs, every rank is in the collective, so raise the timeout.", WRONG),
 ]
 
 
