@@ -57,6 +57,10 @@ CASES = [
                     "keep it short and have the flight recorder dump when it fires.", RIGHT),
     (TIMEOUT, None, "A longer timeout is fine, the missing rank will show up eventually, so I agree with the "
                     "colleague.", WRONG),
+    (TIMEOUT, None, "I agree: a longer timeout gives the slow rank time to catch up; compare the dumps if it still "
+                    "fails.", WRONG),
+    (TIMEOUT, None, "Raising it hides the bug: the timeout is what turns the hang into an error, and the flight "
+                    "recorder dumps then show which rank is absent. Fix that rank.", RIGHT),
     # TP in the node: the link between nodes as "outside"
     (TP_NODE, None, "TP all-reduces inside every layer, on the critical path. Inside the node that's NVLink at "
                     "about 450 GB/s; outside the node it's roughly 50 GB/s per GPU. So TP stays at 8.", RIGHT),
