@@ -157,8 +157,16 @@ _SUPPOSING = re.compile(r"\b(?:if|whether|unless|suppose|supposing|imagine|tempt
                         r"(?:people|many|folks|teams|newcomers) (?:often|sometimes|usually|commonly|typically|tend to|first)|"
                         r"(?:people|folks) (?:think|assume|say|claim|believe|suggest|propose)|"
                         r"people s (?:first )?(?:idea|instinct|reflex|guess)|a common (?:mistake|trap|reflex) is|"
-                        r"(?:everyone|everybody) (?:first )?(?:assumed|thought|blamed|suspected))\b|如果|假如|要是|假设|是否|万一|若|"
-                        r"误以为|容易以为|很多人|有人以为|常有人说|有人说|有些人会|有人会")
+                        r"(?:everyone|everybody) (?:first )?(?:assumed|thought|blamed|suspected)|"
+                        # ... and so in a story, the team's idea the speaker pushed back on: "The team's first instinct
+                        # was to bump the NCCL timeout to an hour. I pushed back" (round 5, 2026-12-03: a right hang
+                        # story lost its action to the raise it refused), "my lead wanted to raise the timeout"
+                        r"(?:the team|my team|our team|everyone|everybody|my manager|my lead|the on call) s (?:first )?"
+                        r"(?:idea|instinct|reflex|guess|reaction|suggestion|plan)|"
+                        r"(?:the team|my team|our team|my manager|my lead|a colleague|someone|somebody|others) (?:first )?"
+                        r"(?:wanted|suggested|proposed|pushed for|asked for))\b|如果|假如|要是|假设|是否|万一|若|"
+                        r"误以为|容易以为|很多人|有人以为|常有人说|有人说|有些人会|有人会|"
+                        r"(?:团队|大家|同事|组里|老板|别人|其他人)(?:的)?第一反应|有人建议|同事建议|有同事说")
 # In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
 # completes only when all ranks call it too", "the sampler assumes every rank has as many"); in a design
 # answer "we should put TP across nodes" is the design, so this is read only for a diagnosis.

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
 # "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
 # instead of gathering everything on rank 0").
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
-                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger))\b")
-# "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead.
-_DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s\w+")
+                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger|"
+                          r"(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger))\b")
+# "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead; so is "a
+# longer timeout only makes you wait longer" (round 5, 2026-12-03: a right story's pushback on the raise
+# was read as the raise).
+_DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s(?:\w+|(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger)")
 
 
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
@@ -43,7 +46,7 @@ _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
 
 # "调大 device memory 只是推迟", "加大超时只会等得更久": a fix dismissed by what it does instead, as
 # "only delays" is in English.
-_ZH_DISMISSING_CUE = re.compile(r"(?:只是|只会|只能|不过是)\s?(?:推迟|延后|延迟|拖延|晚一点|等得更久)")
+_ZH_DISMISSING_CUE = re.compile(r"(?:只是|只会|只能|不过是)\s?(?:让\S{0,4}?)?(?:推迟|延后|延迟|拖延|晚一点|等得更久|等更久|多等)")
 
 
 def _negations(folded: str) -> list[tuple[int, int]]:
