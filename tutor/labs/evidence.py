@@ -10,6 +10,7 @@ limit), else `ok`. The evidence dict is the JSON shape of DESIGN §7.
 from __future__ import annotations
 
 import re
+import signal
 import statistics
 from collections import deque
 from dataclasses import dataclass, field
@@ -167,8 +168,6 @@ def metrics(ranks: list[RankState], launched_at: float) -> dict:
 
 
 def _signal_name(number: int) -> str:
-    import signal
-
     try:
         return signal.Signals(number).name
     except ValueError:
@@ -180,7 +179,8 @@ def _signal_name(number: int) -> str:
 # machine the peer's raise can be written before the launcher sees the abort (gather-sizes: rank 0's
 # "remote worker" error named as the root cause once in CI-like load, rank 1 died of SIGABRT).
 _PEER_LOST = re.compile(r"Connection (?:closed|reset) by peer|remote worker (?:crashing|hanging)|Broken pipe", re.I)
-_ABORTS = {-6, -11, -7, -8, -4}  # SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL: the process ended itself
+_ABORTS = frozenset(-number for number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGILL))
+"""Exit codes of a process that ended itself (torchrun's SIGTERM to the others is not one)."""
 
 
 def _aborted_first(ranks: list[RankState], failures: dict) -> int | None:

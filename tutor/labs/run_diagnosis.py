@@ -192,6 +192,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
             continue
         if units and _OBJECT_RANK.match(part):
             part = _OBJECT_RANK.sub(lambda found: found.group(1) + " its peer", part, count=1)
+            lead = part[_CONNECTIVE.match(part).end():]
         # A rank only waited for ("…里等rank0", "waiting for rank 0") is the object, not who the clause
         # is about: "rank1~3没进evaluate，已经到了下一步，在backward的all-reduce里等rank0" places ranks 1-3.
         # "…, and all four time out at train.py:70": a count of ranks as the subject of its own clause
@@ -202,7 +203,6 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
                         and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1]))
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
-        lead = part[_CONNECTIVE.match(part).end():]
         pronoun = bool(_PRONOUN.match(lead))
         own_subject = (not names_rank and not pronoun and not _GOES_ON.match(lead) and bool(units)
                        and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))

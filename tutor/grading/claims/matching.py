@@ -91,14 +91,18 @@ def find(phrases: list[str], fragment: Fragment) -> tuple[int, int] | None:
     """Where the first of the phrases (in their order, not the leftmost) that the fragment says is.
     Written by hand for speed: a search per phrase of every concept took most of the grading time, and
     most phrases' first word is in no word of the fragment (`_leads`), which a set lookup tells."""
+    return next(_matches(phrases, fragment), None)
+
+
+def _matches(phrases: list[str], fragment: Fragment):
+    """The span of each phrase the fragment says (its first match), in the phrases' order."""
     text = fragment.text
     starts = _word_starts(text)
     for lead, anywhere, compiled in _leads(tuple(phrases)):
         if (lead in text) if anywhere else (lead in starts):
             match = compiled.search(text)
             if match:
-                return match.span()
-    return None
+                yield match.span()
 
 
 def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False) -> bool | None:
@@ -216,14 +220,7 @@ def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool
 
 def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
     """Where each phrase of these concepts matches in the fragment (the first match of each)."""
-    spans = []
-    for phrases in concepts:
-        for phrase in phrases:
-            compiled = pattern(phrase)
-            match = compiled.search(fragment.text) if compiled is not None else None
-            if match:
-                spans.append(match.span())
-    return spans
+    return [span for phrases in concepts for span in _matches(phrases, fragment)]
 
 
 def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False,
