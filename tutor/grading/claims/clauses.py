@@ -33,7 +33,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     diagnosis grader asks about the same clause once per group and phrase list; never mutated).
     `lists=False` reads a piece of an answer whose whole was already judged (a diagnosis's clause
     "ranks 1-3 sit in all_reduce" is not a run of terms just because it is short)."""
-    text = formulas_inline(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)))
+    text = _REFUTED_QUOTE.sub(" ", formulas_inline(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT))))
     prompt_words = _prompt_words(prompts, bool(_CJK.search(text)))
     clauses: list[Clause] = []
     total = 0
@@ -170,6 +170,15 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     worded = [clause for clause in clauses if clause.fragments]
     return Reading(clauses, total, bare=bool(worded) and all(clause.bare for clause in worded),
                    copied=bool(worded) and all(clause.copied for clause in worded))
+
+
+# A reading quoted and then turned down states nothing: 'The tempting wrong read: "100% means compute-bound,
+# so the GPUs are maxed out." No. The counter only says …' (round 5, 2026-12-03: a right answer refused on the
+# reading it quoted to reject). Only a quotation: a bare "No." after a plain statement answers the question as
+# often as it takes the statement back (`_RETRACTION`).
+_REFUTED_QUOTE = re.compile(r"[\"“「『][^\"“”「」『』]{3,400}[\"”」』]\s*(?:[.。!！:：]|-+)?\s*(?:no|nope|wrong|false|not true|not so|"
+                            r"that'?s wrong|that is wrong|that'?s not (?:true|right)|不对|错|错了|不是这样)\s*(?:[.。!！,，:：;；]|-|$)",
+                            re.IGNORECASE)
 
 
 # A negation of the whole statement, said before it: "It is not true that NVLink is ten times faster than

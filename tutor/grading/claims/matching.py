@@ -178,7 +178,10 @@ _PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|
                           r"ensures?|in order to|when)\b|应该|必须|需要|要求|假定|默认|让|使|保证|确保")
 _JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
 _EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
-_COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$")
+_COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$|"
+                       # ... and so is a later item of the comparison's object: "CP is cheaper than full recompute
+                       # or pushing TP past the node" does not push TP past the node (round 5, 2026-12-03)
+                       r"\b(?:than|compared (?:to|with)|versus|vs)\s(?:\S+\s){1,4}(?:or|nor)\s(?:\S+\s)?$")
 _NEXT_STATEMENT = re.compile(r"\band\s(?:\S+\s){0,5}$")
 
 
