@@ -97,6 +97,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         # "one all_reduce of [loss, tokens, cut] on every rank": a list in square brackets is one thing
         # (a tensor's contents, as code writes it), not three fragments cutting "on every rank" off
         outside = _BRACKET_LIST.sub(lambda match: re.sub(r"\s?[,，、]\s?", " ", match.group()), outside)
+        # ... and so is a line of code in backticks, its arguments apart by commas: "in `log`, `stats =
+        # funcol.all_reduce(torch.tensor([loss_sum, tokens, cut_sum]), "sum", group)` on every rank" is one call
+        # made on every rank (round 6, 2026-12-03: cut at its commas, the call lost "on every rank")
+        outside = _CODE_SPAN.sub(lambda match: re.sub(r"\s?,\s?", " ", match.group()), outside)
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
         outside_pieces, conditions = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
@@ -284,6 +288,7 @@ def _withdraw_hedged(clause: Clause) -> None:
 
 
 _BRACKET_LIST = re.compile(r"\[[^\[\]]{1,80}\]")
+_CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
 _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
 
 

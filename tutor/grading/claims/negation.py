@@ -54,7 +54,9 @@ _ZH_DISMISSING_CUE = re.compile(r"(?:只是|只会|只能|不过是)\s?(?:让\S{
 # passes or gets a value, before a word naming it an item, or in Chinese, where "none" is never the word
 # for "none" (round 6, 2026-12-03: 放None read as a negation denied "close only in except").
 _NONE_VALUE = re.compile(r"(?:\b(?:put|puts|putting|send|sends|sent|sending|enqueue|enqueues|enqueued|push|pushes|pushed|"
-                         r"return|returns|returned|get|gets|got|receive|receives|received|is|equals|the|a|with)\s$)")
+                         r"return|returns|returned|get|gets|got|receive|receives|received|is|equals|the|a|with|"
+                         # code: "writer = MetricsWriter(ctx) if ctx.rank == log_rank else None", "default None"
+                         r"else|default|defaults to|set to)\s$)")
 _NONE_ITEM = re.compile(r"^\s(?:sentinel|item|value|object|into|onto|in the queue|on the queue|to the queue)\b")
 
 
