@@ -34,6 +34,10 @@ CHECKPOINT = ("Rank 0 waits in an all_gather inside save_checkpoint (data_positi
               "and wait in DDP's gradient all-reduce during backward.")
 GATHER = "The rank in torchrun's root cause died of SIGABRT with gloo's size mismatch; the other ranks then failed in the same all_gather."
 SENDRECV = "Rank 0 and rank 1 both wait in dist.recv from each other in sync_tied_embedding; neither has sent."
+EVAL = ("rank 0 waits in the all_reduce inside evaluate() on the evaluation group; ranks 1-3 went on to the next step and "
+        "wait in its gradient all-reduce in backward.")
+DIVERGING = ("Rank 0 stopped and waits in the end-of-training all_gather in finish; ranks 1-3 went on to backward and wait "
+             "in the gradient all-reduce.")
 
 CASES = [
  # the fixed run said as what the fix brings is no claim about this run
@@ -90,6 +94,12 @@ CASES = [
  # a longer timeout beside the right cause
  ('pp-sendrecv', f"{SENDRECV} 原因：两边都先 recv 再 send，互相等对方的 send。修法：一边先 send 一边先 recv，或者用 batch_isend_irecv。", R),
  ('pp-sendrecv', f"{SENDRECV} Both stages call recv before send. Fix: raise the gloo timeout.", W),
+ ('pp-sendrecv', f"{SENDRECV} Rank 0 sends first and rank 1 receives first, which pairs fine; gloo is just slow. Fix: batch_isend_irecv.", W),
+ # the guard said by its verb, the fix terse; a barrier is no fix
+ ('eval-rank0', f"{EVAL} Cause: evaluate() is gated on rank 0, and it holds an all_reduce. Fix: call on all ranks, log on rank 0.", R),
+ ('eval-rank0', f"{EVAL} 评估函数里有集合通信，却只在 rank 0 上被调用。修法：所有 rank 都调 evaluate()，打印留在 rank 0。", R),
+ ('eval-rank0', f"{EVAL} Cause: evaluate() is gated on rank 0, and it holds an all_reduce. Fix: call the barrier on all ranks before evaluate.", W),
+ ('diverging-control-flow', f"{DIVERGING} terse: reduce(dst=0) -> only r0 sees bad=1 -> r0 breaks, r1-3 continue. fix: all_reduce MAX.", R),
  # 回放 is the replay
  ('cuda-graphs', "瓶颈在 kernel launch：GPU 一直在等 CPU 发射 kernel，CUDA graph 一次 launch 就回放整个循环。", R),
  ('cuda-graphs', "Memory-bound: the kernels wait on HBM bandwidth.", W),
