@@ -4,10 +4,10 @@ their near misses. The patterns: the fix's outcome said as a run ("with running 
 stays flat"), a cue that is the claim's own word said twice ("skips ... skips a different number"),
 Python's None beside a negation reader ("放None的close()"), the forward's two operands with 都,
 the padding with the document as its object, the two calls that cannot pair, each branch's
-direction, the others' denial said elliptically, the condition said as a dependence, a line of
-code in backticks, the run's own swap described; and wrong fixes beside the right cause (a longer
-timeout, the swap on one rank, loading in the main process, a daemon thread). Each case: (lab,
-answer, right)."""
+direction, a line number in brackets before "then", the others' denial said elliptically, the
+condition said as a dependence, a line of code in backticks, the run's own swap described; and
+wrong fixes beside the right cause (a longer timeout, the swap on one rank, loading in the main
+process, a daemon thread, a barrier). Each case: (lab, answer, right)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ CASES = [
  ('collective-order', f"{ORDER} A broadcast and an all_gather can't pair, so neither finishes. Fix: gather first on every rank, then broadcast.", R),
  ('collective-order', f"{ORDER} The broadcast on rank 0 meets the others' all_gather: different collectives at the same position never pair. Fix: same order everywhere, gather first then broadcast.", R),
  ('collective-order', f"{ORDER} In the code, the if-branch does broadcast then gather_tokens, and the else branch does gather_tokens then broadcast. Put the gather first on every rank, then broadcast.", R),
+ ('collective-order', f"{ORDER} In sync_schedule the `if ctx.rank == 0:` branch does broadcast (line 55) then gather_tokens (line 56), and the else branch does gather_tokens (line 58) then broadcast (line 59). Fix: gather first on every rank, then broadcast.", R),
  ('collective-order', f"{ORDER_ZH}broadcast 和 all_gather 对不上，谁都完成不了。修法：所有 rank 都先 gather 再 broadcast。", R),
  ('collective-order', f"{ORDER} A broadcast and an all_gather can't pair, so neither finishes. Fix: raise the process-group timeout.", W),
  ('collective-order', f"{ORDER} Both branches call gather first and broadcast second. Fix: gather first on every rank, then broadcast.", W),
