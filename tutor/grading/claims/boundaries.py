@@ -19,9 +19,10 @@ _CLAUSE = re.compile(
     r"\s(?:but|whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
-    # The collective may be written as code ("broadcast then all_gather").
+    # The collective may be written as code ("broadcast then all_gather"), or as the function that wraps it
+    # ("does broadcast (line 55) then gather_tokens (line 56)": round 6, 2026-12-03, the order cut in two).
     r"\sthen\s(?!(?:an?\s|the\s|its\s)?(?:all[\s_-]?gather|all[\s_-]?reduce|reduce[\s_-]?scatter|all[\s_-]?to[\s_-]?all|broadcast|"
-    r"send|recv|receive|isend|irecv|gather|ag|ar|rs)\b)|"
+    r"send|recv|receive|isend|irecv|gather|ag|ar|rs)(?:_[a-z]\w*)?\b)|"
     r"(?<!not)(?<!n't)\sbecause\s|"
     # an item marker of a numbered list ("1) pretokenize 2) more workers"): each item is its own
     # statement; read as one clause, the list was a run of terms with no claim
@@ -49,10 +50,24 @@ _NO_SUBJECT = re.compile(r"^\s*(?:\w+ing\b|(?:in|on|at|during|inside|within|unde
                          re.IGNORECASE)
 
 
+_LIST_MARKER = re.compile(r"\d{1,2}\)")
+
+
+def _in_bracket(text: str, at: int) -> bool:
+    """Whether an opening bracket before `at` is still open there."""
+    before = text[max(0, at - ASIDE_REACH):at]
+    return before.count("(") + before.count("（") > before.count(")") + before.count("）")
+
+
+ASIDE_REACH = 60
+
+
 def clause_breaks(text: str) -> list[re.Match]:
     """Where the clauses of `text` end: the `_CLAUSE` boundaries, and each "while" between two
     statements that contrast (each of them placing its subject)."""
-    breaks = list(_CLAUSE.finditer(text))
+    # The closing bracket of an aside is no list item's marker: "does broadcast (line 55) then gather_tokens"
+    # (round 6, 2026-12-03: "55)" cut the order in two).
+    breaks = [match for match in _CLAUSE.finditer(text) if not (_LIST_MARKER.fullmatch(match.group()) and _in_bracket(text, match.start()))]
     if " while " not in text.casefold():
         return breaks
     contrasts = []

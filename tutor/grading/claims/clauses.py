@@ -97,6 +97,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         # "one all_reduce of [loss, tokens, cut] on every rank": a list in square brackets is one thing
         # (a tensor's contents, as code writes it), not three fragments cutting "on every rank" off
         outside = _BRACKET_LIST.sub(lambda match: re.sub(r"\s?[,，、]\s?", " ", match.group()), outside)
+        # ... and so is a line of code in backticks, its arguments apart by commas: "in `log`, `stats =
+        # funcol.all_reduce(torch.tensor([loss_sum, tokens, cut_sum]), "sum", group)` on every rank" is one call
+        # made on every rank (round 6, 2026-12-03: cut at its commas, the call lost "on every rank")
+        outside = _CODE_SPAN.sub(lambda match: re.sub(r"\s?,\s?", " ", match.group()), outside)
         listed = 0  # fragments outside brackets: an aside explains, it is not an item of a list
         outside_pieces, conditions = _with_their_conditions(_FRAGMENT.split(outside))
         for index, piece in enumerate([*outside_pieces, *(part for aside in asides for part in _FRAGMENT.split(aside))]):
@@ -284,6 +288,7 @@ def _withdraw_hedged(clause: Clause) -> None:
 
 
 _BRACKET_LIST = re.compile(r"\[[^\[\]]{1,80}\]")
+_CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
 _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\s?)?\d+)+(?![\d.])", re.IGNORECASE)
 
 
@@ -464,8 +469,15 @@ def _gloss_extensions(raw: str, fragments: list[Fragment], outside: int) -> list
 
 # The words a fix starts with: its label ("Fix:", "修法："), or an imperative that prescribes.
 # Not "use …": "Use E5M2 for the forward activations" states which format goes where (fp8-matmul).
+# ... and the run after the fix, said as what the fix brings: "With running totals of correct tokens and real
+# tokens, token_accuracy gives the same number and rank 0's memory stays flat", "after the fix every rank
+# sees the same flag", "修完之后显存是平的" describe the fixed run, not this one (round 6, 2026-12-03: a right
+# post-mortem was refused as saying the memory stayed flat). Only "with" before the fix's own words: "with
+# four ranks, rank 0 …" describes the run.
 _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|have\s(?:every|all|each)|instead|"
-                         r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让)(?:\s|$|(?=[\u3400-\u9fff]))")
+                         r"(?:with|after|once)\s(?:the|that|this|my|our|this|a|the)\s(?:fix|change|patch)|once\sfixed|"
+                         r"with\s(?:two\s|the\s|a\s)?(?:running|local)\s(?:totals?|counters?|counts?|sums?)|"
+                         r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让|修完|改完|修好)(?:\s|$|(?=[\u3400-\u9fff]))")
 
 _IMPERATIVE = re.compile(r"^(?:use|give|add|call|pad|drop|pack|balance|assign|split|cut|truncate|replace|move|put|keep|"
                          r"remove|avoid|set|switch|wrap|merge|run|do|用|改|加|换)(?:\s|$|(?=[\u3400-\u9fff]))")

@@ -230,8 +230,14 @@ def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool
 
 
 def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
-    """Where each phrase of these concepts matches in the fragment (the first match of each)."""
-    return [span for phrases in concepts for span in _matches(phrases, fragment)]
+    """Where each phrase of these concepts matches in the fragment, every match of each: a cue that is
+    a concept's own word keeps its meaning wherever it stands. "my_documents skips documents shorter
+    than 10 tokens and that skips a different number on each rank" states the different counts, whose
+    claim lists "skips" (round 6, 2026-12-03: the second "skips" was read as a cue denying them)."""
+    text = fragment.text
+    starts = _word_starts(text)
+    return [match.span() for phrases in concepts for lead, anywhere, compiled in _leads(tuple(phrases))
+            if ((lead in text) if anywhere else (lead in starts)) for match in compiled.finditer(text)]
 
 
 def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False,

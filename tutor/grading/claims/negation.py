@@ -49,8 +49,26 @@ _A_NOT_A = re.compile(rf"([{_CJK_CHAR}])\s?[不没]\s?\1")
 _ZH_DISMISSING_CUE = re.compile(r"(?:只是|只会|只能|不过是)\s?(?:让\S{0,4}?)?(?:推迟|延后|延迟|拖延|晚一点|等得更久|等更久|多等)")
 
 
+# Python's None, the value a post-mortem names ("the thread returns only when it gets None", "close() puts
+# None on the queue", "放None的Uploader.close()只在except分支里调用"), denies nothing: after a verb that
+# passes or gets a value, before a word naming it an item, or in Chinese, where "none" is never the word
+# for "none" (round 6, 2026-12-03: 放None read as a negation denied "close only in except").
+_NONE_VALUE = re.compile(r"(?:\b(?:put|puts|putting|send|sends|sent|sending|enqueue|enqueues|enqueued|push|pushes|pushed|"
+                         r"return|returns|returned|get|gets|got|receive|receives|received|is|equals|the|a|with|"
+                         # code: "writer = MetricsWriter(ctx) if ctx.rank == log_rank else None", "default None"
+                         r"else|default|defaults to|set to)\s$)")
+_NONE_ITEM = re.compile(r"^\s(?:sentinel|item|value|object|into|onto|in the queue|on the queue|to the queue)\b")
+
+
+def _none_value(folded: str, match: re.Match) -> bool:
+    if match.group() != "none":
+        return False
+    return bool(_CJK.search(folded) or _NONE_VALUE.search(folded[:match.start()]) or _NONE_ITEM.match(folded[match.end():]))
+
+
 def _negations(folded: str) -> list[tuple[int, int]]:
-    spans = [match.span() for match in _EN_NEGATION.finditer(folded) if not _asks_alternative(folded, match)]
+    spans = [match.span() for match in _EN_NEGATION.finditer(folded)
+             if not _asks_alternative(folded, match) and not _none_value(folded, match)]
     if _CJK.search(folded):
         spans += [match.span() for match in _ZH_DISMISSING_CUE.finditer(folded)]
         asking = [match.span() for match in _A_NOT_A.finditer(folded)]
