@@ -51,7 +51,9 @@ OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory
 CLAUSE = re.compile("|".join([
     # a sentence may end inside its quote or code span: "... 0.08 MiB is free.` Ranks 0, 2, 3 ..."
     r"\.+[`'\"’”]*(?=\s|$)", r"[;!?\n。；：！？]+",
-    r"(?<!\.py)(?<!rank):(?!\d)",  # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"
+    # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"; nor "pg 1: ranks 0, 2, 3",
+    # a process group and the ranks on it (s35 df6a)
+    r"(?<!\.py)(?<!rank)(?<!pg\s\d)(?<!pg\d)(?<!pg\s\"\d\"):(?!\d)",
     r",(?!\s*\d)", r"(?<!\d)\s*,", r"[，、](?!\s*\d)", r"(?<!\d)[，、]",  # not inside "ranks 0, 2, 3"
     r"\s(?:while|whereas)\s", r"\s(?=and then\s)",  # "and then" kept: "… and then recv at line 109" goes on (`_THEN_CALL`)
     r"\s[/|]\s",  # "r0 broadcast / r1-3 all_gather"
@@ -208,9 +210,11 @@ _CALLS_THEN_RANKS = re.compile(rf"(?<![\w`])({_CALL_FIRST})\s(?:on|for|from)\s({
 
 
 _SUBORDINATE = re.compile(r"^(?:when|as|once|after|since|until)\s+", re.IGNORECASE)
-_THEN_CALL = re.compile(rf"^(?:and\s+)?then\s+(?:calls?\s+|enters?\s+|into\s+|goes\s+(?:in)?to\s+)?(?:the\s+)?(?:dist\.)?"
+_THEN_CALL = re.compile(rf"^(?:(?:and\s+)?then\s+(?:calls?\s+|enters?\s+|into\s+|goes\s+(?:in)?to\s+)?(?:the\s+)?|"
+                        # "rank 0 先 send 完成了，然后 recv 在 train.py:109 等"
+                        rf"(?:然后|接着|随后|再)\s?(?:调用|进入|进了|卡在|停在|在)?\s?)(?:dist\.)?"
                         rf"{_OP_NAME}\w*(?:\(\))?(?!\w|\s+(?:times?|timed|fails?|failed|hangs?|hung|is|was|never|returns?|"
-                        r"errors?|raises?|aborts?|completes?|completed)\b)", re.IGNORECASE)
+                        r"errors?|raises?|aborts?|completes?|completed)\b|\s?(?:超时|失败|报错|完成))", re.IGNORECASE)
 
 
 # A class in a stack frame names what it is part of: "MainThread in _MultiProcessingDataLoaderIter._next_data"
