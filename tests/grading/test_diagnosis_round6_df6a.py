@@ -81,6 +81,7 @@ HISTORY_AND_THEN = [
  ('pp-sendrecv', "rank 0's last ops are recv at train.py:97 (gradients, done) and then recv at train.py:109, waiting; rank 1's are send at train.py:100 (done) and then recv at train.py:109, waiting." + PP_WHY, R),
  ('pp-sendrecv', "rank 0's last ops are recv at train.py:97 (done) and then send at train.py:110, waiting; rank 1's are send at train.py:100 (done) and then recv at train.py:109, waiting." + PP_WHY, W),
  ('pp-sendrecv', 'rank 0 先 send 完成了，然后 recv 在 train.py:109 等；rank 1 也是 recv 在 train.py:109 等。 两边在 sync_tied_embedding 里都是先 recv 后 send，都在等对方发；只有 step 4 解冻之后才调用这个同步。修复：rank 0 先发后收，rank 1 先收后发。', R),
+ ('pp-sendrecv', 'Both ranks wait in recv at train.py:109 (rank 0 in send, not done).' + PP_WHY, W),
 ]
 
 # every rank in one all-reduce, told apart by process group; gloo's "send timeout" names no call

@@ -550,8 +550,10 @@ _RELATIVE_RANKS = re.compile(rf"\b(that|which|step|call|collective|gather|reduce
 # rank 1 send / rank 0 recv at lines 100/97)", "rank 0's last ops are recv at train.py:97 (gradients
 # from rank 1, done) and then recv at train.py:109" (s35 df6a: rank 1 read as in a send). Not an aside
 # that says a rank waits ("(ranks 1-3 are done with forward and wait in the all-reduce)").
-_HISTORY = (r"\bbefore\s+the\s+(?:hang|deadlock|stall|timeout)\b|\bdone\b|\bcompleted\b|\bsucceeded\b|"
-            r"已完成|已经完成|完成了|卡住之前|之前的")
+_HISTORY = (r"\bbefore\s+the\s+(?:hang|deadlock|stall|timeout)\b|"
+            # not "(rank 0 in send, not done)": a call that did not go through is a place
+            r"(?<!not\s)(?<!n['’]t\s)(?<!never\s)(?<!yet\s)\b(?:done|completed|succeeded)\b|"
+            r"(?<![没未])(?:已完成|已经完成|完成了)|卡住之前|之前的")
 _HISTORY_ASIDE = re.compile(rf"[(（](?=[^()（）]*(?:{_HISTORY}))[^()（）]*[)）]", re.IGNORECASE)
 
 
