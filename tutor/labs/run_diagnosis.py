@@ -26,6 +26,7 @@ from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
     others_as_object, rest_as_every_rank, subject_ranks,
 )
+from tutor.labs.evidence_words import OP_NAME, camel_words, ranks_before_calls, transport_timeouts_named
 from tutor.labs.process_groups import misplaced_in_group, names_a_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits, relative_places
 
@@ -197,41 +198,14 @@ _GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|
                       r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
 
 
-# The calls first, their ranks after: "entry 12 is all_gather at train.py:62 on rank 0 and all_reduce at
-# train.py:58 on ranks 1, 2, 3", "gloo:broadcast [1] on rank 0, gloo:all_gather [1] on ranks 1-3" (a
-# flight recorder read across; s35 df6a: the second call was read as rank 0's). Written the ranks
-# first, one clause each: "rank 0 in all_gather at train.py:62; ranks 1, 2, 3 in all_reduce at …".
-_OP_NAME = r"(?:all[_ -]?gather|all[_ -]?reduce|broadcast|reduce|gather|barrier|recv|send|irecv|isend)"
-_CALL_FIRST = (r"`?(?:\w+:)?(?:dist\.)?(?:the\s)?(?:[A-Za-z_]\w*[_.])?" + _OP_NAME + r"(?:\w*)`?(?:\(\))?(?:\s?\[[\d, ]*\])?"
-               r"(?:\s(?:at|from|in)\s(?:line\s)?[\w./]+(?::\d+)?(?:\sin\s\w+)?)?")
-_RANKS_AFTER = r"(?:ranks?|r)\s?\d+(?:\s*(?:,|and|&|-|–|/)\s*(?:rank\s?|r)?\d+)*"
-_CALLS_THEN_RANKS = re.compile(rf"(?<![\w`])({_CALL_FIRST})\s(?:on|for|from)\s({_RANKS_AFTER})(\s*(?:,|;)?\s*(?:and|but|while|whereas)?\s*)"
-                               rf"({_CALL_FIRST})\s(?:on|for|from)\s({_RANKS_AFTER})\b", re.IGNORECASE)
-
-
+# A clause opened by "when": its subject follows ("When they all called the gradient all-reduce, …").
 _SUBORDINATE = re.compile(r"^(?:when|as|once|after|since|until)\s+", re.IGNORECASE)
+# "… and then recv at train.py:109": the next call of the clause's ranks, with no subject of its own.
 _THEN_CALL = re.compile(rf"^(?:(?:and\s+)?then\s+(?:calls?\s+|enters?\s+|into\s+|goes\s+(?:in)?to\s+)?(?:the\s+)?|"
                         # "rank 0 先 send 完成了，然后 recv 在 train.py:109 等"
                         rf"(?:然后|接着|随后|再)\s?(?:调用|进入|进了|卡在|停在|在)?\s?)(?:dist\.)?"
-                        rf"{_OP_NAME}\w*(?:\(\))?(?!\w|\s+(?:times?|timed|fails?|failed|hangs?|hung|is|was|never|returns?|"
+                        rf"{OP_NAME}\w*(?:\(\))?(?!\w|\s+(?:times?|timed|fails?|failed|hangs?|hung|is|was|never|returns?|"
                         r"errors?|raises?|aborts?|completes?|completed)\b|\s?(?:超时|失败|报错|完成))", re.IGNORECASE)
-
-
-# A class in a stack frame names what it is part of: "MainThread in _MultiProcessingDataLoaderIter._next_data"
-# waits in the DataLoader (s35 df6a: read as no place). Three humps or more, its words said before it;
-# "DataLoader" itself is read already.
-_CAMEL = re.compile(r"(?<![A-Za-z0-9])_*(?:[A-Z][a-z0-9]+){3,}(?![a-z0-9])")
-
-
-def camel_words(text: str) -> str:
-    """The answer with each long CamelCase name preceded by its words ("multi processing data loader iter")."""
-    return _CAMEL.sub(lambda found: " ".join(re.findall(r"[A-Z][a-z0-9]+", found.group())).lower() + " " + found.group(),
-                      text)
-
-
-def ranks_before_calls(text: str) -> str:
-    """The answer with "X on rank 0 and Y on ranks 1-3" written "rank 0 in X; ranks 1-3 in Y"."""
-    return _CALLS_THEN_RANKS.sub(lambda found: f"{found[2]} in {found[1]}; {found[5]} in {found[4]}", text)
 
 
 def clauses(answer: str, joiner: str = " ") -> list[str]:
@@ -562,15 +536,8 @@ def _without_history(text: str) -> str:
         lambda aside: aside.group() if _STUCK.search(re.sub(_HISTORY, " ", aside.group(), flags=re.IGNORECASE)) else " ", text)
 
 
-# gloo names a timed-out collective by the transport's op: "Timed out waiting 6000ms for recv operation",
-# "rank 2's is a send timeout" where every rank waits in the all_reduce at train.py:70 (s35 df6a: rank 2
-# read as in a send). The timeout is the error's name, not the rank's call.
-_TRANSPORT_TIMEOUT = re.compile(r"\b(?:send|recv)\s+(?:operation\s+)?time[- ]?outs?\b|"
-                                r"\bwaiting\s+\d+\s?m?s\s+for\s+(?:send|recv)\s+operation\b", re.IGNORECASE)
-
-
 def _stays_in(text: str) -> str:
-    text = _TRANSPORT_TIMEOUT.sub(" timeout ", _without_history(text))
+    text = transport_timeouts_named(_without_history(text))
     text = _RELATIVE_RANKS.sub(lambda match: "" if match.group(1).lower() in ("that", "which") else match.group(1),
                                text)
     return _COUNTED.sub(" some calls ", _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text)))
