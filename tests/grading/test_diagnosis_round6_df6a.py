@@ -20,6 +20,7 @@ CO_WHY = " Rank 0's branch does the broadcast before the gather, the other branc
 PP_WHY = " Both ranks call recv before send in sync_tied_embedding, so each waits for the other's send; it only starts at step 4 because the sync is gated on unfreeze_at. Fix: rank 0 sends first and rank 1 receives first, or batch_isend_irecv."
 GO_WHY = " The process-group names are given in the order each rank calls new_group, and rank 1's MetricsWriter creates the metrics group before the gradient group. Fix: create the groups in one order on every rank, grads then metrics, and pass the metrics group to the writer."
 SL_WHY = " save_in_background holds the cache lock while the next epoch's workers are forked, and a forked worker inherits the lock held, with no thread to release it. Fix: hold the lock only to copy the cache and write the copy without it."
+BR_WHY = " The page's table is one sentence longer than the context, so pieces() finds no sentence end in the window, end falls back to start and start never moves: an endless loop. Fix: when no sentence end is found, cut at start + max_len."
 TI_WHY = ' Metrics.add issues that all_reduce only if this rank cut tokens, so the collectives on the metrics group are off by one. Fix: sum locally, one all_reduce of loss/tokens/cut on every rank at each log.'
 
 # the others as a clause's subject; a later "the other one" is a collective, not a count
@@ -72,6 +73,8 @@ CALLS_THEN_RANKS = [
  ('uneven-batches', 'The stacks: all_reduce at train.py:50 on rank 0 and all_reduce at train.py:50 on ranks 1, 2 and 3. Rank 0 has one more batch than the others, so it runs one more step. Fix: give every rank the same number of batches (drop the tail or pad).', W),
  ('checkpoint-rank0', '最后的集合通信：all_gather 在 rank 0 上（train.py:42），all_reduce 在 rank 1、2、3 上（train.py:65）。 只有 rank 0 调用 data_positions，因为它在 if ctx.rank == 0 里面，其他 rank 不会进这个 gather。修复：所有 rank 都调用 data_positions，只有 rank 0 写文件。', R),
  ('checkpoint-rank0', '最后的集合通信：all_reduce 在 rank 0 上（train.py:65），all_gather 在 rank 1、2、3 上（train.py:42）。 只有 rank 0 调用 data_positions，因为它在 if ctx.rank == 0 里面，其他 rank 不会进这个 gather。修复：所有 rank 都调用 data_positions，只有 rank 0 写文件。', W),
+ ('busy-rank', 'py-spy, read across: all_reduce at train.py:93 on rank 0 and pieces in make_batch on rank 1.' + BR_WHY, R),
+ ('busy-rank', 'py-spy, read across: all_reduce at train.py:93 on rank 1 and pieces in make_batch on rank 0.' + BR_WHY, W),
 ]
 
 # calls that went through before the hang, and "… and then recv at train.py:109"

@@ -14,11 +14,14 @@ OP_NAME = r"(?:all[_ -]?gather|all[_ -]?reduce|broadcast|reduce|gather|barrier|r
 # train.py:58 on ranks 1, 2, 3", "gloo:broadcast [1] on rank 0, gloo:all_gather [1] on ranks 1-3" (a
 # flight recorder read across; s35 df6a: the second call was read as rank 0's). Written the ranks
 # first, one clause each: "rank 0 in all_gather at train.py:62; ranks 1, 2, 3 in all_reduce at …".
-_CALL_FIRST = (r"`?(?:\w+:)?(?:dist\.)?(?:the\s)?(?:[A-Za-z_]\w*[_.])?" + OP_NAME + r"(?:\w*)`?(?:\(\))?(?:\s?\[[\d, ]*\])?"
+# A call as a flight recorder or a stack names it: "gloo:all_gather [1]", "all_reduce at train.py:58",
+# "pieces in make_batch". Of the two, one must be a collective or point-to-point call (below).
+_CALL_FIRST = (r"`?(?:\w+:)?(?:dist\.)?(?:the\s)?[A-Za-z_][\w.]*`?(?:\(\))?(?:\s?\[[\d, ]*\])?"
                r"(?:\s(?:at|from|in)\s(?:line\s)?[\w./]+(?::\d+)?(?:\sin\s\w+)?)?")
 _RANKS_AFTER = r"(?:ranks?|r)\s?\d+(?:\s*(?:,|and|&|-|–|/)\s*(?:rank\s?|r)?\d+)*"
-_CALLS_THEN_RANKS = re.compile(rf"(?<![\w`])({_CALL_FIRST})\s(?:on|for|from)\s({_RANKS_AFTER})(\s*(?:,|;)?\s*(?:and|but|while|whereas)?\s*)"
-                               rf"({_CALL_FIRST})\s(?:on|for|from)\s({_RANKS_AFTER})\b", re.IGNORECASE)
+# "on" only: "recv from rank 1" and "waits for rank 1" name the peer, not where it is
+_CALLS_THEN_RANKS = re.compile(rf"(?<![\w`])({_CALL_FIRST})\son\s({_RANKS_AFTER})(\s*(?:,|;)?\s*(?:and|but|while|whereas)?\s*)"
+                               rf"({_CALL_FIRST})\son\s({_RANKS_AFTER})\b", re.IGNORECASE)
 
 
 # A class in a stack frame names what it is part of: "MainThread in _MultiProcessingDataLoaderIter._next_data"
@@ -35,7 +38,12 @@ def camel_words(text: str) -> str:
 
 def ranks_before_calls(text: str) -> str:
     """The answer with "X on rank 0 and Y on ranks 1-3" written "rank 0 in X; ranks 1-3 in Y"."""
-    return _CALLS_THEN_RANKS.sub(lambda found: f"{found[2]} in {found[1]}; {found[5]} in {found[4]}", text)
+    def ranks_first(found: re.Match) -> str:
+        if not re.search(OP_NAME, found[1] + " " + found[4], re.IGNORECASE):
+            return found.group()  # "waiting on rank 0 and blocked on rank 1": no call named
+        return f"{found[2]} in {found[1]}; {found[5]} in {found[4]}"
+
+    return _CALLS_THEN_RANKS.sub(ranks_first, text)
 
 
 # gloo names a timed-out collective by the transport's op: "Timed out waiting 6000ms for recv operation",
