@@ -13,9 +13,15 @@ import re
 
 from tutor.labs.rank_mentions import numbered, subject_ranks
 
-# "pg 2", "process group 2", "group 2", "PG#2", "进程组2", "2号process group", "2号进程组"
-_GROUP_NUMBER = re.compile(r"\b(?:pg|process\s?group|group)\s?#?\s?(\d+)(?![\d.])|进程组\s?(\d+)|"
+# "pg 2", "process group 2", "group 2", "PG#2", "进程组2", "2号process group", "2号进程组"; 'pg "2"' as the
+# flight recorder prints it
+_GROUP_NUMBER = re.compile(r"(?<![A-Za-z0-9_])(?:pg|process\s?group|group)\s?#?\s?[\"'“”]?(\d+)(?![\d.])|进程组\s?[\"'“”]?(\d+)|"
                            r"(?<![\d.])(\d+)\s?号\s?(?:process\s?group|进程组|pg|group|组)", re.IGNORECASE)
+
+
+def names_a_group(text: str) -> bool:
+    """The clause puts its ranks in a process group by number ("pg 2 on rank 1", "rank1的在pg 2上")."""
+    return bool(_GROUP_NUMBER.search(text))
 
 
 def rank_groups(evidence: dict) -> dict[int, str]:

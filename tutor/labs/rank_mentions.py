@@ -234,8 +234,13 @@ def names_exactly(ranks: list[int], text: str, world_size: int, majority: bool) 
     if named is not None:
         return named == set(ranks)
     if majority and _OTHERS.search(text) and not others_as_object(text):
-        # "the other two" where three ranks are the others names the wrong set
-        return others_count(text) in (None, len(ranks))
+        # "the other two" where three ranks are the others names the wrong set; the count is read beside
+        # the others the clause is about, not from a later "the other one" ("the others … got stuck in
+        # the all-reduce, two collectives, each waiting for ranks that are in the other one": a
+        # collective, s35 df6a: read as one other rank)
+        subject = next(others for others in _OTHERS.finditer(text)
+                       if not _BEFORE_OBJECT.search(text[:others.start()]))
+        return others_count(text[max(0, subject.start() - 16):subject.end() + 16]) in (None, len(ranks))
     return len(ranks) > 1 and len(ranks) == world_size and bool(_BOTH.search(text))
 
 

@@ -26,7 +26,8 @@ from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
     others_as_object, rest_as_every_rank, subject_ranks,
 )
-from tutor.labs.process_groups import misplaced_in_group
+from tutor.labs.evidence_words import OP_NAME, camel_words, ranks_before_calls, transport_timeouts_named
+from tutor.labs.process_groups import misplaced_in_group, names_a_group
 from tutor.labs.rank_words import as_ranks, numbers_as_digits, relative_places
 
 OP_PHRASES = {
@@ -51,9 +52,11 @@ OOM_PHRASES = (["oom", "out of memory", "out of gpu memory", "out of cuda memory
 CLAUSE = re.compile("|".join([
     # a sentence may end inside its quote or code span: "... 0.08 MiB is free.` Ranks 0, 2, 3 ..."
     r"\.+[`'\"’”]*(?=\s|$)", r"[;!?\n。；：！？]+",
-    r"(?<!\.py)(?<!rank):(?!\d)",  # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"
+    # not "train.py:109", "unbound_buffer.cc:78" (quoted, s33) nor "local_rank: 0"; nor "pg 1: ranks 0, 2, 3",
+    # a process group and the ranks on it (s35 df6a)
+    r"(?<!\.py)(?<!rank)(?<!pg\s\d)(?<!pg\d)(?<!pg\s\"\d\"):(?!\d)",
     r",(?!\s*\d)", r"(?<!\d)\s*,", r"[，、](?!\s*\d)", r"(?<!\d)[，、]",  # not inside "ranks 0, 2, 3"
-    r"\s(?:while|whereas|and then)\s",
+    r"\s(?:while|whereas)\s", r"\s(?=and then\s)",  # "and then" kept: "… and then recv at line 109" goes on (`_THEN_CALL`)
     r"\s[/|]\s",  # "r0 broadcast / r1-3 all_gather"
     # before ranks: an arrow ("guarded by rank==0 -> ranks 1..3 never join"), a bracket ("(others: grad allreduce)")
     r"\s?(?:->|→|=>|⇒)\s?(?=(?:the\s)?(?:ranks?\s?\d|r\d|others?\b|rest\b|\d+\s?号))",
@@ -84,12 +87,34 @@ _FIX_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:(?:the\s+)?(?:fix|soluti
 _PART_LABEL = re.compile(r"(?:^|(?<=[\s.;,。；，]))(?:why(?: it hangs| it happens)?|where|cause|root cause|the cause|ranks|"
                          r"which ranks?|which process|what happens|what happened|the bug|the story|how|mechanism|原因|为什么|位置|在哪|"
                          r"哪个 ?rank|现象)\s*[:：]|"
-                         # the story after a fix said first: "The fix first: … Here is what happened. …"
-                         r"here\s+is\s+(?:what\s+happened|how\s+it\s+(?:broke|happened|hangs|hung))\b",
+                         # the story after a fix said first: "The fix first: … Here is what happened. …", and
+                         # "Fix: use all_reduce in should_stop. Here's why. At step 5 rank 0 …" (s35 df6a: the
+                         # whole story was read as the fix, no rank placed)
+                         r"(?:here|this)(?:\s+is|['’]s)\s+(?:why|what\s+happened|how\s+it\s+(?:broke|happened|hangs|hung))\b|原因如下|下面是原因",
                          re.IGNORECASE)
 
 
 _SENTENCE_END = re.compile(r"\.(?=\s)|[。！？!?](?=\s?\S)")
+
+
+# A fix is prescribed in the present; the story after it with no label of its own is told in the past:
+# "Fix: in make_groups, call job_group('grads') and then job_group('metrics') on every rank … The groups
+# were created in different orders. … ranks 0/2/3 used pg 1 and rank 1 used pg 2" (s35 df6a: the story
+# was read as the fix, no rank placed). "Fix: rank 0 sends first. Rank 1 receives first." stays the fix.
+_PAST = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
+                   r"timed out|blocked|skipped|returned|broke|ran|used|reached|sat|stopped|raised)\b", re.IGNORECASE)
+
+
+def _story_after(text: str, start: int, end: int) -> int:
+    """Where the story begins after a fix labelled at `start` (before `end`): the first sentence after the
+    fix's first one told in the past."""
+    sentence = _SENTENCE_END.search(text, start, end)
+    while sentence is not None:
+        following = _SENTENCE_END.search(text, sentence.end(), end)
+        if _PAST.search(text, sentence.end(), following.end() if following else end):
+            return sentence.end()
+        sentence = following
+    return end
 
 
 def without_fix(text: str) -> str:
@@ -107,6 +132,8 @@ def without_fix(text: str) -> str:
             # "Fix first: … . Rank 0 waits in …": a fix said first is one sentence, the story follows it
             end = _SENTENCE_END.search(text, fix.end())
             cursor = min(cursor, end.end()) if end else cursor
+        else:
+            cursor = _story_after(text, fix.end(), cursor)
     kept.append(text[cursor:])
     return " ".join(part.strip() for part in kept if part.strip())
 
@@ -171,6 +198,16 @@ _GOES_ON = re.compile(r"^(?:(?:is|was|are|were|waits?|waiting|hangs?|hung|stuck|
                       r"在|卡|等|停|进|调用|也|还|就|才|又|再|一直)", re.IGNORECASE)
 
 
+# A clause opened by "when": its subject follows ("When they all called the gradient all-reduce, …").
+_SUBORDINATE = re.compile(r"^(?:when|as|once|after|since|until)\s+", re.IGNORECASE)
+# "… and then recv at train.py:109": the next call of the clause's ranks, with no subject of its own.
+_THEN_CALL = re.compile(rf"^(?:(?:and\s+)?then\s+(?:calls?\s+|enters?\s+|into\s+|goes\s+(?:in)?to\s+)?(?:the\s+)?|"
+                        # "rank 0 先 send 完成了，然后 recv 在 train.py:109 等"
+                        rf"(?:然后|接着|随后|再)\s?(?:调用|进入|进了|卡在|停在|在)?\s?)(?:dist\.)?"
+                        rf"{OP_NAME}\w*(?:\(\))?(?!\w|\s+(?:times?|timed|fails?|failed|hangs?|hung|is|was|never|returns?|"
+                        r"errors?|raises?|aborts?|completes?|completed)\b|\s?(?:超时|失败|报错|完成))", re.IGNORECASE)
+
+
 def clauses(answer: str, joiner: str = " ") -> list[str]:
     """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
     and so does one after a bare subject ("rank 0 and rank 1 both wait in recv"), one that starts
@@ -190,6 +227,10 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
             # They had skipped save_checkpoint …"): the clause is about them
             units.append("the others" + lead[they.end():])
             continue
+        named_after = _THAT_IS_RANK.match(lead)
+        if named_after and units:
+            units[:] = _named_after(units, named_after.group(1) or named_after.group(2), part, joiner)
+            continue
         if units and _OBJECT_RANK.match(part):
             part = _OBJECT_RANK.sub(lambda found: found.group(1) + " its peer", part, count=1)
             lead = part[_CONNECTIVE.match(part).end():]
@@ -200,7 +241,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own;
         # not the tail of an aside ("rank 1 process (pid 20115, --upload-rank 1), rank 0 exited 0")
         bare_subject = (units and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
-                        and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1]))
+                        and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _ENDS_ON_VERB.search(units[-1])
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         pronoun = bool(_PRONOUN.match(lead))
@@ -208,7 +249,14 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
                        and (_has_place(part) or _CALL_SUBJECT.match(lead)) and _has_place(units[-1]))
         # "Then every rank's all_reduce in average_gradients goes to its own 'grads'": every rank is its
         # subject, placed; it does not go on about the clause before it ("On the other ranks grads is created first")
-        own_subject = bool(own_subject) or (not names_rank and every_rank_first(lead) and _has_place(part))
+        # … and after "when": "When they all called the gradient all-reduce in average_gradients, ranks 0/2/3
+        # used pg 1" (s35 df6a: joined to the clause before, it put ranks 0, 2, 3 alone in the all-reduce)
+        own_subject = bool(own_subject) or (not names_rank and every_rank_first(_SUBORDINATE.sub("", lead))
+                                            and _has_place(part))
+        # "rank 0's last ops are recv at train.py:97 and then recv at train.py:109, waiting": the next call
+        # of the same rank, no subject of its own (s35 df6a: read as nobody's); "and then the all-reduce
+        # times out" has one
+        own_subject = own_subject and not _THEN_CALL.match(part)
         mutual = bool(units) and names_rank and mutual_ranks(units[-1] + ", " + part, 1 << 12) is not None
         # the verb of a subject cut off by a comma: "The all_gather in data_positions, a collective
         # …, is where rank 0 sits" (the subject names no rank, the verb's clause does)
@@ -219,6 +267,25 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         else:
             units.append(part)
     return units
+
+
+# The error first, its rank after: "… torch.OutOfMemoryError: CUDA out of memory. Tried to allocate
+# 0.58 MiB. That's rank 1 at step 4." (s35 df6a: the OOM was read as nobody's). A short clause that
+# only says whose it was; "这是 rank 1 的报错", "那是1号".
+_THAT_IS_RANK = re.compile(r"^(?:that|this)(?:['’]s|\s+is|\s+was)\s+(?:on\s+|from\s+)?((?:rank|r)\s?\d+)\b"
+                           r"(?=(?:\s+(?:at|in|on|during)\s+(?:step|iteration)\s?\d+)?\s*$)|"
+                           r"^(?:这|那)就?是\s?((?:rank|r)\s?\d+|\d+\s?号)(?=\s?(?:的报错|的错误|的栈|在第\s?\d+\s?步)?\s*$)",
+                           re.IGNORECASE)
+
+
+def _named_after(units: list[str], rank: str, part: str, joiner: str) -> list[str]:
+    """The clauses before "That's rank 1" that name no rank (or that rank), said of it: at most three,
+    back to the last one about another rank."""
+    start = len(units)
+    while start > 0 and len(units) - start < 3 and subject_ranks(units[start - 1], 1 << 12) in (
+            None, subject_ranks(rank, 1 << 12)):
+        start -= 1
+    return units[:start] + [rank + ": " + joiner.join([*units[start:], part])]
 
 
 # "Rank 1, the rank that writes the metrics, ends up …", "rank 0 (the writer), …": a rank and what it is,
@@ -247,7 +314,18 @@ _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|
                         r"calls?|runs?|left|exited|enters?|does|gets?|got|reach(?:es|ed)?|arriv(?:es|ed)|goes|went|moves?|moved|"
                         # "rank 0 exits with 0, rank 1 stays": a clause with a verb of its own, not a bare subject
                         r"exits?|stays?|stayed|remains?|remained|lingers?|returns?|returned|finish(?:es|ed)?|logs?|logged|"
-                        r"prints?|printed)\b|停|卡|等|挂|崩|在|调用|进|退出|跑", re.IGNORECASE)
+                        r"prints?|printed|"
+                        # "rank 0 used pg 2, ranks 1/2/3 used pg 1": two clauses, not a subject and its verb (s35 df6a)
+                        r"used|uses|has|had|holds|held|hits?|saw|sees)\b|停|卡|等|挂|崩|在|调用|进|退出|跑|用", re.IGNORECASE)
+
+
+# A short clause that ends on the verb of its rank is a sentence, not a subject waiting for its verb:
+# "…, and only rank 0 appends. The other three ranks were waiting for it in the all-reduce" (s35 df6a:
+# the others were joined to "only rank 0" and read as rank 0). Not a noun after the rank ("rank 0 and
+# rank 1, both stages").
+_ENDS_ON_VERB = re.compile(r"(?:\branks?\s?\d+|\br\d+|\d+\s?号)\s+(?:only\s+|also\s+|alone\s+|then\s+)?"
+                           r"(?!(?:ranks|stages|processes|workers|gpus|devices|does|is|was|has)\b)[a-z]{3,}(?:s|ed)\s*$",
+                           re.IGNORECASE)
 
 
 def _has_place(text: str) -> bool:
@@ -273,18 +351,24 @@ _TIMED_OUT = re.compile(r"\b(?:time|times|timed|timing)\s+out\b|超时", re.IGNO
 _STUCK = re.compile(r"\b(?:waits?|waiting|stuck|hangs?|hung|blocks?|blocked|sits?|sitting)\b|卡|等|停|阻塞", re.IGNORECASE)
 
 
-def _placing_step(unit: str) -> str:
+def _placing_step(unit: str, own: tuple[list[str], list[str]] | None = None) -> str:
     """The part of a clause that says where its ranks are. In a sequence of calls a hung rank is in
     the first one it reached and could not leave ("rank 0 does broadcast then all_gather": in the
     broadcast), unless a later step says it waits there ("got through the broadcast, then waits in
-    all_gather")."""
+    all_gather"). With the group's own place (`own`): a wait in it, then a failure in no call, is
+    where the ranks were ("ranks 0, 2, 3 were waiting in backward for rank 1's gradients, then failed
+    with 'Connection closed by peer'": the failure is how their wait ended; s35 df6a: read as placed
+    in the failure alone)."""
     steps = _SEQUENCE.split(unit)
     if len(steps) == 1:
         return unit
     for step in steps[1:]:
         if _STUCK.search(step) and _has_place(step):
             return step
-    return next((step for step in steps if _has_place(step)), unit)
+    chosen = next((step for step in steps if _has_place(step)), unit)
+    if own is not None and not any(_covers(phrases, chosen) for phrases in OP_PHRASES.values()):
+        return next((step for step in steps if _STUCK.search(step) and _covers(own, step)), chosen)
+    return chosen
 
 
 # Evidence quoted whole: 'rank 0 raised "Timed out waiting 3000ms for recv operation" at the end of
@@ -316,17 +400,25 @@ def _said_together(group: Group, units: list[str], world_size: int, majority: bo
     others_here = False  # "the others" put in this place, where this group is every rank
     part_first = False  # a part of the set put in its place before the whole set was
     placed_waiting = False  # the whole set placed by a clause that says they wait there
+    call_said = False  # the group's call named in a clause so far
     for whole in units:
-        unit = _placing_step(whole)
+        unit = _placing_step(whole, own)
+        call_said |= _covers(own, unit)
         # a quoted message or stack is evidence: it may place the clause's ranks, it puts them nowhere else (`_QUOTED`)
         plain_whole = _QUOTED.sub(" ", whole)
-        plain = _placing_step(plain_whole)
+        plain = _placing_step(plain_whole, own)
         if not names_exactly(group.ranks, whole, world_size, majority):
             about = subject_ranks(whole, world_size)
             part = about if len(group.ranks) > 1 else None
             if part and part < set(group.ranks) and _covers(own, unit) and not any(
                     other.op and _covers(OP_PHRASES.get(other.op, ([], [])), plain) for other in others):
                 in_parts |= part  # alone, a part of the set is the wrong set (below); all the parts are the set
+            elif (part and part < set(group.ranks) and everyone_here and call_said and names_a_group(whole)
+                  and not any(_covers(phrases, plain) for phrases in OP_PHRASES.values())):
+                # Every rank in the one call, told apart by process group, the call said once: "ranks
+                # 0/2/3 used pg 1 and rank 1 used pg 2", "rank0、2、3的all_reduce在pg 1上，rank1的在pg 2上"
+                # (s35 df6a: rank 1 read as placed nowhere). A wrong group is `misplaced_in_group`'s.
+                in_parts |= part
             elif (about is None and everyone_here and about_the_others(whole) and _covers(own, unit)
                   and not any(other.op and _covers(OP_PHRASES.get(other.op, ([], [])), unit) for other in others)):
                 # "The others wait in the gradient all_reduce in pg 1 for rank 1, and rank 1 waits alone in
@@ -428,7 +520,24 @@ _RELATIVE_RANKS = re.compile(rf"\b(that|which|step|call|collective|gather|reduce
                              re.IGNORECASE)
 
 
+# An aside about calls that went through before the hang places no rank: "(last ops before the hang:
+# rank 1 send / rank 0 recv at lines 100/97)", "rank 0's last ops are recv at train.py:97 (gradients
+# from rank 1, done) and then recv at train.py:109" (s35 df6a: rank 1 read as in a send). Not an aside
+# that says a rank waits ("(ranks 1-3 are done with forward and wait in the all-reduce)").
+_HISTORY = (r"\bbefore\s+the\s+(?:hang|deadlock|stall|timeout)\b|"
+            # not "(rank 0 in send, not done)": a call that did not go through is a place
+            r"(?<!not\s)(?<!n['’]t\s)(?<!never\s)(?<!yet\s)\b(?:done|completed|succeeded)\b|"
+            r"(?<![没未])(?:已完成|已经完成|完成了)|卡住之前|之前的")
+_HISTORY_ASIDE = re.compile(rf"[(（](?=[^()（）]*(?:{_HISTORY}))[^()（）]*[)）]", re.IGNORECASE)
+
+
+def _without_history(text: str) -> str:
+    return _HISTORY_ASIDE.sub(
+        lambda aside: aside.group() if _STUCK.search(re.sub(_HISTORY, " ", aside.group(), flags=re.IGNORECASE)) else " ", text)
+
+
 def _stays_in(text: str) -> str:
+    text = transport_timeouts_named(_without_history(text))
     text = _RELATIVE_RANKS.sub(lambda match: "" if match.group(1).lower() in ("that", "which") else match.group(1),
                                text)
     return _COUNTED.sub(" some calls ", _COLLATERAL.sub(" stopped ", _NEVER_LEAVES.sub("stays in", text)))
@@ -486,7 +595,7 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.
     # Parts joined by a comma, so a negation in one ("1-3号没有batch了") does not reach the next ("退出循环").
     # The ranks are placed outside the fix (`without_fix`).
-    units = [] if whole.bare or whole.copied else clauses(_stays_in(without_fix(text)), ", ")
+    units = [] if whole.bare or whole.copied else clauses(_stays_in(without_fix(ranks_before_calls(camel_words(text)))), ", ")
     cleared = set().union(*(cleared_ranks(unit) for unit in units)) if units else set()
     units = [unit for unit in units if not cleared_ranks(unit)]
     majority = majority_groups(found)
