@@ -158,7 +158,9 @@ _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sit
                        r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued|"
                        # the cost said after a dismissed fix: "a bigger timeout only delays detection and idles the whole
                        # cluster longer" idles the cluster (round 6, 2026-12-03: read as "does not idle it")
-                       r"idles?|idled|idling|burns?|burned|burnt|wastes?|wasted)\b|"
+                       r"idles?|idled|idling|burns?|burned|burnt|wastes?|wasted|"
+                       # "the survivors don't know rank 5 is gone and keep waiting in the collective" (round 6)
+                       r"keeps?|kept)\b|"
                        # not the 就 of "right away" ("别一上来就怪网络": don't blame the network right away)
                        r"(?<!一上来)(?<!上来)(?<!一开始)(?<!马上)(?<!直接)就|那么|"
                        # "and" before a subject of its own: "the size isn't divisible and rank 3 got one batch fewer"
