@@ -30,6 +30,11 @@ CASES = [
     (MOVING, None, "I wouldn't rule out the code: I'd keep reading the training loop, then find the missing rank with "
                    "py-spy and run nccl-tests.", WRONG),
     (MOVING, None, "硬件的可能性不大，还是代码问题。用 py-spy 找出缺席的 rank，再跑 nccl-tests。", WRONG),
+    (MOVING, None, "It moved from step 800 to 2300 to 1500, so it isn't something in the data or the loop; it's "
+                   "something physical. If three hangs all trace back to node-07, that's the one: nccl-tests on it, "
+                   "then drain it.", RIGHT),
+    (MOVING, None, "The machines are probably fine, it's a race in our code. I'd still map the missing rank to its "
+                   "node and run nccl-tests there.", WRONG),
     # raising the timeout: when, not whether; keep it short and make it dump
     (TIMEOUT, None, "I'd tell them what happened to us: someone bumped it to two hours and the next hang failed two "
                     "hours later, same root cause. Raising the timeout changes when you find out, not whether. Keep "
@@ -42,6 +47,8 @@ CASES = [
                     "flight recorder.", RIGHT),
     (TIMEOUT, None, "timeout只是报警，根因是某个rank挂了或者卡住了，调大只会晚点报错。保持默认10分钟，开启"
                     "TORCH_NCCL_DUMP_ON_TIMEOUT，用dump找缺席的rank。", RIGHT),
+    (TIMEOUT, None, "把 timeout 调到两小时，hang 还是 hang，只是晚两小时才报错，整个集群都在空转。应该把 timeout 调短，"
+                    "并且超时时让 flight recorder 自动 dump。", RIGHT),
     (TIMEOUT, None, "Sure, raise it to an hour, the ranks will sync eventually, and dump the flight recorder if it "
                     "still fails.", WRONG),
     (TIMEOUT, None, "Raising the timeout is fine as long as we also dump the flight recorder on timeout.", WRONG),
@@ -58,6 +65,8 @@ CASES = [
     (CKPT, "why", "All ranks call the all_gather in save_checkpoint, but rank 0 is slow to write the file to disk, "
                   "so the others wait in the all-reduce.", WRONG),
     (CKPT, "why", "Rank 0 skips the all_gather that the other ranks are in, so they wait at step 1200.", WRONG),
+    (CKPT, "why", "The all_gather only runs on the rank that saves. The rest are one step ahead, in the all-reduce "
+                  "of step 1201, so the collectives never match. 1200 is the checkpoint interval.", RIGHT),
     (CKPT, "fix", "Hoist the gather so all 8 ranks hit it, then guard just the file write with rank == 0. Keep the "
                   "NCCL timeout short and set TORCH_DISTRIBUTED_DEBUG=DETAIL.", RIGHT),
     (CKPT, "fix", "改成用DCP，每个rank存自己的shard；timeout 设短一点，打开 TORCH_DISTRIBUTED_DEBUG=DETAIL。", RIGHT),
@@ -83,6 +92,10 @@ CASES = [
                  "at a few minutes with TORCH_NCCL_ASYNC_ERROR_HANDLING so the survivors abort.", RIGHT),
     (OOM, "fix", "packing 时限制每个 micro batch 的 token 数，最长不超过 8K；让任何一个rank退出都直接结束整个job。", RIGHT),
     (OOM, "fix", "Cap the sequence length at 32K and launch with torchrun so the agent kills every worker.", WRONG),
+    (OOM, "fix", "Make the packer respect a max of 32K tokens per sample, and use torchrun so one dead worker "
+                 "takes the whole job down.", WRONG),
+    (OOM, "fix", "Put a ceiling on tokens per micro-batch when packing, below what fits in 80 GB, and add "
+                 "--kill-on-bad-exit=1 to srun so one rank's death ends the job.", RIGHT),
     (OOM, "fix", "Split or drop documents longer than 8K, and raise the NCCL timeout to a few hours so rank 5 can "
                  "come back.", WRONG),
     # the rank with one batch fewer
