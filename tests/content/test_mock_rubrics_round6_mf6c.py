@@ -49,6 +49,9 @@ CASES = [
                     "TORCH_NCCL_DUMP_ON_TIMEOUT，用dump找缺席的rank。", RIGHT),
     (TIMEOUT, None, "把 timeout 调到两小时，hang 还是 hang，只是晚两小时才报错，整个集群都在空转。应该把 timeout 调短，"
                     "并且超时时让 flight recorder 自动 dump。", RIGHT),
+    (TIMEOUT, None, 'The colleague thinks "the timeout is the problem", but it isn\'t: a rank is missing from the '
+                    "collective, and a longer timeout only waits longer while the cluster idles. Keep it short and dump "
+                    "the flight recorder on timeout.", RIGHT),
     (TIMEOUT, None, "Sure, raise it to an hour, the ranks will sync eventually, and dump the flight recorder if it "
                     "still fails.", WRONG),
     (TIMEOUT, None, "Raising the timeout is fine as long as we also dump the flight recorder on timeout.", WRONG),
