@@ -25,6 +25,8 @@ CASES = [
                    "nccl-tests and exclude it.", RIGHT),
     (MOVING, None, "step不固定，基本可以排除代码问题。每次都用flight recorder找出缺席的rank，映射到节点看有没有重合，"
                    "再对那台机器跑nccl-tests、查Xid，把它踢掉从checkpoint恢复。", RIGHT),
+    (MOVING, None, "位置会变的 hang 一般不是代码，代码 bug 是可复现的。每次卡的位置都不一样 → 硬件/网络的嫌疑大。把几次 hang 的"
+                   "缺席 rank 换算成 hostname，看是否落在同一个节点上，再跑 nccl-tests，把坏节点摘掉。", RIGHT),
     (MOVING, None, "It's less likely hardware and more likely our code. I'd find the missing rank with py-spy, map it "
                    "to its node, run nccl-tests and drain the node.", WRONG),
     (MOVING, None, "I wouldn't rule out the code: I'd keep reading the training loop, then find the missing rank with "
