@@ -16,7 +16,10 @@ _CLAUSE = re.compile(
     r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
-    r"\s(?:but|whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
+    r"\s(?:whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
+    # not the "but" of "except" (round 6, 2026-12-03): "nobody but rank 0 calls the all_gather" is one statement
+    # about rank 0, which cut at "but" read as "nobody" and a bare "rank 0 calls the all_gather"
+    r"(?<!\bnobody)(?<!\bno one)(?<!\bnone)(?<!\bnothing)(?<!\banyone)(?<!\beveryone)(?<!\beverybody)(?<!\ball)\sbut\s|"
     # "then" begins another statement ("rank 0 saves, then the others wait"), except in a sequence of
     # collectives, which is one ("a reduce-scatter then an all-gather").
     # The collective may be written as code ("broadcast then all_gather"), or as the function that wraps it

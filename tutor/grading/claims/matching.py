@@ -171,7 +171,10 @@ _SUPPOSED_EN = {
     "the team's idea": r"(?:the team|my team|our team|everyone|everybody|my manager|my lead|the on call) s (?:first )?"
                        r"(?:idea|instinct|reflex|guess|reaction|suggestion|plan)|"
                        r"(?:the team|my team|our team|my manager|my lead|a colleague|a teammate|a coworker|someone|somebody|"
-                       r"others) (?:had )?(?:already )?(?:first )?(?:wanted|suggested|proposed|pushed for|asked for|tried)",
+                       r"others) (?:had )?(?:already )?(?:first )?(?:wanted|suggested|proposed|pushed for|asked for|tried)|"
+                       # the colleague's belief, quoted to be denied (round 6, 2026-12-03): 'The colleague thinks "the timeout
+                       # is the problem", but it isn't' was refused as the timeout blamed
+                       r"(?:the|my|a|our) (?:colleague|teammate|coworker|lead|manager) (?:thinks|assumes|believes|claims|says)",
 }
 _SUPPOSED_ZH = {
     "condition": r"如果|假如|要是|假设|是否|万一|若",

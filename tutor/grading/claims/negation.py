@@ -113,9 +113,12 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "no more than once per step" bounds the count, it does not deny the claim
         if fragment.condition_end is not None and end <= fragment.condition_end <= min(low for low, _ in spans):
             continue  # "when no sentence end fits, cut at the context": the cue is the condition's own
-        if start < end <= min(low for low, _ in spans) and _NEW_VERB.search(fragment.text[end:min(low for low, _ in spans)]):
+        first = min(low for low, _ in spans)
+        new_verb = _NEW_VERB.search(fragment.text, end) if start < end <= first else None
+        if new_verb is not None and new_verb.start() < first:
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
-            # cue ends with its verb phrase, or with the condition the rest follows from
+            # cue ends with its verb phrase, or with the condition the rest follows from. The new verb may be the
+            # claim's own first word: "only delays detection and idles the whole cluster" (the span is "idles")
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
                 or _ZH_DISMISSING_CUE.fullmatch(fragment.text[start:end])
                 or _MODAL_BEFORE.search(fragment.text[:start]) or _DISMISSING_CUE.fullmatch(fragment.text[start:end])):
@@ -170,7 +173,12 @@ def _bound(text: str, start: int, end: int) -> tuple[int, int] | None:
 # "and" before a verb of its own starts a new verb phrase, which a negation before it does not reach:
 # "ranks 1-3 never entered evaluate and wait in the gradient all-reduce".
 _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sits?|hangs?|hung|blocks?|blocked|is|are|was|were|"
-                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued)\b|"
+                       r"stays?|stayed|went on|goes on|moved on|moves on|continues?|continued|"
+                       # the cost said after a dismissed fix: "a bigger timeout only delays detection and idles the whole
+                       # cluster longer" idles the cluster (round 6, 2026-12-03: read as "does not idle it")
+                       r"idles?|idled|idling|burns?|burned|burnt|wastes?|wasted|"
+                       # "the survivors don't know rank 5 is gone and keep waiting in the collective" (round 6)
+                       r"keeps?|kept)\b|"
                        # not the 就 of "right away" ("别一上来就怪网络": don't blame the network right away)
                        r"(?<!一上来)(?<!上来)(?<!一开始)(?<!马上)(?<!直接)就|那么|"
                        # "and" before a subject of its own: "the size isn't divisible and rank 3 got one batch fewer"
