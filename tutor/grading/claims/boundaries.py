@@ -12,8 +12,10 @@ from tutor.grading.claims.folding import _CJK_CHAR
 # Clause boundaries: sentence punctuation, and conjunctions that begin another statement ("while"
 # only where it contrasts two statements: `clause_breaks`).
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
+# Not the dot of "i.e.", "e.g." or "vs.", which joins what follows to the statement it glosses ("NDR IB is
+# 400 Gb/s, i.e. 50 GB/s per GPU" is one statement about IB, round 6).
 _CLAUSE = re.compile(
-    r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
     r"\s(?:but|whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
