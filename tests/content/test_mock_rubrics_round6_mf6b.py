@@ -39,6 +39,11 @@ CASES = [
          "CP only slows you down.", RIGHT),
     (CP, "序列一长，activation 就爆显存了，TP 8 加 recompute 都顶不住，这时候开 CP，每个 rank 只算自己那段序列。代价是 KV "
          "要在 CP rank 之间转一圈，得和 attention 计算 overlap 起来；序列短的时候藏不住，开了只会变慢。", RIGHT),
+    (CP, "长上下文 activation 放不下时开 CP，每个 rank 只存自己那段序列。CP 的开销在于 K、V 的点对点传输，长序列时 attention "
+         "计算量够大，能藏住；序列短时藏不住，纯亏。", RIGHT),
+    # "K/V" is not in "8K vs 128K" (a symbol takes no ending)
+    (CP, "CP pays off for long sequences when activations don't fit; each rank keeps its slice of the sequence. "
+         "Compare 8K vs 128K: the overhead differs a lot.", WRONG),
     (CP, "When the seq is long CP is a waste, the K/V traffic grows with s² there. It pays off for short sequences, "
          "where the exchange is cheap.", WRONG),
     # TP in the node: the restatement after "i.e.", the gap as a share, the fast side as subject, the layer's parts
@@ -62,6 +67,8 @@ CASES = [
     (TP16, "An H100 box has 8 GPUs on NVLink, so TP 16 puts TP traffic on the scale-out network, and that link is a "
            "tenth of the bandwidth, on every layer. PP crosses nodes far more cheaply.", RIGHT),
     (TP16, "TP 16 要跨两台机，每层 all-reduce 都得走 IB，带宽从 450 掉到 50 GB/s；跨机用 PP 便宜得多。", RIGHT),
+    (TP16, "Because 16 > 8 GPUs per node. The moment TP spans nodes, per-layer collectives run on the slow network, "
+           "~9x less bandwidth. PP is cheap across nodes: only activations at boundaries.", RIGHT),
     (TP16, "IB NDR is 400 GB/s per port versus 450 GB/s for NVLink, nearly the same, so TP 16 across two nodes costs "
            "little. I'd do it to cut PP.", WRONG),
     (TP16, "TP 16 spans two nodes, so its all-reduces go over InfiniBand. It's not a tenth of NVLink, it's nearly "
@@ -80,6 +87,9 @@ CASES = [
     (PP, "stage 多了，流水线填充和排空的时间也多了，m 又不变，因为 global batch 定了 m。", RIGHT),
     (PP, "多切 stage 空转比例会上升：global batch 定死了每条 pipeline 的 m，DP 减半也只是把 m 拉回原样。", RIGHT),
     (PP, "Double PP and the bubble doubles too, since the global batch fixes m and m stays the same.", RIGHT),
+    (PP, "更多 stage 意味着更长的 fill/drain，m 不能跟着涨（batch 固定），所以空闲占比变大。", RIGHT),
+    (PP, "Doubling PP makes a smaller fraction of the step idle, and the global batch fixes m, so it's the better "
+         "layout.", WRONG),
     (PP, "If you double PP the bubble does not rise, each stage is shorter; m stays the same.", WRONG),
     (PP, "PP 翻倍以后 bubble 不会上升，因为每个 stage 更短，m 不变。", WRONG),
     # m >= 4p: the fill and drain as fixed slots, the quarter as 0.25 or 7/32; the share said to rise, the fill said to grow

@@ -32,7 +32,9 @@ _CLAUSE = re.compile(
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
 # statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).
 # Not a thousands separator: "8,000 H100s", "1,300 days" are one number.
-_FRAGMENT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
+# Not a 、 between single letters: "K、V 的点对点传输" names one pair of tensors, which a cut would leave as "k" and
+# "v 的点对点传输" (round 6); "TP、PP、DP" stays a list.
+_FRAGMENT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[，—–]|(?<![A-Za-z])、|、(?![A-Za-z](?![A-Za-z0-9]))|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
                        r"expert)(?:\s|$|-))", re.IGNORECASE)
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.
