@@ -28,6 +28,8 @@ CASES = [
           "kernel was resident. We fixed the overlap, MFU went up a lot, and the smi number never moved.", RIGHT),
     (SMI, "nvidia-smi的利用率是按时间算的，不是按算力算的：一串很小的 kernel 也显示 100%，tensor core 却闲着。要看 MFU，"
           "它算的是有效计算占理论峰值的比例。", RIGHT),
+    (SMI, "Utilization here is coarse: it's the percent of the sample period where one or more kernels ran, so a "
+          "single small kernel that keeps one SM busy reports 100%. MFU is what counts.", RIGHT),
     (SMI, "Utilization is not time-based; it is the share of SMs doing math, so 100% means the tensor cores are "
           "saturated. The low MFU is just the formula being off.", WRONG),
     (SMI, "nvidia-smi only says some kernel was running. MFU is not reliable though, nvidia-smi is the real number "
@@ -41,6 +43,10 @@ CASES = [
          "要在 CP rank 之间转一圈，得和 attention 计算 overlap 起来；序列短的时候藏不住，开了只会变慢。", RIGHT),
     (CP, "长上下文 activation 放不下时开 CP，每个 rank 只存自己那段序列。CP 的开销在于 K、V 的点对点传输，长序列时 attention "
          "计算量够大，能藏住；序列短时藏不住，纯亏。", RIGHT),
+    (CP, "If activations fit after TP 8 and recompute, CP is overhead; it pays off at 64K+ where they don't. Ring "
+         "attention passes K/V between ranks, hidden behind attention at long seq.", RIGHT),
+    (CP, "If activations don't fit, CP is overhead; it pays off at 4K. Ring attention passes K/V between ranks, "
+         "hidden behind attention.", WRONG),
     # "K/V" is not in "8K vs 128K" (a symbol takes no ending)
     (CP, "CP pays off for long sequences when activations don't fit; each rank keeps its slice of the sequence. "
          "Compare 8K vs 128K: the overhead differs a lot.", WRONG),
