@@ -75,6 +75,7 @@ CASES = [
     (TP16, "TP 16 要跨两台机，每层 all-reduce 都得走 IB，带宽从 450 掉到 50 GB/s；跨机用 PP 便宜得多。", RIGHT),
     (TP16, "Because 16 > 8 GPUs per node. The moment TP spans nodes, per-layer collectives run on the slow network, "
            "~9x less bandwidth. PP is cheap across nodes: only activations at boundaries.", RIGHT),
+    (TP16, "一台 H100 就 8 张卡，TP16 一半的 rank 在另一台机器上，all-reduce 得走网卡，带宽掉到九分之一。", RIGHT),
     (TP16, "IB NDR is 400 GB/s per port versus 450 GB/s for NVLink, nearly the same, so TP 16 across two nodes costs "
            "little. I'd do it to cut PP.", WRONG),
     (TP16, "TP 16 spans two nodes, so its all-reduces go over InfiniBand. It's not a tenth of NVLink, it's nearly "
@@ -96,6 +97,7 @@ CASES = [
     (PP, "更多 stage 意味着更长的 fill/drain，m 不能跟着涨（batch 固定），所以空闲占比变大。", RIGHT),
     (PP, "Doubling PP makes a smaller fraction of the step idle, and the global batch fixes m, so it's the better "
          "layout.", WRONG),
+    (PP, "Doubling PP: the bubble falls from half to about a quarter, since m is fixed.", WRONG),
     (PP, "If you double PP the bubble does not rise, each stage is shorter; m stays the same.", WRONG),
     (PP, "PP 翻倍以后 bubble 不会上升，因为每个 stage 更短，m 不变。", WRONG),
     # m >= 4p: the fill and drain as fixed slots, the quarter as 0.25 or 7/32; the share said to rise, the fill said to grow
@@ -115,3 +117,17 @@ CASES = [
 @pytest.mark.parametrize(("scenario", "answer", "right"), CASES)
 def test_round6_layout_followups_and_guards(scenario, answer, right):
     assert grade(library().question(scenario), answer, None).correct is right
+
+
+# The reader's rules of this round, by the point they give or keep back: a restatement after "i.e." is read with the
+# fragment before unless it has a subject of its own; "并不比" denies.
+COVERAGE = [
+    (NODE, "NDR IB is 400 Gb/s, i.e. 50 GB/s per GPU, against 450 GB/s on NVLink.", "nvlink-bandwidth", True),
+    (TP16, "TP stays at 8, i.e. PP goes across nodes.", "leaves-nvlink", False),
+    (NODE, "机内带宽并不比机间快。", "nvlink-bandwidth", False),
+]
+
+
+@pytest.mark.parametrize(("scenario", "answer", "point", "stated"), COVERAGE)
+def test_round6_reader_rules_by_point(scenario, answer, point, stated):
+    assert (point in grade(library().question(scenario), answer, None).details["covered"]) is stated
