@@ -12,8 +12,10 @@ from tutor.grading.claims.folding import _CJK_CHAR
 # Clause boundaries: sentence punctuation, and conjunctions that begin another statement ("while"
 # only where it contrasts two statements: `clause_breaks`).
 # "not because X" keeps X in the negated clause ("it's not because only the GEMMs use FP8").
+# Not the dot of "i.e.", "e.g." or "vs.", which joins what follows to the statement it glosses ("NDR IB is
+# 400 Gb/s, i.e. 50 GB/s per GPU" is one statement about IB, round 6).
 _CLAUSE = re.compile(
-    r"[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)[.;!?:\n。；！？：]+(?:\s|$)|[;!?\n。；！？：]+|"
     # NFKC makes the full-width colon ASCII, with no space after it in Chinese ("原因：每步只同步一次")
     rf"(?<=[{_CJK_CHAR}]):|:(?=[{_CJK_CHAR}])|"
     r"\s(?:whereas|although|though|since|which|so|hence|thus|therefore|instead(?!\sof\b))\s|"
@@ -34,7 +36,9 @@ _CLAUSE = re.compile(
 # Fragments: between commas and dashes, and at an "and" that starts another parallel dimension's
 # statement ("DP inside the node and TP across nodes" puts TP across nodes, not inside).
 # Not a thousands separator: "8,000 H100s", "1,300 days" are one number.
-_FRAGMENT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[，、—–]|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
+# Not a 、 between single letters: "K、V 的点对点传输" names one pair of tensors, which a cut would leave as "k" and
+# "v 的点对点传输" (round 6); "TP、PP、DP" stays a list.
+_FRAGMENT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[，—–]|(?<![A-Za-z])、|、(?![A-Za-z](?![A-Za-z0-9]))|\s-\s|\s--\s|\s(?:and|but)\s(?=(?:the\s)?(?:tp|pp|dp|cp|ep|tensor|pipeline|data|context|"
                        r"expert)(?:\s|$|-))", re.IGNORECASE)
 # An aside in brackets is its own fragment, and the words around it stay one: "Forward tensors
 # (activations and weights) use E4M3" puts E4M3 on the forward tensors.

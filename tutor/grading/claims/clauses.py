@@ -378,10 +378,20 @@ _SCOPE = re.compile(r"(?:and\s)?(?:on|across|for|by)\s(?:every|all|each)(?:\sthe
                     r"(?:在|对)?(?:所有|每个)\s?(?:rank|卡|进程)\s?(?:上|都)?")
 
 
+# A restatement after a comma is said of the fragment before it: "NDR IB is 400 Gb/s, i.e. 50 GB/s per GPU"
+# gives IB its 50 GB/s (round 6, a right answer refused); "即"/"也就是" the same in Chinese.
+# Not one with a subject of its own: "TP stays at 8, i.e. PP goes across nodes" puts nothing across nodes for TP.
+_RESTATES = re.compile(r"(?:i e|ie|that is|in other words|也就是说|也就是|即)(?:\s|$|(?=[\u3400-\u9fff]))")
+_DIMENSION_NAMED = re.compile(r"\b(?:tp|pp|dp|cp|ep|fsdp|zero|tensor|pipeline|data|context|expert|rank|ranks)\b|"
+                          r"(?<![a-z])(?:tp|pp|dp|cp|ep)(?![a-z])")
+
+
 def _scope_extensions(fragments: list[Fragment]) -> list[Fragment]:
-    """The fragment before a scope cut off by a comma, with the scope: "…, on every rank"."""
+    """The fragment before a scope cut off by a comma, with the scope: "…, on every rank"; and the one
+    before a restatement, with it: "…, i.e. 50 GB/s per GPU"."""
     return [_extension(fragments[index - 1].text, fragment, index - 1) for index, fragment in enumerate(fragments)
-            if index and _SCOPE.fullmatch(fragment.text)]
+            if index and (_SCOPE.fullmatch(fragment.text)
+                          or _RESTATES.match(fragment.text) and not _DIMENSION_NAMED.search(fragment.text))]
 
 
 def _enumeration_extensions(fragments: list[Fragment]) -> list[Fragment]:

@@ -45,6 +45,10 @@ def pattern(phrase: str) -> re.Pattern | None:
     for before, word in zip(words, words[1:]):
         joined += (" " if before[-1:].isdigit() and word[:1].isdigit() else " ?") + re.escape(word)
     ending = rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?"
+    if len(final) == 1 and final.isalpha():
+        # a symbol takes no ending: "K/V" (read "k v") is not in "4K vs 128K", nor "m" in "10 ms" (round 6, the
+        # K/V exchange credited on "at 4K vs 128K")
+        ending = ""
     if "/" in phrase and _FRACTION.fullmatch(folded):
         # a fraction is not the front of another: "1/(4p)" folds to "1 4 p", where "1/4" would be found
         # (a wrong "bubble ≈ 1/(4p)" was credited with the quarter, 2026-12-03)

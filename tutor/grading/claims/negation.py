@@ -30,6 +30,9 @@ _DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s(?:\w+|(?:makes?|lets?)\s(?
 
 
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
+# A stressed negation jieba keeps with what follows it: "机内带宽并不比机间快" cuts 并不比 as one word (round 6,
+# a denial read as the claim).
+_ZH_STRESSED_NEGATION = ("并不", "并没", "并未", "毫不", "决不", "绝不")
 _ZH_NEGATION_WORDS = frozenset({"无", "无需", "无须", "非", "并非", "绝非", "毫无", "无法", "甭", "无关"})
 _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", "不过", "不管", "不论", "不但", "不然",
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺",
@@ -79,7 +82,8 @@ def _negations(folded: str) -> list[tuple[int, int]]:
                 continue  # "cut 非零时": nonzero, a value, not a denial (jieba cuts 非|零时)
             if token.startswith(_ZH_NEGATION_STARTS) and any(folded.startswith(word, start) for word in _ZH_NOT_NEGATION):
                 continue  # also where jieba cut the word apart (不|固定)
-            if token.startswith(_ZH_NEGATION_STARTS) or token in _ZH_NEGATION_WORDS or token in _ZH_DISMISSIVE:
+            if token.startswith(_ZH_NEGATION_STARTS + _ZH_STRESSED_NEGATION) or token in _ZH_NEGATION_WORDS \
+                    or token in _ZH_DISMISSIVE:
                 spans.append((start, start + len(token)))
     return spans
 
