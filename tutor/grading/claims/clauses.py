@@ -145,8 +145,16 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                 # weights, which need precision, go in E4M3" says the activations go in E4M3. Written, not
                 # an extension (`Fragment.base` None): the sentence says it, and a contradiction may read it
                 # ("GPU 0, which gets the long documents, computes longer" puts the work on rank 0).
+                # The predicate alone stays, as the reader's extension of it: it may state a point, but it
+                # asserts no contradiction without the subject, which may set it up to refute ("The tempting
+                # move, which a teammate had already done, was to raise the NCCL timeout" raises nothing:
+                # round 6, 2026-12-03, a right hang story refused on its orphaned "was to raise the timeout").
                 joined_text = f"{label} {fragments[1].text}".strip()
-                fragments.append(Fragment(joined_text, joined_text.replace(" ", ""), _negations(joined_text)))
+                predicate = fragments[1]
+                fragments[1] = Fragment(joined_text, joined_text.replace(" ", ""), _negations(joined_text),
+                                        predicate.inherited)
+                predicate.base = 1
+                fragments.append(predicate)
         _deny_whole_sentence(fragments, outside_count)
         total += len(words)
         content = _content_words(words)
