@@ -66,3 +66,22 @@ def test_a_quoted_reading_agreed_with_is_still_read():
 def test_a_comparisons_later_item_is_not_asserted(answer, contradicted):
     verdict = _mock(CP, answer)
     assert bool(verdict.details["contradicted"]) is contradicted
+
+
+HANG = "behavioural-hang-story"
+STORY_END = (" I dumped all eight ranks: seven in backward, and rank 5's process was gone; its log ended in a CUDA OOM on a "
+             "batch with one 32K-token packed sequence. Cause: a dead rank with nothing to tear the job down. Fix: capped "
+             "tokens per micro-batch and turned on srun --kill-on-bad-exit. Since then an OOM kills the job in seconds "
+             "instead of hanging for ten minutes.")
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # a predicate cut from its subject by a relative clause is read with the subject, not alone
+    ("Situation: a 34B run on srun froze at the same step every time. The tempting move, which a teammate had already "
+     "done, was to raise the NCCL timeout; it just made us wait longer." + STORY_END, RIGHT),
+    # ... where the subject is the speaker, the raise is still the candidate's action
+    ("Situation: a 34B run on srun froze at the same step every time. My first move, which took a minute, was to raise "
+     "the NCCL timeout to an hour, and that was the fix: the run got past the step.", WRONG),
+])
+def test_a_predicate_after_a_relative_clause_keeps_its_subject(answer, right):
+    assert _mock(HANG, answer).correct is right
