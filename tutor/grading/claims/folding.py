@@ -134,6 +134,11 @@ def _rank_run(match: re.Match) -> str:
 
 # "8,000 H100s" is the number 8000, not "8" and "000".
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# "8.6 days" is the number 8.6, not "8" and "6 days": the point stays, as a letter, so that no phrase
+# starts at the digits after it (`matching.pattern` reads it or a space between two numbers alike, so a
+# phrase written "6 4 tb" still finds "6.4 TB").
+DECIMAL_POINT = "\u01c0"
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
 
 @lru_cache(maxsize=16384)  # the same clause and phrase are folded for every point and group that reads them
@@ -143,7 +148,7 @@ def fold(text: str) -> str:
         text = pattern.sub(replacement, text)
     text = _MEASURE.sub("个", text)
     text = _BOUNDARY.sub(" ", text)
-    text = _THOUSANDS.sub("", text)
+    text = _DECIMAL.sub(DECIMAL_POINT, _THOUSANDS.sub("", text))
     text = _DIGIT_LETTER.sub(" ", _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip())
     text = _DIMENSION_DEGREE.sub(r"\1 ", text)
     if "号" in text or "r" in text:

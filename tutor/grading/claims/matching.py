@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from tutor.grading.claims.folding import _CJK, fold
+from tutor.grading.claims.folding import _CJK, DECIMAL_POINT, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading
 from tutor.grading.claims.negation import _negated
 from tutor.grading.normalize import LONG_LIMIT, clean
@@ -31,7 +31,7 @@ def pattern(phrase: str) -> re.Pattern | None:
         return None
     if _CJK.search(folded):
         compact = folded.replace(" ", "")
-        return re.compile(" ?".join(re.escape(char) for char in compact))
+        return re.compile(_DIGITS_APART.join(re.escape(char) for char in compact))
     words = folded.split(" ")
     last = folded[-1]
     doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
@@ -41,9 +41,9 @@ def pattern(phrase: str) -> re.Pattern | None:
     adverb = "|ly|ally" if len(final) >= ADVERB_STEM and final.isalpha() else ""
     # Words may be run together or apart ("all reduce" = "allreduce"); English endings allowed. Not two
     # numbers: "1/4" folds to "1 4", which must not be found in "14 GPUs" (nor "1/5" in "15/1024").
-    joined = re.escape(words[0])
+    joined = _escape(words[0])
     for before, word in zip(words, words[1:]):
-        joined += (" " if before[-1:].isdigit() and word[:1].isdigit() else " ?") + re.escape(word)
+        joined += (_NUMBERS_APART if before[-1:].isdigit() and word[:1].isdigit() else " ?") + _escape(word)
     ending = rf"(?:s|es|ed|d|ing|able{doubled}{adverb})?"
     if len(final) == 1 and final.isalpha():
         # a symbol takes no ending: "K/V" (read "k v") is not in "4K vs 128K", nor "m" in "10 ms" (round 6, the
@@ -60,6 +60,13 @@ def pattern(phrase: str) -> re.Pattern | None:
 
 
 ADVERB_STEM = 6
+# Two numbers side by side are a space or a decimal point apart ("6 4 tb" is "6.4 TB", folded "6ǀ4 tb").
+_NUMBERS_APART = f"[ {DECIMAL_POINT}]"
+_DIGITS_APART = f"[ {DECIMAL_POINT}]?"
+
+
+def _escape(word: str) -> str:
+    return re.escape(word).replace(DECIMAL_POINT, _NUMBERS_APART)
 _FRACTION = re.compile(r"\d+ \d+")
 
 
