@@ -68,6 +68,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                 ahead = ahead[denied[-1].end():] if denied else ahead
                 relative = True
             referent = True
+        elif match and match.group().strip().casefold() == "but" and _PREDICATE_AFTER_ASIDE.match(text[match.end():].lstrip()):
+            # "The save is rank-0-only but has a collective hidden inside it": a predicate after "but" with no
+            # subject of its own is said of the clause before, as one after "so" is (round 7, 2026-12-04: the
+            # collective and the rank-0-only code it hides in were read apart). Read as an extension: a claim may
+            # join the two, a contradiction does not
+            ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            referent = True
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
