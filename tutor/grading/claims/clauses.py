@@ -68,6 +68,13 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
                 ahead = ahead[denied[-1].end():] if denied else ahead
                 relative = True
             referent = True
+        elif match and match.group().strip().casefold() == "but" and _PREDICATE_AFTER_ASIDE.match(text[match.end():].lstrip()):
+            # "The save is rank-0-only but has a collective hidden inside it": a predicate after "but" with no
+            # subject of its own is said of the clause before, as one after "so" is (round 7, 2026-12-04: the
+            # collective and the rank-0-only code it hides in were read apart). Read as an extension: a claim may
+            # join the two, a contradiction does not
+            ahead = " ".join(_FRAGMENT.split(_ASIDE.sub(" ", raw).rstrip(" ,，"))[-1].split()[-REFERENT_WORDS:])
+            referent = True
         if raw and raw.strip():
             raws.append(raw)
             labelled.append(label_words)
@@ -303,15 +310,17 @@ _RANK_LIST = re.compile(r"\b(?:ranks?|r|gpus?)\s?\d+(?:\s?[,，、]\s?(?:r|rank\
 # A clause that says when (or if) the next one holds, cut from it by a comma: "when the workers are
 # forked, the lock is still held", "fork worker的时候，锁还被持有". The two are one statement, whose
 # parts a claim may need together (`_FRAGMENT` would put the fork and the lock in two fragments).
-_LEADING_CONDITION = re.compile(r"^\s*(?:when|whenever|while|once|if|as soon as|at the moment|by the time|each time|"
-                                r"every time)\s", re.IGNORECASE)
+# Chinese says "if" first too, glued to what follows (round 7, 2026-12-04): "如果是硬件，卡住的步数会随机" is one
+# counterfactual, as "if it were hardware, the step would wander" is.
+_LEADING_CONDITION = re.compile(r"^\s*(?:(?:when|whenever|while|once|if|as soon as|at the moment|by the time|each time|"
+                                r"every time)\s|(?:如果|要是|假如|假设|万一))", re.IGNORECASE)
 # ... and so is a short scope said first, a prepositional phrase without a verb: "At 128K on 405B, CP 16
 # keeps each GPU at 8K tokens", "For 70B at seq 8K with TP 4, that's 46 GB" (numbers-first answers
 # refused, 2026-12-03: the length and what holds at it sat in two fragments).
 _LEADING_SCOPE = re.compile(r"^\s*(?:at|for|with|on|under|beyond|past|above|below|up to)\s(?!(?:first|the same time|least|most|"
                             r"example|instance|once|the other hand|top of that|now|all|this|that|those|these)\b)", re.IGNORECASE)
 SCOPE_WORDS = 8
-_TRAILING_CONDITION = re.compile(r"(?:的时候|时候|之时|的同时|期间|那一刻|时)\s*$")
+_TRAILING_CONDITION = re.compile(r"(?:的时候|时候|之时|的同时|期间|那一刻|时|的话)\s*$")
 # ... and a statement that says it holds at the moment just said: "fork出新的worker，这时锁是被持有的",
 # "the workers are forked, at which point the lock is held".
 _AT_THAT_MOMENT = re.compile(r"^\s*(?:这时|此时|那时|当时|这个时候|那个时候|这一刻|那一刻|at that (?:moment|point|time)|at which point|"

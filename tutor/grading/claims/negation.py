@@ -20,7 +20,15 @@ if TYPE_CHECKING:
 # something lists the word in its own concept, which then keeps its meaning.
 # "rather than X" and "instead of X" reject X as "not X" does ("each rank writes its own shard
 # instead of gathering everything on rank 0").
+# A speaker who stopped doing something denies doing it: "we stopped fixing it with a longer timeout", "I quit
+# bumping the timeout", "they gave up on restarting" (round 7, 2026-12-04: a right story's last word against the
+# raise was read as the raise). Only with a person as subject and a gerund after: "the job stopped responding" and
+# "the hangs stopped" are events, not denials.
+_EN_STOPPED_DOING = (r"(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\bthey\s)|(?<=\bteam\s)|(?<=\bpeople\s))"
+                     r"(?:stopped|quit|gave\sup(?:\son)?)(?=\s\w+ing\b)|")
+_STOPPED = re.compile(r"stopped|quit|gave\sup(?:\son)?")
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
+                          + _EN_STOPPED_DOING +
                           r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger|"
                           r"(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger))\b")
 # "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead; so is "a
@@ -123,6 +131,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from. The new verb may be the
             # claim's own first word: "only delays detection and idles the whole cluster" (the span is "idles")
+        if _STOPPED.fullmatch(fragment.text[start:end]) and _COORDINATOR.search(fragment.text, end, first):
+            continue  # "we stopped guessing and raised the timeout": the stop reaches its own gerund's phrase only
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
                 or _ZH_DISMISSING_CUE.fullmatch(fragment.text[start:end])
                 or _MODAL_BEFORE.search(fragment.text[:start]) or _DISMISSING_CUE.fullmatch(fragment.text[start:end])):
