@@ -1,0 +1,88 @@
+"""Lab diagnoses written by hand, round 7 (s36 df7b, 2026-12-04; none from the labelled benchmark): the
+ideas the grader failed to read in free_text_labs9, each in wordings of our own, and their near misses.
+The ideas: a CUDA graph captured anew inside each call, or replayed without static buffers (wrong fixes);
+a negation inside a relative clause that denies only that clause's verb ("a thread that never returns
+keeps the process alive"); the fork that copies the lock in its held state, said as the lock's state
+copied; the busy rank's start that never moves, said of start itself, and the table "more than" the
+context. Each case: (lab, answer, right)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.diagnosing import diagnose
+
+R, W = True, False
+
+LAUNCH = "Launch-bound: the GPU idles between tiny kernels waiting for the CPU to launch them."
+LAUNCH_ZH = "launch-bound：GPU 在小 kernel 之间空转，等 CPU 发射下一个。"
+EXITED = "Rank 0 exited with code 0; rank 1 is still there."
+CLOSE = " close() is only called in the except branch. Fix: close the uploader in a finally."
+CLOSE_ZH = " close() 只在 except 里调用。修法：在 finally 里关闭 uploader。"
+LOADER = ("Rank 1's main thread waits in its DataLoader for the next batch, outside any collective; its two workers wait in "
+          "TokenCache.encode for the lock. Rank 0 waits in DDP's gradient all-reduce in backward.")
+COPY = " Fix: copy the cache under the lock, release it, and write the copy in the background."
+COPY_ZH = "修法：锁里只复制缓存，写的时候不持锁。"
+BUSY = "Rank 1 is busy in pieces() in make_batch, outside any collective; rank 0 waits in the gradient all-reduce in backward."
+CUT = " Fix: cut at the context, end = start + max_len."
+CUT_ZH = "修法：在上下文长度处切开。"
+
+CASES = [
+ # the graph captured anew on each call, or replayed without static buffers: wrong fixes, in several wordings
+ ('cuda-graphs', f"{LAUNCH} Fix: capture the loop once into a CUDA graph with static input and output tensors, and replay it with one launch per call.", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: capture once in __init__ and replay on every call, copying each input into the static buffer.", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: record the graph once so that every call is one launch of the replay.", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: capture once at init; per call, copy x into the static input, replay, clone the static output.", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: capture once; recapturing every call would cost more than the launches it saves.", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: a CUDA graph, captured once; recapture only if the shapes change, which they don't.", R),
+ ('cuda-graphs', f"{LAUNCH_ZH}修法：在 __init__ 里录一次 graph，每次调用把输入拷进静态 buffer 再 replay，一次 launch 跑完。", R),
+ ('cuda-graphs', f"{LAUNCH_ZH}修法：在__init__里录一次graph，每次调用把输入拷进静态buffer再replay，一次launch跑完。", R),
+ ('cuda-graphs', f"{LAUNCH} Fix: capture a fresh graph inside __call__ each time and replay it.", W),
+ ('cuda-graphs', f"{LAUNCH} Fix: record the graph per call, so the inputs can be any tensor.", W),
+ ('cuda-graphs', f"{LAUNCH} Fix: replay a CUDA graph with one launch; no static buffers are needed, the graph reads whatever tensor you pass.", W),
+ ('cuda-graphs', f"{LAUNCH} Fix: recapture the graph on every call and replay it once, like a macro you re-record before each use.", W),
+ ('cuda-graphs', f"{LAUNCH} Fix: graphs, captured on every call, replayed with one launch; it works for any input shape.", W),
+ ('cuda-graphs', f"{LAUNCH_ZH}修法：每次调用 __call__ 时都重新 capture 一个 CUDA graph 再 replay，这样不需要静态缓冲区。", W),
+ ('cuda-graphs', f"{LAUNCH_ZH}修法：每次调用都重新录制graph再回放，任何输入都能直接用。", W),
+ ('cuda-graphs', f"{LAUNCH_ZH}修法：一次 launch 重放整个循环，不用静态 buffer，随便传什么 tensor 都行。", W),
+ # a negation in a relative clause denies that clause's verb, not the main one after it
+ ('exit-hang', f"{EXITED} A non-daemon thread that never returns keeps the process alive.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} Its non-daemon thread that never gets the stop item keeps the interpreter waiting.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} 一个永远不返回的非 daemon 线程让进程一直活着。{CLOSE_ZH}", R),
+ ('exit-hang', f"{EXITED} 一个永远不返回的非daemon线程让进程一直活着。{CLOSE_ZH}", R),
+ ('exit-hang', f"{EXITED} A non-daemon thread that never keeps the process alive.{CLOSE}", W),
+ ('exit-hang', f"{EXITED} A non-daemon thread that never returns does not keep the process alive.{CLOSE}", W),
+ ('exit-hang', f"{EXITED} Rank 1 has a non-daemon thread that does not block the exit.{CLOSE}", W),
+ ('exit-hang', f"{EXITED} Rank 1 has a non-daemon thread that does not block exit.{CLOSE}", W),
+ # the fork copies the lock in its held state, said as the state copied
+ ('stalled-loader', f"{LOADER} fork duplicated the lock state but the writer thread exists only in the parent.{COPY}", R),
+ ('stalled-loader', f"{LOADER} The workers' copies stay locked forever, since the writer thread was not forked with them.{COPY}", R),
+ ('stalled-loader', f"{LOADER} Each worker's copy of the lock is locked and nobody in the worker will unlock it.{COPY}", R),
+ ('stalled-loader', f"{LOADER} fork 把锁的状态也复制了过去，worker 里的锁一直是锁着的。{COPY_ZH}", R),
+ ('stalled-loader', f"{LOADER} worker里的锁是锁着的，没人释放。{COPY_ZH}", R),
+ ('stalled-loader', f"{LOADER}{COPY}", W),
+ ('stalled-loader', f"{LOADER} fork gives each worker an unlocked lock, so that is not it; the workers are just slow.{COPY}", W),
+ ('stalled-loader', f"{LOADER} The fork did not copy the lock state.{COPY}", W),
+ ('stalled-loader', f"{LOADER} The workers fork a fresh lock.{COPY}", W),
+ ('stalled-loader', f"{LOADER} The workers were forked while the lock was held. Fix: drop the workers and read the cache in the main process.", W),
+ # start that never moves, said of start; the table more than the context
+ ('busy-rank', f"{BUSY} The table is 40 tokens, more than the context.{CUT}", R),
+ ('busy-rank', f"{BUSY} start = end is a no-op.{CUT}", R),
+ ('busy-rank', f"{BUSY} start stays put.{CUT}", R),
+ ('busy-rank', f"{BUSY} start never grows past the table, like a car spinning its wheels in mud.{CUT}", R),
+ ('busy-rank', f"{BUSY} 表格 40 个 token，上下文放不下。{CUT_ZH}", R),
+ ('busy-rank', f"{BUSY} start 原地不动，一直在表格开头。{CUT_ZH}", R),
+ ('busy-rank', f"{BUSY} start原地不动，一直在表格开头。{CUT_ZH}", R),
+ ('busy-rank', f"{BUSY} Had the table fit in the context, start would have moved; it is larger than the window.{CUT}", R),
+ ('busy-rank', f"{BUSY}{CUT}", W),
+ ('busy-rank', f"{BUSY} start keeps growing; the table is just slow to tokenize.{CUT}", W),
+ ('busy-rank', f"{BUSY} The table is shorter than the context.{CUT}", W),
+ ('busy-rank', f"{BUSY} The table is no more than the context.{CUT}", W),
+ ('busy-rank', f"{BUSY} start每一圈都前进一点，只是表格很慢。{CUT_ZH}", W),
+ ('busy-rank', f"{BUSY} start moves forward each time round. Fix: skip the table page.", W),
+]
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), CASES)
+def test_round7_df7b_diagnoses(lab, answer, right):
+    assert diagnose(lab, answer)["correct"] is right
