@@ -3,7 +3,8 @@ ideas the grader failed to read in free_text_labs9, each in wordings of our own,
 The ideas: a CUDA graph captured anew inside each call, or replayed without static buffers (wrong fixes);
 a negation inside a relative clause that denies only that clause's verb ("a thread that never returns
 keeps the process alive"); the fork that copies the lock in its held state, said as the lock's state
-copied; the busy rank's start that never moves, said of start itself, and the table "more than" the
+copied; a rank said not to join a process group placed in none ("rank 1's pg 1 never joins the others'
+pg 1"); the busy rank's start that never moves, said of start itself, and the table "more than" the
 context. Each case: (lab, answer, right)."""
 
 from __future__ import annotations
@@ -27,7 +28,18 @@ BUSY = "Rank 1 is busy in pieces() in make_batch, outside any collective; rank 0
 CUT = " Fix: cut at the context, end = start + max_len."
 CUT_ZH = "修法：在上下文长度处切开。"
 
+PGS = "Ranks 0, 2 and 3 called the all_reduce on pg 1, rank 1 on pg 2."
+ORDER = (" Why: MetricsWriter is built first on rank 1, so new_group is called in a different order. Fix: create the groups "
+         "in the same order on every rank.")
+
 CASES = [
+ # a rank said not to join a group is placed in none
+ ('group-order', f"{PGS} Rank 1's pg 1 (metrics) never joins the others' pg 1 all-reduce.{ORDER}", R),
+ ('group-order', f"{PGS} Rank 1 is not in pg 1.{ORDER}", R),
+ ('group-order', f"{PGS} 1号的 pg 1 是 metrics，从来没有进其他 rank 的 pg 1 all_reduce。{ORDER}", R),
+ ('group-order', f"Rank 0 waits alone in the all_reduce in pg 2, ranks 1-3 in pg 1.{ORDER}", W),
+ ('group-order', f"Rank 0 waits alone in pg 2.{ORDER}", W),
+ ('group-order', f"Every rank waits in the gradient all_reduce in average_gradients; rank 0 is in pg 2, and rank 1 never joins pg 1.{ORDER}", W),
  # the graph captured anew on each call, or replayed without static buffers: wrong fixes, in several wordings
  ('cuda-graphs', f"{LAUNCH} Fix: capture the loop once into a CUDA graph with static input and output tensors, and replay it with one launch per call.", R),
  ('cuda-graphs', f"{LAUNCH} Fix: capture once in __init__ and replay on every call, copying each input into the static buffer.", R),
