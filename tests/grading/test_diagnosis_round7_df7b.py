@@ -3,7 +3,7 @@ ideas the grader failed to read in free_text_labs9, each in wordings of our own,
 The ideas: a CUDA graph captured anew inside each call, or replayed without static buffers (wrong fixes);
 a negation inside a relative clause that denies only that clause's verb ("a thread that never returns
 keeps the process alive"); the fork that copies the lock in its held state, said as the lock's state
-copied; a rank said not to join a process group placed in none ("rank 1's pg 1 never joins the others'
+copied (and the lock said free at the fork, a contradiction); a rank said not to join a process group placed in none ("rank 1's pg 1 never joins the others'
 pg 1"); the busy rank's start that never moves, said of start itself, and the table "more than" the
 context. Each case: (lab, answer, right)."""
 
@@ -92,6 +92,37 @@ CASES = [
  ('busy-rank', f"{BUSY} The table is no more than the context.{CUT}", W),
  ('busy-rank', f"{BUSY} start每一圈都前进一点，只是表格很慢。{CUT_ZH}", W),
  ('busy-rank', f"{BUSY} start moves forward each time round. Fix: skip the table page.", W),
+ # more wordings of each idea: spoken, terse, an analogy, a counterfactual; the lock said free at the fork
+ ('exit-hang', f"{EXITED} Like a guest who never gets the signal to leave and keeps the party going, the non-daemon thread that never finishes keeps the process alive.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} Had the thread been told to stop it would have ended; as it is, the non-daemon thread that never ends keeps rank 1 alive.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} non-daemon thread that never returns -> keeps the process alive.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} So basically its non-daemon thread that never returns keeps the whole process hanging around.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} A non-daemon thread that never wakes up holds the process open.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} The checkpoint-uploader thread that never returns stays alive in queue.get.{CLOSE}", R),
+ ('exit-hang', f"{EXITED} 那个永远等不到停止信号的非 daemon 线程让进程退不出去。{CLOSE_ZH}", R),
+ ('exit-hang', f"{EXITED} Rank 1 has a non-daemon thread that does not block its exit.{CLOSE}", W),
+ ('exit-hang', f"{EXITED} A daemon thread that never returns dies with the process, so it keeps nothing alive.{CLOSE}", W),
+ ('stalled-loader', f"{LOADER} Forking then is like photocopying a room locked from inside: each worker's copy of the lock is locked, and the key holder, the writer thread, stayed in the parent.{COPY}", R),
+ ('stalled-loader', f"{LOADER} Had the lock been free when the workers were forked, their copies would be free too; it was held, so each worker's copy of the lock is locked forever.{COPY}", R),
+ ('stalled-loader', f"{LOADER} fork duplicated the lock state.{COPY}", R),
+ ('stalled-loader', f"{LOADER} fork把锁的状态也复制了过去。{COPY_ZH}", R),
+ ('stalled-loader', f"{LOADER} The fork cloned the lock but the lock was free at that moment.{COPY}", W),
+ ('busy-rank', f"{BUSY} basically start = end does nothing, start stays put.{CUT}", R),
+ ('busy-rank', f"{BUSY} start: stuck.{CUT}", R),
+ ('busy-rank', f"{BUSY} start makes no progress: the table is too long for the window.{CUT}", R),
+ ('busy-rank', f"{BUSY} The table doesn't fit in the context, like a sofa too big for the door.{CUT}", R),
+ ('busy-rank', f"{BUSY} 表格比上下文还大，start一直是表格开头。{CUT_ZH}", R),
+ ('busy-rank', f"{BUSY} start advances a little each round but the loop is slow.{CUT}", W),
+ ('group-order', f"{PGS} Rank 1 never calls into pg 1 at all.{ORDER}", R),
+ ('group-order', f"{PGS} Rank 1 doesn't join the others' group 1.{ORDER}", R),
+ ('group-order', f"{PGS} 1号从来没有加入 pg 1。{ORDER}", R),
+ ('group-order', f"{PGS} 1号没有参与pg 1的all_reduce。{ORDER}", R),
+ ('group-order', f"{PGS} Like two people at different doors, rank 1 never enters the others' pg 1.{ORDER}", R),
+ ('group-order', f"Rank 2 is not in pg 1; it waits alone in pg 2.{ORDER}", W),
+ ('group-order', f"Ranks 0, 2 and 3 wait in pg 2, rank 1 in pg 1.{ORDER}", W),
+ ('stalled-loader', f"{LOADER} Nothing in a worker holds that lock, but at the moment of the fork rank 1's lock was held, so the workers' copies stay locked.{COPY}", R),
+ ('stalled-loader', f"{LOADER} The workers were forked at the start of epoch 1 and the lock was not held then; they are just slow.{COPY}", W),
+ ('stalled-loader', f"{LOADER} 那一刻锁没被持有，fork 没问题，worker 只是慢。{COPY_ZH}", W),
 ]
 
 

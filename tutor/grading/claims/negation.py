@@ -199,7 +199,8 @@ _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sit
 # and "a thread that never keeps the process alive" still deny it.
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s(?:(?:does|did|do|will|would|can|could|is|was|has|had)\s)?$")
 _RELATIVE_VERB = re.compile(r"\s(?:\w+\s){1,4}")
-_MAIN_VERB = re.compile(r"(?:\w+(?:s|ed)|is|are|was|were|keep|stay|wait|hang|block|hold)\b")
+_MAIN_VERB = re.compile(r"(?!(?:its|this|thus|his|process|access|class|less|unless)$)(?:\w+[^\Wsiu]s|\w+ed|is|are|was|were|has|"
+                        r"keep|stay|wait|hang|block|hold)")
 _ZH_MODIFIER = re.compile(r"\s?[\u4e00-\u9fff]{0,4}的")
 
 
@@ -215,9 +216,13 @@ def _relative_own(text: str, start: int, end: int, spans: list[tuple[int, int]],
         return False
     # the clause's own verb is none of the claim's words ("a thread that never keeps the process alive" denies it),
     # and the claim goes on with a finite verb of the main clause ("that does not block the exit" denies it)
+    # ("that never returns keeps the process alive", "that never returns stays alive": the main verb is the
+    # claim's word or stands between the clause's verb and it)
     main = min(low for low, _ in every + spans if low >= end)
     verb = _RELATIVE_VERB.fullmatch(text[end:main])
-    return verb is not None and not _COORDINATOR.search(verb.group()) and bool(_MAIN_VERB.match(text, main))
+    if verb is None or _COORDINATOR.search(verb.group()):
+        return False
+    return any(_MAIN_VERB.fullmatch(word) for word in verb.group().split()[1:] + text[main:].split()[:1])
 
 
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
