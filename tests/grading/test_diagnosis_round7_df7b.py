@@ -1,11 +1,13 @@
-"""Lab diagnoses written by hand, round 7 (s36 df7b, 2026-12-04; none from the labelled benchmark): the
-ideas the grader failed to read in free_text_labs9, each in wordings of our own, and their near misses.
-The ideas: a CUDA graph captured anew inside each call, or replayed without static buffers (wrong fixes);
-a negation inside a relative clause that denies only that clause's verb ("a thread that never returns
-keeps the process alive"); the fork that copies the lock in its held state, said as the lock's state
-copied (and the lock said free at the fork, a contradiction); a rank said not to join a process group placed in none ("rank 1's pg 1 never joins the others'
-pg 1"); the busy rank's start that never moves, said of start itself, and the table "more than" the
-context. Each case: (lab, answer, right)."""
+"""Lab diagnoses written by hand, round 7 (s36 df7b, 2026-12-04; none from the labelled benchmark):
+the ideas the grader failed to read in free_text_labs9, and a few found by probing, each in wordings of
+our own, with near misses. The ideas: a CUDA graph captured anew inside each call, or replayed without
+static buffers (wrong fixes); a negation inside a relative clause that denies only that clause's verb ("a
+thread that never returns keeps the process alive"); the fork that copies the lock in its held state,
+said as the lock's state copied (and the lock said free at the fork, a contradiction); a rank said not to
+join a process group placed in none ("rank 1's pg 1 never joins the others' pg 1"); one batch reused for
+every step and the loss record removed (wrong fixes that change the data or drop what the run reports);
+a bare count beside one-sequence micro-batches in Chinese; the busy rank's start that never moves, said
+of start itself, and the table "more than" the context. Each case: (lab, answer, right)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,13 @@ import pytest
 from tests.grading.diagnosing import diagnose
 
 R, W = True, False
+
+SLOW = ("Data loading: each step waits for its batch before any op runs; the trace summary puts two thirds of the step before "
+        "its first op, and synthetic data makes the step fast. The loader re-tokenizes each whole document with a pure-Python BPE every step.")
+SLOW_ZH = "数据加载：每个 step 在第一个算子之前都在等 batch，合成数据时就快了。加载器每步都用纯 Python 的 BPE 把整篇文档重新分词。"
+TINY = ("Launch-bound compute: ~2,000 tiny ops per step of ~10 µs each, 16 .item() syncs per step. Sixteen one-sequence micro-batches "
+        "and a normalisation of eight elementwise ops.")
+TINY_ZH = "launch-bound 的计算：每步约 2000 个很小的算子，每步 16 次 .item() 同步。原因是 16 个单条序列的 micro-batch 和 8 个 elementwise 算子手写的归一化。"
 
 LAUNCH = "Launch-bound: the GPU idles between tiny kernels waiting for the CPU to launch them."
 LAUNCH_ZH = "launch-bound：GPU 在小 kernel 之间空转，等 CPU 发射下一个。"
@@ -123,6 +132,38 @@ CASES = [
  ('stalled-loader', f"{LOADER} Nothing in a worker holds that lock, but at the moment of the fork rank 1's lock was held, so the workers' copies stay locked.{COPY}", R),
  ('stalled-loader', f"{LOADER} The workers were forked at the start of epoch 1 and the lock was not held then; they are just slow.{COPY}", W),
  ('stalled-loader', f"{LOADER} 那一刻锁没被持有，fork 没问题，worker 只是慢。{COPY_ZH}", W),
+ # slow-dataloader: one batch tokenized and reused for every step is other data (a wrong fix)
+ # launch-bound: the loss record removed is the feature dropped (a wrong fix); a cause naming 8 elementwise ops in
+ # Chinese is no cut of the step to 8
+ ('slow-dataloader', f"{SLOW} Fix: reuse the first step's tokenized batch every step.", W),
+ ('slow-dataloader', f"{SLOW} Fix: cache the first batch and feed it to every step.", W),
+ ('slow-dataloader', f"{SLOW} Fix: tokenize one batch up front and reuse the same batch for all steps.", W),
+ ('slow-dataloader', f"{SLOW} Fix: cache one batch, reuse the same batch forever.", W),
+ ('slow-dataloader', f"{SLOW} Fix: like a flashcard drilled over and over, keep using the same window every step.", W),
+ ('slow-dataloader', f"{SLOW} Fix: honestly I'd just tokenize once and keep feeding the same batch.", W),
+ ('slow-dataloader', f"{SLOW_ZH}修法：只分词一次，之后每步都复用第一个 batch。", W),
+ ('slow-dataloader', f"{SLOW_ZH}修法：只分词一次，之后每步都复用第一个batch。", W),
+ ('slow-dataloader', f"{SLOW} Fix: tokenize once, cache the ids, and cut each step's window from the stored ids.", R),
+ ('slow-dataloader', f"{SLOW} Fix: pre-tokenize the corpus once; reusing the same batch every step would change the data.", R),
+ ('slow-dataloader', f"{SLOW} Fix: tokenize every document once before training and cache the token ids; each step slices its own window.", R),
+ ('slow-dataloader', f"{SLOW_ZH}修法：训练前把所有文档分词一次，存好 id，每步直接切片。", R),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, and remove the loss logging altogether.", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, and drop the loss history.", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, and turn off loss logging so nothing syncs.", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm; get rid of recording the losses.", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, and stop tracking the loss, that's where the syncs are.", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, skip logging the losses entirely.", W),
+ ('launch-bound', f"{TINY_ZH}修法：一个 micro-batch、nn.LayerNorm，再去掉 loss 记录。", W),
+ ('launch-bound', f"{TINY_ZH}修法：一个micro-batch、nn.LayerNorm，再去掉loss记录。", W),
+ ('launch-bound', f"{TINY} Fix: one micro-batch, nn.LayerNorm, and drop the .item(): keep the losses on the device and read them at the end.", R),
+ ('launch-bound', f"{TINY} Fix: one larger micro-batch, a fused LayerNorm, and remove the per-step .item(), stacking the losses on the device.", R),
+ ('launch-bound', f"{TINY} Fix: one micro-batch and nn.LayerNorm; remove the .item() from each step and log the losses once at the end.", R),
+ ('launch-bound', f"{TINY_ZH}修法：合成一个 micro-batch，用 nn.LayerNorm，去掉每步的 .item()，loss 留在 gpu 上最后再读。", R),
+ ('launch-bound', f"{TINY_ZH}修法：保留单条序列的 micro-batch，只跑 4 个。", W),
+ ('launch-bound', f"{TINY_ZH}修法：单条序列的micro-batch改成4个micro-batch。", W),
+ ('launch-bound', f"{TINY_ZH}修法：一条序列的 micro-batch 减到 8 个，用 nn.LayerNorm。", W),
+ ('launch-bound', f"{TINY} Fix: 4 micro-batches of one sequence, nn.LayerNorm, no .item().", W),
+ ('launch-bound', f"{TINY} Fix: cut the step to eight micro-batches of one sequence and use nn.LayerNorm.", W),
 ]
 
 
