@@ -19,6 +19,13 @@ _GROUP_NUMBER = re.compile(r"(?<![A-Za-z0-9_])(?:pg|process\s?group|group)\s?#?\
                            r"(?<![\d.])(\d+)\s?号\s?(?:process\s?group|进程组|pg|group|组)", re.IGNORECASE)
 
 
+# A clause that says its ranks do not join, reach or call into the group places them in none: "Rank 1's pg 1
+# (metrics) never joins the others' pg 1 all-reduce" (s36 df7b: a right group-order post-mortem read as rank 1
+# in pg 1), "rank 1 is not in pg 1", "1号没有进 1号进程组".
+_NOT_IN_GROUP = re.compile(r"\b(?:never|not|n['’]t|no longer)\s(?:\w+\s)?(?:joins?|joined|enters?|entered|reach(?:es|ed)?|"
+                           r"meets?|met|calls?|called|in|on|into|part of)\b|(?:不|没有?|未)(?:在|进|加入|参与|调用)")
+
+
 def names_a_group(text: str) -> bool:
     """The clause puts its ranks in a process group by number ("pg 2 on rank 1", "rank1的在pg 2上")."""
     return bool(_GROUP_NUMBER.search(text))
@@ -46,6 +53,8 @@ def misplaced_in_group(units: list[str], evidence: dict, world_size: int) -> boo
     if len(set(groups.values())) < 2:
         return False
     for unit in units:
+        if _NOT_IN_GROUP.search(unit):
+            continue
         numbers = {next(group for group in match.groups() if group) for match in _GROUP_NUMBER.finditer(unit)}
         ranks = subject_ranks(unit, world_size)
         if len(numbers) == 1 and ranks and ranks < set(range(world_size)) and numbered(unit) and all(

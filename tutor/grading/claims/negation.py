@@ -126,6 +126,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
         if fragment.condition_end is not None and end <= fragment.condition_end <= min(low for low, _ in spans):
             continue  # "when no sentence end fits, cut at the context": the cue is the condition's own
         first = min(low for low, _ in spans)
+        if _relative_own(fragment.text, start, end, spans, own or spans):
+            continue  # "a non-daemon thread that never returns keeps the process alive": the cue is the relative clause's
         new_verb = _NEW_VERB.search(fragment.text, end) if start < end <= first else None
         if new_verb is not None and new_verb.start() < first:
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
@@ -199,6 +201,40 @@ _NEW_VERB = re.compile(r"\band\s(?:then\s|now\s|instead\s)?(?:waits?|waiting|sit
                        r"\b(?:and|so)\s(?:then\s|so\s)?(?:it|they|we|rank\s\d+|ranks\s\d+(?:\s\d+)?)\s|"
                        # "找不到句子结尾时在max_len处切": the cue is the condition's, which ends at 时
                        r"的时候|时候|(?<![同及按准不])时(?!间)")
+# A negation inside a relative clause denies that clause's verb, not the main verb after it: "a non-daemon
+# thread that never returns keeps the process alive" says it keeps it alive (s36 df7b: a right exit-hang
+# post-mortem read as denying it), "一个永远不返回的非 daemon 线程让进程一直活着" too. Only where the claim's words
+# lie on both sides in English (its subject before the pronoun, its predicate after the clause's verb and at most
+# three more words, none of them the claim's, and a finite verb of the main clause then) and all after the modifier's 的 in Chinese; "a thread that never waits"
+# and "a thread that never keeps the process alive" still deny it.
+_RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s(?:(?:does|did|do|will|would|can|could|is|was|has|had)\s)?$")
+_RELATIVE_VERB = re.compile(r"\s(?:\w+\s){1,4}")
+_MAIN_VERB = re.compile(r"(?!(?:its|this|thus|his|process|access|class|less|unless)$)(?:\w+[^\Wsiu]s|\w+ed|is|are|was|were|has|"
+                        r"keep|stay|wait|hang|block|hold)")
+_ZH_MODIFIER = re.compile(r"\s?[\u4e00-\u9fff]{0,4}的")
+
+
+def _relative_own(text: str, start: int, end: int, spans: list[tuple[int, int]], every: list[tuple[int, int]]) -> bool:
+    after = [low for low, _ in spans if low >= end]
+    if not after or len(after) < len(spans) and _CJK.search(text[start:end]):
+        return False
+    if _CJK.search(text[start:end]):
+        modifier = _ZH_MODIFIER.match(text, end)
+        return modifier is not None and min(after) >= modifier.end()
+    pronoun = _RELATIVE_BEFORE.search(text[:start])
+    if pronoun is None or not any(high <= pronoun.start() for _, high in spans):
+        return False
+    # the clause's own verb is none of the claim's words ("a thread that never keeps the process alive" denies it),
+    # and the claim goes on with a finite verb of the main clause ("that does not block the exit" denies it)
+    # ("that never returns keeps the process alive", "that never returns stays alive": the main verb is the
+    # claim's word or stands between the clause's verb and it)
+    main = min(low for low, _ in every + spans if low >= end)
+    verb = _RELATIVE_VERB.fullmatch(text[end:main])
+    if verb is None or _COORDINATOR.search(verb.group()):
+        return False
+    return any(_MAIN_VERB.fullmatch(word) for word in verb.group().split()[1:] + text[main:].split()[:1])
+
+
 _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并且|而且")
 
 
