@@ -403,11 +403,17 @@ _DIMENSION_NAMED = re.compile(r"\b(?:tp|pp|dp|cp|ep|fsdp|zero|tensor|pipeline|da
                           r"(?<![a-z])(?:tp|pp|dp|cp|ep)(?![a-z])")
 
 
+# A sum goes on after a comma: "activations take 46 GB, plus 39 GB of state it is over 80 GB", "activation 大约
+# 46 GB，再加上 39 GB 的 model state 就超过 80 GB 了" say the activations are part of what overflows (round 7).
+_ADDS = re.compile(r"(?:plus|再加上|加上|再加)(?:\s|$|(?=[\u3400-\u9fff]))")
+
+
 def _scope_extensions(fragments: list[Fragment]) -> list[Fragment]:
-    """The fragment before a scope cut off by a comma, with the scope: "…, on every rank"; and the one
-    before a restatement, with it: "…, i.e. 50 GB/s per GPU"."""
+    """The fragment before a scope cut off by a comma, with the scope: "…, on every rank"; the one
+    before a restatement, with it: "…, i.e. 50 GB/s per GPU"; and the one before a sum's next term,
+    with it: "…, plus 39 GB of state is over 80 GB"."""
     return [_extension(fragments[index - 1].text, fragment, index - 1) for index, fragment in enumerate(fragments)
-            if index and (_SCOPE.fullmatch(fragment.text)
+            if index and (_SCOPE.fullmatch(fragment.text) or _ADDS.match(fragment.text)
                           or _RESTATES.match(fragment.text) and not _DIMENSION_NAMED.search(fragment.text))]
 
 

@@ -164,7 +164,8 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
 # point", "people's first instinct is num_workers=0, but …", "很多人以为 …": round 4, 2026-12-03, right
 # answers refused on the wrong idea they named to reject).
 _SUPPOSED_EN = {
-    "condition": r"if|whether|unless|suppose|supposing|imagine",
+    # ... and a supposition announced ("Run the counterfactual: TP 16 across two nodes", round 7)
+    "condition": r"if|whether|unless|suppose|supposing|imagine|counterfactual|counterfactually|hypothetically",
     "set up to refute": r"tempting to|easy to (?:think|assume|read|conclude)|(?:one|you) might (?:think|assume)",
     # "The tempting move, which a teammate had already done, was to raise the NCCL timeout" (round 6, 2026-12-03)
     "the tempting one": r"the (?:tempting|naive|obvious wrong) (?:move|fix|idea|thing|answer|read|reading|option|guess)",
@@ -224,9 +225,25 @@ _SUBJECT_ONLY = re.compile(r"(?:we|you|i|they|he|she|someone|somebody|anyone|one
                            r"(?:\s(?:just|simply|only|ever|also|really|now))?")
 
 
+# An imperative with its outcome after "and" is a supposition, English's conditional without "if": "Raise
+# it to an hour and that's 500 GPU-hours", "Stretch TP across nodes and those all-reduces eat the step"
+# suppose the raise and the stretch (round 7, 2026-12-04: right answers refused on the move they refute).
+# The outcome has a subject of its own; "raise it and dump the flight recorder" is two imperatives, and
+# "just raise it and ..." is advice. Not in a diagnosis, whose fix may say what it brings ("raise the
+# timeout and the hang goes away").
+_IMPERATIVE_THEN = re.compile(r"^(?:(?:so|now|then|ok|okay)\s)?(?:raise|increase|bump|extend|double|triple|halve|set|crank|stretch|spread|"
+                              r"span|push|put|move|add|drop|remove|split|shard|scale|run|use|go|take|give|make|turn)\s"
+                              r"(?:\S+\s){0,8}?(?P<join>and)\s(?:then\s)?(?:the|that|that s|it|it s|it ll|you|you re|you ll|"
+                              r"you d|we|we re|your|our|those|these|this|every|each|all|nothing|there|they|everyone|"
+                              r"everything)\s")
+
+
 def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool:
     ordered = sorted(spans)
     first, last = ordered[0][0], max(end for _, end in ordered)
+    supposition = None if describing else _IMPERATIVE_THEN.match(text)
+    if supposition and last <= supposition.start("join"):
+        return False
     advice = _ADVICE.match(text)
     if advice and _SUBJECT_ONLY.fullmatch(advice.group("condition").strip()):
         advice = None  # the condition's own verb, not an imperative after it
