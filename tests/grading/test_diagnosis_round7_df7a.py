@@ -28,6 +28,8 @@ UB_FIX = " Fix: drop the remainder so every rank has the same number of batches.
 UB_FIX_ZH = "修法：丢掉多出来的，让每个 rank 的 batch 数一样多。"
 DV = "Rank 0 left the loop at step 5 and waits in the all_gather in trainer.finish(); ranks 1-3 go on and wait in the gradient all-reduce in backward. Rank 0's loss was NaN (an empty batch), and dist.reduce gives the flag only to dst=0, so the other ranks never learn to stop. "
 DV_ZH = "rank 0 在第5步离开循环，停在 trainer.finish() 的 all_gather；rank 1-3 继续，停在 backward 的梯度 all-reduce。rank 0 的 loss 是 NaN（空 batch），reduce 只把结果给 rank 0，其他 rank 不知道要停。"
+CO = "Rank 0 waits in dist.broadcast of the learning rate in sync_schedule; ranks 1-3 wait in the all_gather of token counts (gather_tokens). Rank 0's branch broadcasts before it gathers, the other branch the other way round, so the collectives are called in a different order. "
+CO_ZH = "rank 0 停在 sync_schedule 里学习率的 broadcast；rank 1-3 停在 token 计数的 all_gather（gather_tokens）。rank 0 的分支先 broadcast 后 gather，另一个分支反过来，所以 collective 的调用顺序不一样。"
 TI = "The .item() is only where the wait surfaced: it waits for an earlier asynchronous collective. The real hang is the cut-tokens all_reduce in Metrics.add under 'if cut:', issued only by rank 1, whose batch had a document cut at step 1. It is issued under a rank-local condition, so the metrics group's collectives are off by one. "
 TI_ZH = "报错在 .item()，但它只是在等前面的异步 collective。真正卡住的是 Metrics.add 里 if cut: 下面的截断 token all_reduce，只有 rank 1 发了（它第1步截断了一篇文档）。这个 collective 在 rank 本地条件下才发起，metrics 组上的集合通信错位了。"
 
@@ -185,8 +187,27 @@ CUT_COUNT_DROPPED = [
  ('timeout-at-item', TI + 'Fix: raise the timeout, and every rank issues the same all_reduce at each log.', W),
 ]
 
+# collective-order: a rate from each rank's own count is not the job's, nor the same everywhere; a longer timeout
+# said beside the right order is still a wrong fix
+OWN_COUNT_RATE = [
+ ('collective-order', CO + 'Fix: drop the broadcast, each rank computes the learning rate from its own token count.', W),
+ ('collective-order', CO + 'Fix: all_gather first, then broadcast on every rank, or simply let each rank set the lr from its own tokens.', W),
+ ('collective-order', CO + 'Fix: no sync at all, every rank derives its lr from its local token count.', W),
+ ('collective-order', CO + "Each rank knows its own tokens; had it computed the rate from its own count, nobody would wait.", W),
+ ('collective-order', CO + 'Fix: the same order on every rank: all_gather first, then broadcast; also raise the timeout.', W),
+ ('collective-order', CO_ZH + '修法：去掉 broadcast，每个 rank 用自己的 token 数算学习率。', W),
+ ('collective-order', CO_ZH + '修：每个rank按自己的token数算lr，就不用broadcast了。', W),
+ ('collective-order', CO_ZH + '修法：统一顺序，先 gather 再 broadcast，再把超时调长。', W),
+ # near misses
+ ('collective-order', CO + 'Fix: the same order on every rank: all_gather first, then broadcast.', R),
+ ('collective-order', CO + 'Fix: all_gather first, then broadcast, on every rank; a longer timeout would only wait longer.', R),
+ ('collective-order', CO + "Fix: drop the broadcast: every rank gathers every rank's count and computes the same lr itself.", R),
+ ('collective-order', CO + "Fix: every rank gathers first, then rank 0 computes the rate from the job's tokens and broadcasts it; not each rank's own tokens.", R),
+ ('collective-order', CO_ZH + '修法：所有 rank 先 gather 再 broadcast。', R),
+]
+
 
 @pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_WITHOUT_THE_OTHERS + UNTIED_WEIGHTS + KEPT_FROZEN + MORE_MEMORY
-                         + LAST_STEP_ACCURACY + GATHER_SIZES + GUARD_DROPPED + CUT_COUNT_DROPPED)
+                         + LAST_STEP_ACCURACY + GATHER_SIZES + GUARD_DROPPED + CUT_COUNT_DROPPED + OWN_COUNT_RATE)
 def test_round7_wrong_fixes(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
