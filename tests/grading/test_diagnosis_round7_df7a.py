@@ -30,6 +30,8 @@ DV = "Rank 0 left the loop at step 5 and waits in the all_gather in trainer.fini
 DV_ZH = "rank 0 在第5步离开循环，停在 trainer.finish() 的 all_gather；rank 1-3 继续，停在 backward 的梯度 all-reduce。rank 0 的 loss 是 NaN（空 batch），reduce 只把结果给 rank 0，其他 rank 不知道要停。"
 CO = "Rank 0 waits in dist.broadcast of the learning rate in sync_schedule; ranks 1-3 wait in the all_gather of token counts (gather_tokens). Rank 0's branch broadcasts before it gathers, the other branch the other way round, so the collectives are called in a different order. "
 CO_ZH = "rank 0 停在 sync_schedule 里学习率的 broadcast；rank 1-3 停在 token 计数的 all_gather（gather_tokens）。rank 0 的分支先 broadcast 后 gather，另一个分支反过来，所以 collective 的调用顺序不一样。"
+GS = "The rank in torchrun's root cause died of SIGABRT inside gloo, with no Python traceback. Each rank skips the documents too short to score, so each rank scored a different number of documents and passes a tensor of a different size to all_gather. "
+GS_ZH = "torchrun 的 root cause 那个 rank 在 gloo 里 SIGABRT 死掉，没有 Python traceback。每个 rank 跳过太短没法打分的文档，所以打分的文档数不一样，传给 all_gather 的 tensor 大小不同。"
 TI = "The .item() is only where the wait surfaced: it waits for an earlier asynchronous collective. The real hang is the cut-tokens all_reduce in Metrics.add under 'if cut:', issued only by rank 1, whose batch had a document cut at step 1. It is issued under a rank-local condition, so the metrics group's collectives are off by one. "
 TI_ZH = "报错在 .item()，但它只是在等前面的异步 collective。真正卡住的是 Metrics.add 里 if cut: 下面的截断 token all_reduce，只有 rank 1 发了（它第1步截断了一篇文档）。这个 collective 在 rank 本地条件下才发起，metrics 组上的集合通信错位了。"
 
@@ -206,8 +208,31 @@ OWN_COUNT_RATE = [
  ('collective-order', CO_ZH + '修法：所有 rank 先 gather 再 broadcast。', R),
 ]
 
+# gather-sizes: the padding left in the median, or the short documents scored after all, changes the metric
+PADDING_OR_SHORT_IN_METRIC = [
+ ('gather-sizes', GS + 'Fix: pad to the max with zeros and take the median over the whole gathered tensor, padding included.', W),
+ ('gather-sizes', GS + 'Fix: gather the counts first, pad to the max and gather; no need to trim, the zeros barely move the median.', W),
+ ('gather-sizes', GS + "Fix: pad every rank to the largest count and all_gather; don't trim.", W),
+ ('gather-sizes', GS + 'Fix: pad to the largest, gather, and compute p90 over the padded tensor.', W),
+ ('gather-sizes', GS_ZH + '修法：先交换数量，补齐到最大再 gather，不用截取，直接算中位数。', W),
+ ('gather-sizes', GS_ZH + '修：pad到最大后all_gather，连padding一起算p90。', W),
+ ('gather-sizes', GS + 'Fix: gather the counts first, pad to the max, gather, trim; and score the short documents too so nothing is skipped.', W),
+ ('gather-sizes', GS + 'Fix: stop skipping the short documents, and pad to the max before the gather.', W),
+ ('gather-sizes', GS + "Fix: don't skip short documents; gather the counts first and pad to the largest.", W),
+ ('gather-sizes', GS + 'Had nothing been skipped, every rank would hold as many losses; so stop skipping and pad to the max to be safe.', W),
+ ('gather-sizes', GS_ZH + '修法：不再跳过短文档，再先交换数量，补齐到最大。', W),
+ ('gather-sizes', GS_ZH + '修：短文档也打分，然后 pad 到最大再 gather。', W),
+ # near misses: the trim said, the skip kept, and a rank that skips nothing described
+ ('gather-sizes', GS + 'Fix: gather the counts first, pad to the max, gather, then trim each part to its count; the padding must not enter the median.', R),
+ ('gather-sizes', GS + 'Fix: all_gather the counts, pad to the largest, gather, drop the padding before the median. Scoring the short documents would change the set.', R),
+ ('gather-sizes', GS_ZH + '修法：先交换数量，pad 到最大，gather 后截取；短文档照样跳过。', R),
+ ('gather-sizes', "The rank in torchrun's root cause died of SIGABRT inside gloo. On rank 3 nothing is skipped, rank 1 skips two, so each rank scored a different number of documents and passes a tensor of a different size to all_gather. Fix: gather the counts first, pad to the max, gather, trim.", R),
+ ('gather-sizes', 'torchrun 的 root cause 那个 rank 在 gloo 里 SIGABRT 死掉。每个 rank 打分的文档数不一样：rank 3 不跳过任何文档，rank 1 跳过两篇，所以 all_gather 的 tensor 大小不同。修法：先交换数量，补齐到最大，gather，再截取。', R),
+]
+
 
 @pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_WITHOUT_THE_OTHERS + UNTIED_WEIGHTS + KEPT_FROZEN + MORE_MEMORY
-                         + LAST_STEP_ACCURACY + GATHER_SIZES + GUARD_DROPPED + CUT_COUNT_DROPPED + OWN_COUNT_RATE)
+                         + LAST_STEP_ACCURACY + GATHER_SIZES + GUARD_DROPPED + CUT_COUNT_DROPPED + OWN_COUNT_RATE
+                         + PADDING_OR_SHORT_IN_METRIC)
 def test_round7_wrong_fixes(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
