@@ -32,6 +32,8 @@ CO = "Rank 0 waits in dist.broadcast of the learning rate in sync_schedule; rank
 CO_ZH = "rank 0 停在 sync_schedule 里学习率的 broadcast；rank 1-3 停在 token 计数的 all_gather（gather_tokens）。rank 0 的分支先 broadcast 后 gather，另一个分支反过来，所以 collective 的调用顺序不一样。"
 GS = "The rank in torchrun's root cause died of SIGABRT inside gloo, with no Python traceback. Each rank skips the documents too short to score, so each rank scored a different number of documents and passes a tensor of a different size to all_gather. "
 GS_ZH = "torchrun 的 root cause 那个 rank 在 gloo 里 SIGABRT 死掉，没有 Python traceback。每个 rank 跳过太短没法打分的文档，所以打分的文档数不一样，传给 all_gather 的 tensor 大小不同。"
+LB = "Rank 1 ran out of memory in the forward pass of step 4; ranks 0, 2 and 3 were waiting in that step's gradient all-reduce. Rank 1's batch at step 4 holds the 600-token document, and make_batch pads the whole batch to it. "
+LB_ZH = "rank 1 在第4步的 forward 里 OOM；rank 0、2、3 在这一步的梯度 all-reduce 里等它。rank 1 第4步的 batch 里有那篇 600 token 的文档，make_batch 把整个 batch pad 到它的长度。"
 TI = "The .item() is only where the wait surfaced: it waits for an earlier asynchronous collective. The real hang is the cut-tokens all_reduce in Metrics.add under 'if cut:', issued only by rank 1, whose batch had a document cut at step 1. It is issued under a rank-local condition, so the metrics group's collectives are off by one. "
 TI_ZH = "报错在 .item()，但它只是在等前面的异步 collective。真正卡住的是 Metrics.add 里 if cut: 下面的截断 token all_reduce，只有 rank 1 发了（它第1步截断了一篇文档）。这个 collective 在 rank 本地条件下才发起，metrics 组上的集合通信错位了。"
 
@@ -230,9 +232,27 @@ PADDING_OR_SHORT_IN_METRIC = [
  ('gather-sizes', 'torchrun 的 root cause 那个 rank 在 gloo 里 SIGABRT 死掉。每个 rank 打分的文档数不一样：rank 3 不跳过任何文档，rank 1 跳过两篇，所以 all_gather 的 tensor 大小不同。修法：先交换数量，补齐到最大，gather，再截取。', R),
 ]
 
+# long-batch: a larger memory limit beside the right cut, or the one long document dropped, breaks "the same device,
+# no document dropped"
+LONG_BATCH_EXTRAS = [
+ ('long-batch', LB + 'Fix: cut every document to max_len in make_batch, and raise --device-memory-kib to be safe.', W),
+ ('long-batch', LB + 'Fix: run with --device-memory-kib 4096.', W),
+ ('long-batch', LB + 'Fix: give the job more headroom on device memory.', W),
+ ('long-batch', LB + 'Fix: split long documents into windows of max_len, or just skip document 70.', W),
+ ('long-batch', LB + 'Fix: cut to max_len, or simply drop doc 70.', W),
+ ('long-batch', LB_ZH + '修法：每篇文档截到 max_len，再把 --device-memory-kib 调大一点。', W),
+ ('long-batch', LB_ZH + '修：截到max_len，或者干脆跳过第70篇。', W),
+ ('long-batch', LB_ZH + '修法：显存上限调高一点，再截断到 max_len。', W),
+ # near misses
+ ('long-batch', LB + 'Fix: cut every document to max_len in make_batch.', R),
+ ('long-batch', LB + 'Fix: split long documents into windows; bumping the device memory would only hide it.', R),
+ ('long-batch', 'Rank 1 ran out of memory in the forward pass of step 4 and uses far more device memory than the others; ranks 0, 2 and 3 were waiting in the gradient all-reduce. Its batch holds the 600-token document, and make_batch pads the whole batch to it. Fix: cut every document to max_len.', R),
+ ('long-batch', LB_ZH + '修法：把每篇文档截到 max_len（或切成窗口），不丢任何文档。', R),
+]
+
 
 @pytest.mark.parametrize(("lab", "answer", "right"), CHECKPOINT_WITHOUT_THE_OTHERS + UNTIED_WEIGHTS + KEPT_FROZEN + MORE_MEMORY
                          + LAST_STEP_ACCURACY + GATHER_SIZES + GUARD_DROPPED + CUT_COUNT_DROPPED + OWN_COUNT_RATE
-                         + PADDING_OR_SHORT_IN_METRIC)
+                         + PADDING_OR_SHORT_IN_METRIC + LONG_BATCH_EXTRAS)
 def test_round7_wrong_fixes(lab, answer, right):
     assert diagnose(lab, answer)["correct"] is right
