@@ -189,6 +189,7 @@ CUT_COUNT_DROPPED = [
  ('timeout-at-item', TI + 'Fix: every rank issues the same all_reduce at every log, keeping the cut count; do not drop the cut counter.', R),
  ('timeout-at-item', TI_ZH + '修法：Metrics.add 里只做本地累加，每次 log 时所有 rank 对 [loss, tokens, cut] 做一次 all_reduce，截断计数照样保留。', R),
  ('timeout-at-item', TI + 'Fix: raise the timeout, and every rank issues the same all_reduce at each log.', W),
+ ('timeout-at-item', 'Rank 0 only logs the loss and the cut count every 3 steps. ' + TI + 'Fix: every rank issues the same all_reduce of loss, tokens and cut at every log.', R),
 ]
 
 # collective-order: a rate from each rank's own count is not the job's, nor the same everywhere; a longer timeout
