@@ -15,7 +15,8 @@ CASES = [
     ("6 days", "roughly 8.6 days per trillion tokens", False),
     ("5 days", "it takes 2.5 days", False),
     ("4 tb", "6.4 TB of model state", False),
-    ("6 天", "每万亿 token 约 8.6 天", True),  # Chinese phrases are found anywhere, as before
+    ("6 天", "每万亿 token 约 8.6 天", False),  # a number in a Chinese phrase is the whole number (round 8)
+    ("6 天", "每万亿 token 约 6 天", True),
     ("6 days", "about 6 days in all", True),
     ("6 days", "6.5 hours, then 6 days", True),
     ("6 4 tb", "6.4 TB of model state", True),

@@ -31,7 +31,11 @@ def pattern(phrase: str) -> re.Pattern | None:
         return None
     if _CJK.search(folded):
         compact = folded.replace(" ", "")
-        return re.compile(_DIGITS_APART.join(re.escape(char) for char in compact))
+        # a number in a Chinese phrase is the whole number: "5 天" is not in "85 天", nor in "8.5 天" (round 8: a
+        # plan of 85 days was read as one of 5 days)
+        before = rf"(?<![\d{DECIMAL_POINT}])" if compact[0].isdigit() else ""
+        after = rf"(?![\d{DECIMAL_POINT}])" if compact[-1].isdigit() else ""
+        return re.compile(before + _DIGITS_APART.join(re.escape(char) for char in compact) + after)
     words = folded.split(" ")
     last = folded[-1]
     doubled = f"|{re.escape(last)}(?:ed|ing|able)" if last.isalpha() and last not in "aeiouy" else ""
