@@ -5,10 +5,12 @@ written by hand without the labelled benchmark, beside near misses that must sti
   ("a branch the others didn't", "a code path nobody else takes", "其他 rank 不走的分支"); the same said of ranks 1-7,
   or the branch said to be taken by all, is not it;
 - the OOM step repeats because of the data, said as an adjective or a dependence ("data-driven", "data-dependent",
-  "取决于数据"), as the data putting that batch there every run, or as a swapped order moving it;
+  "取决于数据"), as that batch coming back every run, or as a swapped order moving it; the data loader said to be
+  slow every time is not it;
 - rank 3's shard is the short one, said by its length ("one batch shorter") or by its epoch's end ("finishes the
   epoch a step early", "早一步结束"), or the batch counts said to differ; the longer shard on rank 3, or the others
-  said to end first, is the opposite.
+  said to end first, is the opposite; and the short epoch put on crashed workers or on shards said to be even is a
+  wrong cause (shards-equal, loader-crashed widened to workers plural).
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ CASES = [
     (CKPT, "Ranks 1-7 went into a branch rank 0 didn't, and that branch has a collective in it." + _CKPT, WRONG),
     (CKPT, "Every rank takes the same branch; rank 0 is just slow writing the file." + _CKPT, WRONG),
     (CKPT, "其他 rank 也走了这个分支，都在 all_gather 里。" + _CKPT_ZH, WRONG),
+    (CKPT, "rank 0 进了只有它会进的分支，里面有个 all_gather。" + _CKPT_ZH, RIGHT),
+    (CKPT, "Rank 0 diverged into a branch no one else took." + _CKPT, RIGHT),
+    (CKPT, "rank 0 只有它没进这个分支，其他 rank 都进了。" + _CKPT_ZH, WRONG),
+    (CKPT, "Only rank 0 skips the branch; the others take it." + _CKPT, WRONG),
     # B. the OOM step follows the data
     (OOM, "It's data-driven." + _OOM, RIGHT),
     (OOM, "Data-driven OOM, fixed order, same step." + _OOM, RIGHT),
@@ -63,6 +69,11 @@ CASES = [
     (OOM, "Rank 5 OOMs because memory leaks until 3072." + _OOM, WRONG),
     (OOM, "不是数据驱动的，是那张卡坏了。" + _OOM_ZH, WRONG),
     (OOM, _OOM.strip(), WRONG),
+    (OOM, "Because the loader replays the same sequence of batches every run." + _OOM, RIGHT),
+    (OOM, "跟 batch 内容有关，和卡无关。" + _OOM_ZH, RIGHT),
+    # the data named with "every time" is not the batch coming back: a slow loader; the return denied
+    (OOM, "The data loader is slow every time at that step." + _OOM, WRONG),
+    (OOM, "The long batch is not there every run; it moves around." + _OOM, WRONG),
     # C. rank 3's shard is the short one, by its length or its epoch's end
     (UNEVEN, "Rank 3's shard is one batch shorter than the others." + _UNEVEN, RIGHT),
     (UNEVEN, "Rank 3 finishes the epoch a step early." + _UNEVEN, RIGHT),
@@ -79,6 +90,18 @@ CASES = [
     (UNEVEN, "The other ranks finish the epoch a step early, rank 3 is still in the all-reduce." + _UNEVEN, WRONG),
     (UNEVEN, "Rank 3 does not finish early; its GPU is just slower." + _UNEVEN, WRONG),
     (UNEVEN, "rank 3 的 shard 长一个 batch，其他 rank 早一步结束。" + _UNEVEN_ZH, WRONG),
+    (UNEVEN, "Rank 3 finishes its epoch first." + _UNEVEN, RIGHT),
+    (UNEVEN, "rank 3 的 epoch 比别的 rank 早结束一步。" + _UNEVEN_ZH, RIGHT),
+    # the short epoch put on something else: crashed workers, the shards said to be even
+    (UNEVEN, "Rank 3's loader lost its last batches because two of its workers crashed mid-epoch, so it left the loop "
+     "early." + _UNEVEN, WRONG),
+    (UNEVEN, "Rank 3 leaves the loop a step early, but the shards are the same size: the sampler is fine, something "
+     "else cut it short." + _UNEVEN, WRONG),
+    (UNEVEN, "rank 3 提前跳出循环，但 shard 一样大，sampler 没问题。" + _UNEVEN_ZH, WRONG),
+    (UNEVEN, "The sampler is not fine: rank 3's shard is one batch shorter." + _UNEVEN, RIGHT),
+    # the others said to be ahead of rank 3: "a step before" takes an object, so it is not in the concept
+    (UNEVEN, "The others are a step ahead of rank 3." + _UNEVEN, WRONG),
+    (UNEVEN, "The other seven finish a step before rank 3." + _UNEVEN, WRONG),
 ]
 
 
