@@ -208,6 +208,26 @@ _THEN_CALL = re.compile(rf"^(?:(?:and\s+)?then\s+(?:calls?\s+|enters?\s+|into\s+
                         r"errors?|raises?|aborts?|completes?|completed)\b|\s?(?:超时|失败|报错|完成))", re.IGNORECASE)
 
 
+def _open_brackets(text: str) -> int:
+    """How many brackets the text opens and does not close."""
+    return sum(text.count(mark) for mark in "(（[") - sum(text.count(mark) for mark in ")）]")
+
+
+# A bracket that opens with a rank of its own: "(rank 0 exited 0)", "（0号正常退出了）"; not "(rank 1's)".
+_RANK_BRACKET = re.compile(r"\s?[(（](?=\s?(?:(?:ranks?\s?\d+|r\d+)(?![\w'’])|\d+\s?号))", re.IGNORECASE)
+
+
+def _rank_aside(part: str) -> list[str]:
+    """A clause that names a rank, then another rank in a bracket, as two statements: "rank 1 never exits
+    (rank 0 exited 0)", "rank 1没退出（rank 0 exit 0）" (s36 df8b: both were read as the culprits). A bracket
+    of ranks after a clause that names none stays an example of it ("the sends pair up fine (rank 0
+    sends at line 89, rank 1 receives at line 82)")."""
+    aside = _RANK_BRACKET.search(part)
+    if aside is None or not mentions_ranks(part[:aside.start()]):
+        return [part]
+    return [part[:aside.start()], part[aside.end():]]
+
+
 def clauses(answer: str, joiner: str = " ") -> list[str]:
     """The answer in clauses; a clause without a rank joins the one before it (it goes on about it),
     and so does one after a bare subject ("rank 0 and rank 1 both wait in recv"), one that starts
@@ -216,7 +236,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
     in a call of its own, after one that already placed its ranks, stands alone: "Rank 0 crashed.
     The gradient all-reduce then times out" does not put rank 0 in the all-reduce."""
     units: list[str] = []
-    for part in (p.strip() for p in CLAUSE.split(answer)):
+    for part in (piece.strip() for p in CLAUSE.split(answer) for piece in _rank_aside(p)):
         if not part:
             continue
         lead = part[_CONNECTIVE.match(part).end():]
@@ -262,7 +282,10 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # …, is where rank 0 sits" (the subject names no rank, the verb's clause does)
         cut_subject = bool(units) and names_rank and re.match(r"(?:is|was)\s", lead) is not None \
             and not mentions_ranks(units[-1])
-        if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual or cut_subject):
+        # a comma inside a bracket does not end the statement: "The error is the same on every rank (gloo
+        # timeout, 6000 ms) in average_gradients -> all_reduce" (s36 df8b: the call was cut off from every rank)
+        in_aside = bool(units) and not names_rank and _open_brackets(units[-1]) > 0
+        if units and ((not names_rank and not own_subject) or bare_subject or pronoun or mutual or cut_subject or in_aside):
             units[-1] += joiner + part
         else:
             units.append(part)
