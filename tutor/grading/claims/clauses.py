@@ -170,9 +170,10 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         prescribes = bool(_PRESCRIBES.match(fragments[0].text)) or (after_conjunction and previous_prescribes)
         # A fix under its label goes on to the next part's label or to the story told in the past: "Fix: keep two
         # numbers instead of tensors … Memory per step is constant" says what the fixed run does (`without_fix`).
-        if label and (_FIX_LABEL.match(label) or _PART_LABEL.match(label)):
-            in_fix = bool(_FIX_LABEL.match(label))
-        elif in_fix and _STORY.search(raw):
+        # Only a short label opens it: "The fix is to put both branches in one order: …" is a fix said in one sentence.
+        if label_words and _FIX_LABEL.match(label):
+            in_fix = True
+        elif label and _PART_LABEL.match(label) or in_fix and _STORY.search(raw):
             in_fix = False
         prescribes = prescribes or in_fix
         # "Use drop_last so every rank gets the same number of batches": the clause after an imperative
@@ -521,7 +522,7 @@ _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|ha
 
 # A fix's label and another part's, after which the fix ends (`tutor.labs.run_diagnosis.without_fix`); the
 # story after a fix is told in the past.
-_FIX_LABEL = re.compile(r"^(?:the\s)?(?:fix|solution|修法|修复|解决办法|解决方法)(?:\s|$)")
+_FIX_LABEL = re.compile(r"^(?:the\s)?(?:fix|solution|修法|修复|解决办法|解决方法)(?!\s(?:is|first)\b)(?:\s|$)")
 _PART_LABEL = re.compile(r"^(?:why|where|cause|root cause|the cause|ranks|what happened|the bug|mechanism|"
                          r"原因|为什么|位置|现象)(?:\s|$)")
 _STORY = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
