@@ -60,7 +60,102 @@ ORDINAL_BEFORE_A_NUMBERED_RANK = [
  ('checkpoint-rank0', CK_ZH_WHERE + '第 6 个 rank0 是 all_gather。所有 rank 也都调用了这个 gather。', W),
 ]
 
+CK = ("Rank 0 waits in the all_gather in data_positions (train.py:42), called from save_checkpoint under `if ctx.rank == 0`; "
+      "ranks 1-3 wait in the DDP all-reduce in backward. Only rank 0 calls the gather, so it never completes. ")
+CK_ZH = ("rank 0 停在 data_positions 的 all_gather（train.py:42），它在 save_checkpoint 的 if ctx.rank == 0 下面；rank 1-3 "
+         "停在 backward 的 DDP all-reduce 里。只有 rank 0 调用这个 gather，所以它永远完成不了。")
+UB = ("Rank 0 waits in the gradient all-reduce at train.py:50 in backward; ranks 1-3 have left the loop and wait in the "
+      "all_gather in trainer.finish() at train.py:52. Shard 0 holds one document more, so rank 0 has one batch more. ")
+UB_ZH = ("rank 0 卡在 backward 的梯度 all_reduce（train.py:50）；rank 1-3 已经跑完循环，卡在 trainer.finish() 里的 all_gather"
+         "（train.py:52）。shard 0 多一篇文档，所以 rank 0 多一个 batch。")
+CR_WHERE = "Rank 0 failed first: OutOfMemoryError in the forward of step 5 (train.py:56). Ranks 1-3 were waiting in the gradient all-reduce in backward. "
+CR_WHERE_ZH = "rank 0 最先失败：第5步 forward 里 OOM（train.py:56）。rank 1-3 在 backward 的梯度 all-reduce 里等它。"
+
+# checkpoint-rank0: a fix that takes the gather out, said as what it gathers dropped, as a collective
+# not needed, or as positions worked out from the step, still leaves a checkpoint without ranks 1-3
+CHECKPOINT_GATHER_CALLED_NEEDLESS = [
+ ('checkpoint-rank0', CK + 'Fix: drop the data_positions gather from the checkpoint and save only the step on rank 0.', W),
+ ('checkpoint-rank0', CK + 'Fix: remove data_positions; the collective is not needed at all.', W),
+ ('checkpoint-rank0', CK + "Honestly the gather isn't needed: on restart each rank can work out its position from the step number.", W),
+ ('checkpoint-rank0', CK + 'Fix: each rank recomputes its loader position from the global step after a restart, so save just the step.', W),
+ ('checkpoint-rank0', CK + 'The all_gather is unnecessary; it is like taking a register of a class you can reconstruct from the timetable.', W),
+ ('checkpoint-rank0', CK_ZH + '修法：去掉 data_positions，这个 gather 根本不需要，重启时根据 step 推算每个 rank 的位置。', W),
+ ('checkpoint-rank0', CK_ZH + '修:删掉data_positions,位置可以由step算出来。', W),
+ ('checkpoint-rank0', CK_ZH + '修法：collective 没必要，checkpoint 只存 step，位置重启时重新算。', W),
+ # near misses: the gather kept on every rank, the needless thing being something else
+ ('checkpoint-rank0', CK + 'Fix: call data_positions on every rank; only rank 0 writes the file.', R),
+ ('checkpoint-rank0', CK + 'Fix: move the gather out of the rank-0 branch so every rank joins; a barrier is not needed.', R),
+ ('checkpoint-rank0', CK + "Fix: every rank calls data_positions; don't drop the gather, positions cannot be derived from the step.", R),
+ ('checkpoint-rank0', CK_ZH + '修法：每个 rank 都调用 data_positions，只有 rank 0 写文件；不需要加 barrier。', R),
+ ('checkpoint-rank0', CK_ZH + '修：所有 rank 都进 gather，rank 0 写文件，超时不用调。', R),
+]
+
+# crashed-rank: the logits put into the list by any verb, and the graph they hold never freed
+CRASHED_LOGITS_STUFFED_INTO_THE_LIST = [
+ ('crashed-rank', CR_WHERE + 'Only rank 0 stuffs trainer.logits into predictions each step, graph and all.', R),
+ ('crashed-rank', CR_WHERE + 'Rank 0 pushes the logits onto a list for the accuracy; their autograd graph is never freed.', R),
+ ('crashed-rank', CR_WHERE + 'Line 58 puts the logits into predictions on rank 0, so the activations stay alive.', R),
+ ('crashed-rank', CR_WHERE + "Like a hoarder: rank 0 piles every step's logits into a list and nothing is thrown out; the graph is never released.", R),
+ ('crashed-rank', CR_WHERE_ZH + '只有 rank 0 把 trainer.logits 塞进 predictions，计算图释放不掉，越攒越多。', R),
+ ('crashed-rank', CR_WHERE_ZH + 'rank0每步都把logits放进predictions列表里,activation释放不了。', R),
+ ('crashed-rank', CR_WHERE_ZH + '58 行在 rank 0 上把 logits 加到 predictions 里，带着计算图，一直留着。', R),
+ ('crashed-rank', CR_WHERE_ZH + 'rank 0 把 logits 丢进列表，激活就一直活着；要是只存两个数，就不会 OOM。', R),
+ # near misses: the list on the wrong rank, the graph freed, a spike, the cause missing
+ ('crashed-rank', CR_WHERE + 'It was a one-off memory spike in the argmax at step 5; rank 0 pushes nothing anywhere.', W),
+ ('crashed-rank', CR_WHERE + 'Rank 0 ran out of memory because its batch was bigger.', W),
+ ('crashed-rank', CR_WHERE_ZH + '是第5步 argmax 的显存尖峰，和列表无关。', W),
+ ('crashed-rank', CR_WHERE + 'Rank 0 stuffs the logits into predictions, but memory stays flat; the OOM is a spike.', W),
+]
+
+# uneven-batches: one step count for the job, worked out globally, that every rank runs
+UNEVEN_ONE_GLOBAL_STEP_COUNT = [
+ ('uneven-batches', UB + 'Fix: compute a global step count, documents // (world_size * batch), and every rank runs exactly that many.', R),
+ ('uneven-batches', UB + 'Fix: each rank runs only the first N full batches, N worked out from the whole dataset.', R),
+ ('uneven-batches', UB + 'Fix: agree on one step count for all ranks up front, like a relay where every runner does the same laps.', R),
+ ('uneven-batches', UB + 'Fix: a common step count across ranks; leftover documents wait for the next epoch.', R),
+ ('uneven-batches', UB_ZH + '修：按全局算步数 steps = documents // (world_size*batch)，每个 rank 只跑前 steps 个完整 batch。', R),
+ ('uneven-batches', UB_ZH + '修法:全局步数统一算,所有rank都跑这么多步。', R),
+ ('uneven-batches', UB_ZH + '修法：用统一的步数，每个 rank 只跑前 N 个 batch，剩下的不到一个 global batch 就不用。', R),
+ ('uneven-batches', UB + 'Fix: every rank takes only the first 9 batches.', R),
+ # near misses: a symptom-only fix, the wrong cause, the same number denied
+ ('uneven-batches', UB + 'Fix: raise the timeout so rank 0 can finish its last step.', W),
+ ('uneven-batches', UB + 'Fix: let rank 0 run its extra step alone after the others stop.', W),
+ ('uneven-batches', "Rank 0 waits in the all-reduce; ranks 1-3 wait in the all_gather in finish. The gather's tensors have different sizes. Fix: a global step count for every rank.", W),
+ ('uneven-batches', UB_ZH + '修：把超时调长，等 rank 0 跑完。', W),
+]
+
+PP = ("Both rank 0 and rank 1 wait in recv at train.py:109 in sync_tied_embedding, each for the other's send. Both call "
+      "recv before send, so neither send is reached; it only starts at step 4 because the sync only runs once the "
+      "embedding is unfrozen. ")
+PP_ZH = ("rank 0 和 rank 1 都卡在 train.py:109 sync_tied_embedding 的 recv 上，等对方 send。两边都是先 recv 后 send，谁都到不了 "
+         "send；从第4步开始是因为 embedding 解冻之后才调用这个同步。")
+
+# pp-sendrecv: both ranks run the same body, so flipping its two lines makes both send first, still symmetric
+PP_BOTH_SEND_FIRST = [
+ ('pp-sendrecv', PP + 'Fix: swap lines 109 and 110 so the function sends its grad first and then receives.', W),
+ ('pp-sendrecv', PP + 'Fix: both sides send first, then receive.', W),
+ ('pp-sendrecv', PP + 'Just swap the two lines; then there is always a send in flight.', W),
+ ('pp-sendrecv', PP + 'Fix: make every rank send first and receive second, like two people who both talk before listening.', W),
+ ('pp-sendrecv', PP_ZH + '修法：把 109 和 110 行对调，先 send 再 recv。', W),
+ ('pp-sendrecv', PP_ZH + '修:两边都先send再recv。', W),
+ ('pp-sendrecv', PP_ZH + '修法：把这两行对调就好，两边都先发后收。', W),
+ ('pp-sendrecv', PP_ZH + '修：都改成先 send 再 recv。', W),
+ # near misses: the symmetry broken by rank, or both posted at once, or the symmetric fix refused
+ ('pp-sendrecv', PP + 'Fix: rank 0 sends first and rank 1 receives first.', R),
+ ('pp-sendrecv', PP + 'Fix: post both with batch_isend_irecv.', R),
+ ('pp-sendrecv', PP + 'Fix: order the pair by rank; swapping the two lines would not help, both would still block.', R),
+ ('pp-sendrecv', PP + 'Fix: order the pair by rank, not by swapping the two lines.', R),
+ ('pp-sendrecv', PP_ZH + '修法：rank 0 先 send 后 recv，rank 1 先 recv 后 send。', R),
+ ('pp-sendrecv', PP_ZH + '修法：用 batch_isend_irecv 同时发起收发，不要两边都先发。', R),
+]
+
 
 @pytest.mark.parametrize("lab,answer,right", [*FIXED_RUN_AFTER_THE_FIX, *ORDINAL_BEFORE_A_NUMBERED_RANK])
 def test_round8_reader(lab: str, answer: str, right: bool) -> None:
+    assert diagnose(lab, answer)["correct"] is right
+
+
+@pytest.mark.parametrize("lab,answer,right", [*CHECKPOINT_GATHER_CALLED_NEEDLESS, *CRASHED_LOGITS_STUFFED_INTO_THE_LIST,
+                                              *UNEVEN_ONE_GLOBAL_STEP_COUNT, *PP_BOTH_SEND_FIRST])
+def test_round8_ideas(lab: str, answer: str, right: bool) -> None:
     assert diagnose(lab, answer)["correct"] is right
