@@ -149,6 +149,51 @@ PP_BOTH_SEND_FIRST = [
  ('pp-sendrecv', PP_ZH + '修法：用 batch_isend_irecv 同时发起收发，不要两边都先发。', R),
 ]
 
+GS = ("The rank in torchrun's root cause died of SIGABRT inside gloo, with no Python traceback. Each rank skips the "
+      "documents too short to score, so each rank scored a different number of documents and passes a tensor of a "
+      "different size to all_gather. ")
+GS_ZH = ("torchrun 的 root cause 那个 rank 在 gloo 里 SIGABRT 死掉，没有 Python traceback。每个 rank 跳过太短没法打分的文档，"
+         "所以打分的文档数不一样，传给 all_gather 的 tensor 大小不同。")
+
+# gather-sizes: padded and gathered, then the statistic over the whole gathered tensor, padding and all
+GATHER_QUANTILE_OVER_THE_PADDING = [
+ ('gather-sizes', GS + 'Fix: gather the counts, pad with zeros up to the largest count and all_gather; then run torch.quantile on the gathered tensor as before.', W),
+ ('gather-sizes', GS + 'Fix: pad to the max count, all_gather, and take the median of the gathered tensor.', W),
+ ('gather-sizes', GS + 'Share the counts, pad to the largest, gather, then compute the p90 over everything gathered.', W),
+ ('gather-sizes', GS + 'Fix: pad every rank to the largest count and compute the quantiles directly on the gathered result, like averaging a class with empty seats counted as zeros.', W),
+ ('gather-sizes', GS + 'Fix: exchange the counts, pad to the largest, gather, then the median over the padded tensor.', W),
+ ('gather-sizes', GS_ZH + '修法：先交换数量，补齐到最大，all_gather 之后直接对整个 tensor 算 quantile。', W),
+ ('gather-sizes', GS_ZH + '修:补齐到最大,gather,直接对gather的结果算中位数。', W),
+ ('gather-sizes', GS_ZH + '修法：pad 到最大，gather 完对补齐后的 tensor 算 p90。', W),
+ # near misses: the padding trimmed before the statistic, or the metric left as it was
+ ('gather-sizes', GS + "Fix: all_gather the counts first, pad every rank's losses to the largest count, all_gather them, trim each part to its count, then run torch.quantile on the gathered losses.", R),
+ ('gather-sizes', GS + "Fix: share the counts, pad to the max, gather, cut each rank's part back to its own count, and take the median of what is left.", R),
+ ('gather-sizes', GS + 'Fix: gather the counts, pad to the largest, all_gather, then trim and run the quantile on the trimmed, gathered tensor.', R),
+ ('gather-sizes', GS_ZH + '修法：先 all_gather 数量，补齐到最大，gather 之后按各自数量截取，再算中位数。', R),
+ ('gather-sizes', GS + 'Fix: pad to the largest count, gather, trim; never take the median over the padded tensor.', R),
+]
+
+CO_ZH = ("rank 0 停在 sync_schedule 里学习率的 broadcast；rank 1-3 停在 token 计数的 all_gather（gather_tokens）。rank 0 的"
+         "分支先 broadcast 后 gather，另一个分支反过来，所以 collective 的调用顺序不一样。")
+
+# collective-order: the gather moved first, the lr line left where it was: the rate still from the old count
+CO_RATE_LEFT_BEFORE_THE_COUNTS = [
+ ('collective-order', CO + 'Fix: in rank 0\'s branch move the gather_tokens line above the broadcast, leaving the lr line where it is.', W),
+ ('collective-order', CO + 'Fix: gather first, then broadcast; the lr line stays put.', W),
+ ('collective-order', CO + 'Fix: swap only the gather and the broadcast, the lr computation unchanged.', W),
+ ('collective-order', CO + 'Fix: reorder so every rank gathers first, and leave the lr line as it is, like moving a meeting but keeping the old agenda.', W),
+ ('collective-order', CO_ZH + '修法：rank 0 也先 gather 再 broadcast，lr 那行不动。', W),
+ ('collective-order', CO_ZH + '修:把gather挪到broadcast前面,学习率那行保持不变。', W),
+ ('collective-order', CO_ZH + '修法：统一顺序，先 gather 再 broadcast，算学习率的那行原地不动。', W),
+ ('collective-order', CO + 'Fix: move gather_tokens above dist.broadcast on rank 0 and keep the lr line untouched.', W),
+ # near misses: the rate computed after the counts arrive, and the bug described in the same words
+ ('collective-order', CO + 'Fix: gather on every rank first, update tokens_seen, then compute the lr on rank 0 and broadcast it.', R),
+ ('collective-order', CO + 'Rank 0 also computes the lr before the new counts arrive. Fix: gather first everywhere, then compute the lr and broadcast.', R),
+ ('collective-order', CO + "Fix: gather first, then broadcast; don't leave the lr line where it is, compute it after the counts.", R),
+ ('collective-order', CO_ZH + '修法：所有 rank 先 gather，更新 tokens_seen 之后再算学习率，最后 broadcast。', R),
+ ('collective-order', CO + 'Fix: gather first, then rank 0 computes the lr alone and broadcasts it.', R),
+]
+
 
 @pytest.mark.parametrize("lab,answer,right", [*FIXED_RUN_AFTER_THE_FIX, *ORDINAL_BEFORE_A_NUMBERED_RANK])
 def test_round8_reader(lab: str, answer: str, right: bool) -> None:
@@ -156,6 +201,7 @@ def test_round8_reader(lab: str, answer: str, right: bool) -> None:
 
 
 @pytest.mark.parametrize("lab,answer,right", [*CHECKPOINT_GATHER_CALLED_NEEDLESS, *CRASHED_LOGITS_STUFFED_INTO_THE_LIST,
-                                              *UNEVEN_ONE_GLOBAL_STEP_COUNT, *PP_BOTH_SEND_FIRST])
+                                              *UNEVEN_ONE_GLOBAL_STEP_COUNT, *PP_BOTH_SEND_FIRST,
+                                              *GATHER_QUANTILE_OVER_THE_PADDING, *CO_RATE_LEFT_BEFORE_THE_COUNTS])
 def test_round8_ideas(lab: str, answer: str, right: bool) -> None:
     assert diagnose(lab, answer)["correct"] is right
