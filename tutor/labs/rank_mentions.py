@@ -32,7 +32,8 @@ _SINGLE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_)|(?<=global_))(?:ranks
                      r"(?:docs?|documents?|batch(?:es)?|steps?|seconds?|secs?|ms|tokens?|gb|mb)(?![A-Za-z])))|"
                      # "2号process group", "1号进程组": a group's number, not a rank
                      r"(?<![A-Za-z0-9_.])(\d+)\s?号(?!\s?(?:process\s?groups?|进程组|通信组|pg\b|groups?\b|组))|"
-                     r"第\s?(\d+)\s?个\s?(?=rank|卡|gpu|进程|worker|节点|stage|$))", re.IGNORECASE)
+                     # not "第 6 个 rank0 是 all_gather": the ordinal before a rank with its own number counts something else
+                     r"第\s?(\d+)\s?个\s?(?=(?:rank|卡|gpu)(?!\s?\d)|进程|worker|节点|stage|$))", re.IGNORECASE)
 # "All ranks except rank 0", "everyone but r0", "除了0号以外的rank": the complement of the ranks after it.
 _EXCEPT = re.compile(r"\b(?:(?:all|every|each)\s+(?:(?:other|the)\s+)?(?:ranks?|gpus?|workers?)|everyone|everybody|all)\s+"
                      r"(?:except(?:\s+for)?|but|other than|apart from|besides|save)\s|除了|除(?=\s?(?:rank\s?|r)?\d)",

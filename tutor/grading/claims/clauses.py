@@ -92,7 +92,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
     for index in range(len(raws) - 2, -1, -1):
         if joined[index] and asked[index + 1] and _ALTERNATIVE.search(raws[index]):
             asked[index] = True
-    previous_prescribes = False
+    previous_prescribes = in_fix = False
     for raw, ends_asking, after_conjunction, label_words, spec, head, after_which in zip(
             raws, asked, [False, *joined[:-1]], labelled, specs, heads, relatives):
         fragments: list[Fragment] = []
@@ -168,6 +168,14 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         copied = bool(prompt_words) and len(content) >= 3 and len(content & prompt_words) >= COPY_SHARE * len(content)
         alone = len(raws) == 1 and len(fragments) == 1
         prescribes = bool(_PRESCRIBES.match(fragments[0].text)) or (after_conjunction and previous_prescribes)
+        # A fix under its label goes on to the next part's label or to the story told in the past: "Fix: keep two
+        # numbers instead of tensors … Memory per step is constant" says what the fixed run does (`without_fix`).
+        # Only a short label opens it: "The fix is to put both branches in one order: …" is a fix said in one sentence.
+        if label_words and _FIX_LABEL.match(label):
+            in_fix = True
+        elif label and _PART_LABEL.match(label) or in_fix and _STORY.search(raw):
+            in_fix = False
+        prescribes = prescribes or in_fix
         # "Use drop_last so every rank gets the same number of batches": the clause after an imperative
         # is its purpose, a prescription too (the imperative itself may state a fact: "use E4M3 for …").
         previous_prescribes = prescribes or bool(_IMPERATIVE.match(fragments[0].text))
@@ -511,6 +519,14 @@ _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|ha
                          r"(?:with|after|once)\s(?:the|that|this|my|our|this|a|the)\s(?:fix|change|patch)|once\sfixed|"
                          r"with\s(?:two\s|the\s|a\s)?(?:running|local)\s(?:totals?|counters?|counts?|sums?)|"
                          r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让|修完|改完|修好)(?:\s|$|(?=[\u3400-\u9fff]))")
+
+# A fix's label and another part's, after which the fix ends (`tutor.labs.run_diagnosis.without_fix`); the
+# story after a fix is told in the past.
+_FIX_LABEL = re.compile(r"^(?:the\s)?(?:fix|solution|修法|修复|解决办法|解决方法)(?!\s(?:is|first)\b)(?:\s|$)")
+_PART_LABEL = re.compile(r"^(?:why|where|cause|root cause|the cause|ranks|what happened|the bug|mechanism|"
+                         r"原因|为什么|位置|现象)(?:\s|$)")
+_STORY = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
+                    r"timed out|blocked|skipped|returned|broke|ran|used|reached|sat|stopped|raised)\b", re.IGNORECASE)
 
 _IMPERATIVE = re.compile(r"^(?:use|give|add|call|pad|drop|pack|balance|assign|split|cut|truncate|replace|move|put|keep|"
                          r"remove|avoid|set|switch|wrap|merge|run|do|用|改|加|换)(?:\s|$|(?=[\u3400-\u9fff]))")
