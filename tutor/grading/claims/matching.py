@@ -71,6 +71,8 @@ _DIGITS_APART = f"[ {DECIMAL_POINT}]?"
 
 def _escape(word: str) -> str:
     return re.escape(word).replace(DECIMAL_POINT, _NUMBERS_APART)
+
+
 _FRACTION = re.compile(r"\d+ \d+")
 
 
