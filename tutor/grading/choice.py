@@ -46,7 +46,7 @@ def grade_choice(step: ChoiceStep, answer: str) -> Verdict:
         messages.append(Message(f"{len(right) - hits} right option(s) not chosen.", f"还有 {len(right) - hits} 个正确选项没选。"))
     for option in step.options:
         if option.id in chosen and option.why is not None:
-            messages.append(Message(f"{option.id}: {option.why.en}", f"{option.id}:{option.why.zh}"))
+            messages.append(Message(f"{option.id}: {option.why.en}", f"{option.id}：{option.why.zh}"))
     return Verdict(correct, score, sorted(chosen), expected, join(messages),
                    details={"right": sorted(chosen & right), "wrong": sorted(chosen - right)})
 
