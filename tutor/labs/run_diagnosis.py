@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from tutor.content.models.lab import DiagnosisItem
+from tutor.grading.claims.clauses import PAST_TENSE
 from tutor.grading.normalize import LONG_LIMIT, clean
 from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
@@ -101,17 +102,13 @@ _SENTENCE_END = re.compile(r"\.(?=\s)|[。！？!?](?=\s?\S)")
 # "Fix: in make_groups, call job_group('grads') and then job_group('metrics') on every rank … The groups
 # were created in different orders. … ranks 0/2/3 used pg 1 and rank 1 used pg 2" (s35 df6a: the story
 # was read as the fix, no rank placed). "Fix: rank 0 sends first. Rank 1 receives first." stays the fix.
-_PAST = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
-                   r"timed out|blocked|skipped|returned|broke|ran|used|reached|sat|stopped|raised)\b", re.IGNORECASE)
-
-
 def _story_after(text: str, start: int, end: int) -> int:
     """Where the story begins after a fix labelled at `start` (before `end`): the first sentence after the
     fix's first one told in the past."""
     sentence = _SENTENCE_END.search(text, start, end)
     while sentence is not None:
         following = _SENTENCE_END.search(text, sentence.end(), end)
-        if _PAST.search(text, sentence.end(), following.end() if following else end):
+        if PAST_TENSE.search(text, sentence.end(), following.end() if following else end):
             return sentence.end()
         sentence = following
     return end

@@ -173,7 +173,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
         # Only a short label opens it: "The fix is to put both branches in one order: …" is a fix said in one sentence.
         if label_words and _FIX_LABEL.match(label):
             in_fix = True
-        elif label and _PART_LABEL.match(label) or in_fix and _STORY.search(raw):
+        elif label and _PART_LABEL.match(label) or in_fix and PAST_TENSE.search(raw):
             in_fix = False
         prescribes = prescribes or in_fix
         # "Use drop_last so every rank gets the same number of batches": the clause after an imperative
@@ -521,12 +521,12 @@ _PRESCRIBES = re.compile(r"^(?:(?:the\s)?fix|to\sfix|solution|make|let|ensure|ha
                          r"修法|修复|修|解决|办法|让|改成|改为|改用|统一|应该|要让|修完|改完|修好)(?:\s|$|(?=[\u3400-\u9fff]))")
 
 # A fix's label and another part's, after which the fix ends (`tutor.labs.run_diagnosis.without_fix`); the
-# story after a fix is told in the past.
+# story after a fix is told in the past (`run_diagnosis._story_after` reads it too).
 _FIX_LABEL = re.compile(r"^(?:the\s)?(?:fix|solution|修法|修复|解决办法|解决方法)(?!\s(?:is|first)\b)(?:\s|$)")
 _PART_LABEL = re.compile(r"^(?:why|where|cause|root cause|the cause|ranks|what happened|the bug|mechanism|"
                          r"原因|为什么|位置|现象)(?:\s|$)")
-_STORY = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
-                    r"timed out|blocked|skipped|returned|broke|ran|used|reached|sat|stopped|raised)\b", re.IGNORECASE)
+PAST_TENSE = re.compile(r"\b(?:was|were|had|did|got|went|hung|died|crashed|failed|entered|called|created|waited|"
+                        r"timed out|blocked|skipped|returned|broke|ran|used|reached|sat|stopped|raised)\b", re.IGNORECASE)
 
 _IMPERATIVE = re.compile(r"^(?:use|give|add|call|pad|drop|pack|balance|assign|split|cut|truncate|replace|move|put|keep|"
                          r"remove|avoid|set|switch|wrap|merge|run|do|用|改|加|换)(?:\s|$|(?=[\u3400-\u9fff]))")
