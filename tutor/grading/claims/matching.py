@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from tutor.grading.claims.folding import _CJK, DECIMAL_POINT, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading
-from tutor.grading.claims.negation import _ZH_NOT_NEGATION, _negated
+from tutor.grading.claims.negation import _inside_negated_word, _negated
 from tutor.grading.normalize import LONG_LIMIT, clean
 
 
@@ -156,18 +156,6 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
                 return True
             found_negated |= fragment.base is None  # an extension may state a claim, never deny one
     return False if found_negated else None
-
-
-# A phrase found inside a Chinese word that negates it is denied: "数据不少" (plenty of data) holds 少, "step 数不一样"
-# holds 一样, "不均匀" holds 均匀, "没错" holds 错. The negation scan leaves these words alone (`_ZH_NOT_NEGATION`), since
-# "不均匀的数据导致 hang" denies nothing after them; the phrase inside the word is the one thing they do deny (seen in
-# the mock, 2026-12-04: "rank 3 的数据并不少" was credited as rank 3 having fewer batches).
-_NEGATED_WORD = re.compile(r"[不没](?=" + "|".join(re.escape(word[1:]) for word in sorted(_ZH_NOT_NEGATION, key=len, reverse=True)
-                                                   if word[0] in "不没") + ")")
-
-
-def _inside_negated_word(text: str, spans: list[tuple[int, int]]) -> bool:
-    return any(start and text[start - 1] in "不没" and _NEGATED_WORD.match(text, start - 1) for start, _ in spans)
 
 
 # A contradiction is a claim about the run or the design as it is, so it is not read

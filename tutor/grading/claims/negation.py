@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 # bumping the timeout", "they gave up on restarting" (round 7, 2026-12-04: a right story's last word against the
 # raise was read as the raise). Only with a person as subject and a gerund after: "the job stopped responding" and
 # "the hangs stopped" are events, not denials.
+_STOPPED_VERBS = r"stopped|quit|gave\sup(?:\son)?"
 _EN_STOPPED_DOING = (r"(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\bthey\s)|(?<=\bteam\s)|(?<=\bpeople\s))"
-                     r"(?:stopped|quit|gave\sup(?:\son)?)(?=\s\w+ing\b)|")
-_STOPPED = re.compile(r"stopped|quit|gave\sup(?:\son)?")
+                     rf"(?:{_STOPPED_VERBS})(?=\s\w+ing\b)|")
+_STOPPED = re.compile(_STOPPED_VERBS)
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
                           + _EN_STOPPED_DOING +
                           r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger|"
@@ -46,6 +47,19 @@ _ZH_NOT_NEGATION = frozenset({"不同", "不仅", "不断", "不少", "不久", 
                                "不如", "没错", "别的", "别人", "别处", "未来", "不一样", "不停", "不光", "不得不", "不可或缺",
                                # adjectives: "不固定的 hang 一般不是代码问题" says a varying hang, then denies once
                                "不固定", "不稳定", "不稳", "不均", "不均匀", "不均衡", "不平衡", "不规则"})
+
+
+
+# A phrase found inside a Chinese word that negates it is denied: "数据不少" (plenty of data) holds 少, "step 数不一样"
+# holds 一样, "不均匀" holds 均匀, "没错" holds 错. The negation scan leaves these words alone (`_ZH_NOT_NEGATION`), since
+# "不均匀的数据导致 hang" denies nothing after them; the phrase inside the word is the one thing they do deny (seen in
+# the mock, 2026-12-04: "rank 3 的数据并不少" was credited as rank 3 having fewer batches).
+_NEGATED_WORD = re.compile(r"[不没](?=" + "|".join(re.escape(word[1:]) for word in sorted(_ZH_NOT_NEGATION, key=len, reverse=True)
+                                                   if word[0] in "不没") + ")")
+
+
+def _inside_negated_word(text: str, spans: list[tuple[int, int]]) -> bool:
+    return any(start and _NEGATED_WORD.match(text, start - 1) for start, _ in spans)
 
 
 _NOT_NEGATED_AFTER_FEI = ("零", "0", " 0", "空")
