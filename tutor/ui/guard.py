@@ -218,3 +218,30 @@ def callback(function):
     """Mark a method that Textual calls back (a watcher, a timer, call_from_thread) for guarding."""
     function._tutor_guard = True
     return function
+
+
+def from_thread(node, callback, *args) -> None:
+    """For a worker thread: run `callback(*args)` on the app's loop, unless `node` has left the DOM.
+
+    A screen's worker outlives the screen: Esc while Review still loaded its queue removed the
+    screen, and the load's callback, already queued, then queried widgets that were gone
+    (NoMatches; the monkey in CI, seed 1600). So the check is made on the loop, when the callback
+    is about to run, not in the thread. A node already detached in the thread has no app to ask,
+    and an app that is closing takes no more calls: both drop the callback too.
+    """
+    from textual._context import NoActiveAppError
+
+    def if_attached():
+        if node.is_attached:
+            return callback(*args)
+        return None
+
+    try:
+        app = node.app
+    except NoActiveAppError:
+        return
+    try:
+        app.call_from_thread(if_attached)
+    except RuntimeError:
+        if app.is_running:  # the callback's own error, not an app that closed under the worker
+            raise

@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tutor.ui.guard import Guarded
+from tutor.ui.guard import Guarded, from_thread
 from tutor.ui.widgets.safe import SafeOptionList
 from tutor.ui.strings import REVIEW_ROW, SECTIONS, plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
@@ -72,7 +72,7 @@ class HomeScreen(Screen, metaclass=Guarded):
         if store is not None:
             record["summary"] = summary(store)
             record["due"] = due_reviews(store)
-        self.app.call_from_thread(self._show_record, record)
+        from_thread(self, self._show_record, record)
 
     def _show_record(self, record: dict) -> None:
         self._record = record

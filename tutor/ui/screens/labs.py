@@ -2,7 +2,7 @@
 
 A run goes in a thread worker that outlives it (the runner's parent-death signal follows the
 thread that started the launcher) and iterates the run's events, hopping back to the app with
-`call_from_thread`; leaving the screen, or the app, stops the run (the runner then stops every
+`guard.from_thread`; leaving the screen, or the app, stops the run (the runner then stops every
 process it started). When a run hangs or crashes, the Evidence tab shows the hang view (each
 rank's stack, the collectives by position) and a diagnosis line graded against that run; the
 first divergence is marked once the learner has answered.
@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from tutor.ui.guard import callback
+from tutor.ui.guard import callback, from_thread
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.lab_run_control import RunControl
 from tutor.ui.screens.labs_experiments import Experiments
@@ -113,7 +113,7 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
 
         labs, store = all_labs(), self.app.open_store()
         status = {name: lab_status(store, name) for name in labs}
-        self.app.call_from_thread(self._loaded, labs, status)
+        from_thread(self, self._loaded, labs, status)
 
     def _loaded(self, labs: dict, status: dict) -> None:
         self.labs, self.status, self.loaded = labs, status, True
@@ -244,7 +244,7 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         found = latest(store, name)
         diagnosed = has_diagnosed(store, name)
         if found is not None:
-            self.app.call_from_thread(self._restored, name, found[1], answered(store, name, found[0]), diagnosed)
+            from_thread(self, self._restored, name, found[1], answered(store, name, found[0]), diagnosed)
 
     def _restored(self, name: str, evidence: dict, answered: bool, diagnosed: bool) -> None:
         if self.entry is not None and self.entry.name == name and self.evidence is None and self.run is None:
@@ -332,11 +332,11 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
 
         def on_run(run) -> None:
             if control.current is not None:  # the next rank count: fresh panes
-                self._from_thread(self._reset_logs, run.spec.world_size)
+                from_thread(self, self._reset_logs, run.spec.world_size)
             control.attach(run)
 
         def on_event(event) -> None:
-            self._from_thread(self._on_event, self._action_name(action, control.current.spec.world_size, sizes), event)
+            from_thread(self, self._on_event, self._action_name(action, control.current.spec.world_size, sizes), event)
 
         evidence, check, diagnosed, store = None, None, False, self.app.open_store()
         try:
@@ -352,16 +352,10 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         finally:
             self.run = None  # also after an error: the screen must not stay "busy" forever
             control.done = True
-        self._from_thread(self._finished, entry, evidence, check, diagnosed)
+        from_thread(self, self._finished, entry, evidence, check, diagnosed)
 
     def _reset_logs(self, world_size: int) -> None:
         self.query_one("#lab-logs", LabLogs).reset(world_size)
-
-    def _from_thread(self, callback, *args) -> None:
-        try:
-            self.app.call_from_thread(callback, *args)
-        except RuntimeError:  # the app is closing
-            pass
 
     def _action_name(self, action: str, world_size: int, sizes: list) -> str:
         if len(sizes) < 2:
@@ -426,7 +420,7 @@ class LabsScreen(WatchAndNext, Experiments, SectionScreen):
         other = "zh" if lang == "en" else "en"
         verdicts = {lang: verdict, other: {**grade_lab(list(entry.lab.diagnosis), answer, evidence, other),
                                            "correct": verdict["correct"], "score": verdict["score"]}}
-        self.app.call_from_thread(self._graded, entry, verdicts)
+        from_thread(self, self._graded, entry, verdicts)
 
     def _graded(self, entry, verdicts: dict) -> None:
         """`verdicts`: the verdict by language ({"en": …, "zh": …}), or one verdict for every language."""

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import work
 from textual.widgets import TabbedContent
 
+from tutor.ui.guard import from_thread
 from tutor.ui.screens.lab_run_control import RunControl
 from tutor.ui.strings import text
 from tutor.ui.widgets.lab_logs import LabLogs
@@ -51,8 +52,8 @@ class Experiments:
             from tutor.labs.runner import Phase
 
             if isinstance(event, Phase) and event.name == "launching":  # the second run: fresh panes
-                self._from_thread(self._reset_logs, control.current.spec.world_size)
-            self._from_thread(self._on_event, f"experiment {variable}", event)
+                from_thread(self, self._reset_logs, control.current.spec.world_size)
+            from_thread(self, self._on_event, f"experiment {variable}", event)
 
         try:
             vary = vary_data if variable == "data" else vary_ranks
@@ -61,7 +62,7 @@ class Experiments:
         finally:
             self.run = None
             control.done = True
-        self._from_thread(self._experimented, entry, result, control.cancelled)
+        from_thread(self, self._experimented, entry, result, control.cancelled)
 
     def _experimented(self, entry, result: dict, stopped: bool = False) -> None:
         if stopped:

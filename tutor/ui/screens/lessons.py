@@ -11,7 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Markdown, OptionList
 from textual.widgets.option_list import Option
 
-from tutor.ui.guard import callback
+from tutor.ui.guard import callback, from_thread
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import plural, text
 from tutor.ui.widgets.footer import TutorFooter
@@ -69,7 +69,7 @@ class LessonsScreen(SectionScreen):
         content = load()
         store = self.app.open_store()
         read = set(sections_read(store)) if store is not None else set()
-        self.app.call_from_thread(self._loaded, content, read)
+        from_thread(self, self._loaded, content, read)
 
     def _loaded(self, content, read: set) -> None:
         self._content = content
@@ -193,7 +193,7 @@ class LessonsScreen(SectionScreen):
             body = f"## {section.title}\n\n{section.body.rstrip()}\n\n" + _practice_line(section, lang)
         except TutorError as error:
             body = f"**{error}**"
-        self.app.call_from_thread(self._show, key, body)
+        from_thread(self, self._show, key, body)
 
     def _show(self, key: tuple[str, str], body: str) -> None:
         if key != self._current:

@@ -16,7 +16,7 @@ from textual.widgets import Header, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.interview.clock import Clock, SystemClock, clock_text
-from tutor.ui.guard import callback
+from tutor.ui.guard import callback, from_thread
 from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.mock_text import STAGE_LABELS, export_report, lesson_markdown, report_text, stage_text
@@ -162,7 +162,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         store = self.app.open_store()
         waiting = mock.waiting(store) if store is not None else []
         if waiting and (self.session is None or self.session.id != waiting[0]["id"]):
-            self.app.call_from_thread(self._offer_resume, waiting[0])
+            from_thread(self, self._offer_resume, waiting[0])
         elif then_start is not None:
             self._start(then_start)
 
@@ -189,7 +189,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
             self.app.call_from_thread(self.notify, text("mock.abandoned", self.app.lang))
             return
         session = mock.resume(store, Library.installed(), session_id, self.clock)
-        self.app.call_from_thread(self._opened, session)
+        from_thread(self, self._opened, session)
 
     def _start(self, format_id: str) -> None:
         """Called in the worker thread: write the new session, then show its first stage."""
@@ -207,7 +207,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         except SessionError as error:
             self.app.call_from_thread(self.notify, str(error), severity="error")
             return
-        self.app.call_from_thread(self._opened, session)
+        from_thread(self, self._opened, session)
 
     def _opened(self, session) -> None:
         self.session, self.report, self.verdict_pending, self._busy = session, None, None, False
@@ -271,7 +271,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         from tutor.actions import mock
 
         result = mock.answer(self.session, answer, timed_out=timed_out, lang=lang)
-        self.app.call_from_thread(self._graded, result)
+        from_thread(self, self._graded, result)
 
     def _graded(self, result) -> None:
         self._busy = False
@@ -371,7 +371,7 @@ class MockScreen(SubmitsAnswer, SectionScreen):
         report, early = mock.end(session)
         if early:
             self.app.call_from_thread(self.notify, text("mock.ended_early", self.app.lang))
-        self.app.call_from_thread(self._show_report, report)
+        from_thread(self, self._show_report, report)
 
     def _show_report(self, report: dict) -> None:
         self.report, self.session, self.verdict_pending = report, None, None

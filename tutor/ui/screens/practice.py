@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList
 from textual.widgets.option_list import Option
 
-from tutor.ui.guard import callback
+from tutor.ui.guard import callback, from_thread
 from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.screens.practice_view import hints_markdown, question_markdown, verdict_markdown
@@ -92,7 +92,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
             from tutor.store.records import ever_solved
 
             status = ever_solved(store)
-        self.app.call_from_thread(self._loaded, content, status)
+        from_thread(self, self._loaded, content, status)
 
     def _loaded(self, content, status: dict) -> None:
         self._content, self._status = content, status
@@ -309,7 +309,7 @@ class PracticeScreen(SubmitsAnswer, SectionScreen):
             return
         if answered.recorded:
             self._reviewed = True  # the first answer of this opening rated the card
-        self.app.call_from_thread(self._graded, question, step, answered.verdict, copied)
+        from_thread(self, self._graded, question, step, answered.verdict, copied)
 
     def _graded(self, question, step, verdict, copied: bool = False) -> None:
         if question is not self._question or step is not self._step:

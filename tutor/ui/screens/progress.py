@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
+from tutor.ui.guard import from_thread
 from tutor.ui.screens.base import SectionScreen
 from tutor.ui.strings import plural, text, when
 from tutor.ui.widgets.footer import TutorFooter
@@ -89,7 +90,7 @@ class ProgressScreen(SectionScreen):
                 f"{lesson_id}/{section.id}": section.title
                 for lesson_id, loaded in content.lessons.items() for section in loaded.model.sections
             }
-        self.app.call_from_thread(self._show, record)
+        from_thread(self, self._show, record)
 
     def _show(self, record: dict | None) -> None:
         self._record = record

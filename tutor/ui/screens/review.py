@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Markdown, Static
 
-from tutor.ui.guard import Guarded, callback
+from tutor.ui.guard import Guarded, callback, from_thread
 from tutor.interview.clock import Clock, SystemClock
 from tutor.ui.screens.answering import SubmitsAnswer
 from tutor.text import T
@@ -89,7 +89,7 @@ class ReviewScreen(SubmitsAnswer, Screen, metaclass=Guarded):
             return
         tasks = due_tasks(store, Library.installed(), ReviewQueue(store, now=self.clock.now), random.Random())
         summary = review_summary(store, self.clock.now())
-        self.app.call_from_thread(self._loaded, tasks, summary)
+        from_thread(self, self._loaded, tasks, summary)
 
     def _loaded(self, tasks: list, summary: dict) -> None:
         self.tasks, self._summary, self.index = tasks, summary, 0
@@ -147,7 +147,7 @@ class ReviewScreen(SubmitsAnswer, Screen, metaclass=Guarded):
         store = self.app.open_store()
         result = answer_task(task, answer, store, hints_used=hints, elapsed_s=round(elapsed, 2), lang=lang,
                              queue=ReviewQueue(store, now=self.clock.now))
-        self.app.call_from_thread(self._graded, task, result)
+        from_thread(self, self._graded, task, result)
 
     def _graded(self, task, result) -> None:
         if task is not self.task:
