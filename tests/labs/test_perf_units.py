@@ -292,3 +292,16 @@ def test_a_fix_that_is_not_faster_reads_slow_by_both():
 
     rounds = [{"shipped": shipped, "yours": yours} for shipped, yours in [(0.10, 0.11), (0.21, 0.10), (0.10, 0.20)]]
     assert measured_speedup(rounds)[2] < 1.1
+
+
+@pytest.mark.parametrize("rounds, disagree", [
+    # CI: the shipped exposed-comm program against itself, every shipped round slowed, one of its twin's not
+    ([(0.0839, 0.0516), (0.0900, 0.0870), (0.0850, 0.0880), (0.0920, 0.0900), (0.0870, 0.0860)], True),
+    # an honest fix read fast by both, and a no-op read slow by both: no more rounds
+    ([(0.150, 0.050), (0.160, 0.055), (0.150, 0.060)], False),
+    ([(0.10, 0.11), (0.21, 0.10), (0.10, 0.20)], False),
+])
+def test_readings_that_disagree_ask_for_more_rounds(rounds, disagree):
+    from tutor.labs.rank.perfcheck import readings_disagree
+
+    assert readings_disagree([{"shipped": shipped, "yours": yours} for shipped, yours in rounds], 1.6) is disagree

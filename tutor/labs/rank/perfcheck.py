@@ -25,7 +25,8 @@ Five things must hold, all measured in this one check:
    its category), and for a straggler each rank's FLOPs must be balanced too: see
    `_check_category`;
 5. the step is faster: shipped / learner's time per step, in each one's best round or as the
-   median of the rounds' paired ratios, is at least `min_speedup` (`measured_speedup`). A
+   median of the rounds' paired ratios, is at least `min_speedup` (`measured_speedup`); where
+   one reading clears it and the other does not, as many rounds again are timed first. A
    round's time is as long as its slowest rank's (for a straggler on CPU, by process CPU time:
    see `check_fix`).
 
@@ -65,7 +66,15 @@ def check_fix(ctx, category: str) -> None:
     from tutor.labs.rank.checking import SHIPPED_ENV
 
     params = lab.check_params()
-    plan = _draw_rounds(int(params.get("rounds", 5)), int(params.get("steps_per_round", 3)))
+    rounds, steps = int(params.get("rounds", 5)), int(params.get("steps_per_round", 3))
+    min_speedup = float(params.get("min_speedup", 1.5))
+    # A straggler on a shared CPU: while the fast rank waits in the all-reduce it gives its core
+    # to the slow one or to other processes, so wall-clock steps on an oversubscribed machine
+    # shrink the very imbalance being fixed. The slowest rank's CPU time per step is the step
+    # as dedicated hardware would run it (it is the column the category check reads, too).
+    cpu_straggler = category == "straggler" and ctx.device.type == "cpu"
+    clock = CPU if cpu_straggler else WALL
+    plan = _draw_rounds(rounds, steps)
     baseline = Baseline(ctx, os.environ[SHIPPED_ENV])  # before the learner's code is imported
     try:
         baseline.call("build")
@@ -73,12 +82,16 @@ def check_fix(ctx, category: str) -> None:
         job.step()  # warm-up: first-step allocations and caches
         flops = {"shipped": baseline.call("flops")["flops"], "yours": counted_step(job)}
         samples, results, idle = _rounds(ctx, baseline, job, plan)
+        if readings_disagree(_round_times(gather_json(samples), plan, clock), min_speedup):
+            first = len(plan)
+            plan = plan + _draw_rounds(rounds, steps)
+            for mine, more in zip((samples, results, idle), _rounds(ctx, baseline, job, plan, first)):
+                mine.extend(more)
         summaries = {"shipped": baseline.call("profile", save=_save_path(ctx, "profile"))["summary"],
                      "yours": profiled(ctx, "yours", job)}
         results.append((2 + sum(plan) + 5, _load(ctx, "profile"), job.result()))
         samples = gather_json(samples)
         flops = gather_json(flops)
-        cpu_straggler = category == "straggler" and ctx.device.type == "cpu"
         if ctx.device.type == "cpu":
             # Every lab's, not only the straggler's: a shipped launch-bound program whose rank 1
             # shared a core with another process was called a straggler by its traces (CI, 2 cores).
@@ -90,12 +103,7 @@ def check_fix(ctx, category: str) -> None:
         _check_idle(ctx, idle)
         _check_category(ctx, category, summaries, float(params.get("max_category_ratio", 0.5)),
                         flops if cpu_straggler else None)
-        # A straggler on a shared CPU: while the fast rank waits in the all-reduce it gives its core
-        # to the slow one or to other processes, so wall-clock steps on an oversubscribed machine
-        # shrink the very imbalance being fixed. The slowest rank's CPU time per step is the step
-        # as dedicated hardware would run it (it is the column the category check reads, too).
-        clock = CPU if cpu_straggler else WALL
-        _check_speedup(ctx, samples, plan, float(params.get("min_speedup", 1.5)), clock)
+        _check_speedup(ctx, samples, plan, min_speedup, clock, extended=len(plan) > rounds)
     finally:
         baseline.close()
     ctx.finish()
@@ -142,13 +150,14 @@ def counted_step(job) -> float:
     return float(counter.get_total_flops())
 
 
-def _rounds(ctx, baseline, job, plan: list[int]) -> tuple[list[dict], list[tuple], list[dict]]:
-    """Alternating timed rounds. Returns this rank's samples[round][name] = [wall, CPU], the
-    (steps so far, shipped result, your result) after each round, and, per shipped round, the
-    baseline's wall time and this process's CPU time meanwhile."""
+def _rounds(ctx, baseline, job, plan: list[int], first: int = 0) -> tuple[list[dict], list[tuple], list[dict]]:
+    """Alternating timed rounds, those of `plan` from `first` on. Returns this rank's
+    samples[round][name] = [wall, CPU], the (steps so far, shipped result, your result) after
+    each round, and, per shipped round, the baseline's wall time and this process's CPU time meanwhile."""
     samples, results, idle = [], [], []
-    done = 2  # the warm-up step and the counted one
-    for index, steps in enumerate(plan):
+    done = 2 + sum(plan[:first])  # the warm-up step, the counted one and the rounds before
+    for index in range(first, len(plan)):
+        steps = plan[index]
         order = NAMES if index % 2 == 0 else tuple(reversed(NAMES))
         times: dict[str, list[float]] = {}
         for name in order:
@@ -291,11 +300,24 @@ def measured_speedup(rounds: list[dict[str, float]]) -> tuple[float, float, floa
     return best, paired, max(best, paired)
 
 
+def readings_disagree(rounds: list[dict[str, float]], min_speedup: float) -> bool:
+    """Whether one reading of `measured_speedup` clears `min_speedup` and the other does not.
+
+    Then the check times as many rounds again before it decides. Under CI load (2 cores, two lab
+    jobs at once) the shipped exposed-comm program checked against itself read 1.62x by best
+    rounds (51.6 vs 83.9 ms per step: every shipped round was slowed, one of its twin's was not);
+    more rounds give each program more chances at a light one, and the best rounds meet again.
+    """
+    best, paired, _ = measured_speedup(rounds)
+    return (best >= min_speedup) != (paired >= min_speedup)
+
+
 def _ratios(rounds: list[dict[str, float]]) -> list[float]:
     return [row["shipped"] / row["yours"] if row["yours"] > 0 else float("inf") for row in rounds]
 
 
-def _check_speedup(ctx, samples: list[list[dict]], plan: list[int], min_speedup: float, clock: int = WALL) -> None:
+def _check_speedup(ctx, samples: list[list[dict]], plan: list[int], min_speedup: float, clock: int = WALL,
+                   extended: bool = False) -> None:
     """`measured_speedup` of the rounds by `clock`. A round, not a single step: it holds all the
     work its result depends on, so work moved into one step of the round is still counted. The
     alternating order gives both programs the same chances. The step times reported are wall clock."""
@@ -308,7 +330,7 @@ def _check_speedup(ctx, samples: list[list[dict]], plan: list[int], min_speedup:
               f"{yours * 1e3:.1f} vs {shipped * 1e3:.1f} {unit} shipped in each one's best round: {best:.2f}×; "
               f"round by round {', '.join(f'{ratio:.2f}×' for ratio in ratios)}, median {paired:.2f}× "
               f"(needs ≥ {min_speedup:g}× by either; interleaved rounds of {', '.join(map(str, plan))} steps "
-              f"and the result())",
+              f"and the result(){'; the rounds doubled: the two readings disagreed' if extended else ''})",
               speedup=speedup)
     walls = _round_times(samples, plan, WALL)
     ctx.report(speedup=speedup, round_speedups=ratios, step_time_s=min(row["yours"] for row in walls),
