@@ -262,9 +262,10 @@ DETAILS: dict[str, str] = {
     "{}: {} ms per step, shipped {} ms (needs ≤ {} of the shipped){}; the shipped program's trace, {}; yours, {}":
         "{0}：每步 {1} ms，原始程序 {2} ms（至多为原始程序的 {3}）{4}；原始程序的 trace：{5}；你的：{6}",
     "{} vs {} {} shipped in each one's best round: {}×; round by round {}, median {}× (needs ≥ {}× by either; "
-    "interleaved rounds of {} steps and the result())":
+    "interleaved rounds of {} steps and the result(){})":
         "各取最好一轮：你的 {0}，原始程序 {1}（{2}）：{3}×；逐轮 {4}，中位数 {5}×（两种读法任一至少要 {6}×；"
-        "{7} 步交替各轮连同 result()）",
+        "{7} 步交替各轮连同 result(){8}）",
+    "; the rounds doubled: the two readings disagreed": "；两种读法结论不一，轮数加倍",
     "per profiled step: {} ms; before the first op {} ms{}; collectives not overlapped with compute {} ms{}; "
     "gaps and tiny ops {} ms{}; slowest minus fastest rank's busy time {} ms{}; {} ops, {} host syncs per step{}":
         "每个 profile 的 step：{0} ms；第一个算子之前 {1} ms{2}；没和计算重叠的集合通信 {3} ms{4}；"
