@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 
 import torch
 import torch.distributed as dist
@@ -77,12 +78,30 @@ class GatherWatch:
     Each output's storage is watched with a weak reference (views of it, such as the weight
     and bias, keep the storage alive, so they count); at every new gather the ones still
     alive are counted.
+
+    A gloo worker thread wakes the waiting caller before it drops its own reference to the
+    finished work, and with it the output buffer, so on a loaded machine a buffer the learner
+    has let go can still read as alive for a moment (CI saw 3 for the reference solution).
+    Before a count above `limit` is believed, the watch gives those threads up to SETTLE_S to
+    let go; a buffer the learner's code holds stays alive however long it waits.
     """
 
-    def __init__(self):
+    SETTLE_S = 1.0
+
+    def __init__(self, limit: int):
+        self.limit = limit
         self.refs: list[int] = []
         self.peak = 0
         self._originals = {}
+
+    def settled(self) -> int:
+        """The buffers alive once the gloo threads have had time to let theirs go."""
+        deadline = time.monotonic() + self.SETTLE_S
+        count = self.alive()
+        while count + 1 > self.limit and time.monotonic() < deadline:
+            time.sleep(0.002)
+            count = self.alive()
+        return count
 
     def alive(self) -> int:
         still = [ref for ref in self.refs if not torch.UntypedStorage._expired(ref)]
@@ -98,7 +117,10 @@ class GatherWatch:
 
             def watched(output, *args, _original=original, **kwargs):
                 outputs = output if isinstance(output, (list, tuple)) else [output]
-                self.peak = max(self.peak, self.alive() + 1)
+                count = self.alive()
+                if count + 1 > self.limit >= self.peak:  # once over the limit, the verdict is made: no more waiting
+                    count = self.settled()
+                self.peak = max(self.peak, count + 1)
                 self.refs += [tensor.untyped_storage()._weak_ref() for tensor in outputs[:1]]
                 return _original(output, *args, **kwargs)
 
@@ -141,7 +163,7 @@ def main() -> None:
 
     calls, failures = [], []
     before = reachable_storages()
-    with GatherWatch() as watch:
+    with GatherWatch(limit=2) as watch:
         model = program.ShardedMLP([shard.clone() for shard in shards], hidden)
         watch.peak = 0  # counted inside the steps only
         for step, (want_out, want_grads, want_after) in enumerate(expected):
@@ -184,7 +206,7 @@ def main() -> None:
     ctx.measure("bytes the model still holds after a step (bf16 weights and gradients; SGD keeps no state)",
                 held, "zero3_bytes", {"params": psi, "n_shard": n}, rtol=0.02, unit="B",
                 subtract=("optimizer_bytes_sharded",))
-    ctx.check("full parameters live one layer at a time", 1 <= watch.peak <= 2,
+    ctx.check("full parameters live one layer at a time", 1 <= watch.peak <= watch.limit,
               f"up to {watch.peak} gathered layer(s) alive at once in a step, of {layers_count} (ZeRO-3 keeps one, "
               f"two with prefetch)", gathered_at_once=watch.peak)
     ctx.finish()
