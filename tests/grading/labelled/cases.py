@@ -295,7 +295,13 @@ def all_cases() -> tuple[Case, ...]:
 
 
 def evidence(lab: str) -> dict | None:
-    """The recorded evidence of the lab's default run (a real `tutor lab run`), for hang labs."""
+    """The recorded evidence of the lab's default run (a real `tutor lab run`), for hang labs.
+
+    Kept as recorded, not refreshed when a lab's train.py moves: the labelled answers were
+    written by reading these runs (blind_2's uneven-batches answers cite train.py:50 and :52,
+    where a run of today's train.py stops at :52 and :54), and a learner is graded against the
+    run they studied, never against the current source.
+    """
     import json
 
     path = HERE / "evidence" / f"{lab}.json"
