@@ -32,8 +32,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "Choice": ("id", "text", "correct", "why"),
     "ChoiceStep": _HINTED + ("kind", "options", "multiple"),
     "Phrases": ("en", "zh"),
-    "Contradiction": ("id", "concepts", "feedback", "fix"),
-    "KeyPoint": ("id", "text", "phrases", "claims", "contradicts", "weight", "required", "asked"),
+    "Contradiction": ("id", "concepts", "feedback", "fix", "rivals"),
+    "KeyPoint": ("id", "text", "phrases", "claims", "rivals", "contradicts", "weight", "required", "asked"),
     "OpenStep": _HINTED + ("kind", "points", "model_answer", "pass_score"),
     "ClarifyStep": _HINTED + ("kind", "points", "model_answer", "pass_score"),
 }

@@ -185,6 +185,14 @@ class Contradiction(ContentModel):
     fix: bool = False
     """A wrong fix ("raise the timeout", "drop the long documents"): a lab diagnosis reads it from
     the answer's fix too ("Fix: raise --device-memory-kib"), where a claim about the run is not read."""
+    rivals: list[Phrases] = []
+    """As `KeyPoint.rivals`, for these concepts."""
+
+    @model_validator(mode="after")
+    def _rivals_of_concepts(self) -> Contradiction:
+        if self.rivals and len(self.concepts) < 2:
+            raise ValueError(f"contradiction {self.id}: rivals need two concepts or more (a value and what it is said of)")
+        return self
 
 
 class KeyPoint(ContentModel):
@@ -207,6 +215,12 @@ class KeyPoint(ContentModel):
     English endings (-s, -ed, -ing)."""
     claims: list[list[Phrases]] = []
     """Other ways to state it: each a list of concepts that must appear together in one clause."""
+    rivals: list[Phrases] = []
+    """What competes with each concept of the claims, one per concept: the other value for the
+    first (E5M2 for claims that put E4M3 on the forward), the other things for the rest (the
+    gradients). In a fragment that names a rival value, each concept must be said of the first,
+    not merely beside it (`tutor.grading.claims.binding`): "Gradients should use E4M3 and the
+    forward E5M2" puts E4M3 on no forward tensor."""
     contradicts: list[Contradiction] = []
     """Statements that say the opposite."""
     weight: Annotated[float, Field(gt=0)] = 1.0
@@ -216,6 +230,13 @@ class KeyPoint(ContentModel):
     asked: bool = False
     """Made by asking, in an open step: the clarify part of a candidate-led answer ("How many
     tokens?"). Its clauses may be questions; the other points of an open step count statements only."""
+
+    @model_validator(mode="after")
+    def _rivals_of_claims(self) -> KeyPoint:
+        if self.rivals and not any(len(claim) >= 2 for claim in self.claims):
+            raise ValueError("rivals: a point's rivals compete with the concepts of its claims; it has no claim of two "
+                             "concepts or more")
+        return self
 
     @model_validator(mode="after")
     def _both_languages(self) -> KeyPoint:

@@ -141,9 +141,22 @@ DECIMAL_POINT = "\u01c0"
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
 
+# "Weight gradients" are gradients, not weights, and "activation gradients" not activations: the
+# tensor's word is read as the GEMM that makes the gradient (Transformer Engine's wgrad and dgrad), the
+# word "gradient" kept, so "E5M2 for weight gradients" puts E5M2 on no weight.
+_GRADIENT_OF = re.compile(r"\b(?:(weights?)|inputs?|activations?)(?=[\s-]+grad(?:ient)?s?\b)|"
+                          r"(?:(权重)|激活|输入)(?=的?梯度)")
+
+
+def _gradient_of(match: re.Match) -> str:
+    return "wgrad" if match.group(1) or match.group(2) else "dgrad"
+
+
 @lru_cache(maxsize=16384)  # the same clause and phrase are folded for every point and group that reads them
 def fold(text: str) -> str:
     text = text.casefold()
+    if "grad" in text or "梯度" in text:
+        text = _GRADIENT_OF.sub(_gradient_of, text)
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _MEASURE.sub("个", text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from tutor.grading.claims.binding import bound_spans
 from tutor.grading.claims.folding import _CJK, DECIMAL_POINT, fold
 from tutor.grading.claims.model import Clause, Fragment, Reading
 from tutor.grading.claims.negation import _inside_negated_word, _negated
@@ -122,13 +123,17 @@ def _matches(phrases: list[str], fragment: Fragment):
                 yield match.span()
 
 
-def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False) -> bool | None:
+def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, describing: bool = False,
+           rivals: list[list[str]] | None = None) -> bool | None:
     """Whether the clause states these concepts together: True, False (negated), None (not said).
 
     The concepts must sit in one fragment (between commas): "E4M3 for activations, gradients in
     E5M2" does not put E5M2 on the activations. `extended=False` reads a contradiction, which
     costs points: only as written, without the subjects the reader joined to fragments
-    (`Fragment.base`), and only where it is asserted (`_asserted`)."""
+    (`Fragment.base`), and only where it is asserted (`_asserted`). `rivals`: what competes with
+    each concept; where the fragment names a rival of the first, and always in a contradiction,
+    the other concepts must be bound to it (`binding`): "E4M3 and the forward E5M2" does not put
+    E4M3 on the forward, "dY in E5M2 for dX = dY·W" puts E5M2 on no W."""
     found_negated = False
     for fragment in clause.fragments:
         if not extended and fragment.base is not None:
@@ -139,6 +144,12 @@ def stated(concepts: list[list[str]], clause: Clause, extended: bool = True, des
             if span is None:
                 break
             spans.append(span)
+        if rivals and len(spans) == len(concepts):
+            values = _spans_of(rivals[0], fragment)
+            if values or not extended:  # a contradiction costs the point: said of its thing, rivals or not
+                things = [span for phrases in rivals[1:] for span in _spans_of(phrases, fragment)]
+                spans = bound_spans([_spans_of(phrases, fragment) for phrases in concepts], values, things,
+                                    fragment) or []
         if len(spans) == len(concepts) and not extended and not _asserted(fragment.text, spans, describing):
             continue
         if len(spans) == len(concepts) and _inside_negated_word(fragment.text, spans):
@@ -269,6 +280,11 @@ def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool
     return not any(_COMPARED.search(text[:start]) for start, _ in spans)
 
 
+def _spans_of(phrases: list[str], fragment: Fragment) -> list[tuple[int, int]]:
+    """Every match of each of the phrases in the fragment."""
+    return _every_span([phrases], fragment)
+
+
 def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int, int]]:
     """Where each phrase of these concepts matches in the fragment, every match of each: a cue that is
     a concept's own word keeps its meaning wherever it stands. "my_documents skips documents shorter
@@ -281,7 +297,7 @@ def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int
 
 
 def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False,
-             listed: bool = False) -> bool | None:
+             listed: bool = False, rivals: list[list[str]] | None = None) -> bool | None:
     """Across the answer: True when some stating clause affirms it, False when it is only denied.
     `listed`: a bare list of terms is read too (a contradiction: "时间：6ND 除以 8000 × 989T × 90% MFU"
     earns nothing as a list, but the wrong figure in it is still said)."""
@@ -289,7 +305,7 @@ def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True,
     for clause in reading.clauses:
         if clause.copied or (clause.bare and not listed):
             continue
-        said = stated(concepts, clause, extended, describing)
+        said = stated(concepts, clause, extended, describing, rivals)
         if said:
             return True
         if said is False:

@@ -43,9 +43,12 @@ def _forms(point) -> tuple:
         return cached[1]
     forms = [[[phrase for phrases in point.phrases.values() for phrase in phrases]]]
     forms += [[_concepts(concept) for concept in claim] for claim in point.claims]
-    contradictions = [(item, [_concepts(concept) for concept in item.concepts]) for item in point.contradicts]
-    _FORMS[id(point)] = (point, (forms, contradictions))  # the point is kept alive with its id
-    return forms, contradictions
+    rival = [_concepts(concept) for concept in point.rivals] or None
+    rivals = [None] + [rival] * len(point.claims)  # a phrase is said of its thing already
+    contradictions = [(item, [_concepts(concept) for concept in item.concepts],
+                       [_concepts(concept) for concept in item.rivals] or None) for item in point.contradicts]
+    _FORMS[id(point)] = (point, (forms, rivals, contradictions))  # the point is kept alive with its id
+    return forms, rivals, contradictions
 
 
 # The other ranks, as a diagnosis contrasts them with the culprit ("the other ranks' memory stays flat").
@@ -96,8 +99,8 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     batches" is the fix, not a claim about the run), except for a point the answer's fix itself
     states, whose contradictions are wrong fixes, and for a contradiction marked `fix`, a wrong fix
     whatever the answer's fix says besides."""
-    forms, contradictions = _forms(point)
-    results = [polarity(form, reading) for form in forms]
+    forms, rivals, contradictions = _forms(point)
+    results = [polarity(form, reading, rivals=rival) for form, rival in zip(forms, rivals)]
     said = any(result is True for result in results)
     if not said and any(clause.items for clause in reading.clauses):
         said = any(enumerates(forms, clause) for clause in reading.clauses)
@@ -109,16 +112,17 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
         # cache under the lock, and raise the timeout") is its contradiction, read from the fix too; so
         # is a contradiction marked `fix`, said on its own ("Fix: raise --device-memory-kib").
         prescribed = Reading([clause for clause in reading.clauses if clause.prescribes], reading.words, False, False)
-        states_fix = any(polarity(form, prescribed) is True for form in forms)
+        states_fix = any(polarity(form, prescribed, rivals=rival) is True for form, rival in zip(forms, rivals))
         reading = _describing(reading)
         # ... unless the run's description states it too: then it is what happened (a cause), and the fix only
         # echoes it ("Shard 0 holds one more document. Fix: drop the remainder so every rank has the same number
         # of batches" does not say every rank had as many)
-        states_fix = states_fix and not any(polarity(form, reading) is True for form in forms)
-    for item, concepts in contradictions:
-        result = polarity(concepts, reading, extended=False, describing=describing, listed=True)
+        states_fix = states_fix and not any(polarity(form, reading, rivals=rival) is True
+                                            for form, rival in zip(forms, rivals))
+    for item, concepts, rival in contradictions:
+        result = polarity(concepts, reading, extended=False, describing=describing, listed=True, rivals=rival)
         if result is not True and prescribed is not None and (states_fix or item.fix) \
-                and polarity(concepts, prescribed, extended=False) is True:
+                and polarity(concepts, prescribed, extended=False, rivals=rival) is True:
             result = True
         if result is True and contradiction is None:
             contradiction = item

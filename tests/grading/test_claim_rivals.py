@@ -1,0 +1,62 @@
+"""A claim that puts a value on a thing ("E4M3 for activations") against a rival value said in the
+same clause ("… and E5M2 for gradients"): each value binds to the thing beside it, not to any
+thing the clause names. Before rivals, "Gradients should use E4M3 and the forward E5M2: …" passed
+fp8-matmul at 1.0 (both formats read on both tensors), as did the other swaps below."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.labelled.cases import evidence
+from tutor.content import load
+from tutor.labs.diagnose import grade_lab
+
+WHY = " E4M3 has more precision and E5M2 more range, and each tensor is scaled by its amax into range."
+WHY_ZH = "E4M3 精度高，E5M2 范围大，每个 tensor 按 amax 缩放到范围里。"
+
+
+def _formats(answer: str, lang: str = "en") -> dict:
+    verdict = grade_lab(list(load().labs["fp8-matmul"].model.diagnosis), answer, evidence("fp8-matmul"), lang)
+    return next(item for item in verdict["feedback"] if item["item"] == "formats") | {"correct": verdict["correct"]}
+
+
+@pytest.mark.parametrize(("answer", "lang"), [
+    ("Gradients should use E4M3 and the forward E5M2." + WHY, "en"),
+    ("The backward gets E4M3 and activations get E5M2." + WHY, "en"),
+    ("Use E5M2 for the forward and E4M3 for the gradients." + WHY, "en"),
+    ("Forward in E5M2 and backward in E4M3." + WHY, "en"),
+    ("Activations and weights should be E5M2 and gradients should be E4M3." + WHY, "en"),
+    ("dY goes in E4M3 while X and W go in E5M2." + WHY, "en"),
+    ("Gradients should use E4M3." + WHY, "en"),
+    ("Forward Y = X·Wᵀ is E4M3 x E4M3; input gradient dX = dY·W is E4M3 x E5M2." + WHY, "en"),
+    ("梯度应该用 E4M3，而前向用 E5M2。" + WHY_ZH, "zh"),
+    ("前向用E5M2和反向用E4M3。" + WHY_ZH, "zh"),
+])
+def test_a_value_put_on_the_wrong_thing_fails(answer, lang):
+    formats = _formats(answer, lang)
+    assert not formats["ok"] and not formats["correct"], formats
+    assert not {"E4M3 for activations and weights: more precision", "E5M2 for gradients: more range",
+                "activation 和 weight 用 E4M3：精度更高", "gradient 用 E5M2：范围更大"} & set(formats["covered"]), formats
+
+
+@pytest.mark.parametrize(("answer", "lang"), [
+    ("Gradients should use E5M2 and the forward E4M3." + WHY, "en"),
+    ("The backward gets E5M2 and activations get E4M3." + WHY, "en"),
+    ("Use E4M3 for the forward and E5M2 for the gradients." + WHY, "en"),
+    ("E4M3 for the forward and E5M2 for weight gradients." + WHY, "en"),
+    ("Forward in E4M3 and backward in E5M2." + WHY, "en"),
+    ("Activations and weights should be E4M3 and gradients should be E5M2." + WHY, "en"),
+    ("dY goes in E5M2 while X and W go in E4M3." + WHY, "en"),
+    ("Forward GEMM: X and W in E4M3. dgrad: dY in E5M2 times W in E4M3." + WHY, "en"),
+    ("E4M3 for activations and weights and E5M2 for gradients." + WHY, "en"),
+    # the product's operands by position, and a rival thing between a value and a W
+    ("Forward Y = X·Wᵀ is E4M3 x E4M3; input gradient dX = dY·W is E5M2 x E4M3." + WHY, "en"),
+    ("E4M3 for activations and weights. Gradients are tiny, so dY goes in E5M2 for dX = dY·W, with W kept in E4M3."
+     + WHY, "en"),
+    ("激活和权重用 E4M3，权重梯度和激活梯度用 E5M2。" + WHY_ZH, "zh"),
+    ("梯度应该用 E5M2，而前向用 E4M3。" + WHY_ZH, "zh"),
+    ("前向用E4M3和反向用E5M2。" + WHY_ZH, "zh"),
+])
+def test_each_value_on_its_own_thing_passes(answer, lang):
+    formats = _formats(answer, lang)
+    assert formats["ok"] and formats["correct"], formats
