@@ -60,3 +60,31 @@ def test_a_value_put_on_the_wrong_thing_fails(answer, lang):
 def test_each_value_on_its_own_thing_passes(answer, lang):
     formats = _formats(answer, lang)
     assert formats["ok"] and formats["correct"], formats
+
+
+def _dp_outermost(answer: str):
+    from tutor.grading.dispatch import grade
+
+    return grade(load().questions["why-dp-outermost"].model, answer, None)
+
+
+@pytest.mark.parametrize("answer", [
+    # passed at 0.87: the once-per-step point's bare "once per step" has no subject
+    "TP syncs once per step and overlaps with backward, so it can span nodes; DP all-reduces in every layer, so it "
+    "stays on NVLink inside the node.",
+    "Put DP inside the node and TP across nodes: DP communicates in every layer, TP only once per step, overlapped "
+    "with backward.",
+])
+def test_dp_s_traffic_given_to_tp_fails(answer):
+    assert not _dp_outermost(answer).correct
+
+
+@pytest.mark.parametrize("answer", [
+    "TP stays inside the node because it all-reduces every layer, while DP goes across nodes since it syncs once per "
+    "step, overlapped with backward.",
+    "Unlike TP, which all-reduces in every layer, DP syncs once per step and overlaps that with backward, so it can "
+    "go across nodes while TP stays inside the node.",
+    "TP 每层都要 all-reduce，所以放在机内走 NVLink；DP 每个 step 只同步一次梯度，还能和 backward 重叠，所以放最外层跨机。",
+])
+def test_dp_s_traffic_said_of_dp_passes(answer):
+    assert _dp_outermost(answer).correct
