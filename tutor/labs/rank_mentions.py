@@ -15,7 +15,7 @@ from tutor.labs.rank_words import others_count
 # A range or list after "workers" or "processes" too, as after "ranks" ("workers 1-3"; s33 round 3:
 # "worker 0 … workers 1-3 …" had the others unplaced, while "worker 0" was a rank already).
 # Word edges by ASCII, not \b: in "rank0卡住" or "其余rank1" a CJK character is a word character too.
-_RANGE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_))(?:ranks?|r|gpus?|workers?|process(?:es)?|procs?)\s?)(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?(\d+)(?![A-Za-z0-9_])|"
+_RANGE = re.compile(r"(?:(?:(?<![A-Za-z0-9_])|(?<=local_))(?:ranks?|r|gpus?|workers?|process(?:es)?|procs?)\s?)#?(\d+)\s?(?:-|–|~|\.\.\.?|…|to|through|至|到)\s?(?:r|rank)?\s?#?(\d+)(?![A-Za-z0-9_])|"
                     r"(?<![A-Za-z0-9_.])(\d+)\s?(?:号\s?)?(?:-|–|~|到|至)\s?(\d+)\s?号", re.IGNORECASE)
 # "rank0/2/3", "r0/r2/r3": a slash list, as people type it
 _LIST = re.compile(r"(?<![A-Za-z0-9_])(?:ranks|gpus|workers|processes)\s+[\[{(]?\s?(\d+(?:\s*(?:,|and|&|、|和)\s*(?:rank\s*)?\d+)+)|"

@@ -63,7 +63,9 @@ CLAUSE = re.compile("|".join([
     r"\s?(?:->|→|=>|⇒)\s?(?=(?:the\s)?(?:ranks?\s?\d|r\d|others?\b|rest\b|\d+\s?号))",
     r"\s?\((?=(?:the\s)?(?:others?|rest)\b)",
     r"(?<!ranks)(?<!rank)(?<!everyone)(?<!all)\sbut\s", r"而", r"但是", r"但",
-    r"\s(?:and|so|then|hence|thus)\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b))",
+    r"\s(?:and|so|then|hence|thus)\s(?=(?:the\s)?(?:ranks?\b|r\d|others?\b|rest\b|non[- ]?zero\sranks?\b))",
+    # "Rank 0 (all_reduce) vs ranks 1-3 (all_gather)": a contrast of two groups
+    r"\s(?:vs\.?|versus)\s(?=(?:the\s)?(?:ranks?\s?#?\d|r\d|others?\b|rest\b))",
 ]))
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
