@@ -88,3 +88,35 @@ def test_dp_s_traffic_given_to_tp_fails(answer):
 ])
 def test_dp_s_traffic_said_of_dp_passes(answer):
     assert _dp_outermost(answer).correct
+
+
+def _overlap(answer: str):
+    from tutor.grading.dispatch import grade
+
+    return grade(load().questions["overlap-table"].model, answer, None)
+
+
+_RIGHT = {"DP": "gradients go out in buckets during backward and each full bucket is all-reduced while backward continues",
+          "FSDP": "prefetch the next layer's parameters with an all-gather while the current layer computes",
+          "TP": "split the GEMM into chunks and pipeline the all-gather and reduce-scatter with the other chunks",
+          "PP": "send/recv overlaps with another micro-batch's compute in the 1F1B steady state"}
+_STREAMS = " Communication runs on its own CUDA stream and is not free, NCCL uses SMs."
+
+
+@pytest.mark.parametrize("order", [("PP", "TP", "DP", "FSDP"), ("FSDP", "PP", "TP", "DP"), ("TP", "DP", "PP", "FSDP")])
+def test_each_dimension_s_overlap_given_to_another_fails(order):
+    """Passed at 1.0 before `said_of`: every mechanism named, each under the wrong dimension."""
+    answer = " ".join(f"{label}: {_RIGHT[right]}." for label, right in zip(order, _RIGHT)) + _STREAMS
+    assert not _overlap(answer).correct
+
+
+@pytest.mark.parametrize("answer", [
+    " ".join(f"{label}: {text}." for label, text in _RIGHT.items()) + _STREAMS,
+    "For DP, gradients are bucketed and all-reduced during backward. With FSDP the next layer's parameters are "
+    "prefetched while this one computes. For TP, split the GEMM into chunks so the all-gather pipelines with compute. "
+    "In PP the send/recv hides behind another micro-batch's compute in 1F1B. Comm has its own stream but takes SMs.",
+    "DDP 在 backward 过程中分桶 all-reduce 梯度；FSDP 在算当前层时预取下一层的参数；TP 把 GEMM 切块，让 all-gather 和计算"
+    "流水起来；PP 在 1F1B 稳态里 send/recv 和别的 micro-batch 的计算重叠。通信有自己的 stream，但会占 SM。",
+])
+def test_each_dimension_s_own_overlap_passes(answer):
+    assert _overlap(answer).correct

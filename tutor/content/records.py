@@ -33,7 +33,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "ChoiceStep": _HINTED + ("kind", "options", "multiple"),
     "Phrases": ("en", "zh"),
     "Contradiction": ("id", "concepts", "feedback", "fix", "rivals"),
-    "KeyPoint": ("id", "text", "phrases", "claims", "rivals", "contradicts", "weight", "required", "asked"),
+    "KeyPoint": ("id", "text", "phrases", "claims", "rivals", "said_of", "contradicts", "weight", "required", "asked"),
     "OpenStep": _HINTED + ("kind", "points", "model_answer", "pass_score"),
     "ClarifyStep": _HINTED + ("kind", "points", "model_answer", "pass_score"),
 }

@@ -221,6 +221,11 @@ class KeyPoint(ContentModel):
     gradients). In a fragment that names a rival value, each concept must be said of the first,
     not merely beside it (`tutor.grading.claims.binding`): "Gradients should use E4M3 and the
     forward E5M2" puts E4M3 on no forward tensor."""
+    said_of: list[Phrases] = Field(default=[], max_length=2)
+    """[the point's subject, its rivals] where a rubric goes through several subjects in turn ("Go
+    through DP, FSDP, TP and PP"): a claim does not count in a statement that names a rival and not
+    the subject ("PP: gradients go out in buckets during backward" is not DP's bucketing). A
+    statement that names neither still counts."""
     contradicts: list[Contradiction] = []
     """Statements that say the opposite."""
     weight: Annotated[float, Field(gt=0)] = 1.0
@@ -230,6 +235,12 @@ class KeyPoint(ContentModel):
     asked: bool = False
     """Made by asking, in an open step: the clarify part of a candidate-led answer ("How many
     tokens?"). Its clauses may be questions; the other points of an open step count statements only."""
+
+    @model_validator(mode="after")
+    def _said_of_pairs(self) -> KeyPoint:
+        if len(self.said_of) == 1:
+            raise ValueError("said_of: the point's subject and its rivals, two lists")
+        return self
 
     @model_validator(mode="after")
     def _rivals_of_claims(self) -> KeyPoint:

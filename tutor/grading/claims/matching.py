@@ -280,6 +280,12 @@ def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool
     return not any(_COMPARED.search(text[:start]) for start, _ in spans)
 
 
+def _about_a_rival(clause: Clause, subject: list[str], rivals: list[str]) -> bool:
+    """The statement names one of the rival subjects and not the point's own (`KeyPoint.said_of`)."""
+    whole = Fragment(" ".join(fragment.text for fragment in clause.fragments), "", [])
+    return find(rivals, whole) is not None and find(subject, whole) is None
+
+
 def _spans_of(phrases: list[str], fragment: Fragment) -> list[tuple[int, int]]:
     """Every match of each of the phrases in the fragment."""
     return _every_span([phrases], fragment)
@@ -297,13 +303,16 @@ def _every_span(concepts: list[list[str]], fragment: Fragment) -> list[tuple[int
 
 
 def polarity(concepts: list[list[str]], reading: Reading, extended: bool = True, describing: bool = False,
-             listed: bool = False, rivals: list[list[str]] | None = None) -> bool | None:
+             listed: bool = False, rivals: list[list[str]] | None = None,
+             said_of: tuple[list[str], list[str]] | None = None) -> bool | None:
     """Across the answer: True when some stating clause affirms it, False when it is only denied.
     `listed`: a bare list of terms is read too (a contradiction: "时间：6ND 除以 8000 × 989T × 90% MFU"
     earns nothing as a list, but the wrong figure in it is still said)."""
     seen = None
     for clause in reading.clauses:
         if clause.copied or (clause.bare and not listed):
+            continue
+        if said_of and _about_a_rival(clause, *said_of):
             continue
         said = stated(concepts, clause, extended, describing, rivals)
         if said:

@@ -45,10 +45,11 @@ def _forms(point) -> tuple:
     forms += [[_concepts(concept) for concept in claim] for claim in point.claims]
     rival = [_concepts(concept) for concept in point.rivals] or None
     rivals = [None] + [rival] * len(point.claims)  # a phrase is said of its thing already
+    said_of = (_concepts(point.said_of[0]), _concepts(point.said_of[1])) if point.said_of else None
     contradictions = [(item, [_concepts(concept) for concept in item.concepts],
                        [_concepts(concept) for concept in item.rivals] or None) for item in point.contradicts]
-    _FORMS[id(point)] = (point, (forms, rivals, contradictions))  # the point is kept alive with its id
-    return forms, rivals, contradictions
+    _FORMS[id(point)] = (point, (forms, rivals, said_of, contradictions))  # the point is kept alive with its id
+    return forms, rivals, said_of, contradictions
 
 
 # The other ranks, as a diagnosis contrasts them with the culprit ("the other ranks' memory stays flat").
@@ -99,8 +100,8 @@ def judge(point, reading: Reading, describing: bool = False) -> Judgement:
     batches" is the fix, not a claim about the run), except for a point the answer's fix itself
     states, whose contradictions are wrong fixes, and for a contradiction marked `fix`, a wrong fix
     whatever the answer's fix says besides."""
-    forms, rivals, contradictions = _forms(point)
-    results = [polarity(form, reading, rivals=rival) for form, rival in zip(forms, rivals)]
+    forms, rivals, said_of, contradictions = _forms(point)
+    results = [polarity(form, reading, rivals=rival, said_of=said_of) for form, rival in zip(forms, rivals)]
     said = any(result is True for result in results)
     if not said and any(clause.items for clause in reading.clauses):
         said = any(enumerates(forms, clause) for clause in reading.clauses)
