@@ -217,3 +217,34 @@ async def test_a_lab_refusal_reads_in_the_learner_s_language(tmp_path, monkeypat
             assert not any("needs CUDA GPUs" in note for note in _notes(app))
     finally:
         load.cache_clear()
+
+
+@pytest.mark.timeout(60)
+async def test_a_screen_being_removed_is_not_an_error_but_a_live_one_still_is(tutor_home):
+    """The monkey under load (seed 1600): Esc on Review, and its queue's load, finishing a few ticks
+    later, drew into the popped screen. Textual prunes a popped screen's children first, so for ~7
+    loop turns the screen is attached, closed and empty, and every query raised NoMatches, shown to
+    the learner as an error. A NoMatches on a live screen is still a bug, and still reported."""
+    import asyncio
+
+    from tutor.ui.screens.review import ReviewScreen
+
+    app = TutorApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = ReviewScreen()
+        await app.push_screen(screen)
+        await settle(pilot)
+        app.pop_screen()
+        for _ in range(200):  # every tick of its removal, as a late callback would land
+            await asyncio.sleep(0)
+            screen.render_texts("en")
+        await settle(pilot)
+        assert app.ui_errors == [] and app.is_running
+        live = ReviewScreen()
+        await app.push_screen(live)
+        await settle(pilot)
+        live.query_one("#review-status").remove()
+        await settle(pilot)
+        live.render_texts("en")
+        assert [type(error).__name__ for _, error in app.ui_errors] == ["NoMatches"]

@@ -122,6 +122,26 @@ def log_error(error: BaseException, where: str, fatal: bool = False) -> None:
         pass
 
 
+def leaving(node) -> bool:
+    """`node` is detached, or it or a parent is being removed.
+
+    A popped screen stays attached while Textual prunes it: its children go first, so for a few
+    ticks the screen is attached, closed and empty (measured: 7 loop turns after pop_screen), and a
+    callback that queries its widgets then raises NoMatches (the monkey under load, seed 1600:
+    Review's load finishing after Esc)."""
+    from textual.app import App
+
+    if isinstance(node, App):  # the root: never "attached" to anything, and leaves only by exiting
+        return bool(node._exit)
+    if not node.is_attached:
+        return True
+    while node is not None:
+        if getattr(node, "_pruning", False) or getattr(node, "_closing", False) or getattr(node, "_closed", False):
+            return True
+        node = getattr(node, "_parent", None)
+    return False
+
+
 def palette_teardown(error: BaseException) -> bool:
     """Textual 8.2's command palette: its search worker and watchers query its own children and
     raise NoMatches when they run after the palette was closed (Esc while it still searches).
@@ -164,6 +184,9 @@ def guarded(function):
             except SkipAction:
                 raise
             except Exception as error:
+                if _gone(self, error):
+                    log_error(error, where)
+                    return None
                 report(_app_of(self), error, where)
 
         wrapper = async_wrapper
@@ -175,10 +198,21 @@ def guarded(function):
             except SkipAction:
                 raise
             except Exception as error:
+                if _gone(self, error):
+                    log_error(error, where)  # a widget of a screen being removed: nothing left to show it on
+                    return None
                 report(_app_of(self), error, where)
 
     wrapper._tutor_guarded = True
     return wrapper
+
+
+def _gone(node, error: BaseException) -> bool:
+    """A NoMatches raised in a handler of a node that is being removed (`leaving`)."""
+    from textual.css.query import NoMatches
+    from textual.dom import DOMNode
+
+    return isinstance(error, NoMatches) and isinstance(node, DOMNode) and leaving(node)
 
 
 def _app_of(node):
@@ -232,7 +266,7 @@ def from_thread(node, callback, *args) -> None:
     from textual._context import NoActiveAppError
 
     def if_attached():
-        if node.is_attached:
+        if not leaving(node):
             return callback(*args)
         return None
 
