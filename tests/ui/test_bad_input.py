@@ -138,7 +138,7 @@ async def test_the_playground_says_what_is_wrong_in_the_learners_language(tutor_
         seq = app.screen.query_one("#field-seq", Input)
         seq.value = "0"
         await settle(pilot)
-        assert "✗ seq 必须大于 0" in str(chart.render()), str(chart.render())
+        assert "✗ 序列长度必须大于 0" in str(chart.render()), str(chart.render())  # the box's label, not `seq`
         seq.value = "."  # the box's restrict lets a lone point through
         await settle(pilot)
         assert "✗ 序列长度：不是数字" in str(chart.render()), str(chart.render())

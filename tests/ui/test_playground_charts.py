@@ -112,7 +112,36 @@ async def test_a_bad_number_says_which_box_it_is_in(tutor_home):
         app.screen.query_one("#field-cp", Input).value = "2"
         app.screen.query_one("#field-mfu", Input).value = "1e999"
         await settle(pilot)
-        assert "MFU（如 0.4）：数字太大" in _shown(app, "#memory-chart")
+        assert "✗ MFU：数字太大" in _shown(app, "#memory-chart")  # the box's name, not its note "（如 0.4）"
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_an_out_of_range_box_is_named_by_its_label_not_the_engines_field(tutor_home, lang):
+    """Found driving the app (session 36): a Global batch of 0 said "✗ global_batch must be positive,
+    got 0", the engine's field name, in both languages; a DP of 0.5 "dp must be a whole number"."""
+    from tutor.ui.screens.playground import NUMBER_FIELDS
+    from tutor.ui.strings import text
+
+    app = TutorApp(lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("g")
+        await settle(pilot)
+        for name in NUMBER_FIELDS:
+            box = app.screen.query_one(f"#field-{name}", Input)
+            before = box.value
+            for typed in ("0", "0.5", "1e30"):
+                box.value = typed
+                await settle(pilot)
+                shown = _shown(app, "#memory-chart")
+                if not shown.startswith("✗"):
+                    continue  # mfu 0.5, a vpp the layout takes: not an error
+                assert name not in shown.split()[1], (name, typed, shown)
+                label = text(f"field.{name}", lang).split(" (")[0].split("（")[0]
+                assert shown.startswith(f"✗ {label}"), (name, typed, shown)
+            box.value = before
+            await settle(pilot)
+        assert app.ui_errors == []
 
 
 @pytest.mark.timeout(60)

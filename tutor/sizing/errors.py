@@ -12,6 +12,34 @@ class SizingError(UserInputError):
     `text(lang)` gives (a plain string is English only, for inputs only a program gives).
     """
 
+    field: str | None = None
+    """The input field the message is about, when it is about one (`field_error`)."""
+    tail: T | None = None
+    """The message after the field's name."""
+
+    def named(self, label: T) -> T:
+        """The message with the field called `label` (the message itself when it names no field)."""
+        if self.tail is None:
+            return self.message
+        # No space between two Chinese characters ("序列长度必须大于 0"), as the rest of the zh text.
+        joint = "" if _ideograph(label.zh[-1:]) and _ideograph(self.tail.zh[:1]) else " "
+        return T(f"{label.en} {self.tail.en}", f"{label.zh}{joint}{self.tail.zh}")
+
+
+def _ideograph(char: str) -> bool:
+    return bool(char) and "\u3400" <= char <= "\u9fff"
+
+
+def field_error(name: str, tail: T) -> SizingError:
+    """An error about one input field, `name` followed by `tail`: "seq must be positive, got 0".
+
+    It keeps both, so that a screen that shows the field under a label ("Sequence length") can say
+    the label instead of the engine's name (`named`); the CLI and YAML keep the name, which is
+    what the learner typed there."""
+    error = SizingError(T(f"{name} {tail.en}", f"{name} {tail.zh}"))
+    error.field, error.tail = name, tail
+    return error
+
 
 def shown_number(value: object) -> str:
     """A number as the learner typed it (`typed`, kept by the CLI's parsers), else written out in full
@@ -27,8 +55,8 @@ def shown_number(value: object) -> str:
 def too_large(name: str, value: object, limit: float) -> SizingError:
     """The error for a value above the engine's limit for `name`, the limit said plainly."""
     number, most = shown_number(value), shown_number(limit)
-    return SizingError(T(f"{name} = {number} is more than the engine accepts: at most {most}",
-                          f"{name} = {number} 超出引擎接受的范围：最多 {most}"))
+    return field_error(name, T(f"= {number} is more than the engine accepts: at most {most}",
+                               f"= {number} 超出引擎接受的范围：最多 {most}"))
 
 
 class TypedFloat(float):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-from tutor.sizing.errors import SizingError
+from tutor.sizing.errors import SizingError, field_error
 from tutor.text import T
 
 ARCHS = ("gpt", "llama")
@@ -38,15 +38,15 @@ WHOLE = {"positions", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "
 def check_number(name: str, value: object) -> float | int:
     """`value` as a number fit for field `name`, or SizingError saying what is wrong."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SizingError(T(f"{name} must be a number, got {value!r}", f"{name} 要填数字，而不是 {value!r}"))
+        raise field_error(name, T(f"must be a number, got {value!r}", f"要填数字，而不是 {value!r}"))
     if not math.isfinite(value):
-        raise SizingError(T(f"{name} must be a finite number, got {value!r}", f"{name} 要填有限的数，而不是 {value!r}"))
+        raise field_error(name, T(f"must be a finite number, got {value!r}", f"要填有限的数，而不是 {value!r}"))
     if value == 0 and name in MAY_BE_ZERO:
         return 0
     if value <= 0:
-        raise SizingError(T(f"{name} must be positive, got {value:g}", f"{name} 必须大于 0，这里是 {value:g}"))
+        raise field_error(name, T(f"must be positive, got {value:g}", f"必须大于 0，这里是 {value:g}"))
     if name in WHOLE and not float(value).is_integer():
-        raise SizingError(T(f"{name} must be a whole number, got {value:g}", f"{name} 必须是整数，这里是 {value:g}"))
+        raise field_error(name, T(f"must be a whole number, got {value:g}", f"必须是整数，这里是 {value:g}"))
     limit = LIMITS.get(name)
     if limit is not None and value > limit:
         from tutor.sizing.errors import too_large

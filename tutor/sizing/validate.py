@@ -213,8 +213,9 @@ def _batches(found: Findings, train: Train, par: Parallel) -> None:
 
 def _experts(found: Findings, model: Model, par: Parallel) -> None:
     if par.ep > 1 and not model.is_moe:
-        found.error("ep-dense", T(f"EP {par.ep} needs a mixture-of-experts model (--experts)",
-                    f"EP {par.ep} 只用于 MoE 模型（--experts）"))
+        # Said without the CLI's flag: the playground's learner picks a model, not --experts.
+        found.error("ep-dense", T(f"EP {par.ep} needs a mixture-of-experts model; this one is dense",
+                    f"EP {par.ep} 只用于 MoE 模型，这个模型是 dense 的"))
     elif model.is_moe and model.experts % par.ep:
         found.error("experts-ep", T(f"{model.experts} experts are not divisible by EP {par.ep}",
                     f"{model.experts} 个 expert 不能被 EP {par.ep} 整除"))

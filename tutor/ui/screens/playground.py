@@ -180,8 +180,8 @@ class PlaygroundScreen(SectionScreen):
                     # A pasted 5,000 digits were quoted whole and filled every panel (found in tmux).
                     said = {lang: error.text(lang).replace(raw, raw[:24] + "…") if len(raw) > 32 else error.text(lang)
                             for lang in ("en", "zh")}
-                    raise CountError(T(f"{text(f'field.{name}', 'en')}: {said['en']}",
-                                       f"{text(f'field.{name}', 'zh')}：{said['zh']}")) from None
+                    box = _box_name(name)
+                    raise CountError(T(f"{box.en}: {said['en']}", f"{box.zh}：{said['zh']}")) from None
         for name in CHOICE_FIELDS:
             settings[name] = self.query_one(f"#field-{name}", Select).value
         for name in SWITCH_FIELDS:
@@ -218,8 +218,12 @@ class PlaygroundScreen(SectionScreen):
             self._report = size(*self._specs, lang=self.app.lang)
             self._error = None
         except (SizingError, ValueError) as error:
-            # In the learner's language: the engine's and the count reader's errors carry both.
-            self._error = error.text(self.app.lang) if isinstance(error, TutorError) else str(error)
+            # In the learner's language: the engine's and the count reader's errors carry both; one
+            # about a box says the box's label, not the engine's name ("global_batch must be positive").
+            if isinstance(error, SizingError) and error.field in NUMBER_FIELDS:
+                self._error = error.named(_box_name(error.field)).get(self.app.lang)
+            else:
+                self._error = error.text(self.app.lang) if isinstance(error, TutorError) else str(error)
         self._draw(self.app.lang)
 
     def _show_defaults(self, lang: str) -> None:
@@ -495,6 +499,11 @@ def _update(panel: Static, content) -> None:
     lines = plain.count("\n") + 1
     panel.update(content, layout=lines != getattr(panel, "_tutor_lines", None))
     panel._tutor_lines = lines
+
+
+def _box_name(name: str) -> T:
+    """A number box's label without its note ("DP (blank: derive)" is "DP"), to name it in a message."""
+    return T(*(re.split(r" \(|（", text(f"field.{name}", lang))[0] for lang in ("en", "zh")))
 
 
 def _finding(finding, lang: str) -> str:
