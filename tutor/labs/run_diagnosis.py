@@ -259,7 +259,9 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         names_rank = mentions_ranks(_AWAITED.sub(" ", part)) or bool(_ALL_COUNT.match(lead))
         # "rank 0" and ..., "both stages (rank 0" and rank 1) are waiting ...: a subject with no verb of its own;
         # not the tail of an aside ("rank 1 process (pid 20115, --upload-rank 1), rank 0 exited 0")
-        bare_subject = (units and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
+        # ... nor when the piece opens on the others: "rank 1 at step 4, the rest in loss.backward()" says
+        # where each is (s37 fresh batch: read as one clause about rank 1)
+        bare_subject = (units and not _THE_REST.match(lead) and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
                         and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _ENDS_ON_VERB.search(units[-1])
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
@@ -289,6 +291,9 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         else:
             units.append(part)
     return units
+
+
+_THE_REST = re.compile(r"^(?:the\s+)?(?:rest|others|other\s+(?:ranks|two|three))\b|^(?:其余|其他|剩下|别的)", re.IGNORECASE)
 
 
 # The error first, its rank after: "… torch.OutOfMemoryError: CUDA out of memory. Tried to allocate

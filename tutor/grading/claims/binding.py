@@ -7,7 +7,7 @@ first one:
 
 - no rival value or thing stands between them, nor a word that starts another statement ("and",
   "while", 而);
-- the thing is nearer its own value than any rival. Nearness counts the words between them, where
+- the thing is nearer its own value than any rival, and no rival thing is nearer the value. Nearness counts the words between them, where
   words that only bind a thing to its value ("for", "in", "should be", 用) count for nothing, and
   nothing at all between the two ("E4M3 backward") for a half: a value said through a binding word
   ("反向用E5M2") is nearer than one merely beside it ("前向用E4M3 反向"). A tie binds neither;
@@ -104,6 +104,11 @@ def bound(head: Span, thing: Span, values: list[Span], things: list[Span], text:
     if any(_paired(text, head, value) for value in values):
         return False
     own = _gap(text, head, thing)
+    # The value is said of the thing nearest it: "W stays E4M3 in dX = dY·W" says E4M3 of W, not of
+    # the dY further on (s37 fresh batch: read as gradients in E4M3). Only a strictly nearer rival
+    # thing takes it; beside two things at once ("activations E4M3 gradients") it stays open.
+    if any(_gap(text, head, rival) < own for rival in things if not _overlaps(rival, thing) and not _overlaps(rival, head)):
+        return False
     return all(own < _gap(text, value, thing) for value in values if not _overlaps(value, thing))
 
 

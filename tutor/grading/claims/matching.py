@@ -200,6 +200,9 @@ _SUPPOSED_EN = {
     # ... and so in a story, the team's idea the speaker pushed back on: "The team's first instinct was to bump the NCCL
     # timeout to an hour. I pushed back" (round 5, 2026-12-03: a right hang story lost its action to the raise it
     # refused), "my lead wanted to raise the timeout"
+    # the option set aside: "CP pays off where the alternative is full recompute or TP across nodes" (s37 fresh batch)
+    "the alternative": r"the (?:only |other )?alternatives? (?:is|are|would be|being)|otherwise (?:you d|you would|we d|we would|you|we) "
+                       r"(?:have|need|had) to",
     "the team's idea": r"(?:the team|my team|our team|everyone|everybody|my manager|my lead|the on call) s (?:first )?"
                        r"(?:idea|instinct|reflex|guess|reaction|suggestion|plan)|"
                        r"(?:the team|my team|our team|my manager|my lead|a colleague|a teammate|a coworker|someone|somebody|"
@@ -212,6 +215,7 @@ _SUPPOSED_ZH = {
     "condition": r"如果|假如|要是|假设|是否|万一|若",
     "what people do": r"误以为|容易以为|很多人|有人以为|常有人说|有人说|有些人会|有人会",
     "the team's idea": r"(?:团队|大家|同事|组里|老板|别人|其他人)(?:的)?第一反应|有人建议|同事建议|有同事说",
+    "the alternative": r"替代方案是|替代的办法是|另一个选择是|否则就?得|不然就?得|要么就?得",
 }
 _SUPPOSING = re.compile(r"\b(?:" + "|".join(_SUPPOSED_EN.values()) + r")\b|" + "|".join(_SUPPOSED_ZH.values()))
 # In a diagnosis, which describes a run, what must be is the rule or the fix, not the run ("a collective
@@ -220,6 +224,8 @@ _SUPPOSING = re.compile(r"\b(?:" + "|".join(_SUPPOSED_EN.values()) + r")\b|" + "
 _PRESCRIBING = re.compile(r"\b(?:should|must|needs? to|has to|have to|requires?|required|expects?|assumes?|makes?|"
                           r"ensures?|in order to|when)\b|应该|必须|需要|要求|假定|默认|让|使|保证|确保")
 _JUDGED_AFTER = re.compile(r"\b(?:would|could|might)\b|\bwill be\b|^.{0,6}会")
+# not the speaker's own plan: "I would use E4M3 for the gradients" says what they would do
+_MODAL_BETWEEN = re.compile(r"(?<!\bi )(?<!\bwe )(?<!\byou )\b(?:would|could|might)\b")
 _EARLIER = re.compile(r"\b(?:at first|initially|in the beginning|early on|at the start)\b|起初|刚开始|开始时|一开始")
 _COMPARED = re.compile(r"(?:\bthan|\bcompared (?:to|with)|\bversus|\bvs|比|相比)\s?$|"
                        # ... and so is a later item of the comparison's object: "CP is cheaper than full recompute
@@ -269,6 +275,12 @@ def _asserted(text: str, spans: list[tuple[int, int]], describing: bool) -> bool
         advice = None  # the condition's own verb, not an imperative after it
     supposed = text[advice.start("advice"):first] if advice and first >= advice.start("advice") else text[:first]
     if _SUPPOSING.search(supposed) or _JUDGED_AFTER.search(text[last:]):
+        return False
+    # In a diagnosis, which tells the run as it was, a modal between the parts is a supposition too:
+    # "with one scale per tensor, E4M3 would flush the small end of a gradient tensor to zero" is why
+    # the gradients do not take E4M3 (s37 fresh batch). Not in a design answer, where "TP would span
+    # the nodes" is the plan.
+    if describing and _MODAL_BETWEEN.search(text[first:last]):
         return False
     if describing and _PRESCRIBING.search(text[:first]):
         return False

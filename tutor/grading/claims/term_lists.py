@@ -154,7 +154,10 @@ LONG_RUN_WORDS = 10
 # Two figures set against each other ("over IB (~50 vs 450 GB/s)", "13 s -> 10 s") or one worked
 # out ("16 bytes/param x 400B = 6.4 TB") state a comparison or a result: a terse clause with one is a
 # claim, not a run of terms.
-_NUMBERS_COMPARED = re.compile(r"\d\s?(?:[a-z/%]+\s?)?(?:vs\.?|versus|<|>|->|→|=|≈)\s?[~≈]?\d", re.IGNORECASE)
+# ... with units of a few pieces and the other side's name before its figure: "NVLink ~450 GB/s/dir/GPU vs IB
+# ~50 GB/s/GPU" (s37 fresh batch: a terse expert's bullet read as a run of terms)
+_NUMBERS_COMPARED = re.compile(r"\d\s?(?:[a-z/%]+\s?){0,3}(?:vs\.?|versus|<|>|->|→|=|≈)\s?(?:[a-z]{1,12}\s?)?[~≈]?\d",
+                               re.IGNORECASE)
 RUN_PIECE_WORDS = 6
 
 

@@ -1,0 +1,91 @@
+"""What a fresh batch of answers, written blind to the rubrics (free_text_labs12 / free_text_mock13,
+2026-12-06), found graded against its label on its tuning part, each with the near miss that must
+still fail. Before the fixes every `right` case below was refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.labelled.cases import evidence, interview_step
+from tutor.content import load
+
+
+def _lab(name: str, answer: str) -> bool:
+    from tutor.labs.diagnose import grade_lab
+
+    lang = "zh" if any("\u4e00" <= char <= "\u9fff" for char in answer) else "en"
+    return grade_lab(list(load().labs[name].model.diagnosis), answer, evidence(name), lang)["correct"]
+
+
+def _mock(target: str, answer: str) -> bool:
+    from tutor.grading.dispatch import grade
+
+    scenario, step = interview_step(target)
+    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct
+
+
+FP8_RIGHT = [
+    # the value is said of the thing nearest it: E4M3 of W, not of the dY further on
+    "Forward operands in E4M3 because activations and weights need the extra mantissa bit; the gradient dY in E5M2 "
+    "because gradients span a huge dynamic range. W stays E4M3 in dX = dY·W. Per-tensor scaling into each format's range.",
+    # a modal between the parts is why the gradients do not take E4M3
+    "E4M3 for the activations and the weights, E5M2 for the gradient, because E4M3 has more precision and E5M2 more "
+    "range. With one scale per tensor, E4M3 would flush the small end of a gradient tensor to zero.",
+]
+FP8_WRONG = [
+    "Forward operands in E4M3 because activations and weights need the extra mantissa bit, and E5M2 too for range. "
+    "dY stays E4M3 in dX = dY·W. Per-tensor scaling into each format's range.",
+    "E4M3 for the activations and the weights, E5M2 for the weights' range, and I would use E4M3 for the gradients "
+    "because they need precision. Per-tensor scaling.",
+]
+
+
+@pytest.mark.parametrize("answer", FP8_RIGHT)
+def test_fp8_formats_said_of_their_own_tensors_pass(answer):
+    assert _lab("fp8-matmul", answer)
+
+
+@pytest.mark.parametrize("answer", FP8_WRONG)
+def test_fp8_gradients_in_e4m3_still_fail(answer):
+    assert not _lab("fp8-matmul", answer)
+
+
+def test_cuda_graphs_one_replay_is_the_replay():
+    assert _lab("cuda-graphs", "Launch-bound (host side). Graph capture turns 192 launches into one replay; same "
+                               "kernels, no gaps. Copy input into the static buffer, replay, clone the output.")
+    assert not _lab("cuda-graphs", "Compute-bound: the kernels are big. Graph capture turns 192 launches into one replay.")
+
+
+def test_long_batch_the_rest_is_a_clause_of_its_own():
+    """"rank 1 at step 4, the rest in loss.backward()": the others were joined to rank 1's clause."""
+    from tests.grading.labelled.cases import evidence as run
+    from tutor.labs.run_diagnosis import clauses
+
+    assert clauses("rank 1 at step 4, the rest in loss.backward() waiting on it", ", ") == [
+        "rank 1 at step 4", "the rest in loss.backward() waiting on it"]
+    assert len(clauses("rank 0 and rank 1, both wait in recv", ", ")) == 1  # a bare subject still joins its verb
+    assert run("long-batch") is not None
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("CP pays off when activations are what breaks memory: long sequences of 32K to 128K, where even TP 8 with SP and "
+     "selective recompute leaves too much per GPU, or where the alternative is full recompute or TP across nodes. It "
+     "splits the sequence, each rank keeps its share of the activations, and the K/V exchange hides behind attention "
+     "compute; at short sequences there is too little compute to hide it.", True),
+    ("CP pays off at long sequences of 32K to 128K: TP goes across nodes first, then CP splits the sequence, and the "
+     "K/V exchange hides behind attention compute; at short sequences there is too little compute to hide it.", False),
+])
+def test_the_alternative_set_aside_is_not_claimed(answer, right):
+    assert _mock("i:followup-when-cp-pays-off/main", answer) is right
+
+
+def test_a_terse_bullet_comparing_two_figures_is_a_statement():
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.normalize import clean
+
+    bullets = clean("- TP: 2 all-reduces fwd + 2 bwd per layer, blocking.\n- NVLink ~450 GB/s/dir/GPU vs IB ~50 "
+                    "GB/s/GPU (~9×).\n- Node = 8 GPUs → TP ≤ 8.", 4000)
+    nvlink = next(clause for clause in read(bullets, ()).clauses if "nvlink" in clause.fragments[0].text)
+    assert not nvlink.bare
+    # a run of terms with the figures in it stays one
+    assert read(clean("TP NVLink IB domain node 50 vs 450 GB/s all-reduce per layer PP nodes DP overlap", 4000), ()).bare
