@@ -89,3 +89,25 @@ def test_a_terse_bullet_comparing_two_figures_is_a_statement():
     assert not nvlink.bare
     # a run of terms with the figures in it stays one
     assert read(clean("TP NVLink IB domain node 50 vs 450 GB/s all-reduce per layer PP nodes DP overlap", 4000), ()).bare
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # a state said of a rank is its predicate: "r1 still alive" is not a bare subject waiting for "r0 exited 0"
+    ("exit-hang", "r1 still alive, r0 exited 0. uploader thread never gets the None stop item -> queue.get forever, "
+                  "and python won't exit with a live non-daemon thread. close() is except-only; move it into finally "
+                  "so it drains + joins on every path.", True),
+    ("exit-hang", "r0 still alive, r1 exited 0. uploader thread never gets the None stop item -> queue.get forever, "
+                  "and python won't exit with a live non-daemon thread. close() is except-only; move it into finally "
+                  "so it drains + joins on every path.", False),
+    ("exit-hang", "r1 still alive, r0 exited 0. The uploader is a daemon thread, so python does not wait for it. "
+                  "close() is except-only; move it into finally so it drains + joins on every path.", False),
+    # 另一张卡: the other one of two
+    ("stalled-loader", "1号卡(负责写 cache 的那个)主线程卡在 next(batches),两个 worker 卡在 cache.lock(train.py:54);"
+                       "另一张卡在 backward 里等 all_reduce。worker 是在后台写线程持锁期间 fork 出来的,锁的状态被复制了但"
+                       "释放它的线程没有。修:持锁只做拷贝,写拷贝不持锁。", True),
+    ("stalled-loader", "0号卡主线程卡在 next(batches),两个 worker 卡在 cache.lock(train.py:54);另一张卡在 backward 里等 "
+                       "all_reduce。worker 是在后台写线程持锁期间 fork 出来的,锁的状态被复制了但释放它的线程没有。修:持锁只做"
+                       "拷贝,写拷贝不持锁。", False),
+])
+def test_two_rank_runs_said_tersely(lab, answer, right):
+    assert _lab(lab, answer) is right

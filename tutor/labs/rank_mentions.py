@@ -85,7 +85,9 @@ _OTHERS = re.compile(r"\b(?:the\s+)?(?:others?(?!\s+(?:branch|branches|thread|th
                      r"collective|collectives|line|lines|loop|half|buffer|tensor|order|function|path|paths|one|value|values)\b)|other ranks|the rest|remaining ranks|everyone else|everybody else|peers|"
                      r"survivors|surviving ranks|remaining (?:three|two|\d+)|rest(?=\s(?:are|is|wait|waits|sit|sits|hang|hangs|block|blocks|"
                      r"stay|stays|in|at)\b))\b|其他|其它|其余|别的|剩下|余下|"
-                     r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))", re.IGNORECASE)
+                     r"另外(?=\s?(?:[两三四五六七几\d]|的|rank|卡|进程))|"
+                     # "另一张卡在 backward 里等 all_reduce": the other one of two (s37 fresh batch)
+                     r"另一(?:张|个|台|块)?\s?(?:卡|rank|进程|gpu)|另一边", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\b|\beach other\b|\b(?:the\s)?two\s(?:ranks|stages|processes|workers|gpus)\b|互相|两个|两边|都",
                    re.IGNORECASE)
 

@@ -263,6 +263,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # where each is (s37 fresh batch: read as one clause about rank 1)
         bare_subject = (units and not _THE_REST.match(lead) and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
                         and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _ENDS_ON_VERB.search(units[-1])
+                        and not (_STATE.search(units[-1]) and mentions_ranks(units[-1]))
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
                         and not _has_place(units[-1]) and not cleared_ranks(units[-1]))
         pronoun = bool(_PRONOUN.match(lead))
@@ -344,6 +345,11 @@ _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|
                         r"prints?|printed|"
                         # "rank 0 used pg 2, ranks 1/2/3 used pg 1": two clauses, not a subject and its verb (s35 df6a)
                         r"used|uses|has|had|holds|held|hits?|saw|sees)\b|停|卡|等|挂|崩|在|调用|进|退出|跑|用", re.IGNORECASE)
+
+
+# A state said of a rank is its predicate: "r1 still alive, r0 exited 0" (s37 fresh batch: read as one
+# subject, "r1 … r0"); said of no rank it is a label ("still alive: rank 1 (uploader)").
+_STATE = re.compile(r"\b(?:alive|gone|dead|done)\b|还活着|活着", re.IGNORECASE)
 
 
 # A short clause that ends on the verb of its rank is a sentence, not a subject waiting for its verb:
