@@ -111,3 +111,18 @@ def test_a_terse_bullet_comparing_two_figures_is_a_statement():
 ])
 def test_two_rank_runs_said_tersely(lab, answer, right):
     assert _lab(lab, answer) is right
+
+
+_LAUNCH_EVIDENCE = (": thousands of tiny ops per step with gaps between them, and a .item() host sync per micro-batch. "
+                    "Use one micro-batch of 16 and drop the per-step .item().")
+
+
+@pytest.mark.parametrize(("category", "right"), [
+    ("Launch-bound compute", True),
+    ("It's launch-bound compute, not a straggler", True),
+    # two categories hedged in one statement: the perf labs ask for exactly one (both passed before)
+    ("It's either launch-bound compute or a straggler", False),
+    ("Probably partly launch-bound compute and partly communication", False),
+])
+def test_exactly_one_category_even_in_a_long_clause(category, right):
+    assert _lab("launch-bound", category + _LAUNCH_EVIDENCE) is right

@@ -210,6 +210,24 @@ _CATEGORY_LABEL = re.compile(r"^(?:(?:so|thus|hence|therefore|overall|in short|i
                              r"^(?:所以|因此|综上|总之)?(?:类别|分类|类型|归类)")
 
 
+_HEDGE = re.compile(r"\b(?:either|or|partly|partially|part|mix|mixed|combination|both|and/or|maybe)\b|或者|要么|一部分|一半|也有|混合|都有|还是")
+
+
+def _hedged(clause: Clause, own: list[str], others: list[str]) -> bool:
+    """One fragment of the clause names its own category and another with a hedge between them."""
+    from dataclasses import replace
+
+    from tutor.grading.claims.matching import stated
+
+    for fragment in clause.fragments:
+        alone = replace(clause, fragments=[fragment])
+        said = {key for key in [*own, *others] if stated([[*CATEGORIES[key][0], *CATEGORIES[key][1]]], alone)
+                and not _dismissed(key, alone)}
+        if said & set(own) and said & set(others) and _HEDGE.search(fragment.text):
+            return True
+    return False
+
+
 def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[str]:
     """A category item whose category statement names another one too, or another one instead
     ("It's a straggler: … DataLoader workers"). The statement is the first clause that asserts a
@@ -238,8 +256,11 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
             continue
         others = [key for key in CATEGORIES if key in named and key not in own]
         words = sum(len(fragment.text.split()) for fragment in clause.fragments if fragment.base is None)
-        # two categories as the answer: "data loading or communication", "Category: data loading, compute"
-        both_given = own_said and others and (clause in labelled or words <= CATEGORY_WORDS) and not conceded
+        # two categories as the answer: "data loading or communication", "Category: data loading, compute";
+        # in a long clause, two hedged in one fragment ("It's either launch-bound compute or a straggler",
+        # "partly data loading and partly compute": s37 fresh batch, both passed)
+        both_given = own_said and others and (clause in labelled or words <= CATEGORY_WORDS
+                                              or _hedged(clause, own, others)) and not conceded
         if not both_given and (own_said or not others):
             return []  # "Straggler — rank 1 computes longer": its own category, then the detail
         shown = ", ".join(CATEGORIES[key][2 if lang == "en" else 3] for key in others)
