@@ -126,3 +126,34 @@ _LAUNCH_EVIDENCE = (": thousands of tiny ops per step with gaps between them, an
 ])
 def test_exactly_one_category_even_in_a_long_clause(category, right):
     assert _lab("launch-bound", category + _LAUNCH_EVIDENCE) is right
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("1)澄清:dense、8192×H100、token 数(假设 15T)、seq 4K、deadline。2)memory:16 B/param → 6.4 TB。3)TP 8 机内 × PP 16 "
+     "跨机 = 128 卡/份,DP 64 + distributed optimizer。", None),  # the layout without TP across nodes
+    ("TP 16 跨机, PP 8 机内。", False),
+    ("TP 8 across nodes and PP inside the node.", False),
+])
+def test_across_nodes_said_of_pp_is_not_tp_across_nodes(answer, right):
+    """"TP 8 机内 × PP 16 跨机" was read as TP across nodes: 跨机 is said of PP."""
+    from tutor.grading.claims.points import judge
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.normalize import clean
+    from tutor.grading.rubric import stating
+
+    scenario, step = interview_step("i:led-dense-400b/main")
+    layout = next(point for point in step.points if point.id == "layout")
+    contradiction = judge(layout, stating(read(clean(answer, 4000), ()))).contradiction
+    assert (contradiction is not None and contradiction.id == "tp-across-nodes") is (right is False)
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("- No: a timeout means a rank didn't enter the collective (or died); waiting longer doesn't change that.\n"
+     "- Cost: default NCCL timeout is already 10 min; more means more idle GPU-hours per failure and fewer failures to "
+     "learn from.\n- The timeout + flight recorder dump is the diagnostic; keep it, maybe shorten it.\n"
+     "- Do: py-spy all ranks, flight recorder diff, TORCH_DISTRIBUTED_DEBUG=DETAIL; fix the root cause.", True),
+    ("Yes, raise it to an hour; waiting longer doesn't change the result, the job just stops failing and the GPUs keep "
+     "training.", False),
+])
+def test_waiting_longer_changes_nothing(answer, right):
+    assert _mock("i:followup-raise-timeout/main", answer) is right
