@@ -112,6 +112,11 @@ def about_the_others(text: str) -> bool:
     return others is not None and (number is None or others.start() < number.start())
 
 
+def opens_on_the_others(text: str) -> bool:
+    """The clause starts with "the others" in any of their words ("the rest in backward", "其余三个在…")."""
+    return bool(_OTHERS.match(text))
+
+
 def every_rank_first(text: str) -> bool:
     """The clause opens with every rank as its subject: "every rank's all_reduce goes to …", "they all sit in …"."""
     return bool(_ALL.match(text))

@@ -25,7 +25,7 @@ from tutor.labs.hangfacts import Facts, Group, facts, majority_groups
 from tutor.labs.hangview import ranks_text
 from tutor.labs.rank_mentions import (
     about_the_others, cleared_ranks, every_rank_first, mentions_ranks, mutual_ranks, names_exactly, numbered,
-    others_as_object, rest_as_every_rank, subject_ranks,
+    opens_on_the_others, others_as_object, rest_as_every_rank, subject_ranks,
 )
 from tutor.labs.evidence_words import OP_NAME, camel_words, ranks_before_calls, transport_timeouts_named
 from tutor.labs.process_groups import misplaced_in_group, names_a_group
@@ -261,7 +261,7 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         # not the tail of an aside ("rank 1 process (pid 20115, --upload-rank 1), rank 0 exited 0")
         # ... nor when the piece opens on the others: "rank 1 at step 4, the rest in loss.backward()" says
         # where each is (s37 fresh batch: read as one clause about rank 1)
-        bare_subject = (units and not _THE_REST.match(lead) and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
+        bare_subject = (units and not opens_on_the_others(lead) and (len(units[-1].split()) <= 5 or bool(_APPOSITIVE.match(units[-1])))
                         and not _WAIT_VERB.search(_APPOSITIVE.sub(" ", units[-1])) and not _ENDS_ON_VERB.search(units[-1])
                         and not (_STATE.search(units[-1]) and mentions_ranks(units[-1]))
                         and not units[-1].rstrip().endswith(")") and not _ALL_COUNT.match(lead)
@@ -292,9 +292,6 @@ def clauses(answer: str, joiner: str = " ") -> list[str]:
         else:
             units.append(part)
     return units
-
-
-_THE_REST = re.compile(r"^(?:the\s+)?(?:rest|others|other\s+(?:ranks|two|three))\b|^(?:其余|其他|剩下|别的)", re.IGNORECASE)
 
 
 # The error first, its rank after: "… torch.OutOfMemoryError: CUDA out of memory. Tried to allocate

@@ -184,10 +184,7 @@ def guarded(function):
             except SkipAction:
                 raise
             except Exception as error:
-                if _gone(self, error):
-                    log_error(error, where)
-                    return None
-                report(_app_of(self), error, where)
+                _caught(self, error, where)
 
         wrapper = async_wrapper
     else:
@@ -198,21 +195,22 @@ def guarded(function):
             except SkipAction:
                 raise
             except Exception as error:
-                if _gone(self, error):
-                    log_error(error, where)  # a widget of a screen being removed: nothing left to show it on
-                    return None
-                report(_app_of(self), error, where)
+                _caught(self, error, where)
 
     wrapper._tutor_guarded = True
     return wrapper
 
 
-def _gone(node, error: BaseException) -> bool:
-    """A NoMatches raised in a handler of a node that is being removed (`leaving`)."""
+def _caught(node, error: BaseException, where: str) -> None:
+    """An error in a handler of `node`: reported, or only logged when it is a NoMatches of a node being
+    removed (`leaving`): there is nothing left to show it on."""
     from textual.css.query import NoMatches
     from textual.dom import DOMNode
 
-    return isinstance(error, NoMatches) and isinstance(node, DOMNode) and leaving(node)
+    if isinstance(error, NoMatches) and isinstance(node, DOMNode) and leaving(node):
+        log_error(error, where)
+    else:
+        report(_app_of(node), error, where)
 
 
 def _app_of(node):
