@@ -123,3 +123,19 @@ def test_bad_requests_are_one_line_and_exit_2(tutor_home):
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
     formats = json.loads(tutor("mock", "--formats", "--json").stdout)["formats"]
     assert [entry["id"] for entry in formats] == ["pitch", "design", "led", "debug", "hang", "behavioural", "rapid"]
+
+
+@pytest.mark.timeout(60)
+def test_a_scenario_that_failed_to_load_is_named_on_stderr_not_silently_left_out(tutor_home, tmp_path):
+    """A misspelt key dropped the scenario from its format with nothing said; the mock now says what
+    `tutor lesson` and `tutor check` say: how many problems were skipped, and where to look."""
+    import shutil
+
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE_ROOT, root)
+    broken = sorted((root / "interview").glob("*.yaml"))[0]
+    broken.write_text(broken.read_text(encoding="utf-8").replace("format:", "formatt:", 1), encoding="utf-8")
+    finished = run_tutor("mock", "--format", "pitch", "--json", env={"TUTOR_CONTENT": str(root)}, input=PITCH)
+    assert "content problem(s) skipped; run `tutor validate`" in finished.stderr
+    clean = tutor("mock", "--format", "pitch", "--json", input=PITCH)
+    assert "skipped" not in clean.stderr

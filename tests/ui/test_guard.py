@@ -248,3 +248,32 @@ async def test_a_screen_being_removed_is_not_an_error_but_a_live_one_still_is(tu
         await settle(pilot)
         live.render_texts("en")
         assert [type(error).__name__ for _, error in app.ui_errors] == ["NoMatches"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang, said", [("en", "2 content problems failed to load"), ("zh", "有 2 处内容加载失败")])
+async def test_content_that_failed_to_load_is_said_not_silently_left_out(tmp_path, monkeypatch, tutor_home, lang, said):
+    """A scenario with a misspelt key vanished from its format with no word in the app (the loader
+    keeps the problem for `tutor validate` only); the app now says so once it has loaded content. Two
+    problems: the unknown key, and the format left with nothing to ask."""
+    from tests.interview.helpers import FIXTURE_ROOT
+    from tutor.content import load
+
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE_ROOT, root)
+    broken = sorted((root / "interview").glob("*.yaml"))[0]
+    broken.write_text(broken.read_text(encoding="utf-8").replace("format:", "formatt:", 1), encoding="utf-8")
+    monkeypatch.setenv("TUTOR_CONTENT", str(root))
+    load.cache_clear()
+    try:
+        app = TutorApp(lang=lang)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause(1.5)  # the warm-up's timer (1 s), then its thread
+            for _ in range(40):
+                if _notes(app):
+                    break
+                await pilot.pause(0.1)
+            assert any(said in note and "tutor validate" in note for note in _notes(app)), _notes(app)
+            assert app.is_running and app.ui_errors == []
+    finally:
+        load.cache_clear()

@@ -62,6 +62,18 @@ def loaded_content(lang: str = "en"):
     return content
 
 
+def interview_library(lang: str = "en"):
+    """The bank and the interview content (`Library`); the same note when any of either failed to load:
+    a scenario with a bad field is left out of its format, and without the note nobody is told."""
+    from tutor.interview.scenarios import Library
+
+    library = Library.installed()
+    skipped = len(library.bank.problems) + len(library.interview.problems)
+    if skipped:
+        print(CONTENT_NOTE.format(lang, count=skipped), file=sys.stderr)
+    return library
+
+
 REPLACED_NOTE = ("tutor: note: the answer had bytes that are not UTF-8; each was replaced by \ufffd "
                  "and the answer graded as shown / 答案里有非 UTF-8 字节，已替换为 \ufffd 后评分")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from tutor.commands._common import add_json_flag, add_lang_flag, lang_of, print_json
+from tutor.commands._common import add_json_flag, add_lang_flag, interview_library, lang_of, print_json
 from tutor.errors import UserInputError
 
 FORMAT_IDS = ("pitch", "design", "led", "debug", "hang", "behavioural", "rapid")  # tutor.interview.formats.FORMATS
@@ -39,7 +39,6 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from tutor.interview.clock import SystemClock
-    from tutor.interview.scenarios import Library
     from tutor.interview.session import SessionError
     from tutor.store import Store
 
@@ -51,7 +50,7 @@ def run(args) -> int:
             return _history(store, args, lang)
         if args.export is not None:
             return _export(store, args, lang)
-        library = Library.installed()
+        library = interview_library(lang)
         try:
             session = _open_session(store, library, args, SystemClock())
         except SessionError as error:

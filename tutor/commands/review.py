@@ -86,10 +86,10 @@ def _session(store, queue, due: list[str], lang: str) -> int:
     from tutor.actions.review import answer, due_tasks
     from tutor.interview.present import verdict_markdown
     from tutor.interview.review_tasks import lab_feedback_markdown
-    from tutor.interview.scenarios import Library
+    from tutor.commands._common import interview_library
     from tutor.interview.terminal import LineReader, read_answer
 
-    library, reader = Library.installed(), LineReader()
+    library, reader = interview_library(lang), LineReader()
     tasks = due_tasks(store, library, queue, random.Random(), limit=len(due))
     reviewed = 0
     for index, task in enumerate(tasks, start=1):

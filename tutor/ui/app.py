@@ -15,7 +15,7 @@ from textual.screen import Screen
 from tutor.ui import cjk_wrap
 from tutor.ui.guard import Guarded
 from tutor.ui.screens.home import HomeScreen
-from tutor.ui.strings import SECTIONS, text
+from tutor.ui.strings import SECTIONS, plural, text
 
 
 cjk_wrap.install()  # Chinese prose breaks between characters, not only at spaces
@@ -120,9 +120,17 @@ class TutorApp(App, metaclass=Guarded):
         """Load content and render the first lesson in the background, so opening it is instant."""
         from tutor.content import load
 
-        lessons = sorted(load().lessons.values(), key=lambda loaded: (loaded.model.order, loaded.model.id))
+        content = load()
+        lessons = sorted(content.lessons.values(), key=lambda loaded: (loaded.model.order, loaded.model.id))
         if lessons:
             self.rendered_lesson(lessons[0].model.id, self.lang)
+        # A lesson, question, lab or scenario with a bad field is left out of its list; said once here,
+        # as the CLI says it on stderr, or an author's typo just makes a scenario vanish.
+        skipped = len(content.problems) + len(content.interview.problems)
+        if skipped:
+            count = plural(skipped, "content problem", "content problems", self.lang)
+            self.call_from_thread(self.notify, text("app.content_skipped", self.lang, count=count),
+                                  severity="warning", timeout=10)
 
     def rendered_lesson(self, lesson_id: str, lang: str):
         """The lesson rendered by the engine in `lang`, cached (thread-safe; raises TutorError)."""

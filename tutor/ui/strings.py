@@ -20,6 +20,8 @@ STRINGS: dict[str, T] = {
     "home.last": T("Last activity: {when}", "上次练习：{when}"),
     "review.open_key": T("press v to review", "按 v 开始复习"),
     "home.store_error": T("History unavailable: {error}", "无法读取学习记录：{error}"),
+    "app.content_skipped": T("{count} failed to load and are left out; run `tutor validate` to see where.",
+                             "有 {count} 处内容加载失败，已略去；运行 `tutor validate` 查看在哪里。"),
     # Two lines, broken between the two sentences: one paragraph broke inside "F1: keys" at 120
     # columns (walkthrough polish 8); the second line fits the pane at 80.
     "home.hint": T("Press a section's key, or ↑↓ and Enter.\nctrl+p: every command · F1: keys · F2: 中文",
