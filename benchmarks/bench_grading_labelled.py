@@ -59,9 +59,16 @@ def grade_case(case) -> tuple[bool, float]:
         return verdict["correct"], verdict["score"]
     if case.kind == "mock":  # as the mock grades a stage: the scenario at its step, seed 0
         from tests.grading.labelled.cases import interview_step
+        from tutor.interview.formats import FORMATS
 
         scenario, step = interview_step(case.target)
-        verdict = grade(scenario, case.text, step.id if len(scenario.steps) > 1 else None, case.seed)
+        text = case.text
+        spoken_s = FORMATS[scenario.format].spoken_s if scenario.format in FORMATS else None
+        if spoken_s is not None:  # the pitch: graded up to where its speaking time ends, as the session does
+            from tutor.interview.spoken import measure
+
+            text = measure(text, spoken_s).kept
+        verdict = grade(scenario, text, step.id if len(scenario.steps) > 1 else None, case.seed)
         return verdict.correct, verdict.score
     qid, step = case.target[2:].split("/")
     verdict = grade(content.questions[qid].model, case.text, step, case.seed)

@@ -23,6 +23,7 @@ from tutor.grading.claims.clauses import read
 from tutor.grading.claims.folding import _CJK, _words, fold
 from tutor.grading.claims.model import Reading
 from tutor.grading.claims.points import Judgement, judge
+from tutor.grading.claims.self_answered import as_labels
 from tutor.grading.normalize import LONG_LIMIT, TooLong, clean
 from tutor.grading.verdict import Message, Verdict, join, unreadable
 
@@ -52,7 +53,12 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     whole = read(text, prompts)
     if prompts and not whole.copied and pasted(text, prompts + exhibits):
         whole = Reading([replace(clause, copied=True) for clause in whole.clauses], whole.words, whole.bare, True)
-    reading = asking(whole, text) if step.kind == "clarify" else stating(whole)
+    if step.kind == "clarify":
+        reading = asking(whole, text)
+    else:  # "Who? rank 213. Why? …" answered as it asked; the asked points still read the questions as asked
+        labelled = as_labels(text)
+        relabelled = whole if labelled == text else _as_pasted(read(labelled, prompts), whole)
+        reading = stating(relabelled)
     judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
     share, covered, contradicted = tally(step.points, judged)
     required = any(point.required for point in step.points)
@@ -86,6 +92,13 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     if not text:
         messages.insert(0, Message("The answer is empty.", "答案是空的。"))
     return Verdict(correct, score, covered, expected, join(messages), details=details)
+
+
+def _as_pasted(reading: Reading, whole: Reading) -> Reading:
+    """The relabelled reading, copied wherever the answer as written was found pasted."""
+    if whole.copied and not reading.copied:
+        return Reading([replace(clause, copied=True) for clause in reading.clauses], reading.words, reading.bare, True)
+    return reading
 
 
 # The evidence pasted back: a clause-by-clause copy test (`read`) compares words with the question's,

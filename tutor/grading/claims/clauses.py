@@ -142,7 +142,7 @@ def read(answer: str, prompts: tuple[str, ...] = (), lists: bool = True) -> Read
             aside_extensions = []
         fragments += _gloss_extensions(raw, fragments, outside_count)
         fragments += aside_extensions + _enumeration_extensions(fragments[:outside_count]) + _scope_extensions(
-            fragments[:outside_count])
+            fragments[:outside_count]) + _apposition_extensions(fragments[:outside_count], label_words)
         if label_words:  # a short label is the subject of every fragment after it
             fragments += [_extension(label, fragments[index], index) for index in range(1, outside_count)]
         elif label:
@@ -423,6 +423,22 @@ def _scope_extensions(fragments: list[Fragment]) -> list[Fragment]:
     return [_extension(fragments[index - 1].text, fragment, index - 1) for index, fragment in enumerate(fragments)
             if index and (_SCOPE.fullmatch(fragment.text) or _ADDS.match(fragment.text)
                           or _RESTATES.match(fragment.text) and not _DIMENSION_NAMED.search(fragment.text))]
+
+
+# A rank named alone before a comma is the subject of what follows, as terse notes write it: "rank 213, last
+# into every reduce-scatter", "r0, still in the loop" (round 14, 2026-12-06: the two were read apart). Read as an
+# extension: a claim may join them, a contradiction does not.
+_RANK_ALONE = re.compile(r"(?:rank|ranks|r|gpu|node)\s?\d+(?:\s\d+){0,3}")
+
+
+def _apposition_extensions(fragments: list[Fragment], label_words: int) -> list[Fragment]:
+    """`label_words`: the words of a label the first fragment opens with ("who: rank 213, …")."""
+    if len(fragments) < 2:
+        return []
+    subject = " ".join(fragments[0].text.split()[label_words:])
+    if not _RANK_ALONE.fullmatch(subject):
+        return []
+    return [_extension(subject, fragments[1], 0)]
 
 
 def _enumeration_extensions(fragments: list[Fragment]) -> list[Fragment]:

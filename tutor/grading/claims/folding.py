@@ -64,6 +64,25 @@ _COLLECTIVE_ARROW = re.compile(rf"(?<![\w])({_COLLECTIVE}(?:\(\))?)\s+(?:→|->|
 _CHANGE_ARROW = re.compile(r"(?<![\w.=])(?<!=\s)(\d+)\s*(?:→|->|⟶)\s*(?=\d+(?![\w.%]))")
 
 
+# A spaced arrow beside code is a call chain, one place: "train.py:181 -> train_step -> backward", "all_gather <-
+# gather_full_state (ckpt.py:41) <- save_checkpoint" (round 14, 2026-12-06: read as "so", the chain fell in three
+# clauses and "ranks 1-7 are at …, i.e. they never entered the save" lost its subject). Code: a word with an
+# underscore, a dot or a colon inside it, or a call's brackets.
+_SPACED_ARROW = re.compile(r"(\S+)\s+(?:→|->|⟶|<-|←)\s+(?=(\S+))")
+_CODE_WORD = re.compile(r"\w[\w.:]*[_.:]\w|\w\(\)|\)$")
+_CHAIN_GOES_ON = re.compile(r"\s+(?:→|->|⟶|<-|←)\s|[,.;:)]|\s*$")
+
+
+def _call_chain(match: re.Match) -> str:
+    """Code on both sides, or code then the chain's last frame ("train_step -> backward,"); not code then a
+    statement ("save_checkpoint() -> the others wait in backward" keeps its "so")."""
+    before, after = match.group(1), match.group(2)
+    last_frame = _CHAIN_GOES_ON.match(match.string, match.end() + len(after)) is not None or after[-1] in ",.;:)"
+    if _CODE_WORD.search(before) and (_CODE_WORD.search(after) or last_frame):
+        return before + " "
+    return match.group()
+
+
 # Any other arrow with spaces around it is "so": the statement after it follows from the one before,
 # which a negation before the arrow does not reach ("the index doesn't advance -> infinite loop").
 _CONSEQUENCE_ARROW = re.compile(r"(?<=\S)\s+(?:→|->|⟶|=>)\s+(?=\S)")
@@ -74,9 +93,9 @@ def expand_shorthand(text: str) -> str:
         text = _NOT_EQUAL.sub(" is not ", text)  # "longer timeout != fix": folding drops the sign
     if "×" in text or "x " in text or "X " in text:
         text = _TIMES_SIGN.sub(r"\1 times", text)
-    if "→" in text or "->" in text or "⟶" in text or "=>" in text:
-        text = _CONSEQUENCE_ARROW.sub(" so ", _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(
-            " then ", _CHANGE_ARROW.sub(r"\1 to ", text))))
+    if "→" in text or "->" in text or "⟶" in text or "=>" in text or "<-" in text or "←" in text:
+        text = _CONSEQUENCE_ARROW.sub(" so ", _SPACED_ARROW.sub(_call_chain, _COLLECTIVE_ARROW.sub(r"\1 then ", _SEQUENCE_ARROW.sub(
+            " then ", _CHANGE_ARROW.sub(r"\1 to ", text)))))
     if "/" not in text and "." not in text:
         return text
     for compiled, replacement in _SHORTHAND:

@@ -147,6 +147,8 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "never entered evaluate and waits in the all-reduce", "找不到句尾就在max_len处截断": the
             # cue ends with its verb phrase, or with the condition the rest follows from. The new verb may be the
             # claim's own first word: "only delays detection and idles the whole cluster" (the span is "idles")
+        if fragment.text[start:end] in _REJECTING_CUES and _object_ends_before(fragment.text, end, spans):
+            continue  # "60 min instead of 10 just idles every GPU": the cue rejects its object, "10", not the idling
         if _STOPPED.fullmatch(fragment.text[start:end]) and _COORDINATOR.search(fragment.text, end, first):
             continue  # "we stopped guessing and raised the timeout": the stop reaches its own gerund's phrase only
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
@@ -256,6 +258,25 @@ _COORDINATOR = re.compile(r"\b(?:and|or|but|nor|then)\b|和|也|或|还|又|并�
 # rather than torchrun nothing tears the job down" still says nothing tears it down (round 4, 2026-12-03:
 # refused as "srun tears the job down").
 _REJECTING_CUES = frozenset({"rather than", "instead of"})
+
+
+# The object of "instead of" / "rather than" ends where the main clause's verb comes: "sitting 60 minutes instead
+# of 10 costs 850 GPU-hours" rejects the 10, and the cost is said (round 14, 2026-12-06: a pushback on the raise was
+# read as "no GPU-hours burned"). Only a short object with no article, then a finite verb before or as the claim's
+# first word: "instead of the cluster idling" and "instead of idling" still reject the idling.
+_OBJECT_GAP = re.compile(r"^\s(?:[\w.,]+\s){1,4}$")
+_ARTICLE = re.compile(r"\b(?:the|a|an|all|every|each|its|their|our|his|her)\b")
+
+
+def _object_ends_before(text: str, end: int, spans: list[tuple[int, int]]) -> bool:
+    after = [low for low, _ in spans if low >= end]
+    if not after:
+        return False
+    gap = text[end:min(after)]
+    if not _OBJECT_GAP.match(gap) or _ARTICLE.search(gap):
+        return False
+    words = gap.split() + text[min(after):].split()[:1]
+    return any(_MAIN_VERB.fullmatch(word) for word in words[1:])
 
 
 def _double_negative(between: str) -> bool:
