@@ -114,6 +114,7 @@ def test_a_clarify_step_s_questions_still_ask():
 
     assert as_labels("Who? rank 213.") == "Who: rank 213."
     assert as_labels("How many tokens? And what deadline?") == "How many tokens? And what deadline?"
+    assert as_labels("Input-bound? No — compute-bound.") == "Input-bound? No — compute-bound."  # a guess ruled out
     step = next(step for step in load().questions["clarify-gpu-count"].model.steps if step.id == "main")
     assert grade_rubric(step, "How many tokens? 15T, I assume. What deadline? Three months.").details["covered"] == [
         "tokens", "deadline"]
@@ -130,3 +131,26 @@ def test_an_arrow_between_frames_is_a_call_chain_not_so(text, read):
     from tutor.grading.claims.folding import expand_shorthand
 
     assert expand_shorthand(text) == read
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # a hedge between two limits is not the limit
+    ("kernel-fusion", "Somewhere between memory-bound and launch-bound, likely some of each: three kernels means three "
+                      "trips to HBM and three launches. One fused kernel helps both ways, hard to say which part matters.",
+     False),
+    ("kernel-fusion", "Memory-bound, not launch-bound: three kernels cross HBM three times, one fused kernel once, so "
+                      "about 3x faster.", True),
+    # a category said to be too small to matter is ruled out, not named
+    ("launch-bound", "Thousands of tiny ops per step with gaps between them, and a .item() sync per micro-batch. DDP "
+                     "only syncs on the last micro-batch thanks to no_sync, so comm is small. That's the launch-bound "
+                     "compute category. Fix: MICRO_BATCH = 16 (one pass), nn.LayerNorm, read the loss once.", True),
+    ("launch-bound", "It's communication: the all-reduce is small but exposed after every micro-batch. Fix: one "
+                     "micro-batch of 16.", False),
+    # the replay said to launch every kernel still is the graph misread
+    ("cuda-graphs", "Launch-bound, yes, but CUDA Graphs don't remove the per-kernel launch cost: the replay still issues "
+                    "each of the 192 kernels from the CPU one at a time, it only skips Python's part of it.", False),
+    ("cuda-graphs", "Launch-bound: without a graph the CPU launches the 192 tiny kernels one at a time and the GPU idles "
+                    "between them. A CUDA graph captures the loop once and replays it with one launch.", True),
+])
+def test_perf_lab_answers_from_round_14(lab, answer, right):
+    assert _lab(lab, answer) is right

@@ -86,7 +86,10 @@ def grade(items: list[DiagnosisItem], answer: str, lang: str = "en", reveal: boo
     text = rank_synonyms(numbers_as_digits(clean(answer[:LONG_LIMIT], LONG_LIMIT)))  # never raise here
     from tutor.grading.rubric import WRONG_CAP, credit, on_topic, stating
 
-    reading = stating(read(text, prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
+    from tutor.grading.claims.self_answered import as_labels
+
+    # "why? it's a non-daemon thread …": a question asked and answered at once labels its answer
+    reading = stating(read(as_labels(text), prompts or tuple(item.prompt.get(code) for item in items for code in ("en", "zh"))))
     total = gained = 0.0
     feedback = []
     required_ok = True
@@ -156,9 +159,10 @@ def give_up(items: list[DiagnosisItem], lang: str = "en") -> list[dict]:
 
 
 # A category named only to rule it out: "the dataloader is fine", "数据加载没问题", right after it.
-_DISMISSED = re.compile(r"^\s*(?:(?:is|are|was|looks?|seems?)\s+)?(?:fine|ok|okay|healthy|normal|not it|not the (?:problem|"
-                        r"bottleneck|issue|cause|culprit))\b")
-_DISMISSED_ZH = re.compile(r"^(?:也|都)?(?:没问题|没有问题|没事|正常|不是瓶颈|不是问题|不是原因)")
+# ... or said to be too little to matter: "no_sync defers the all-reduce, so comm is small" (round 14, 2026-12-06).
+_DISMISSED = re.compile(r"^\s*(?:(?:is|are|was|looks?|seems?|stays?)\s+)?(?:(?:very\s|tiny\s)?(?:fine|ok|okay|healthy|normal|"
+                        r"small|tiny|negligible|minor|minimal|marginal)|not it|not the (?:problem|bottleneck|issue|cause|culprit))\b")
+_DISMISSED_ZH = re.compile(r"^(?:也|都)?(?:很|也很)?(?:没问题|没有问题|没事|正常|不是瓶颈|不是问题|不是原因|很少|可以忽略|不多)")
 # A category granted only to be corrected: "it looks like data loading, but it's communication"; also
 # the candidate's own first guess ("I first thought it was compute, but ... data loading": round 4).
 _CONCEDED = re.compile(r"\b(?:looks? like|seems? like|seems? to be|appears? to be|at first|at first sight|you might think|"

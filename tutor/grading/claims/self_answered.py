@@ -29,9 +29,14 @@ def as_labels(text: str) -> str:
     return _QUESTION.sub(_labelled, text)
 
 
+# A question answered yes or no is a guess weighed, not a label: "Input-bound? No — compute-bound" rules the
+# input out, which as a label ("Input-bound: no — …") would state it.
+_YES_OR_NO = re.compile(r"^\s*(?:no|nope|not|yes|yeah|yep|nah|不|没|是的|对|不对|是)(?![a-z])", re.IGNORECASE)
+
+
 def _labelled(match: re.Match) -> str:
     head, following = match.group("head"), match.group("next")
     answered = bool(following.strip(" \t.。!！;；\n"))
-    if not answered or len(_WORD.findall(head)) > LABEL_WORDS or not head.strip():
+    if not answered or len(_WORD.findall(head)) > LABEL_WORDS or not head.strip() or _YES_OR_NO.match(following):
         return match.group()
     return head + ("：" if match.group("mark") == "？" else ":") + following
