@@ -94,7 +94,7 @@ def test_a_weak_led_answer_is_not_given_the_strong_probe(store, library, clock):
     assert result.verdict["structure"]["out_of_order"] == ["layout"]
     assert session.done  # no weak-answer follow-up on this topic, and the strong probe is not for it
     assert session.report["verdict"]["level"] in ("lean-no", "no")
-    assert "— not taken: Sixteen bytes per parameter." in report_markdown(session.report, "en")
+    assert "— not taken: Sixteen bytes per parameter\n" in report_markdown(session.report, "en")
 
 
 # --- the behavioural round ------------------------------------------------------------------------

@@ -39,7 +39,7 @@ async def test_pitch_wrong_answer_draws_a_follow_up_and_the_report_counts_both(t
         report = _report(screen)
         assert report.startswith("# Mock interview — 30-second pitch (strict)")
         assert "| 1 | The pitch | 0% ✗ | 0:20 / 0:30 |" in report and "- Follow-ups: 1 asked, 1 right" in report
-        assert "- Key points covered: 1 of 3 — missed: Memory first.; TP inside the node." in report
+        assert "- Key points covered: 1 of 3 — missed: Memory first; TP inside the node\n" in report
         assert "**Memory first** (`basics/memory`) — #1" in report
 
 

@@ -189,7 +189,7 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
         reasons.append({"id": key, **filled.to_json()})
 
     def joined(texts: list[dict]) -> T:
-        return T("; ".join(text["en"] for text in texts), "；".join(text["zh"].rstrip("。") for text in texts))
+        return T("; ".join(text["en"].rstrip(".") for text in texts), "；".join(text["zh"].rstrip("。") for text in texts))
 
     if status != "finished":
         add("abandoned")
@@ -365,9 +365,9 @@ def report_markdown(report: dict, lang: str = "en") -> str:
 
 
 def _list(texts: list[dict], pick, lang: str) -> str:
-    # "……四类。；hang 住了……" reads as a typo: a Chinese item's own full stop is dropped (no
-    # English text ends with "。").
-    return label("separator", lang).join(pick(text).rstrip("。") for text in texts)
+    # "……四类。；hang 住了……" and "only when needed.; Each GEMM …" read as typos: an item's own full stop
+    # is dropped before the separator (the list is a run of items after "missed:", not of sentences).
+    return label("separator", lang).join(pick(text).rstrip("。.") for text in texts)
 
 
 def _one_line(text: str, limit: int = 90) -> str:
