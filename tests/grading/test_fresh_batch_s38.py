@@ -154,3 +154,23 @@ def test_an_arrow_between_frames_is_a_call_chain_not_so(text, read):
 ])
 def test_perf_lab_answers_from_round_14(lab, answer, right):
     assert _lab(lab, answer) is right
+
+
+EXIT_HANG_ZH = ("还没退出的是rank 1(upload rank),rank 0已经exit 0。rank 1的主线程已经跑完main,在join剩下的线程;"
+                "checkpoint-uploader线程不是daemon,卡在Queue.get(train.py:64)等下一个item。原因:只有close()会往队列里放None让"
+                "线程结束,可close()只写在except BaseException里,正常结束的路径上根本没调用。修:用try/finally,在finally里调"
+                "uploader.close()。")
+EXIT_HANG_TERSE = ("r1 alive (r0 exit 0). main thread done, joining threads; uploader thread idle in queue.get "
+                   "(train.py:64), no sentinel ever sent: close() only in except. try/finally close().")
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    # "alive" alone is the rank left; "rank 0已经exit 0" is a clause of its own, not a subject of the next
+    (EXIT_HANG_TERSE, True),
+    (EXIT_HANG_TERSE.replace("r1 alive (r0 exit 0)", "r0 alive (r1 exit 0)"), False),
+    (EXIT_HANG_ZH, True),
+    (EXIT_HANG_ZH.replace("还没退出的是rank 1(upload rank),rank 0已经exit 0。rank 1", "还没退出的是rank 0,rank 1已经exit 0。rank 0"),
+     False),
+])
+def test_exit_hang_said_tersely_or_in_chinese(answer, right):
+    assert _lab("exit-hang", answer) is right

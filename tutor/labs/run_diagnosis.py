@@ -70,13 +70,17 @@ CLAUSE = re.compile("|".join([
 # A rank whose program returned but whose process waits for a non-daemon thread (the rank runner's
 # exit joins them, as the interpreter does), and a rank that exited cleanly: the words for each.
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
-            "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains"],
-           ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着"])
+            "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains",
+            # "r1 alive (r0 exit 0)", "rank 1's process stays up" (round 14)
+            "alive", "stays up", "still up", "stays alive", "keeps running", "hangs around"],
+           ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着", "活着"])
 EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
            "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0",
            # "rank 0 went away cleanly" (round 4)
            "went away cleanly", "goes away cleanly", "shut down cleanly", "terminated cleanly", "quit cleanly"],
-          ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0"])
+          # Chinese writes the code word too: "rank 0已经exit 0" (round 14)
+          ["已经退出", "已退出", "退出了", "正常退出", "进程结束", "以 0 退出", "退出码 0", "退出码是 0", "退出码为 0",
+           "exit 0", "exit code 0", "exited", "exitcode 0"])
 
 # The fix said first or in words: "The fix first: …", "To fix it I would order the pair by rank, rank 0
 # sending first" prescribes as "Fix:" does.
@@ -346,7 +350,8 @@ _WAIT_VERB = re.compile(r"\b(?:is|are|was|were|waits?|waiting|stuck|hangs?|hung|
 
 # A state said of a rank is its predicate: "r1 still alive, r0 exited 0" (s37 fresh batch: read as one
 # subject, "r1 … r0"); said of no rank it is a label ("still alive: rank 1 (uploader)").
-_STATE = re.compile(r"\b(?:alive|gone|dead|done)\b|还活着|活着", re.IGNORECASE)
+# ... and an exit said of it, in Chinese with the code word ("rank 0已经exit 0", round 14)
+_STATE = re.compile(r"\b(?:alive|gone|dead|done|exited|exit\s0)\b|还活着|活着|已经退出|已退出|退出了|已经\s?exit", re.IGNORECASE)
 
 
 # A short clause that ends on the verb of its rank is a sentence, not a subject waiting for its verb:
