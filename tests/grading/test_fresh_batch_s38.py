@@ -174,3 +174,19 @@ EXIT_HANG_TERSE = ("r1 alive (r0 exit 0). main thread done, joining threads; upl
 ])
 def test_exit_hang_said_tersely_or_in_chinese(answer, right):
     assert _lab("exit-hang", answer) is right
+
+
+@pytest.mark.parametrize(("lab", "answer", "right"), [
+    # the fix said in two words: everybody evaluates, rank 0 logs
+    ("eval-rank0", "Rank 0 hangs in the all_reduce (53) inside evaluate, which only it calls (line 72-73 guard); ranks "
+                   "1-3 sit in step 4's backward. Fix: all evaluate, rank 0 logs.", True),
+    ("eval-rank0", "Rank 0 hangs in the all_reduce (53) inside evaluate, which only it calls (line 72-73 guard); ranks "
+                   "1-3 sit in step 4's backward. Fix: rank 0 alone evaluates and logs, raise the timeout.", False),
+    # the extra collective named by what it carries
+    ("timeout-at-item", "Metrics group desync, not .item(): r1 cut a doc at step 1 → extra 1-elem AR (l.74); r0/2/3's "
+                        "first is the 2-elem stats AR (l.77). Fix: one unconditional AR.", True),
+    ("timeout-at-item", "Metrics group desync, not .item(): r1 cut a doc at step 1 → extra 1-elem AR (l.74); r0/2/3's "
+                        "first is the 2-elem stats AR (l.77). Fix: raise the metrics group's timeout.", False),
+])
+def test_hang_lab_fixes_said_tersely(lab, answer, right):
+    assert _lab(lab, answer) is right
