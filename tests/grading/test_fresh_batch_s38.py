@@ -87,22 +87,18 @@ def test_the_sparse_peak_said_as_such_is_no_contradiction():
     assert verdict.details["contradicted"] == [] and verdict.correct
 
 
-@pytest.mark.parametrize(("answer", "said"), [
-    ("60 min instead of 10 just idles every GPU 50 more minutes.", True),
-    ("raise it to 60 instead of the cluster idling", False),
-    ("keep it at 10 instead of wasting gpu hours", False),
+@pytest.mark.parametrize(("target", "point", "answer", "said"), [
+    # "instead of" rejects its own short object, not what the main clause says after it
+    ("i:followup-raise-timeout/main", "wastes-gpus", "60 min instead of 10 just idles every GPU 50 more minutes.", True),
+    ("i:followup-raise-timeout/main", "wastes-gpus", "raise it to 60 instead of the cluster idling", False),
+    ("i:followup-raise-timeout/main", "wastes-gpus", "keep it at 10 instead of wasting gpu hours", False),
+    # a rank named alone before a comma is the subject after it
+    ("i:debug-straggler/next", "straggler", "rank 213, last into every reduce-scatter.", True),
+    ("i:debug-straggler/next", "straggler", "Who? rank 213, last into every reduce-scatter.", True),
+    ("i:debug-straggler/next", "straggler", "rank 212, last into every reduce-scatter.", False),
 ])
-def test_instead_of_rejects_its_own_object(answer, said):
-    assert _point("i:followup-raise-timeout/main", "wastes-gpus", answer).said is said
-
-
-@pytest.mark.parametrize(("answer", "said"), [
-    ("rank 213, last into every reduce-scatter.", True),
-    ("Who? rank 213, last into every reduce-scatter.", True),
-    ("rank 212, last into every reduce-scatter.", False),
-])
-def test_a_rank_named_before_a_comma_is_the_subject_after_it(answer, said):
-    assert _point("i:debug-straggler/next", "straggler", answer).said is said
+def test_a_point_read_in_one_clause(target, point, answer, said):
+    assert _point(target, point, answer).said is said
 
 
 def test_a_clarify_step_s_questions_still_ask():

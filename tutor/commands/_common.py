@@ -68,7 +68,7 @@ def interview_library(lang: str = "en"):
     from tutor.interview.scenarios import Library
 
     library = Library.installed()
-    skipped = len(library.bank.problems) + len(library.interview.problems)
+    skipped = library.bank.skipped()
     if skipped:
         print(CONTENT_NOTE.format(lang, count=skipped), file=sys.stderr)
     return library

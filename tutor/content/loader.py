@@ -86,6 +86,10 @@ class Content:
                 load_interview(root / "interview", self._interview)
         return self._interview
 
+    def skipped(self) -> int:
+        """How many problems left content out, the interview files' included (which this reads)."""
+        return len(self.problems) + len(self.interview.problems)
+
 
 
 def load_content(roots: list[Path]) -> Content:

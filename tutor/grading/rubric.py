@@ -52,12 +52,14 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
         return unreadable([error.message], expected)
     whole = read(text, prompts)
     if prompts and not whole.copied and pasted(text, prompts + exhibits):
-        whole = Reading([replace(clause, copied=True) for clause in whole.clauses], whole.words, whole.bare, True)
+        whole = _all_copied(whole)
     if step.kind == "clarify":
         reading = asking(whole, text)
     else:  # "Who? rank 213. Why? …" answered as it asked; the asked points still read the questions as asked
         labelled = as_labels(text)
-        relabelled = whole if labelled == text else _as_pasted(read(labelled, prompts), whole)
+        relabelled = read(labelled, prompts) if labelled != text else whole
+        if whole.copied and not relabelled.copied:  # the answer as written was found pasted
+            relabelled = _all_copied(relabelled)
         reading = stating(relabelled)
     judged = {point.id: judge(point, whole if point.asked else reading) for point in step.points}
     share, covered, contradicted = tally(step.points, judged)
@@ -94,11 +96,9 @@ def grade_rubric(step: OpenStep | ClarifyStep, answer: str, self_assessment: str
     return Verdict(correct, score, covered, expected, join(messages), details=details)
 
 
-def _as_pasted(reading: Reading, whole: Reading) -> Reading:
-    """The relabelled reading, copied wherever the answer as written was found pasted."""
-    if whole.copied and not reading.copied:
-        return Reading([replace(clause, copied=True) for clause in reading.clauses], reading.words, reading.bare, True)
-    return reading
+def _all_copied(reading: Reading) -> Reading:
+    """The reading with every clause marked copied (the question or its evidence pasted back)."""
+    return Reading([replace(clause, copied=True) for clause in reading.clauses], reading.words, reading.bare, True)
 
 
 # The evidence pasted back: a clause-by-clause copy test (`read`) compares words with the question's,

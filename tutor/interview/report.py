@@ -189,7 +189,7 @@ def verdict_of(score: float, rubric: dict, stages: list[dict], status: str) -> d
         reasons.append({"id": key, **filled.to_json()})
 
     def joined(texts: list[dict]) -> T:
-        return T("; ".join(text["en"].rstrip(".") for text in texts), "；".join(text["zh"].rstrip("。") for text in texts))
+        return T(_list(texts, lambda text: text["en"], "en"), _list(texts, lambda text: text["zh"], "zh"))
 
     if status != "finished":
         add("abandoned")

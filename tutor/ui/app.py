@@ -126,7 +126,7 @@ class TutorApp(App, metaclass=Guarded):
             self.rendered_lesson(lessons[0].model.id, self.lang)
         # A lesson, question, lab or scenario with a bad field is left out of its list; said once here,
         # as the CLI says it on stderr, or an author's typo just makes a scenario vanish.
-        skipped = len(content.problems) + len(content.interview.problems)
+        skipped = content.skipped()
         if skipped:
             count = plural(skipped, "content problem", "content problems", self.lang)
             self.call_from_thread(self.notify, text("app.content_skipped", self.lang, count=count),

@@ -70,7 +70,7 @@ _CHANGE_ARROW = re.compile(r"(?<![\w.=])(?<!=\s)(\d+)\s*(?:→|->|⟶)\s*(?=\d+(
 # underscore, a dot or a colon inside it, or a call's brackets.
 _SPACED_ARROW = re.compile(r"(\S+)\s+(?:→|->|⟶|<-|←)\s+(?=(\S+))")
 _CODE_WORD = re.compile(r"\w[\w.:]*[_.:]\w|\w\(\)|\)$")
-_CHAIN_GOES_ON = re.compile(r"\s+(?:→|->|⟶|<-|←)\s|[,.;:)]|\s*$")
+_CHAIN_GOES_ON = re.compile(r"\s+(?:→|->|⟶|<-|←)\s|\s*$")
 
 
 def _call_chain(match: re.Match) -> str:

@@ -269,13 +269,13 @@ _ARTICLE = re.compile(r"\b(?:the|a|an|all|every|each|its|their|our|his|her)\b")
 
 
 def _object_ends_before(text: str, end: int, spans: list[tuple[int, int]]) -> bool:
-    after = [low for low, _ in spans if low >= end]
-    if not after:
+    first = min((low for low, _ in spans if low >= end), default=None)
+    if first is None:
         return False
-    gap = text[end:min(after)]
+    gap = text[end:first]
     if not _OBJECT_GAP.match(gap) or _ARTICLE.search(gap):
         return False
-    words = gap.split() + text[min(after):].split()[:1]
+    words = gap.split() + text[first:].split()[:1]
     return any(_MAIN_VERB.fullmatch(word) for word in words[1:])
 
 
