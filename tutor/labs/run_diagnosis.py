@@ -664,7 +664,10 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
             culprit_placed = True
             covered.append(_group_text(group, failed=found.failed is not None)[lang])
         else:
-            missing.append(part_wrong("denied" if denied else "culprit-place" if named else "culprit", lang))
+            # Named only where another group waits ("rank 1 exited" when rank 0 did) is a wrong set, not
+            # the right ranks with the call missing.
+            missing.append(part_wrong("denied" if denied else "culprit-place" if named and not misplaced else "culprit",
+                                      lang))
         required_missing |= not placed
     for group in majority:
         if found.failed is not None and group.op is None and group.site is None and not group.funcs:
