@@ -5,6 +5,8 @@ one, passed), and each comes with the near miss that must still fail."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.grading.diagnosing import diagnose, item
 
 
@@ -19,3 +21,32 @@ def test_a_culprit_put_where_the_others_are_is_a_wrong_set_not_right_ranks_in_th
     assert not any("right ranks" in line for line in ranks["missing"])
     unplaced = diagnose("exit-hang", "rank 1 is stuck, rank 0 exited")  # named, its place not said: that is true
     assert "right ranks, but not the call they wait in" in item(unplaced, "ranks")["missing"]
+
+
+def _contradiction(lab: str, answer: str) -> set[str]:
+    from tutor.content import load
+    from tutor.grading.claims.clauses import read
+    from tutor.grading.claims.points import judge
+    from tutor.grading.rubric import stating
+
+    reading = stating(read(answer))
+    return {verdict.contradiction.id for item in load().labs[lab].model.diagnosis for point in item.points
+            if (verdict := judge(point, reading, describing=True)).contradiction is not None}
+
+
+@pytest.mark.parametrize("answer", ["A longer timeout changes nothing.", "A longer timeout is the same hang.",
+                                    "a longer timeout does nothing", "with a longer timeout it hangs anyway"])
+def test_a_fix_said_after_it_to_make_no_difference_is_not_proposed(answer):
+    # round 14 (labs13, tuning part): two right group-order post-mortems ended so, and lost the point
+    assert "longer-timeout" not in _contradiction("group-order", answer)
+
+
+@pytest.mark.parametrize("answer", ["Fix: a longer timeout, that solves it", "raise the timeout so the gather finishes"])
+def test_a_longer_timeout_proposed_is_still_the_contradiction(answer):
+    assert "longer-timeout" in _contradiction("group-order", answer)
+
+
+def test_not_counted_as_a_fix_in_chinese_dismisses_the_fix():
+    # exit-hang: "改成 daemon=True 不算修,会丢 checkpoint" ends a right answer (round 14, labs13 tuning part)
+    assert _contradiction("exit-hang", "改成 daemon=True 不算修,会丢 checkpoint") == set()
+    assert _contradiction("exit-hang", "改成 daemon=True 就修好了") != set()

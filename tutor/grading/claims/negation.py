@@ -28,7 +28,12 @@ _STOPPED_VERBS = r"stopped|quit|gave\sup(?:\son)?"
 _EN_STOPPED_DOING = (r"(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\bthey\s)|(?<=\bteam\s)|(?<=\bpeople\s))"
                      rf"(?:{_STOPPED_VERBS})(?=\s\w+ing\b)|")
 _STOPPED = re.compile(_STOPPED_VERBS)
-_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
+# A fix said after it to make no difference: "a longer timeout changes nothing", "... is the same hang", "it
+# hangs anyway" (round 14, 2026-12-06: a right post-mortem's last word against the raise was read as the raise).
+# These dismiss only what comes before them ("it hangs anyway, rank 0 in the all_gather" says where).
+_FUTILE = re.compile(r"(?:changes?|does|fixes|solves|helps|buys|achieves)\snothing|(?:is\s)?(?:the\s)?same\shang|"
+                     r"hangs?\s(?:anyway|all\sthe\ssame)")
+_EN_NEGATION = re.compile(r"\b(?:" + _FUTILE.pattern + "|not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
                           + _EN_STOPPED_DOING +
                           r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger|"
                           r"(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger))\b")
@@ -121,7 +126,9 @@ _DISMISSIVE_AFTER = re.compile(r"^\s*(?:\w+\s){0,2}?(?:need|needed|necessary|req
 _MODAL_BEFORE = re.compile(r"\b(?:would|will)\s$")
 # "加 barrier 也解决不了", "调大超时帮不了": a fix said after it not to work (jieba keeps each one word).
 _ZH_DISMISSIVE = frozenset({"不需要", "不用", "无需", "无须", "不必", "没必要", "不重要", "没用", "不行", "不对", "并非", "不是",
-                            "没关系", "无关", "解决不了", "帮不了", "无济于事", "不起作用", "不顶用"})
+                            "没关系", "无关", "解决不了", "帮不了", "无济于事", "不起作用", "不顶用",
+                            # "改成 daemon=True 不算修": not counted as a fix (round 14)
+                            "不算", "不管用", "没啥用", "没有用", "白搭"})
 
 
 def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[int, int]] | None = None) -> bool:
@@ -151,6 +158,10 @@ def _negated(fragment: Fragment, spans: list[tuple[int, int]], own: list[tuple[i
             continue  # "60 min instead of 10 just idles every GPU": the cue rejects its object, "10", not the idling
         if _STOPPED.fullmatch(fragment.text[start:end]) and _COORDINATOR.search(fragment.text, end, first):
             continue  # "we stopped guessing and raised the timeout": the stop reaches its own gerund's phrase only
+        if _FUTILE.fullmatch(fragment.text[start:end]):
+            if start >= last:
+                cues.append((start, end))
+            continue
         if (start < last or _DISMISSIVE_AFTER.match(fragment.text[end:]) or fragment.text[start:end] in _ZH_DISMISSIVE
                 or _ZH_DISMISSING_CUE.fullmatch(fragment.text[start:end])
                 or _MODAL_BEFORE.search(fragment.text[:start]) or _DISMISSING_CUE.fullmatch(fragment.text[start:end])):
