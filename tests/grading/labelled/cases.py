@@ -36,7 +36,7 @@ BATCHES = ("free_text.yaml", "free_text_more.yaml", "free_text_third.yaml", "fre
            "free_text_labs8.yaml", "free_text_labs9.yaml", "free_text_mock11.yaml",
            "free_text_mock12.yaml", "free_text_labs10.yaml", "free_text_labs11.yaml",
            "free_text_labs12.yaml", "free_text_mock13.yaml", "free_text_mock14.yaml",
-           "free_text_labs13.yaml")
+           "free_text_labs13.yaml", "free_text_mock15.yaml", "free_text_labs14.yaml")
 CLOSED_KINDS = ("numeric", "formula", "config", "choice")
 BLIND_BATCHES = ("blind_1.yaml", "blind_2.yaml", "blind_3.yaml", "blind_4.yaml", "blind_5.yaml", "blind_6.yaml")
 BLIND_TIERS = ("strong", "partial", "buzz", "negated", "wrong", "offtopic", "copy")
