@@ -50,3 +50,40 @@ def test_not_counted_as_a_fix_in_chinese_dismisses_the_fix():
     # exit-hang: "改成 daemon=True 不算修,会丢 checkpoint" ends a right answer (round 14, labs13 tuning part)
     assert _contradiction("exit-hang", "改成 daemon=True 不算修,会丢 checkpoint") == set()
     assert _contradiction("exit-hang", "改成 daemon=True 就修好了") != set()
+
+
+UNEVEN_CHAT = ("still training: rank 0, step 9 (its 10th batch), stuck in bwd grad allreduce\n"
+               "the other three: done with the loop, in trainer.finish() -> check_weights all_gather\n"
+               "why: 145 docs, rank0's shard = 37 docs = 10 batches, everyone else 36 = 9\n"
+               "fix: same # of batches per rank, drop the last partial one (drop_last)")
+
+
+def test_a_line_opening_with_a_label_ends_the_statement_before_it():
+    from tutor.grading.normalize import LONG_LIMIT, clean
+
+    assert clean("still training: rank 0\nthe other three: done\nfix (rank 0): x\n\nnext", LONG_LIMIT) == (
+        "still training: rank 0; the other three: done; fix (rank 0): x; next")
+    assert clean("the gradients of\nrank 0 wait", LONG_LIMIT) == "the gradients of rank 0 wait"  # a wrapped line
+    assert diagnose("uneven-batches", UNEVEN_CHAT)["correct"]
+    swapped = UNEVEN_CHAT.replace("in trainer.finish() -> check_weights all_gather", "in the bwd grad allreduce too")
+    assert not diagnose("uneven-batches", swapped)["correct"]
+    same = UNEVEN_CHAT.replace("37 docs = 10 batches, everyone else 36 = 9", "36 docs = 9 batches, same as everyone")
+    assert not diagnose("uneven-batches", same)["correct"]
+
+
+@pytest.mark.parametrize("answer", ["all 4: all_reduce @ train.py:70, step 0", "all at train.py:70 all_reduce, grads."])
+def test_every_rank_said_as_all_four_or_all_before_where_they_wait(answer):
+    # group-order: every rank waits in the one all-reduce, told apart only by process group
+    assert item(diagnose("group-order", answer), "ranks")["ok"]
+    assert not item(diagnose("group-order", answer.replace("all 4", "rank 1").replace("all at", "rank 1 at")),
+                    "ranks")["ok"]
+
+
+def test_making_a_group_numbers_it_it_does_not_put_the_rank_in_it():
+    from tests.grading.labelled.cases import evidence
+    from tutor.labs.process_groups import misplaced_in_group
+
+    run = evidence("group-order")  # the logging rank, rank 1, waits in pg 2
+    assert not misplaced_in_group(['因为 rank 1 是 log rank, MetricsWriter 先 new_group("metrics") 拿了 pg 1'], run, 4)
+    assert not misplaced_in_group(["on rank 1 the writer creates the metrics group first, pg 1"], run, 4)
+    assert misplaced_in_group(["rank 1 waits in pg 1"], run, 4)

@@ -57,7 +57,12 @@ _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # In free text, a line that starts as a list item ("- rank 0: …", "2) …", "3. …", "①…") ends the
 # statement before it, which has no full stop of its own; other line breaks are spaces (a pasted
 # paragraph wraps anywhere).
-_LIST_LINE = re.compile(r"(?:\A|[ \t]*\n)\s*(?:[-*•]\s+|\d{1,2}[.)、](?!\d)\s*|[\u2460-\u2473]\s*)")
+# So does a line that opens with a label ("the other three: done with the loop, …", "why: …", "fix (rank 0): …",
+# "原因：…") and a blank line (round 15: chat-style post-mortems, one part per line, were read as one
+# sentence, each label the subject of the line before).
+_LIST_LINE = re.compile(r"(?:\A|[ \t]*\n)\s*(?:[-*•]\s+|\d{1,2}[.)、](?!\d)\s*|[\u2460-\u2473]\s*)|"
+                        r"[ \t]*\n(?=[ \t]*(?:[^\W\d][\w'’./-]*(?:[ \t]+[\w'’./-]+){0,3}|[\w'’ ./-]{1,20}\([^()\n]{1,20}\))[ \t]*[:：])|"
+                        r"[ \t]*\n[ \t]*\n\s*")
 _CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 

@@ -26,6 +26,14 @@ _NOT_IN_GROUP = re.compile(r"\b(?:never|not|n['’]t|no longer)\s(?:\w+\s)?(?:jo
                            r"meets?|met|calls?|called|in|on|into|part of)\b|(?:不|没有?|未)(?:在|进|加入|参与|调用)")
 
 
+# A clause about making a group numbers it, it does not put the rank there: "MetricsWriter 先 new_group("metrics")
+# 拿了 pg 1" on the logging rank, whose gradient all-reduce is in pg 2 (round 15: a right post-mortem read as
+# rank 1 waiting in pg 1).
+_MAKES_GROUP = re.compile(r"\bnew_group\b|\bnew group\b|\b(?:creates?|created|creating|makes?|made|making|builds?|built|"
+                          r"constructs?|constructed|takes?|took|gets?|got|grabs?|grabbed)\s(?:\w+\s){0,2}?(?:pg|process\s?group|group)\b|"
+                          r"(?:创建|新建|建了|先建|拿了|占了|拿到|分到)")
+
+
 def names_a_group(text: str) -> bool:
     """The clause puts its ranks in a process group by number ("pg 2 on rank 1", "rank1的在pg 2上")."""
     return bool(_GROUP_NUMBER.search(text))
@@ -53,7 +61,7 @@ def misplaced_in_group(units: list[str], evidence: dict, world_size: int) -> boo
     if len(set(groups.values())) < 2:
         return False
     for unit in units:
-        if _NOT_IN_GROUP.search(unit):
+        if _NOT_IN_GROUP.search(unit) or _MAKES_GROUP.search(unit):
             continue
         numbers = {next(group for group in match.groups() if group) for match in _GROUP_NUMBER.finditer(unit)}
         ranks = subject_ranks(unit, world_size)

@@ -70,6 +70,10 @@ _NONZERO = re.compile(r"\bnon[- ]?zero(?:\s|-)ranks?\b|\branks?\s?(?:>|!=|≠)\s
                       re.IGNORECASE)
 _ALL = re.compile(r"\b(?:every|each|all)\s+(?:other\s+)?ranks?\b|\ball\s+(?:the\s+)?(?:two|three|four|eight|\d+\s)?\s?ranks\b|"
                   # "all four stuck in the same all_reduce": the count alone, before where they are
+                  # ... or as the label of a note ("all 4: all_reduce @ train.py:70"); a lone "all" opening
+                  # the clause before where they are ("all at train.py:70 all_reduce", round 15)
+                  r"\ball\s+(?:two|three|four|eight|\d+)\s?[:,]|^all(?=\s+(?:at|in|stuck|wait|waiting|hang|hung|blocked|sit|"
+                  r"sitting|time\s+out|timed\s+out)\b)|"
                   r"\ball\s+(?:two|three|four|eight|\d+)(?=\s+(?:are|were|of them|stuck|wait|waits|waiting|sit|sitting|"
                   # "… and all four time out at step 0 at train.py:70"
                   r"hang|hung|block|blocked|in|at|time|times|timed|fail|failed|die|died)\b)|"
