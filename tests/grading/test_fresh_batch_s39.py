@@ -87,3 +87,56 @@ def test_making_a_group_numbers_it_it_does_not_put_the_rank_in_it():
     assert not misplaced_in_group(['因为 rank 1 是 log rank, MetricsWriter 先 new_group("metrics") 拿了 pg 1'], run, 4)
     assert not misplaced_in_group(["on rank 1 the writer creates the metrics group first, pg 1"], run, 4)
     assert misplaced_in_group(["rank 1 waits in pg 1"], run, 4)
+
+
+RULED_OUT_FIRST = ("First thing I checked was whether it's the allreduce, but --vary ranks gives roughly the same step "
+                   "at one rank. The synthetic-data experiment confirms it: swap the loader for random tokens and the "
+                   "step gets several times faster. So: data loading.")
+
+
+def test_the_category_concluded_after_ruling_others_out_is_the_answer():
+    assert item(diagnose("slow-dataloader", RULED_OUT_FIRST), "category")["ok"]
+    assert item(diagnose("launch-bound", "Thought about data first, but synthetic data doesn't move the step time. "
+                                         "Comm: one rank vs two look the same. So compute, launch-bound: tiny ops, "
+                                         "gaps between them."), "category")["ok"]
+    # the conclusion still decides: another category, or two, drawn as it
+    assert not item(diagnose("slow-dataloader", RULED_OUT_FIRST.replace("So: data loading.", "So: communication.")),
+                    "category")["ok"]
+    assert not item(diagnose("slow-dataloader", RULED_OUT_FIRST.replace("So: data loading.",
+                                                                         "So it's data loading or communication.")),
+                    "category")["ok"]
+
+
+def test_a_few_chinese_words_about_computing_are_no_category_verdict():
+    # straggler (round 14's batch): "模型逐 token 计算" after the fix read as the verdict "compute"
+    answer = ("straggler：rank 1 每步都算得久，rank 0 在 DDP all-reduce 里等。修法：每篇给当前 token 最少的 rank；"
+              "模型逐 token 计算，logits 一样")
+    assert item(diagnose("straggler", answer), "category")["ok"]
+
+
+def test_a_longer_timeout_that_would_just_make_it_hang_longer_is_dismissed():
+    assert _contradiction("eval-rank0", "Raising the 6 s timeout would just make it hang longer.") == set()
+    assert "longer-timeout" in _contradiction("eval-rank0", "Raising the 6 s timeout makes it finish.")
+
+
+EXIT_BACK_REFERENCE = ("the uploader thread only ends when it gets None, and close() is only in the except block. the "
+                       "thread sits in queue.get forever, its not daemon so the interpreter waits on it at exit (main "
+                       "thread in thread.join). thats rank 1, the upload rank; the rest already exited with 0. fix: "
+                       "call uploader.close() in a finally")
+
+
+def test_a_rank_named_after_its_sentence_is_that_sentences_subject():
+    from tutor.labs.rank_words import named_after
+
+    assert named_after("it waits at exit. that is rank 1, the upload rank") == (
+        "rank 1: it waits at exit. that is rank 1, the upload rank")
+    assert named_after("rank 0 is fine. That is rank 2.") == "rank 0 is fine. That is rank 2."  # its own rank said
+    assert item(diagnose("exit-hang", EXIT_BACK_REFERENCE), "ranks")["ok"]
+    swapped = EXIT_BACK_REFERENCE.replace("thats rank 1, the upload rank; the rest", "thats rank 0; rank 1")
+    assert not item(diagnose("exit-hang", swapped), "ranks")["ok"]
+
+
+def test_the_one_left_is_the_rank_still_running():
+    answer = "the upload rank (rank 1) is the one left, rank 0 exit code 0. its main thread is in Thread.join at exit"
+    assert item(diagnose("exit-hang", answer), "ranks")["ok"]
+    assert not item(diagnose("exit-hang", answer.replace("is the one left", "left")), "ranks")["ok"]

@@ -17,6 +17,7 @@ import re
 
 from tutor.content.models.lab import DiagnosisItem
 from tutor.grading.claims.clauses import read
+from tutor.grading.claims.folding import _CJK
 from tutor.grading.claims.model import Clause, Reading
 from tutor.grading.claims.points import judge
 from tutor.grading.normalize import LONG_LIMIT, clean
@@ -214,6 +215,35 @@ _CATEGORY_LABEL = re.compile(r"^(?:(?:so|thus|hence|therefore|overall|in short|i
                              r"^(?:所以|因此|综上|总之)?(?:类别|分类|类型|归类)")
 
 
+# ... and so is the conclusion a candidate draws after ruling others out ("So: data loading.", "So compute, but not
+# the heavy kind", "Launch-bound."), where the clauses before it name the categories checked ("First thing I
+# checked was whether it's the allreduce …": round 15, 2026-12-06, read as naming communication).
+_CONCLUSION = re.compile(r"^(?:so|thus|hence|therefore|overall|verdict|conclusion|in short|所以|因此|结论|综上)\b[\s:：,]*"
+                         r"(?:(?:it['’]?s|it is|this is|that['’]?s|the job is|i['’]?d say|这是|是)\s?)?")
+CONCLUSION_WORDS = 4
+
+
+def _concludes(clause: Clause, drawn: bool) -> bool:
+    """The clause opens with its category as a conclusion ("so" and a few words: `drawn`), or is only a
+    category ("Launch-bound."; in a list of checks, "Comm: one rank vs two look the same" is one too,
+    so a drawn conclusion comes first)."""
+    from dataclasses import replace
+
+    from tutor.grading.claims.matching import stated
+
+    if not clause.fragments:
+        return False
+    first = clause.fragments[0]
+    lead = _CONCLUSION.match(first.text)
+    if drawn and lead is None:
+        return False
+    if not drawn and (len(first.text.split()) > 2 or _CJK.search(first.text)):
+        return False  # "模型逐 token 计算" is how the model computes, not a verdict
+    head = " ".join(first.text[lead.end():].split()[:CONCLUSION_WORDS]) if lead else first.text
+    alone = replace(clause, fragments=[replace(first, text=head)])
+    return any(stated([[*en, *zh]], alone) and not _dismissed(key, clause) for key, (en, zh, _, _) in CATEGORIES.items())
+
+
 _HEDGE = re.compile(r"\b(?:either|or|partly|partially|part|mix|mixed|combination|both|and/or|maybe)\b|或者|要么|一部分|一半|也有|混合|都有|还是")
 
 
@@ -246,6 +276,8 @@ def _category_clash(item: DiagnosisItem, reading: Reading, lang: str) -> list[st
     # "Category: data loading" says which one, wherever it stands: the evidence before it may name
     # compute as what is left ("with synthetic data the step shrinks to just the compute")
     labelled = [clause for clause in stating if clause.fragments and _CATEGORY_LABEL.match(clause.fragments[0].text)]
+    labelled = (labelled or [clause for clause in stating if _concludes(clause, drawn=True)]
+                or [clause for clause in stating if _concludes(clause, drawn=False)])
     stating = labelled or stating
     for index, clause in enumerate(stating):
         named = {key for key, (en, zh, _, _) in CATEGORIES.items()

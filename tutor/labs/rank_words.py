@@ -135,3 +135,27 @@ _RELATIVE_PLACE = re.compile(r"\b(ranks?\s\d(?:\s?(?:-|–|,|and|to)\s?\d)*),?\s
 def relative_places(text: str) -> str:
     """The answer with a rank's relative clause of place made its own sentence."""
     return _RELATIVE_PLACE.sub(r"\1. \1 ", text) if "which" in text or "who" in text else text
+
+
+# "the thread sits in queue.get forever, the interpreter waits on it at exit. thats rank 1, the upload rank": the
+# rank named after its place, by a pronoun that points back to the sentence before (round 15, 2026-12-06: a right
+# exit-hang post-mortem read as rank 1 placed nowhere). The rank goes in front of that sentence, as its subject,
+# where that sentence names no rank of its own; the pointing sentence stays ("That's rank 1 at step 4" says more).
+_NAMED_AFTER = re.compile(r"(?:(?<=[.;!?])\s+|(?<=[。；！？])\s*)(?:that['’]?s|that\sis|this\sis|this['’]?s|which\sis|那是|这是|这个是|就是)\s?"
+                          r"((?:the\s)?ranks?\s?\d+(?:\s?(?:-|–|,|and|to)\s?\d+)*|r\d+|\d+\s?号)(?=[\s,.;:，。；：(（]|$)",
+                          re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.;!?]\s|[。；！？]")
+_ANY_RANK = re.compile(r"\b(?:ranks?|r|gpu|device|process)\s?\d|\d\s?号", re.IGNORECASE)  # "GPU 1 has …": its own
+
+
+def named_after(text: str) -> str:
+    """The answer with a rank named after its sentence ("… at exit. that's rank 1") put before it."""
+    for match in reversed(list(_NAMED_AFTER.finditer(text))):
+        # the sentence before: from the end of the one before it (the match starts after its own full stop)
+        ends = [end.end() for end in _SENTENCE_END.finditer(text, 0, match.start() - 1)]
+        start = ends[-1] if ends else 0
+        sentence = text[start:match.start()].strip()
+        if not sentence or _ANY_RANK.search(sentence):
+            continue
+        text = text[:start] + f"{match.group(1)}: {sentence} " + text[match.start():].lstrip()  # the pointer kept
+    return text

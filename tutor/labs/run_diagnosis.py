@@ -29,7 +29,7 @@ from tutor.labs.rank_mentions import (
 )
 from tutor.labs.evidence_words import OP_NAME, camel_words, ranks_before_calls, transport_timeouts_named
 from tutor.labs.process_groups import misplaced_in_group, names_a_group
-from tutor.labs.rank_words import as_ranks, numbers_as_digits, relative_places
+from tutor.labs.rank_words import as_ranks, named_after, numbers_as_digits, relative_places
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),
@@ -72,7 +72,9 @@ CLAUSE = re.compile("|".join([
 AT_EXIT = (["thread", "threads", "join", "at exit", "still alive", "still running", "never exits", "did not exit",
             "has not exited", "not exited", "still there", "still around", "is left", "never goes away", "remains",
             # "r1 alive (r0 exit 0)", "rank 1's process stays up" (round 14)
-            "alive", "stays up", "still up", "stays alive", "keeps running", "hangs around"],
+            "alive", "stays up", "still up", "stays alive", "keeps running", "hangs around",
+            # "the upload rank (rank 1) is the one left" (round 15); "left" alone is gone
+            "the one left", "only one left", "left running", "left hanging", "still hanging"],
            ["线程", "join", "退出时", "还活着", "还在", "没退出", "没有退出", "没走", "留着", "活着"])
 EXITED = (["exited", "has exited", "exits", "process exits", "is gone", "exit code 0", "exit 0", "process ended", "returned 0", "exits with 0",
            "exited with 0", "exits with code 0", "exited with code 0", "exits cleanly", "exited cleanly", "exits 0",
@@ -623,8 +625,8 @@ def grade_run(items: list[DiagnosisItem], answer: str, evidence: dict, lang: str
     from tutor.grading.claims.clauses import read
     from tutor.grading.claims.folding import expand_shorthand
 
-    text = rest_as_every_rank(relative_places(numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)),
-                                                                found.world_size)), found.world_size)
+    digits = numbers_as_digits(expand_shorthand(clean(answer[:LONG_LIMIT], LONG_LIMIT)), found.world_size)
+    text = rest_as_every_rank(relative_places(named_after(digits)), found.world_size)
     whole = read(text, tuple(item.prompt.get(code) for item in items for code in ("en", "zh")))
     # A run of terms or the prompts pasted back place no rank; the whole answer decides, since a
     # clause of it ("ranks 1-3 sit in all_reduce") is read without the list rule.

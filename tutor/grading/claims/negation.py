@@ -35,12 +35,12 @@ _FUTILE = re.compile(r"(?:changes?|does|fixes|solves|helps|buys|achieves)\snothi
                      r"hangs?\s(?:anyway|all\sthe\ssame)")
 _EN_NEGATION = re.compile(r"\b(?:" + _FUTILE.pattern + "|not|no|never|none|nothing|neither|nor|without|cannot|nobody|nowhere|skip|skips|skipping|"
                           + _EN_STOPPED_DOING +
-                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|waits?\slonger|"
-                          r"(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger))\b")
+                          r"rather than|instead of|(?:only|just|merely)\s(?:delays?|postpones?|(?:waits?|hangs?)\slonger|"
+                          r"(?:makes?|lets?)\s(?:\w+\s){1,2}(?:wait|hang)\s(?:for\s)?longer|means?\swaiting\slonger))\b")
 # "Raising the timeout only delays the same deadlock": a fix dismissed by what it does instead; so is "a
 # longer timeout only makes you wait longer" (round 5, 2026-12-03: a right story's pushback on the raise
 # was read as the raise).
-_DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s(?:\w+|(?:makes?|lets?)\s(?:\w+\s){1,2}wait\slonger|means?\swaiting\slonger)")
+_DISMISSING_CUE = re.compile(r"(?:only|just|merely)\s(?:\w+|(?:makes?|lets?)\s(?:\w+\s){1,2}(?:wait|hang)\s(?:for\s)?longer|means?\swaiting\slonger)")
 
 
 _ZH_NEGATION_STARTS = ("不", "没", "别", "未", "勿", "莫")
