@@ -437,7 +437,7 @@ def test_ranks_said_in_words_and_by_position(lab, answer, right):
 
 
 def test_a_position_is_read_only_where_it_is_a_rank():
-    from tutor.labs.rank_words import numbers_as_digits
+    from tutor.grading.claims.rank_words import numbers_as_digits
 
     assert numbers_as_digits("the last rank hangs", None) == "the last rank hangs"  # no world size: no last rank
     assert numbers_as_digits("the last rank hangs", 8) == "rank 7 hangs"

@@ -23,7 +23,7 @@ from tutor.grading.claims.clauses import read
 from tutor.grading.claims.matching import polarity
 from tutor.labs.process_groups import misplaced_in_group
 from tutor.labs.rank_mentions import named_ranks, rest_as_every_rank
-from tutor.labs.rank_words import numbers_as_digits
+from tutor.grading.claims.rank_words import numbers_as_digits
 
 R, W = True, False
 

@@ -21,7 +21,7 @@ from tutor.grading.claims.folding import _CJK
 from tutor.grading.claims.model import Clause, Reading
 from tutor.grading.claims.points import judge
 from tutor.grading.normalize import LONG_LIMIT, clean
-from tutor.labs.rank_words import numbers_as_digits, rank_synonyms
+from tutor.grading.claims.rank_words import numbers_as_digits, rank_synonyms
 
 PASS_SCORE = 0.6
 # The four places step time goes (lesson §slow-training); a perf lab's category item is one of

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.labs.rank_words import others_count
+from tutor.grading.claims.rank_words import others_count
 
 # Ranks as people name them: "rank 0", "r0", "0号", "ranks 1-3", "r1–r3", "1到3号", "1号到3号", "ranks 0, 2 and 3".
 # A range or list after "workers" or "processes" too, as after "ranks" ("workers 1-3"; s33 round 3:

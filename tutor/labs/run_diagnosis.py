@@ -29,7 +29,7 @@ from tutor.labs.rank_mentions import (
 )
 from tutor.labs.evidence_words import OP_NAME, camel_words, ranks_before_calls, transport_timeouts_named
 from tutor.labs.process_groups import misplaced_in_group, names_a_group
-from tutor.labs.rank_words import as_ranks, named_after, numbers_as_digits, relative_places
+from tutor.grading.claims.rank_words import as_ranks, named_after, numbers_as_digits, relative_places
 
 OP_PHRASES = {
     "all_reduce": (["all reduce", "allreduce", "gradient all reduce", "gradient sync"], ["all reduce", "allreduce", "梯度同步"]),

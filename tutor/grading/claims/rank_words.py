@@ -36,7 +36,9 @@ _ZH_POSITION = re.compile(r"(第一|最后一)\s?[个张块台]\s?(?:rank|卡|�
 
 # "两个 rank（0 和 1）都卡在 recv", "both ranks (0 and 1) wait in recv": the ranks' numbers in brackets
 # after the noun name them, as "ranks 0 and 1" does (s33 dfr1: refused).
-_BRACKETED = re.compile(r"\b(ranks?)\s?[(（]\s?(\d(?:\s?(?:,|，|、|和|与|and|&|-|–|to)\s?\d)*)\s?[)）]", re.IGNORECASE)
+# So does "那个 rank (5号)", "the rank (r5)" (round 15).
+_BRACKETED = re.compile(r"\b(ranks?)\s?[(（]\s?(?:ranks?\s?|r)?(\d(?:\s?(?:,|，|、|和|与|and|&|-|–|to)\s?\d)*)\s?号?\s?[)）]",
+                        re.IGNORECASE)
 
 _NOT_ZERO_ZH = re.compile(r"非\s?(?:0\s?号|零号?|rank\s?0)(?:\s?rank)?", re.IGNORECASE)
 
