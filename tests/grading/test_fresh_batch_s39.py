@@ -182,3 +182,19 @@ def test_a_longer_timeout_that_cures_neither_symptom_nor_cause_in_chinese():
               "再去修它。")
     assert _mock("i:followup-raise-timeout/main", answer).correct
     assert not _mock("i:followup-raise-timeout/main", "调大timeout就能解决,缺的那个rank最后会进来的。").correct
+
+
+def test_notes_typed_a_line_each_are_read_a_line_at_a_time():
+    from tutor.grading.normalize import LONG_LIMIT, clean
+
+    notes = ("rank3 -> evaluate -> barrier\neveryone else -> backward -> ddp grad allreduce\n"
+             "=> rank3 had fewer batches (uneven shard, no pad/drop_last), finished the epoch early\n"
+             "the other 7 need it in the allreduce for their last step, it waits for them in the barier\n"
+             "mismatched collectives -> hang at the last step of epoch 1")
+    assert clean(notes, LONG_LIMIT).startswith("rank3 -> evaluate -> barrier; everyone else -> backward")
+    assert clean("it waits while\nrank 3 is in the barrier", LONG_LIMIT) == "it waits while rank 3 is in the barrier"
+    assert _mock("i:hang-uneven-batches/why", notes).correct
+    swapped = ("rank3 -> backward -> ddp grad allreduce\neveryone else -> evaluate -> barrier\n"
+               "=> rank3 had more batches (uneven shard, no pad/drop_last), the others finished the epoch early\n"
+               "rank 3 needs them in the allreduce for its last step, they wait for it in the barier")
+    assert not _mock("i:hang-uneven-batches/why", swapped).correct

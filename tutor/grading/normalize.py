@@ -62,7 +62,14 @@ _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # sentence, each label the subject of the line before).
 _LIST_LINE = re.compile(r"(?:\A|[ \t]*\n)\s*(?:[-*•]\s+|\d{1,2}[.)、](?!\d)\s*|[\u2460-\u2473]\s*)|"
                         r"[ \t]*\n(?=[ \t]*(?:[^\W\d][\w'’./-]*(?:[ \t]+[\w'’./-]+){0,3}|[\w'’ ./-]{1,20}\([^()\n]{1,20}\))[ \t]*[:：])|"
-                        r"[ \t]*\n[ \t]*\n\s*")
+                        r"[ \t]*\n[ \t]*\n\s*|"
+                        # ... and, in notes typed a line each, a line that opens with an arrow or with the ranks it is
+                        # about ("rank3 -> evaluate -> barrier / everyone else -> backward -> allreduce"), where the line
+                        # before does not end mid-phrase ("… while / rank 3 waits" wraps a sentence)
+                        r"(?<![\s,(]while)(?<![\s,(]and)(?<![\s,(]the)(?<![\s,(]of)(?<![\s,(]in)(?<![\s,(]to)(?<![\s,(]for)"
+                        r"(?<![\s,(]that)(?<![\s,(]but)(?<![\s,(]or)(?<![\s,(]on)(?<![\s,(]at)(?<![\s,(]by)(?<![\s,(]from)"
+                        r"(?<![\s,(]with)(?<![\s,(]than)(?<![\s,(]because)(?<![\s,(]so)(?<![\s,(]a)(?<![\s,(]as)(?<![,(])"
+                        r"[ \t]*\n(?=[ \t]*(?:=>|->|→|(?:ranks?|r)\s?\d|everyone|everybody|the\s+others?\b|others\b|the\s+rest\b))")
 _CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
