@@ -44,7 +44,7 @@ def clean(text: object, limit: int = SHORT_LIMIT) -> str:
         raise TooLong(len(text), limit)
     text = _SUPERSCRIPT_RUN.sub(lambda match: "^" + match.group().translate(_SUPERSCRIPTS), text)
     if limit >= LONG_LIMIT and "\n" in text:
-        text = _LIST_LINE.sub("; ", text).removeprefix("; ")
+        text = _NOTE_LINE.sub(_note_line, _LIST_LINE.sub("; ", text).removeprefix("; "))
     text = _ASCII_CONTROL.sub(" ", unicodedata.normalize("NFKC", text).translate(_OPERATORS))
     if not text.isprintable():
         # Only text with other control, format, surrogate or private-use characters pays for the
@@ -62,14 +62,22 @@ _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # sentence, each label the subject of the line before).
 _LIST_LINE = re.compile(r"(?:\A|[ \t]*\n)\s*(?:[-*•]\s+|\d{1,2}[.)、](?!\d)\s*|[\u2460-\u2473]\s*)|"
                         r"[ \t]*\n(?=[ \t]*(?:[^\W\d][\w'’./-]*(?:[ \t]+[\w'’./-]+){0,3}|[\w'’ ./-]{1,20}\([^()\n]{1,20}\))[ \t]*[:：])|"
-                        r"[ \t]*\n[ \t]*\n\s*|"
-                        # ... and, in notes typed a line each, a line that opens with an arrow or with the ranks it is
-                        # about ("rank3 -> evaluate -> barrier / everyone else -> backward -> allreduce"), where the line
-                        # before does not end mid-phrase ("… while / rank 3 waits" wraps a sentence)
-                        r"(?<![\s,(]while)(?<![\s,(]and)(?<![\s,(]the)(?<![\s,(]of)(?<![\s,(]in)(?<![\s,(]to)(?<![\s,(]for)"
-                        r"(?<![\s,(]that)(?<![\s,(]but)(?<![\s,(]or)(?<![\s,(]on)(?<![\s,(]at)(?<![\s,(]by)(?<![\s,(]from)"
-                        r"(?<![\s,(]with)(?<![\s,(]than)(?<![\s,(]because)(?<![\s,(]so)(?<![\s,(]a)(?<![\s,(]as)(?<![,(])"
-                        r"[ \t]*\n(?=[ \t]*(?:=>|->|→|(?:ranks?|r)\s?\d|everyone|everybody|the\s+others?\b|others\b|the\s+rest\b))")
+                        r"[ \t]*\n[ \t]*\n\s*")
+# ... and, in notes typed a line each, a line that opens with an arrow or with the ranks it is about ("rank3 ->
+# evaluate -> barrier / everyone else -> backward -> allreduce"), unless the line before ends mid-phrase ("… while /
+# rank 3 waits" wraps a sentence).
+_NOTE_LINE = re.compile(r"(\S*)[ \t]*\n(?=[ \t]*(?:=>|->|→|(?:ranks?|r)\s?\d|everyone|everybody|the\s+others?\b|others\b|"
+                        r"the\s+rest\b))", re.IGNORECASE)
+_MID_PHRASE = frozenset({"a", "and", "as", "at", "because", "but", "by", "for", "from", "in", "of", "on", "or", "so", "than",
+                         "that", "the", "to", "while", "with"})
+
+
+def _note_line(match: re.Match) -> str:
+    last = match.group(1)
+    wrapped = last.casefold() in _MID_PHRASE or last.endswith((",", "("))
+    return last + (" " if wrapped else "; ")
+
+
 _CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
