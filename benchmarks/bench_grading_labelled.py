@@ -58,17 +58,17 @@ def grade_case(case) -> tuple[bool, float]:
         verdict = grade_lab(list(lab.diagnosis), case.text, evidence(case.target[4:]), case.lang)
         return verdict["correct"], verdict["score"]
     if case.kind == "mock":  # as the mock grades a stage: the scenario at its step, seed 0
-        from tests.grading.labelled.cases import interview_step
+        from tests.grading.labelled.cases import interview_step, interview_verdict
         from tutor.interview.formats import FORMATS
 
-        scenario, step = interview_step(case.target)
+        scenario, _ = interview_step(case.target)
         text = case.text
         spoken_s = FORMATS[scenario.format].spoken_s if scenario.format in FORMATS else None
         if spoken_s is not None:  # the pitch: graded up to where its speaking time ends, as the session does
             from tutor.interview.spoken import measure
 
             text = measure(text, spoken_s).kept
-        verdict = grade(scenario, text, step.id if len(scenario.steps) > 1 else None, case.seed)
+        verdict = interview_verdict(case.target, text, case.seed)
         return verdict.correct, verdict.score
     qid, step = case.target[2:].split("/")
     verdict = grade(content.questions[qid].model, case.text, step, case.seed)

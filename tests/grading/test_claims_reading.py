@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.labelled.cases import evidence
+from tests.grading.labelled.cases import evidence, interview_verdict
 from tutor.content import load
 from tutor.grading.claims.clauses import read
 from tutor.grading.claims.folding import fold
@@ -521,10 +521,7 @@ def test_a_pronoun_object_takes_what_the_clause_before_named_and_only_delays_dis
 
 
 def _mock(target: str, answer: str) -> bool:
-    from tests.grading.labelled.cases import interview_step
-
-    scenario, step = interview_step(target)
-    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct
+    return interview_verdict(target, answer).correct
 
 
 LOADER_NEXT = "i:debug-data-loading/next"
@@ -586,8 +583,4 @@ def test_a_hedge_takes_back_what_it_is_said_of_and_no_more():
                                "re-measure over more steps."),
 ])
 def test_hedged_and_deferred_answers_are_refused(target, answer):
-    from tests.grading.labelled.cases import interview_step
-    from tutor.grading.dispatch import grade
-
-    scenario, step = interview_step(target)
-    assert not grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct
+    assert not _mock(target, answer)

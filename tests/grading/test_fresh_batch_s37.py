@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.grading.diagnosing import diagnose
-from tests.grading.labelled.cases import interview_step
+from tests.grading.labelled.cases import interview_step, interview_verdict
 
 
 def _lab(name: str, answer: str) -> bool:
@@ -15,10 +15,7 @@ def _lab(name: str, answer: str) -> bool:
 
 
 def _mock(target: str, answer: str) -> bool:
-    from tutor.grading.dispatch import grade
-
-    scenario, step = interview_step(target)
-    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0).correct
+    return interview_verdict(target, answer).correct
 
 
 FP8_RIGHT = [

@@ -7,18 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tests.grading.diagnosing import diagnose
-from tests.grading.labelled.cases import interview_step
+from tests.grading.labelled.cases import interview_step, interview_verdict
 
 
 def _lab(name: str, answer: str) -> bool:
     return diagnose(name, answer)["correct"]
-
-
-def _mock(target: str, answer: str):
-    from tutor.grading.dispatch import grade
-
-    scenario, step = interview_step(target)
-    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0)
 
 
 def _point(target: str, point_id: str, answer: str):
@@ -75,11 +68,11 @@ CHECKPOINT_QA = ("who? rank 0, the only stack that's different. where? all_gathe
      "8,000 x 1,979 TF x 40% is about 66 days. Async checkpoints every 30 minutes and hot spares.", False),
 ])
 def test_mock_answers_from_round_14(target, answer, right):
-    assert _mock(target, answer).correct is right
+    assert interview_verdict(target, answer).correct is right
 
 
 def test_the_sparse_peak_said_as_such_is_no_contradiction():
-    verdict = _mock("i:led-dense-400b/main",
+    verdict = interview_verdict("i:led-dense-400b/main",
                     "How many tokens, and what deadline? Assume 15T. 400B x 16 bytes = 6.4 TB. TP 8 in the node, PP 16 "
                     "across nodes, DP for the rest with the distributed optimizer. 6ND = 3.6e25 over 8,000 x 989 TFLOP/s "
                     "BF16 dense (1,979 is with sparsity) x 40% MFU is about 130 days. Sharded async checkpoints every "

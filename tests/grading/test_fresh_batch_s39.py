@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.grading.diagnosing import diagnose, item
+from tests.grading.labelled.cases import interview_verdict
 
 
 def test_a_culprit_put_where_the_others_are_is_a_wrong_set_not_right_ranks_in_the_wrong_call():
@@ -142,19 +143,11 @@ def test_the_one_left_is_the_rank_still_running():
     assert not item(diagnose("exit-hang", answer.replace("is the one left", "left")), "ranks")["ok"]
 
 
-def _mock(target: str, answer: str):
-    from tests.grading.labelled.cases import interview_step
-    from tutor.grading.dispatch import grade
-
-    scenario, step = interview_step(target)
-    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, 0)
-
-
 def test_a_mock_answer_reads_ranks_said_in_words_as_a_diagnosis_does():
     answer = ("rank 0在ckpt的all_gather,rank 1-7在backward(grad allreduce)。collective要求所有rank都调用,这里只有零号"
               "进了all_gather -> 它等其他人,其他人在allreduce里等它,卡死。固定1200是因为第1200步触发保存checkpoint。")
-    assert _mock("i:hang-checkpoint-rank0/why", answer).correct
-    assert not _mock("i:hang-checkpoint-rank0/why", answer.replace("只有零号进了", "只有三号进了")).correct
+    assert interview_verdict("i:hang-checkpoint-rank0/why", answer).correct
+    assert not interview_verdict("i:hang-checkpoint-rank0/why", answer.replace("只有零号进了", "只有三号进了")).correct
 
 
 def test_a_rank_glossed_in_brackets_is_the_rank_it_follows():
@@ -165,14 +158,14 @@ def test_a_rank_glossed_in_brackets_is_the_rank_it_follows():
     answer = ("那个 rank (5号) 已经不在了: step 3072 的 batch 里有条 32768 tokens 的 packed sequence, OOM, exit code 1. "
               "其他七个 in backward -> grad all-reduce, waiting for a peer that's dead; srun without an agent doesn't "
               "kill them. same step every run = deterministic data order.")
-    assert _mock("i:hang-oom-dead-rank/why", answer).correct
+    assert interview_verdict("i:hang-oom-dead-rank/why", answer).correct
 
 
 def test_a_data_order_that_does_not_change_is_the_same_order():
     answer = ("rank 5 OOMed on the 32K-token batch and exited; srun has no agent, so the other seven wait in the "
               "all-reduce. It's 3072 every time since the data order doesn't change.")
-    assert _mock("i:hang-oom-dead-rank/why", answer).correct
-    assert not _mock("i:hang-oom-dead-rank/why", answer.replace(
+    assert interview_verdict("i:hang-oom-dead-rank/why", answer).correct
+    assert not interview_verdict("i:hang-oom-dead-rank/why", answer.replace(
         "since the data order doesn't change", "by chance: the data order changes every run")).correct
 
 
@@ -180,8 +173,8 @@ def test_a_longer_timeout_that_cures_neither_symptom_nor_cause_in_chinese():
     answer = ("不建议。调大timeout治标不治本:缺的那个rank(挂了、卡住了、或者走了别的分支)永远不会进来,job照样卡着,"
               "只是报错更晚、烧更多GPU小时。应该保留甚至调小timeout,配合TORCH_NCCL_DUMP_ON_TIMEOUT和flight recorder看谁没到,"
               "再去修它。")
-    assert _mock("i:followup-raise-timeout/main", answer).correct
-    assert not _mock("i:followup-raise-timeout/main", "调大timeout就能解决,缺的那个rank最后会进来的。").correct
+    assert interview_verdict("i:followup-raise-timeout/main", answer).correct
+    assert not interview_verdict("i:followup-raise-timeout/main", "调大timeout就能解决,缺的那个rank最后会进来的。").correct
 
 
 def test_notes_typed_a_line_each_are_read_a_line_at_a_time():
@@ -193,8 +186,8 @@ def test_notes_typed_a_line_each_are_read_a_line_at_a_time():
              "mismatched collectives -> hang at the last step of epoch 1")
     assert clean(notes, LONG_LIMIT).startswith("rank3 -> evaluate -> barrier; everyone else -> backward")
     assert clean("it waits while\nrank 3 is in the barrier", LONG_LIMIT) == "it waits while rank 3 is in the barrier"
-    assert _mock("i:hang-uneven-batches/why", notes).correct
+    assert interview_verdict("i:hang-uneven-batches/why", notes).correct
     swapped = ("rank3 -> backward -> ddp grad allreduce\neveryone else -> evaluate -> barrier\n"
                "=> rank3 had more batches (uneven shard, no pad/drop_last), the others finished the epoch early\n"
                "rank 3 needs them in the allreduce for its last step, they wait for it in the barier")
-    assert not _mock("i:hang-uneven-batches/why", swapped).correct
+    assert not interview_verdict("i:hang-uneven-batches/why", swapped).correct

@@ -184,6 +184,15 @@ def interview_step(target: str):
     return (scenario, step) if step is not None else None
 
 
+def interview_verdict(target: str, answer: str, seed: int = 0):
+    """An answer to an "i:<scenario>/<step>" target graded as the mock grades that stage (a scenario of
+    one step is graded without a step id)."""
+    from tutor.grading.dispatch import grade
+
+    scenario, step = interview_step(target)
+    return grade(scenario, answer, step.id if len(scenario.steps) > 1 else None, seed)
+
+
 def _spellings(value: float, unit: str, tolerance: float) -> list[str]:
     """How candidates write a right value: rounded, with ≈, in Chinese, with a derivation."""
     def fmt(number: float) -> str:
